@@ -1,0 +1,51 @@
+# niclab: the two commands are `make demo` and `make test`; both set everything up
+# on a fresh machine (Debian packages, .venv, build) first.
+SHELL := /bin/bash
+VENV  := .venv
+PY    := $(VENV)/bin/python
+BUILD := build
+JOBS  ?= 2
+
+.PHONY: all setup build demo test test-cpp test-python bench clean
+
+all: build
+
+$(BUILD)/.apt-ok: scripts/install-system-deps.sh
+	@mkdir -p $(BUILD)
+	scripts/install-system-deps.sh
+	@touch $@
+
+$(VENV)/.ok: requirements-dev.txt $(BUILD)/.apt-ok
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	@# The package is used in place: python/ on the path, the module built by CMake next to it.
+	$(PY) -c 'import site,sys; open(site.getsitepackages()[0]+"/niclab-dev.pth","w").write(sys.argv[1]+"\n")' $(CURDIR)/python
+	printf '#!/usr/bin/env bash\nexec "%s" -m niclab "$$@"\n' "$(CURDIR)/$(PY)" > $(VENV)/bin/niclab && chmod +x $(VENV)/bin/niclab
+	@touch $@
+
+setup: $(VENV)/.ok
+
+build: setup
+	cmake -S . -B $(BUILD) -G Ninja -DNICLAB_PYTHON=ON \
+	  -DPython_EXECUTABLE=$(CURDIR)/$(PY) \
+	  -Dpybind11_DIR=$$($(PY) -m pybind11 --cmakedir) > $(BUILD)/configure.log || { cat $(BUILD)/configure.log; exit 1; }
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	$(VENV)/bin/niclab demo
+
+test-cpp: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-python: build
+	$(PY) -m pytest -q tests/python
+
+test: test-cpp test-python
+
+bench: build
+	$(BUILD)/cpp/bench/bench_iss
+	$(BUILD)/cpp/bench/bench_kernel
+
+clean:
+	rm -rf $(BUILD) python/niclab/_niclab*.so

@@ -1,0 +1,241 @@
+#pragma once
+// The NIC's embedded core: an RV32IM + Zicsr machine-mode instruction-set simulator
+// with a timing model. Each instruction is decoded once into a cache of decoded
+// instructions (one slot per SRAM word) holding a handler pointer and its operands,
+// so execution dispatches through the pointer instead of a switch on the raw bits.
+// A store into SRAM re-arms the decoder for that word; fence.i and reload clear all.
+//
+// Time: the core counts cycles at its clock from the moment it left reset. It runs
+// ahead of global time up to the kernel's horizon, synchronizes on every bus access
+// (MMIO, host windows), and sleeps in wfi until an enabled interrupt is pending.
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "niclab/core/bus.hpp"
+#include "niclab/core/cache_model.hpp"
+#include "niclab/core/core_config.hpp"
+#include "niclab/core/fault.hpp"
+#include "niclab/sim/kernel.hpp"
+
+namespace niclab::core {
+
+class Cpu;
+struct Insn;
+using Handler = void (*)(Cpu&, const Insn&);
+
+// A decoded instruction. x0 as a destination is decoded as register 32, a sink
+// that is never read, so handlers need no "rd != 0" test.
+struct Insn {
+    Handler fn;
+    int32_t imm;   // immediate; CSR number for CSR ops; raw bits for illegal ones
+    uint8_t rd, rs1, rs2;
+    uint8_t cost;  // base cycles of its class
+};
+
+struct SramView {
+    uint8_t* data = nullptr;
+    uint32_t size = 0;
+    uint32_t cached_base = 0;
+    uint32_t uncached_base = 0;
+};
+
+// mip/mie bits (privileged spec).
+constexpr uint32_t kMipMSIP = 1u << 3;
+constexpr uint32_t kMipMTIP = 1u << 7;
+constexpr uint32_t kMipMEIP = 1u << 11;
+
+class Cpu final : public sim::Runnable {
+public:
+    enum class State { Reset, Running, Waiting, Halted, Faulted };
+
+    Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus);
+
+    // ---- lifecycle (seed 000 §3.2: hold in reset, write the image, release) ----
+    void hold_reset();
+    void release_reset(uint32_t entry);
+    void halt(uint32_t exit_code);         // clean stop requested by the firmware
+    void stop_with_fault(const FaultInfo& f);
+    State state() const { return state_; }
+    const std::optional<FaultInfo>& fault() const { return fault_; }
+    uint32_t exit_code() const { return exit_code_; }
+    Time stop_time() const { return stop_time_; }  // when it halted or faulted
+
+    // Call `cb` when the core stores to this SRAM offset (the loader watches the
+    // running flag this way, so boot time is exact).
+    void set_store_watch(uint32_t sram_offset, std::function<void()> cb) {
+        watch_offset_ = sram_offset;
+        watch_cb_ = std::move(cb);
+    }
+
+    // ---- interrupts: devices drive mip.MTIP / mip.MEIP ----
+    void set_interrupt_pending(uint32_t mip_bit, bool level);
+
+    // ---- caches, under firmware control (NIC control block) ----
+    void set_cache_enable(bool icache, bool dcache);
+    bool icache_enabled() const { return icache_on_; }
+    bool dcache_enabled() const { return dcache_on_; }
+    void invalidate_icache();
+    void flush_dcache();
+    const CacheModel& icache() const { return icache_; }
+    const CacheModel& dcache() const { return dcache_; }
+
+    // Someone other than the core wrote SRAM (loader, DMA, debugger).
+    void invalidate_code(uint32_t sram_offset, uint32_t length);
+    void invalidate_all_code();
+
+    // ---- inspection ----
+    uint32_t pc() const { return pc_; }
+    uint32_t reg(unsigned i) const { return i == 0 ? 0 : x_[i]; }
+    void set_reg(unsigned i, uint32_t v) { if (i != 0 && i < 32) x_[i] = v; }
+    bool read_csr(uint32_t csr, uint32_t& value) const;
+    uint64_t cycles() const { return cycle_; }
+    uint64_t instret() const { return instret_; }
+    uint64_t stall_cycles() const { return stall_cycles_; }
+    const Clock& clock() const { return clock_; }
+    const CoreConfig& config() const { return cfg_; }
+    Time reset_time() const { return reset_time_; }
+    uint64_t cycle_at(Time t) const;  // core cycles since reset at global time t
+    Time time_at_cycle(uint64_t c) const { return reset_time_ + clock_.cycles(c); }
+
+    // ---- sim::Runnable ----
+    Time local_time() const override { return reset_time_ + clock_.cycles(cycle_); }
+    bool active() const override { return state_ == State::Running; }
+    void run(sim::Kernel& kernel) override;
+
+    // ---- used by the instruction handlers (execute.cpp) ----
+    uint32_t x_[33] = {};  // x0..x31 and the x0 sink
+    uint32_t pc_ = 0;
+
+    template <typename T> bool load(uint32_t addr, T& out);
+    template <typename T> bool store(uint32_t addr, T value);
+    void trap(uint32_t cause, uint32_t tval);  // synchronous exception at pc_
+    void branch_to(uint32_t target);           // taken branch or jump
+    void exec_csr(const Insn& in, uint32_t operand, bool write, bool set, bool clear);
+    void exec_mret();
+    void exec_wfi();
+    void exec_fence();
+    void exec_fence_i();
+    void add_cycles(uint32_t n) { cycle_ += n; }
+    void decode_and_execute(const Insn& slot);
+    uint32_t current_insn_bits() const;
+
+private:
+    void execute();
+    bool fetch_slow();
+    void take_trap(uint32_t mcause, uint32_t tval, uint32_t epc);
+    void check_interrupts();
+    void dcache_miss(uint32_t line);
+    uint32_t line_fill_cycles(const CacheModel& c) const;
+    void posted_write(uint32_t occupancy_cycles);
+    bool load_slow(uint32_t addr, unsigned size, uint32_t& out);
+    bool store_slow(uint32_t addr, unsigned size, uint32_t value);
+    void refresh_limit();
+    void progress() { last_progress_ = cycle_; }
+    void check_watchdog();
+    bool csr_value(uint32_t csr, uint32_t& value) const;
+    bool csr_store(uint32_t csr, uint32_t value);
+    void stop_burst() { limit_ = 0; }
+    void reset_fetch() { fetch_line_ = UINT32_MAX; }
+
+    // Hot state first.
+    uint64_t cycle_ = 0;
+    uint64_t limit_ = 0;           // stop the current burst at this cycle
+    uint64_t instret_ = 0;
+    uint32_t fetch_line_ = UINT32_MAX;  // pc >> fetch_shift_ of the last checked line
+    uint32_t fetch_shift_ = 5;
+    uint32_t fetch_base_ = 0;      // base address of the SRAM view being executed
+    uint32_t fetch_cost_ = 0;      // extra cycles per fetch in that view
+    Insn* decoded_ = nullptr;
+    SramView sram_;
+    bool icache_on_ = false;
+    bool dcache_on_ = false;
+    uint32_t dline_shift_ = 5;
+    CacheModel icache_;
+    CacheModel dcache_;
+
+    // Posted writes: completion cycle of each outstanding slot (a ring).
+    std::vector<uint64_t> write_slots_;
+    uint32_t write_next_ = 0;
+    uint64_t write_bus_free_ = 0;
+
+    // Machine-mode CSRs.
+    uint32_t mstatus_ = 0, mie_ = 0, mip_ = 0, mtvec_ = 0, mscratch_ = 0;
+    uint32_t mepc_ = 0, mcause_ = 0, mtval_ = 0;
+    int64_t mcycle_offset_ = 0, minstret_offset_ = 0;
+
+    State state_ = State::Reset;
+    std::optional<FaultInfo> fault_;
+    uint32_t exit_code_ = 0;
+    uint64_t last_progress_ = 0;
+    uint64_t stall_cycles_ = 0;
+    Time reset_time_{};
+    Time stop_time_{};
+    uint32_t watch_offset_ = UINT32_MAX;
+    std::function<void()> watch_cb_;
+
+    sim::Kernel& kernel_;
+    CoreConfig cfg_;
+    Clock clock_;
+    Bus& bus_;
+    std::vector<Insn> decoded_storage_;
+};
+
+// Decoding (decode.cpp): raw bits -> handler and operands; never fails (unknown
+// encodings become the illegal-instruction handler, which traps when executed).
+Insn decode(uint32_t raw, const CoreConfig& cfg);
+extern const Handler kDecodeHandler;  // the "not yet decoded" slot handler
+
+// ---- inline memory access: the cached SRAM view is the fast path ----
+
+template <typename T>
+inline bool Cpu::load(uint32_t addr, T& out) {
+    if (addr & (sizeof(T) - 1)) [[unlikely]] {
+        trap(uint32_t(TrapCause::LoadMisaligned), addr);
+        return false;
+    }
+    uint32_t off = addr - sram_.cached_base;
+    if (off < sram_.size) [[likely]] {
+        if (dcache_on_) {
+            ++dcache_.accesses;
+            uint32_t line = off >> dline_shift_;
+            if (!dcache_.resident(line)) [[unlikely]] dcache_miss(line);
+        } else {
+            cycle_ += cfg_.sram_read_cycles;
+            stall_cycles_ += cfg_.sram_read_cycles;
+        }
+        std::memcpy(&out, sram_.data + off, sizeof(T));
+        return true;
+    }
+    uint32_t raw;
+    if (!load_slow(addr, sizeof(T), raw)) return false;
+    out = T(raw);
+    return true;
+}
+
+template <typename T>
+inline bool Cpu::store(uint32_t addr, T value) {
+    if (addr & (sizeof(T) - 1)) [[unlikely]] {
+        trap(uint32_t(TrapCause::StoreMisaligned), addr);
+        return false;
+    }
+    uint32_t off = addr - sram_.cached_base;
+    if (off < sram_.size) [[likely]] {
+        if (dcache_on_) {
+            ++dcache_.accesses;
+            uint32_t line = off >> dline_shift_;
+            if (!dcache_.resident(line)) [[unlikely]] dcache_miss(line);
+            dcache_.mark_dirty(line);
+        } else {
+            posted_write(cfg_.sram_write_cycles);
+        }
+        std::memcpy(sram_.data + off, &value, sizeof(T));
+        decoded_[off >> 2].fn = kDecodeHandler;  // code may have been overwritten
+        return true;
+    }
+    return store_slow(addr, sizeof(T), uint32_t(value));
+}
+
+}  // namespace niclab::core

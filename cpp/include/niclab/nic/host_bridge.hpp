@@ -1,0 +1,47 @@
+#pragma once
+// The host bridge's memory windows (seed 000 §2: 15 windows of 256 MB over
+// HyperTransport). The host driver opens a window onto a host buffer; the firmware
+// reaches host memory only through open windows, and only within their limit.
+// Anything else is an access fault for the core, never a host-memory access.
+#include <array>
+#include <cstdint>
+
+#include "niclab/host/host_memory.hpp"
+#include "niclab/nic/nic_config.hpp"
+
+namespace niclab::nic {
+
+struct HostWindow {
+    uint64_t host_addr = 0;
+    uint32_t limit = 0;
+    bool open = false;
+    bool writable = false;
+};
+
+class HostBridge {
+public:
+    static constexpr unsigned kWindows = 15;
+
+    HostBridge(host::HostMemory& memory, const HostBridgeConfig& cfg) : memory_(memory), cfg_(cfg) {}
+
+    // Host side (the driver). Throws std::out_of_range for a bad index or limit.
+    void open_window(unsigned index, uint64_t host_addr, uint32_t limit, bool writable);
+    void close_window(unsigned index);
+    const HostWindow& window(unsigned index) const { return windows_.at(index); }
+
+    // Firmware side: addr is a core address below the MMIO space.
+    bool read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) const;
+    bool write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy);
+    // The read-only window registers (NICLAB_HB_*).
+    bool read_register(uint32_t offset, uint32_t& value) const;
+
+private:
+    // Host address for [addr, addr+size) if it lies inside an open window.
+    bool translate(uint32_t addr, unsigned size, bool for_write, uint64_t& host_addr) const;
+
+    host::HostMemory& memory_;
+    HostBridgeConfig cfg_;
+    std::array<HostWindow, kWindows> windows_{};
+};
+
+}  // namespace niclab::nic

@@ -1,0 +1,91 @@
+#pragma once
+// One NIC: the embedded core, its 384 KB SRAM, the control block and the host
+// bridge, with the firmware load flow of seed 000 §3.2 (hold the core in reset,
+// write the image, release, wait for the running flag). Reload is the same flow on
+// a live NIC and may be repeated any number of times.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "niclab/core/cpu.hpp"
+#include "niclab/fw/firmware_image.hpp"
+#include "niclab/fw/symbolizer.hpp"
+#include "niclab/host/host_memory.hpp"
+#include "niclab/nic/control_block.hpp"
+#include "niclab/nic/host_bridge.hpp"
+#include "niclab/nic/nic_config.hpp"
+
+namespace niclab::nic {
+
+// The firmware did not set its running flag within the boot timeout.
+class BootTimeout : public core::FirmwareFault {
+public:
+    using core::FirmwareFault::FirmwareFault;
+};
+
+struct BootReport {
+    Time started;          // when reset was released
+    Time running;          // when the running flag was seen
+    uint64_t instructions = 0;
+};
+
+class Nic final : public core::Bus {
+public:
+    Nic(sim::Kernel& kernel, const NicConfig& cfg, host::HostMemory& host_memory);
+    ~Nic() override;
+
+    // Throws FirmwareImageError (bad image: nothing on the NIC changes), FirmwareFault
+    // (the firmware faulted while booting) or BootTimeout.
+    BootReport load_firmware(const std::filesystem::path& elf);
+    BootReport reload_firmware(const std::filesystem::path& elf) { return load_firmware(elf); }
+    const fw::FirmwareImage* image() const { return image_.get(); }
+    uint64_t loads() const { return loads_; }
+
+    uint32_t node_id() const { return cfg_.node_id; }
+    const NicConfig& config() const { return cfg_; }
+    core::Cpu& cpu() { return *cpu_; }
+    const core::Cpu& cpu() const { return *cpu_; }
+    ControlBlock& control() { return *control_; }
+    HostBridge& host_bridge() { return host_bridge_; }
+    const std::string& console() const { return control_->console(); }
+
+    bool halted() const { return cpu_->state() == core::Cpu::State::Halted; }
+    bool faulted() const { return cpu_->state() == core::Cpu::State::Faulted; }
+    // The symbolized error for the fault that stopped this NIC, if any.
+    std::optional<core::FirmwareFault> fault() const;
+    // "function+0xoff (file.c:line)" for a firmware address, or its hex.
+    std::string where(uint32_t address) const;
+
+    // Debug back door (the seed's RAS path): reads and writes SRAM through either
+    // view without costing the firmware simulated time. Throws std::out_of_range
+    // naming the address for anything outside SRAM.
+    void read_sram(uint32_t address, std::span<uint8_t> out) const;
+    void write_sram(uint32_t address, std::span<const uint8_t> in);
+    uint32_t peek32(uint32_t address) const;
+    void poke32(uint32_t address, uint32_t value);
+    uint32_t sram_offset(uint32_t address, uint32_t length) const;  // throws std::out_of_range
+
+    // core::Bus: MMIO registers and host windows.
+    bool read(uint32_t addr, unsigned size, Time now, uint32_t& value, Time& latency) override;
+    bool write(uint32_t addr, unsigned size, uint32_t value, Time now, Time& occupancy) override;
+
+private:
+    core::FirmwareFault make_fault(const core::FaultInfo& info) const;
+    void wait_for_running_flag(BootReport& report);
+
+    sim::Kernel& kernel_;
+    NicConfig cfg_;
+    std::vector<uint8_t> sram_;
+    HostBridge host_bridge_;
+    std::unique_ptr<core::Cpu> cpu_;
+    std::unique_ptr<ControlBlock> control_;
+    std::unique_ptr<fw::FirmwareImage> image_;
+    std::unique_ptr<fw::Symbolizer> symbolizer_;
+    uint64_t loads_ = 0;
+};
+
+}  // namespace niclab::nic

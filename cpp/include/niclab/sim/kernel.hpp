@@ -1,0 +1,106 @@
+#pragma once
+// The discrete-event kernel. Events are ordered by (time, insertion sequence), so
+// two events at the same picosecond always fire in the order they were scheduled
+// and runs are deterministic. Scheduling allocates nothing once the pools have
+// grown to the working-set size: callbacks live inline in a slot pool.
+//
+// Besides events, the kernel drives Runnables (NIC cores): instruction-set
+// simulators that run ahead of global time, but only up to the next scheduled
+// event (the horizon). A runnable that schedules an earlier event shrinks the
+// horizon, so it stops in time to let that event fire (temporal decoupling as in
+// SystemC TLM's loosely-timed style).
+#include <cstdint>
+#include <vector>
+
+#include "niclab/sim/inplace_function.hpp"
+#include "niclab/sim/time.hpp"
+
+namespace niclab::sim {
+
+using Callback = InplaceFunction<48>;
+
+struct EventId {
+    uint32_t slot = UINT32_MAX;
+    uint32_t generation = 0;
+    bool valid() const { return slot != UINT32_MAX; }
+};
+
+class Kernel;
+
+// Something that executes on its own local clock between events.
+class Runnable {
+public:
+    virtual ~Runnable() = default;
+    // Local time of this runnable; it wants to run while this is below the horizon.
+    virtual Time local_time() const = 0;
+    // False while asleep (halted, in wfi with nothing pending, held in reset).
+    virtual bool active() const = 0;
+    // Execute until local_time() >= kernel.horizon() or until it goes inactive.
+    virtual void run(Kernel& kernel) = 0;
+};
+
+class Kernel {
+public:
+    Kernel();
+
+    Time now() const { return now_; }
+    // The time the running runnable must not pass (the next event, or the end of the run).
+    Time horizon() const { return horizon_; }
+
+    EventId schedule_at(Time at, Callback cb);
+    EventId schedule_in(Time delay, Callback cb) { return schedule_at(now_ + delay, std::move(cb)); }
+    // Cancelling a fired or already cancelled event is a harmless no-op.
+    void cancel(EventId id);
+
+    // Runnables are driven in registration order (deterministic).
+    void add_runnable(Runnable* r);
+    void remove_runnable(Runnable* r);
+
+    // Fire events and drive runnables until simulated time `until` (inclusive for
+    // events), or until request_stop(). Returns the time reached.
+    Time run_until(Time until);
+    // Make run_until return as soon as the current event or runnable step finishes.
+    void request_stop() { stop_ = true; horizon_ = now_; }
+    bool stop_requested() const { return stop_; }
+
+    // Runnables call this around device accesses so devices see the accessor's time.
+    void sync_to(Time t) { now_ = t; }
+
+    bool has_pending_events() const { return !heap_.empty(); }
+    Time next_event_time() const { return heap_.empty() ? Time::max() : heap_.front().time; }
+    uint64_t events_fired() const { return events_fired_; }
+    uint64_t events_scheduled() const { return seq_; }
+
+private:
+    struct Entry {
+        Time time;
+        uint64_t seq;
+        uint32_t slot;
+        uint32_t generation;
+    };
+    struct Slot {
+        Callback cb;
+        uint32_t generation = 0;
+        uint32_t next_free = UINT32_MAX;
+    };
+    static bool later(const Entry& a, const Entry& b) {
+        return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+    uint32_t alloc_slot();
+    void free_slot(uint32_t s);
+    void drive_runnables(Time horizon);
+    bool fire_next(Time until);
+
+    std::vector<Entry> heap_;
+    std::vector<Slot> slots_;
+    uint32_t free_head_ = UINT32_MAX;
+    std::vector<Runnable*> runnables_;
+    Time now_{};
+    Time floor_{};  // time of the last fired event: nothing may be scheduled before it
+    Time horizon_{};
+    uint64_t seq_ = 0;
+    uint64_t events_fired_ = 0;
+    bool stop_ = false;
+};
+
+}  // namespace niclab::sim

@@ -1,0 +1,61 @@
+#pragma once
+// A simulated cluster built from a SystemSpec: the kernel, and per node a host
+// memory and a NIC. (Hosts, networks and topologies join in later layers.)
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "niclab/host/host_memory.hpp"
+#include "niclab/nic/nic.hpp"
+#include "niclab/sim/kernel.hpp"
+#include "niclab/system/preset.hpp"
+#include "niclab/system/system_spec.hpp"
+
+namespace niclab::system {
+
+class System {
+public:
+    explicit System(const SystemSpec& spec);  // throws ConfigError; loads spec.firmware
+    ~System();
+
+    const SystemSpec& spec() const { return spec_; }
+    const Preset& preset() const { return preset_; }
+    sim::Kernel& kernel() { return kernel_; }
+    Time now() const { return kernel_.now(); }
+    size_t node_count() const { return nodes_.size(); }
+    nic::Nic& nic(size_t node);
+    host::HostMemory& host_memory(size_t node);
+
+    // Observe progress: called every `interval` of simulated time during run_until
+    // with the time reached; returning false stops the run there (the state stays
+    // consistent and the run can be resumed).
+    using Observer = std::function<bool(Time)>;
+    void set_observer(Observer observer, Time interval);
+
+    struct RunResult {
+        Time reached;
+        bool stopped_by_observer = false;
+        std::vector<size_t> faulted_nodes;  // NICs that faulted during this run
+    };
+    // Run until `until`, or until nothing is left to do (every core asleep or
+    // stopped and no event pending). A faulting NIC stops; the others go on.
+    RunResult run_until(Time until);
+    RunResult run_for(Time duration) { return run_until(now() + duration); }
+
+private:
+    struct Node {
+        std::unique_ptr<host::HostMemory> memory;
+        std::unique_ptr<nic::Nic> nic;
+    };
+    bool idle() const;
+
+    SystemSpec spec_;
+    Preset preset_;
+    sim::Kernel kernel_;
+    std::vector<Node> nodes_;
+    Observer observer_;
+    Time observe_interval_ = Time::us(100);
+};
+
+}  // namespace niclab::system

@@ -1,0 +1,416 @@
+#include "niclab/core/cpu.hpp"
+
+#include <algorithm>
+
+namespace niclab::core {
+
+namespace {
+constexpr uint32_t kMstatusMIE = 1u << 3;
+constexpr uint32_t kMstatusMPIE = 1u << 7;
+constexpr uint32_t kMstatusMPP = 3u << 11;  // always machine mode
+constexpr uint32_t kInterruptBit = 0x80000000u;
+constexpr uint32_t kMisaRV32IM = (1u << 30) | (1u << 8) | (1u << 12);  // MXL=1, I, M
+}  // namespace
+
+Cpu::Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus)
+    : sram_(sram), kernel_(kernel), cfg_(cfg), clock_(Clock::from_mhz(cfg.clock_mhz)), bus_(bus) {
+    decoded_storage_.assign(sram.size / 4, Insn{kDecodeHandler, 0, 0, 0, 0, 0});
+    decoded_ = decoded_storage_.data();
+    icache_.configure(cfg.icache, sram.size);
+    dcache_.configure(cfg.dcache, sram.size);
+    fetch_shift_ = icache_.line_shift();
+    dline_shift_ = dcache_.line_shift();
+    write_slots_.assign(std::max<uint32_t>(cfg.posted_writes, 1), 0);
+    kernel_.add_runnable(this);
+}
+
+// ---------------------------------------------------------------- lifecycle
+
+void Cpu::hold_reset() {
+    state_ = State::Reset;
+    fault_.reset();
+    stop_burst();
+}
+
+void Cpu::release_reset(uint32_t entry) {
+    std::fill(std::begin(x_), std::end(x_), 0u);
+    pc_ = entry;
+    cycle_ = instret_ = stall_cycles_ = last_progress_ = 0;
+    mstatus_ = kMstatusMPP;
+    mie_ = mip_ = mtvec_ = mscratch_ = mepc_ = mcause_ = mtval_ = 0;
+    mcycle_offset_ = minstret_offset_ = 0;
+    std::fill(write_slots_.begin(), write_slots_.end(), 0);
+    write_next_ = 0;
+    write_bus_free_ = 0;
+    icache_on_ = dcache_on_ = false;  // the PPC440 leaves reset with caches off
+    icache_.configure(cfg_.icache, sram_.size);
+    dcache_.configure(cfg_.dcache, sram_.size);
+    invalidate_all_code();
+    exit_code_ = 0;
+    fault_.reset();
+    reset_time_ = kernel_.now();
+    state_ = State::Running;
+}
+
+void Cpu::halt(uint32_t exit_code) {
+    exit_code_ = exit_code;
+    state_ = State::Halted;
+    stop_time_ = local_time();
+    stop_burst();
+}
+
+void Cpu::stop_with_fault(const FaultInfo& f) {
+    fault_ = f;
+    state_ = State::Faulted;
+    stop_time_ = local_time();
+    stop_burst();
+}
+
+uint64_t Cpu::cycle_at(Time t) const { return t <= reset_time_ ? 0 : (t - reset_time_) / clock_.period(); }
+
+// ---------------------------------------------------------------- caches and code
+
+void Cpu::set_cache_enable(bool icache, bool dcache) {
+    if (dcache_on_ && !dcache) flush_dcache();
+    icache_on_ = icache;
+    dcache_on_ = dcache;
+    reset_fetch();
+}
+
+void Cpu::invalidate_icache() {
+    icache_.invalidate_all();
+    reset_fetch();
+}
+
+void Cpu::flush_dcache() {
+    uint32_t dirty = dcache_.invalidate_all();
+    for (uint32_t i = 0; i < dirty; ++i) posted_write(line_fill_cycles(dcache_));
+}
+
+void Cpu::invalidate_code(uint32_t sram_offset, uint32_t length) {
+    if (sram_offset >= sram_.size) return;
+    uint32_t end = std::min<uint64_t>(uint64_t(sram_offset) + length + 3, sram_.size);
+    for (uint32_t w = sram_offset / 4; w < end / 4; ++w) decoded_[w].fn = kDecodeHandler;
+}
+
+void Cpu::invalidate_all_code() {
+    for (Insn& in : decoded_storage_) in.fn = kDecodeHandler;
+    reset_fetch();
+}
+
+void Cpu::decode_and_execute(const Insn& slot) {
+    // `slot` is this pc's entry in decoded_: decode it in place, then run it.
+    auto& target = const_cast<Insn&>(slot);
+    uint32_t raw = current_insn_bits();
+    target = decode(raw, cfg_);
+    cycle_ += target.cost;  // the loop charged the "not decoded" slot nothing
+    target.fn(*this, target);
+}
+
+// ---------------------------------------------------------------- run loop
+
+void Cpu::refresh_limit() {
+    uint64_t horizon = clock_.cycles_ceil(kernel_.horizon() - reset_time_);
+    if (horizon < limit_) limit_ = horizon;
+}
+
+void Cpu::run(sim::Kernel& kernel) {
+    (void)kernel;
+    check_interrupts();
+    while (state_ == State::Running) {
+        uint64_t limit = clock_.cycles_ceil(kernel_.horizon() - reset_time_);
+        if (cfg_.watchdog_cycles) limit = std::min(limit, last_progress_ + cfg_.watchdog_cycles + 1);
+        if (cycle_ >= limit) break;
+        limit_ = limit;
+        execute();
+        check_watchdog();
+        if (state_ == State::Running) check_interrupts();
+    }
+}
+
+void Cpu::execute() {
+    while (cycle_ < limit_) {
+        if ((pc_ >> fetch_shift_) != fetch_line_) [[unlikely]] {
+            if (!fetch_slow()) continue;
+        }
+        const Insn& in = decoded_[(pc_ - fetch_base_) >> 2];
+        cycle_ += in.cost + fetch_cost_;
+        ++instret_;
+        in.fn(*this, in);
+    }
+}
+
+bool Cpu::fetch_slow() {
+    uint32_t off = pc_ - sram_.cached_base;
+    if (off < sram_.size) {
+        fetch_base_ = sram_.cached_base;
+        fetch_line_ = pc_ >> fetch_shift_;
+        if (icache_on_) {
+            fetch_cost_ = 0;
+            ++icache_.accesses;
+            uint32_t line = off >> fetch_shift_;
+            if (!icache_.resident(line)) {
+                icache_.fill(line);
+                uint32_t fill = line_fill_cycles(icache_);
+                cycle_ += fill;
+                stall_cycles_ += fill;
+            }
+        } else {
+            fetch_cost_ = cfg_.sram_read_cycles;
+        }
+        return true;
+    }
+    off = pc_ - sram_.uncached_base;
+    if (off < sram_.size) {
+        fetch_base_ = sram_.uncached_base;
+        fetch_line_ = pc_ >> fetch_shift_;
+        fetch_cost_ = cfg_.sram_read_cycles;
+        return true;
+    }
+    if (mtvec_ != 0 && pc_ == (mtvec_ & ~3u)) {
+        stop_with_fault(FaultInfo{FaultKind::DoubleFault, pc_,
+                                  uint32_t(TrapCause::InstructionAccessFault), pc_, local_time()});
+        return false;
+    }
+    trap(uint32_t(TrapCause::InstructionAccessFault), pc_);
+    return false;
+}
+
+void Cpu::check_watchdog() {
+    if (state_ == State::Running && cfg_.watchdog_cycles && cycle_ - last_progress_ > cfg_.watchdog_cycles)
+        stop_with_fault(FaultInfo{FaultKind::Watchdog, pc_, 0, 0, local_time()});
+}
+
+// ---------------------------------------------------------------- traps and interrupts
+
+void Cpu::trap(uint32_t cause, uint32_t tval) {
+    --instret_;  // the faulting instruction does not retire
+    take_trap(cause, tval, pc_);
+}
+
+void Cpu::take_trap(uint32_t mcause, uint32_t tval, uint32_t epc) {
+    if (mtvec_ == 0) {
+        stop_with_fault(FaultInfo{FaultKind::UnhandledTrap, epc, mcause, tval, local_time()});
+        return;
+    }
+    mepc_ = epc;
+    mcause_ = mcause;
+    mtval_ = tval;
+    mstatus_ = (mstatus_ & ~(kMstatusMIE | kMstatusMPIE)) | ((mstatus_ & kMstatusMIE) ? kMstatusMPIE : 0);
+    uint32_t base = mtvec_ & ~3u;
+    bool vectored = (mtvec_ & 3u) == 1 && (mcause & kInterruptBit);
+    pc_ = vectored ? base + 4 * (mcause & ~kInterruptBit) : base;
+    cycle_ += cfg_.trap_penalty;
+    progress();
+    stop_burst();
+}
+
+void Cpu::set_interrupt_pending(uint32_t mip_bit, bool level) {
+    mip_ = level ? (mip_ | mip_bit) : (mip_ & ~mip_bit);
+    if (state_ == State::Waiting && (mip_ & mie_)) {
+        // wfi wakes on any enabled pending interrupt, whatever mstatus.MIE says.
+        state_ = State::Running;
+        cycle_ = std::max(cycle_, cycle_at(kernel_.now()));
+    }
+    stop_burst();
+}
+
+void Cpu::check_interrupts() {
+    uint32_t pending = mip_ & mie_;
+    if (!pending || !(mstatus_ & kMstatusMIE) || state_ != State::Running) return;
+    // Priority order of the privileged spec: external, software, timer.
+    uint32_t cause = (pending & kMipMEIP) ? 11 : (pending & kMipMSIP) ? 3 : 7;
+    take_trap(kInterruptBit | cause, 0, pc_);
+}
+
+void Cpu::exec_mret() {
+    pc_ = mepc_;
+    mstatus_ = (mstatus_ & ~kMstatusMIE) | ((mstatus_ & kMstatusMPIE) ? kMstatusMIE : 0) | kMstatusMPIE;
+    cycle_ += cfg_.trap_penalty;
+    stop_burst();  // an interrupt may now be deliverable
+}
+
+void Cpu::exec_wfi() {
+    pc_ += 4;
+    progress();
+    if (mip_ & mie_) return;  // already pending: wfi falls through
+    state_ = State::Waiting;
+    stop_burst();
+}
+
+void Cpu::exec_fence() {
+    // Drain the posted writes so later accesses are ordered after them.
+    if (write_bus_free_ > cycle_) {
+        stall_cycles_ += write_bus_free_ - cycle_;
+        cycle_ = write_bus_free_;
+    }
+    pc_ += 4;
+}
+
+void Cpu::exec_fence_i() {
+    exec_fence();
+    invalidate_icache();
+    invalidate_all_code();
+}
+
+void Cpu::branch_to(uint32_t target) {
+    if (target & 3) [[unlikely]] {
+        trap(uint32_t(TrapCause::InstructionMisaligned), target);
+        return;
+    }
+    pc_ = target;
+    cycle_ += cfg_.taken_branch_penalty;
+}
+
+// ---------------------------------------------------------------- memory slow paths
+
+uint32_t Cpu::line_fill_cycles(const CacheModel& c) const {
+    uint32_t beats = std::max<uint32_t>(c.line_bytes() / cfg_.bus_bytes_per_beat, 1);
+    return cfg_.sram_read_cycles + (beats - 1) * cfg_.line_beat_cycles;
+}
+
+void Cpu::dcache_miss(uint32_t line) {
+    uint32_t cost = line_fill_cycles(dcache_);
+    if (dcache_.fill(line)) cost += line_fill_cycles(dcache_);  // write back the dirty victim first
+    cycle_ += cost;
+    stall_cycles_ += cost;
+}
+
+void Cpu::posted_write(uint32_t occupancy_cycles) {
+    uint64_t& slot = write_slots_[write_next_];
+    if (slot > cycle_) {  // every slot busy: wait for the oldest write to complete
+        stall_cycles_ += slot - cycle_;
+        cycle_ = slot;
+    }
+    write_bus_free_ = std::max(write_bus_free_, cycle_) + occupancy_cycles;
+    slot = write_bus_free_;
+    write_next_ = (write_next_ + 1) % uint32_t(write_slots_.size());
+}
+
+bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
+    uint32_t off = addr - sram_.uncached_base;
+    if (off < sram_.size) {
+        cycle_ += cfg_.sram_read_cycles;
+        stall_cycles_ += cfg_.sram_read_cycles;
+        out = 0;
+        std::memcpy(&out, sram_.data + off, size);
+        return true;
+    }
+    kernel_.sync_to(local_time());
+    Time latency{};
+    uint32_t value = 0;
+    if (!bus_.read(addr, size, local_time(), value, latency)) {
+        trap(uint32_t(TrapCause::LoadAccessFault), addr);
+        return false;
+    }
+    uint64_t stall = clock_.cycles_ceil(latency);
+    cycle_ += stall;
+    stall_cycles_ += stall;
+    refresh_limit();
+    out = value;
+    return true;
+}
+
+bool Cpu::store_slow(uint32_t addr, unsigned size, uint32_t value) {
+    uint32_t off = addr - sram_.uncached_base;
+    if (off < sram_.size) {
+        posted_write(cfg_.sram_write_cycles);
+        std::memcpy(sram_.data + off, &value, size);
+        decoded_[off >> 2].fn = kDecodeHandler;
+        progress();
+        if (off == watch_offset_ && watch_cb_) {
+            watch_cb_();
+            refresh_limit();
+        }
+        return true;
+    }
+    kernel_.sync_to(local_time());
+    Time occupancy{};
+    if (!bus_.write(addr, size, value, local_time(), occupancy)) {
+        trap(uint32_t(TrapCause::StoreAccessFault), addr);
+        return false;
+    }
+    posted_write(uint32_t(clock_.cycles_ceil(occupancy)));
+    progress();
+    refresh_limit();
+    return true;
+}
+
+// ---------------------------------------------------------------- CSRs
+
+bool Cpu::read_csr(uint32_t csr, uint32_t& value) const { return csr_value(csr, value); }
+
+bool Cpu::csr_value(uint32_t csr, uint32_t& v) const {
+    uint64_t mcycle = cycle_ + uint64_t(mcycle_offset_);
+    uint64_t minstret = instret_ + uint64_t(minstret_offset_);
+    switch (csr) {
+        case 0x300: v = mstatus_; return true;
+        case 0x301: v = kMisaRV32IM; return true;
+        case 0x304: v = mie_; return true;
+        case 0x305: v = mtvec_; return true;
+        case 0x340: v = mscratch_; return true;
+        case 0x341: v = mepc_; return true;
+        case 0x342: v = mcause_; return true;
+        case 0x343: v = mtval_; return true;
+        case 0x344: v = mip_; return true;
+        case 0xB00: case 0xC00: v = uint32_t(mcycle); return true;
+        case 0xB80: case 0xC80: v = uint32_t(mcycle >> 32); return true;
+        case 0xB02: case 0xC02: v = uint32_t(minstret); return true;
+        case 0xB82: case 0xC82: v = uint32_t(minstret >> 32); return true;
+        case 0xC01: v = uint32_t(cycle_); return true;         // time: the free-running counter
+        case 0xC81: v = uint32_t(cycle_ >> 32); return true;
+        case 0xF11: case 0xF12: case 0xF13: v = 0; return true;  // vendor/arch/impl ids
+        case 0xF14: v = cfg_.hart_id; return true;
+        default: return false;
+    }
+}
+
+bool Cpu::csr_store(uint32_t csr, uint32_t v) {
+    if ((csr >> 10) == 3) return false;  // read-only CSR space
+    switch (csr) {
+        case 0x300: mstatus_ = (v & (kMstatusMIE | kMstatusMPIE)) | kMstatusMPP; return true;
+        case 0x301: return true;  // misa is WARL; writes are ignored
+        case 0x304: mie_ = v & (kMipMSIP | kMipMTIP | kMipMEIP); return true;
+        case 0x305: mtvec_ = v & ~2u; return true;  // modes 0 (direct) and 1 (vectored)
+        case 0x340: mscratch_ = v; return true;
+        case 0x341: mepc_ = v & ~3u; return true;
+        case 0x342: mcause_ = v; return true;
+        case 0x343: mtval_ = v; return true;
+        case 0x344: mip_ = (mip_ & ~kMipMSIP) | (v & kMipMSIP); return true;  // MTIP/MEIP are wired
+        case 0xB00: mcycle_offset_ += int64_t(v) - int64_t(uint32_t(cycle_ + mcycle_offset_)); return true;
+        case 0xB80: mcycle_offset_ += (int64_t(v) - int64_t((cycle_ + mcycle_offset_) >> 32)) << 32; return true;
+        case 0xB02: minstret_offset_ += int64_t(v) - int64_t(uint32_t(instret_ + minstret_offset_)); return true;
+        case 0xB82: minstret_offset_ += (int64_t(v) - int64_t((instret_ + minstret_offset_) >> 32)) << 32; return true;
+        default: return false;
+    }
+}
+
+uint32_t Cpu::current_insn_bits() const {
+    uint32_t raw = 0;
+    std::memcpy(&raw, sram_.data + (pc_ - fetch_base_), 4);
+    return raw;
+}
+
+void Cpu::exec_csr(const Insn& in, uint32_t operand, bool write, bool set, bool clear) {
+    uint32_t csr = uint32_t(in.imm);
+    uint32_t old = 0;
+    if (!csr_value(csr, old)) {  // every implemented CSR is readable
+        trap(uint32_t(TrapCause::IllegalInstruction), current_insn_bits());
+        return;
+    }
+    bool writes = write || ((set || clear) && in.rs1 != 0);  // rs1/uimm = 0: read only
+    if (writes) {
+        uint32_t nv = write ? operand : set ? (old | operand) : (old & ~operand);
+        if (!csr_store(csr, nv)) {
+            trap(uint32_t(TrapCause::IllegalInstruction), current_insn_bits());
+            return;
+        }
+        // minstret counts this instruction after the write took effect; keep the written value.
+        if (csr == 0xB02 || csr == 0xB82) --minstret_offset_;
+        stop_burst();  // mstatus/mie changes may make an interrupt deliverable
+    }
+    x_[in.rd] = old;
+    pc_ += 4;
+}
+
+}  // namespace niclab::core

@@ -1,0 +1,122 @@
+// Semantics of every RV32IM + Zicsr instruction (unprivileged spec ch. 2 and 7,
+// privileged spec ch. 3). Each handler advances pc_ itself; the dispatch loop has
+// already charged the instruction's base cost.
+#include <climits>
+
+#include "handlers.hpp"
+
+namespace niclab::core::op {
+
+namespace {
+inline int32_t s(uint32_t v) { return int32_t(v); }
+inline uint32_t& rd(Cpu& c, const Insn& in) { return c.x_[in.rd]; }
+inline uint32_t r1(Cpu& c, const Insn& in) { return c.x_[in.rs1]; }
+inline uint32_t r2(Cpu& c, const Insn& in) { return c.x_[in.rs2]; }
+inline void next(Cpu& c) { c.pc_ += 4; }
+}  // namespace
+
+void lui(Cpu& c, const Insn& in) { rd(c, in) = uint32_t(in.imm); next(c); }
+void auipc(Cpu& c, const Insn& in) { rd(c, in) = c.pc_ + uint32_t(in.imm); next(c); }
+
+void jal(Cpu& c, const Insn& in) {
+    uint32_t link = c.pc_ + 4, target = c.pc_ + uint32_t(in.imm);
+    if (target & 3) return c.branch_to(target);  // traps; rd is not written
+    rd(c, in) = link;
+    c.branch_to(target);
+}
+void jalr(Cpu& c, const Insn& in) {
+    uint32_t link = c.pc_ + 4, target = (r1(c, in) + uint32_t(in.imm)) & ~1u;
+    if (target & 3) return c.branch_to(target);
+    rd(c, in) = link;
+    c.branch_to(target);
+}
+
+#define NICLAB_BRANCH(name, cond)                                              \
+    void name(Cpu& c, const Insn& in) {                                        \
+        if (cond) c.branch_to(c.pc_ + uint32_t(in.imm)); else next(c);         \
+    }
+NICLAB_BRANCH(beq, r1(c, in) == r2(c, in))
+NICLAB_BRANCH(bne, r1(c, in) != r2(c, in))
+NICLAB_BRANCH(blt, s(r1(c, in)) < s(r2(c, in)))
+NICLAB_BRANCH(bge, s(r1(c, in)) >= s(r2(c, in)))
+NICLAB_BRANCH(bltu, r1(c, in) < r2(c, in))
+NICLAB_BRANCH(bgeu, r1(c, in) >= r2(c, in))
+#undef NICLAB_BRANCH
+
+#define NICLAB_LOAD(name, T)                                                   \
+    void name(Cpu& c, const Insn& in) {                                        \
+        T v;                                                                   \
+        if (!c.load<T>(r1(c, in) + uint32_t(in.imm), v)) return;               \
+        rd(c, in) = uint32_t(int32_t(v));                                      \
+        next(c);                                                               \
+    }
+NICLAB_LOAD(lb, int8_t)
+NICLAB_LOAD(lh, int16_t)
+NICLAB_LOAD(lw, uint32_t)
+NICLAB_LOAD(lbu, uint8_t)
+NICLAB_LOAD(lhu, uint16_t)
+#undef NICLAB_LOAD
+
+#define NICLAB_STORE(name, T)                                                  \
+    void name(Cpu& c, const Insn& in) {                                        \
+        if (c.store<T>(r1(c, in) + uint32_t(in.imm), T(r2(c, in)))) next(c);   \
+    }
+NICLAB_STORE(sb, uint8_t)
+NICLAB_STORE(sh, uint16_t)
+NICLAB_STORE(sw, uint32_t)
+#undef NICLAB_STORE
+
+#define NICLAB_ALU(name, expr)                                                 \
+    void name(Cpu& c, const Insn& in) { rd(c, in) = (expr); next(c); }
+NICLAB_ALU(addi, r1(c, in) + uint32_t(in.imm))
+NICLAB_ALU(slti, s(r1(c, in)) < in.imm ? 1u : 0u)
+NICLAB_ALU(sltiu, r1(c, in) < uint32_t(in.imm) ? 1u : 0u)
+NICLAB_ALU(xori, r1(c, in) ^ uint32_t(in.imm))
+NICLAB_ALU(ori, r1(c, in) | uint32_t(in.imm))
+NICLAB_ALU(andi, r1(c, in) & uint32_t(in.imm))
+NICLAB_ALU(slli, r1(c, in) << in.imm)
+NICLAB_ALU(srli, r1(c, in) >> in.imm)
+NICLAB_ALU(srai, uint32_t(s(r1(c, in)) >> in.imm))
+NICLAB_ALU(add, r1(c, in) + r2(c, in))
+NICLAB_ALU(sub, r1(c, in) - r2(c, in))
+NICLAB_ALU(sll, r1(c, in) << (r2(c, in) & 31))
+NICLAB_ALU(slt, s(r1(c, in)) < s(r2(c, in)) ? 1u : 0u)
+NICLAB_ALU(sltu, r1(c, in) < r2(c, in) ? 1u : 0u)
+NICLAB_ALU(xor_, r1(c, in) ^ r2(c, in))
+NICLAB_ALU(srl, r1(c, in) >> (r2(c, in) & 31))
+NICLAB_ALU(sra, uint32_t(s(r1(c, in)) >> (r2(c, in) & 31)))
+NICLAB_ALU(or_, r1(c, in) | r2(c, in))
+NICLAB_ALU(and_, r1(c, in) & r2(c, in))
+NICLAB_ALU(mul, r1(c, in) * r2(c, in))
+NICLAB_ALU(mulh, uint32_t((int64_t(s(r1(c, in))) * int64_t(s(r2(c, in)))) >> 32))
+NICLAB_ALU(mulhsu, uint32_t((int64_t(s(r1(c, in))) * int64_t(uint64_t(r2(c, in)))) >> 32))
+NICLAB_ALU(mulhu, uint32_t((uint64_t(r1(c, in)) * uint64_t(r2(c, in))) >> 32))
+// Division never traps in RISC-V: x/0 = all ones, x%0 = x, INT_MIN/-1 = INT_MIN, INT_MIN%-1 = 0.
+NICLAB_ALU(div, r2(c, in) == 0 ? ~0u
+                : (s(r1(c, in)) == INT_MIN && s(r2(c, in)) == -1) ? r1(c, in)
+                : uint32_t(s(r1(c, in)) / s(r2(c, in))))
+NICLAB_ALU(divu, r2(c, in) == 0 ? ~0u : r1(c, in) / r2(c, in))
+NICLAB_ALU(rem, r2(c, in) == 0 ? r1(c, in)
+                : (s(r1(c, in)) == INT_MIN && s(r2(c, in)) == -1) ? 0u
+                : uint32_t(s(r1(c, in)) % s(r2(c, in))))
+NICLAB_ALU(remu, r2(c, in) == 0 ? r1(c, in) : r1(c, in) % r2(c, in))
+#undef NICLAB_ALU
+
+void fence(Cpu& c, const Insn&) { c.exec_fence(); }
+void fence_i(Cpu& c, const Insn&) { c.exec_fence_i(); }
+void ecall(Cpu& c, const Insn&) { c.trap(uint32_t(TrapCause::EcallM), 0); }
+void ebreak(Cpu& c, const Insn&) { c.trap(uint32_t(TrapCause::Breakpoint), c.pc_); }
+void mret(Cpu& c, const Insn&) { c.exec_mret(); }
+void wfi(Cpu& c, const Insn&) { c.exec_wfi(); }
+
+void csrrw(Cpu& c, const Insn& in) { c.exec_csr(in, r1(c, in), true, false, false); }
+void csrrs(Cpu& c, const Insn& in) { c.exec_csr(in, r1(c, in), false, true, false); }
+void csrrc(Cpu& c, const Insn& in) { c.exec_csr(in, r1(c, in), false, false, true); }
+void csrrwi(Cpu& c, const Insn& in) { c.exec_csr(in, in.rs1, true, false, false); }
+void csrrsi(Cpu& c, const Insn& in) { c.exec_csr(in, in.rs1, false, true, false); }
+void csrrci(Cpu& c, const Insn& in) { c.exec_csr(in, in.rs1, false, false, true); }
+
+void illegal(Cpu& c, const Insn& in) { c.trap(uint32_t(TrapCause::IllegalInstruction), uint32_t(in.imm)); }
+void decode(Cpu& c, const Insn& in) { c.decode_and_execute(in); }
+
+}  // namespace niclab::core::op

@@ -1,0 +1,23 @@
+#pragma once
+// Instruction handlers, one per RV32IM/Zicsr operation (execute.cpp), referenced by
+// the decoder (decode.cpp). Internal to the core layer.
+#include "niclab/core/cpu.hpp"
+
+namespace niclab::core::op {
+
+#define NICLAB_OPS(X)                                                                   \
+    X(lui) X(auipc) X(jal) X(jalr)                                                      \
+    X(beq) X(bne) X(blt) X(bge) X(bltu) X(bgeu)                                         \
+    X(lb) X(lh) X(lw) X(lbu) X(lhu) X(sb) X(sh) X(sw)                                   \
+    X(addi) X(slti) X(sltiu) X(xori) X(ori) X(andi) X(slli) X(srli) X(srai)             \
+    X(add) X(sub) X(sll) X(slt) X(sltu) X(xor_) X(srl) X(sra) X(or_) X(and_)            \
+    X(mul) X(mulh) X(mulhsu) X(mulhu) X(div) X(divu) X(rem) X(remu)                     \
+    X(fence) X(fence_i) X(ecall) X(ebreak) X(mret) X(wfi)                               \
+    X(csrrw) X(csrrs) X(csrrc) X(csrrwi) X(csrrsi) X(csrrci)                            \
+    X(illegal) X(decode)
+
+#define NICLAB_DECLARE_OP(name) void name(Cpu& c, const Insn& in);
+NICLAB_OPS(NICLAB_DECLARE_OP)
+#undef NICLAB_DECLARE_OP
+
+}  // namespace niclab::core::op

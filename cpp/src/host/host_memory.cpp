@@ -1,0 +1,49 @@
+#include "niclab/host/host_memory.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace niclab::host {
+
+HostMemory::Page& HostMemory::page_for_write(uint64_t page_number) {
+    auto& p = pages_[page_number];
+    if (!p) p = std::make_unique<Page>(Page{});
+    return *p;
+}
+
+void HostMemory::read(uint64_t addr, std::span<uint8_t> out) const {
+    size_t done = 0;
+    while (done < out.size()) {
+        uint64_t a = addr + done;
+        uint64_t in_page = a % kPageBytes;
+        size_t n = std::min<uint64_t>(kPageBytes - in_page, out.size() - done);
+        auto it = pages_.find(a / kPageBytes);
+        if (it == pages_.end()) std::memset(out.data() + done, 0, n);
+        else std::memcpy(out.data() + done, it->second->data() + in_page, n);
+        done += n;
+    }
+}
+
+void HostMemory::write(uint64_t addr, std::span<const uint8_t> in) {
+    size_t done = 0;
+    while (done < in.size()) {
+        uint64_t a = addr + done;
+        uint64_t in_page = a % kPageBytes;
+        size_t n = std::min<uint64_t>(kPageBytes - in_page, in.size() - done);
+        std::memcpy(page_for_write(a / kPageBytes).data() + in_page, in.data() + done, n);
+        done += n;
+    }
+}
+
+void HostMemory::fill(uint64_t addr, uint8_t value, uint64_t length) {
+    uint64_t done = 0;
+    while (done < length) {
+        uint64_t a = addr + done;
+        uint64_t in_page = a % kPageBytes;
+        uint64_t n = std::min<uint64_t>(kPageBytes - in_page, length - done);
+        std::memset(page_for_write(a / kPageBytes).data() + in_page, value, n);
+        done += n;
+    }
+}
+
+}  // namespace niclab::host

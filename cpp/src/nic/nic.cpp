@@ -1,0 +1,159 @@
+#include "niclab/nic/nic.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "niclab/fw/hw.h"
+
+namespace niclab::nic {
+
+namespace {
+std::string hex32(uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", v);
+    return buf;
+}
+}  // namespace
+
+Nic::Nic(sim::Kernel& kernel, const NicConfig& cfg, host::HostMemory& host_memory)
+    : kernel_(kernel), cfg_(cfg), sram_(NICLAB_SRAM_SIZE, 0), host_bridge_(host_memory, cfg.host_bridge) {
+    core::SramView view{sram_.data(), NICLAB_SRAM_SIZE, NICLAB_SRAM_CACHED_BASE, NICLAB_SRAM_UNCACHED_BASE};
+    cfg_.core.hart_id = cfg.node_id;
+    cpu_ = std::make_unique<core::Cpu>(kernel_, cfg_.core, view, *this);
+    control_ = std::make_unique<ControlBlock>(kernel_, *cpu_, cfg.node_id);
+}
+
+Nic::~Nic() { kernel_.remove_runnable(cpu_.get()); }
+
+// ---------------------------------------------------------------- loading
+
+BootReport Nic::load_firmware(const std::filesystem::path& elf) {
+    // Validate completely before touching the NIC: a bad image changes nothing.
+    auto image = std::make_unique<fw::FirmwareImage>(fw::FirmwareImage::load(elf));
+    auto symbolizer = std::make_unique<fw::Symbolizer>(elf);
+
+    cpu_->hold_reset();
+    control_->reset();
+    std::fill(sram_.begin(), sram_.end(), 0);  // also clears the boot block and running flag
+    for (const fw::Segment& s : image->segments())
+        std::memcpy(sram_.data() + s.sram_offset, s.bytes.data(), s.bytes.size());
+    image_ = std::move(image);
+    symbolizer_ = std::move(symbolizer);
+    ++loads_;
+
+    BootReport report;
+    report.started = kernel_.now();
+    cpu_->release_reset(image_->entry());
+    wait_for_running_flag(report);
+    return report;
+}
+
+void Nic::wait_for_running_flag(BootReport& report) {
+    const Time deadline = report.started + cfg_.boot_timeout;
+    // The core stops the run the moment it stores to the running flag.
+    cpu_->set_store_watch(NICLAB_BOOT_FLAG_ADDR - NICLAB_SRAM_UNCACHED_BASE, [this] {
+        if (peek32(NICLAB_BOOT_FLAG_ADDR) == NICLAB_BOOT_RUNNING) kernel_.request_stop();
+    });
+    struct Unwatch {
+        core::Cpu& cpu;
+        ~Unwatch() { cpu.set_store_watch(UINT32_MAX, nullptr); }
+    } unwatch{*cpu_};
+    while (peek32(NICLAB_BOOT_FLAG_ADDR) != NICLAB_BOOT_RUNNING) {
+        if (faulted()) throw make_fault(*cpu_->fault());
+        if (halted())
+            throw core::FirmwareFault(
+                core::FaultInfo{core::FaultKind::BootTimeout, cpu_->pc(), 0, 0, kernel_.now()}, where(cpu_->pc()),
+                "node " + std::to_string(cfg_.node_id) + ": firmware " + image_->path().string() +
+                    " halted with exit code " + std::to_string(cpu_->exit_code()) +
+                    " before setting its running flag at " + hex32(NICLAB_BOOT_FLAG_ADDR));
+        if (kernel_.now() >= deadline) {
+            core::FaultInfo info{core::FaultKind::BootTimeout, cpu_->pc(), 0, 0, kernel_.now()};
+            cpu_->stop_with_fault(info);
+            throw BootTimeout(info, where(info.pc),
+                              "node " + std::to_string(cfg_.node_id) + ": firmware " + image_->path().string() +
+                                  " did not set its running flag at " + hex32(NICLAB_BOOT_FLAG_ADDR) + " within " +
+                                  std::to_string(cfg_.boot_timeout.as_us()) + " us; core at pc " +
+                                  hex32(info.pc) + " in " + where(info.pc));
+        }
+        kernel_.run_until(deadline);
+    }
+    report.running = cpu_->local_time();
+    report.instructions = cpu_->instret();
+}
+
+// ---------------------------------------------------------------- faults and symbols
+
+std::string Nic::where(uint32_t address) const {
+    if (!symbolizer_) return hex32(address);
+    return symbolizer_->lookup(address).to_string(address);
+}
+
+core::FirmwareFault Nic::make_fault(const core::FaultInfo& info) const {
+    std::string w = where(info.pc);
+    char when[64];
+    std::snprintf(when, sizeof when, " at %.3f us", info.time.as_us());
+    return core::FirmwareFault(info, w,
+                               "node " + std::to_string(cfg_.node_id) + ": " + info.summary() + " in " + w + when);
+}
+
+std::optional<core::FirmwareFault> Nic::fault() const {
+    if (!cpu_->fault()) return std::nullopt;
+    return make_fault(*cpu_->fault());
+}
+
+// ---------------------------------------------------------------- debug back door
+
+uint32_t Nic::sram_offset(uint32_t address, uint32_t length) const {
+    for (uint32_t base : {NICLAB_SRAM_CACHED_BASE, NICLAB_SRAM_UNCACHED_BASE}) {
+        uint32_t off = address - base;
+        if (off < NICLAB_SRAM_SIZE && uint64_t(off) + length <= NICLAB_SRAM_SIZE) return off;
+    }
+    throw std::out_of_range("address " + hex32(address) + " (+" + std::to_string(length) +
+                            " bytes) is not in NIC SRAM");
+}
+
+void Nic::read_sram(uint32_t address, std::span<uint8_t> out) const {
+    std::memcpy(out.data(), sram_.data() + sram_offset(address, uint32_t(out.size())), out.size());
+}
+
+void Nic::write_sram(uint32_t address, std::span<const uint8_t> in) {
+    uint32_t off = sram_offset(address, uint32_t(in.size()));
+    std::memcpy(sram_.data() + off, in.data(), in.size());
+    cpu_->invalidate_code(off, uint32_t(in.size()));
+}
+
+uint32_t Nic::peek32(uint32_t address) const {
+    uint32_t v;
+    read_sram(address, {reinterpret_cast<uint8_t*>(&v), 4});
+    return v;
+}
+
+void Nic::poke32(uint32_t address, uint32_t value) {
+    write_sram(address, {reinterpret_cast<const uint8_t*>(&value), 4});
+}
+
+// ---------------------------------------------------------------- core::Bus
+
+bool Nic::read(uint32_t addr, unsigned size, Time, uint32_t& value, Time& latency) {
+    if (addr < NICLAB_HOST_WINDOW_COUNT * NICLAB_HOST_WINDOW_SIZE)
+        return host_bridge_.read(addr, size, value, latency);
+    latency = cfg_.mmio_read_latency;
+    if (size != 4) return false;  // registers are word access only
+    if (addr - NICLAB_CTRL_BASE < NICLAB_CTRL_SIZE) return control_->read(addr - NICLAB_CTRL_BASE, value);
+    if (addr - NICLAB_HB_BASE < HostBridge::kWindows * NICLAB_HB_WINDOW_STRIDE)
+        return host_bridge_.read_register(addr - NICLAB_HB_BASE, value);
+    return false;
+}
+
+bool Nic::write(uint32_t addr, unsigned size, uint32_t value, Time, Time& occupancy) {
+    if (addr < NICLAB_HOST_WINDOW_COUNT * NICLAB_HOST_WINDOW_SIZE)
+        return host_bridge_.write(addr, size, value, occupancy);
+    occupancy = cfg_.mmio_write_occupancy;
+    if (size != 4) return false;
+    if (addr - NICLAB_CTRL_BASE < NICLAB_CTRL_SIZE) return control_->write(addr - NICLAB_CTRL_BASE, value);
+    return false;  // the host bridge registers are read-only to firmware
+}
+
+}  // namespace niclab::nic

@@ -1,0 +1,68 @@
+#include "niclab/system/system.hpp"
+
+#include <algorithm>
+
+#include "niclab/system/config_error.hpp"
+
+namespace niclab::system {
+
+System::System(const SystemSpec& spec) : spec_(spec), preset_(Preset::named(spec.preset)) {
+    preset_.apply_overrides(spec.overrides, "set");
+    for (uint32_t i = 0; i < spec.nodes; ++i) {
+        Node n;
+        n.memory = std::make_unique<host::HostMemory>();
+        n.nic = std::make_unique<nic::Nic>(kernel_, preset_.nic_config(i), *n.memory);
+        nodes_.push_back(std::move(n));
+    }
+    for (uint32_t i = 0; i < spec.nodes && !spec.firmware.empty(); ++i)
+        nodes_[i].nic->load_firmware(spec.firmware.size() == 1 ? spec.firmware[0] : spec.firmware[i]);
+}
+
+System::~System() = default;
+
+nic::Nic& System::nic(size_t node) {
+    if (node >= nodes_.size())
+        throw std::out_of_range("node " + std::to_string(node) + " (system has " + std::to_string(nodes_.size()) +
+                                " nodes)");
+    return *nodes_[node].nic;
+}
+
+host::HostMemory& System::host_memory(size_t node) {
+    nic(node);  // range check
+    return *nodes_[node].memory;
+}
+
+void System::set_observer(Observer observer, Time interval) {
+    observer_ = std::move(observer);
+    observe_interval_ = std::max(interval, Time::ns(1));
+}
+
+bool System::idle() const {
+    if (kernel_.has_pending_events()) return false;
+    return std::none_of(nodes_.begin(), nodes_.end(), [](const Node& n) { return n.nic->cpu().active(); });
+}
+
+System::RunResult System::run_until(Time until) {
+    std::vector<bool> was_faulted;
+    for (auto& n : nodes_) was_faulted.push_back(n.nic->faulted());
+    RunResult r;
+    while (kernel_.now() < until) {
+        if (idle()) {
+            // Nothing can happen any more: time passes for free (unless running to quiescence).
+            if (until != Time::max()) kernel_.run_until(until);
+            break;
+        }
+        Time slice_end = observer_ ? std::min(until, kernel_.now() + observe_interval_) : until;
+        kernel_.run_until(slice_end);
+        if (observer_ && !observer_(kernel_.now())) {
+            r.stopped_by_observer = true;
+            break;
+        }
+    }
+    r.reached = kernel_.now();
+    for (size_t i = 0; i < nodes_.size(); ++i)
+        if (!was_faulted[i] && nodes_[i].nic->faulted()) r.faulted_nodes.push_back(i);
+    return r;
+}
+
+}  // namespace niclab::system

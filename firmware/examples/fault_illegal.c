@@ -1,0 +1,19 @@
+/*
+ * fault_illegal: starts, then executes an illegal instruction with no trap handler
+ * installed (mtvec is 0). The fault report should name do_illegal_instruction and
+ * its source line.
+ */
+#include "niclab/fw/runtime.h"
+
+/* noinline so the faulting PC is inside a function of its own name. */
+__attribute__((noinline)) void do_illegal_instruction(void)
+{
+    __asm__ volatile(".word 0x00000000");   /* all zeros is defined to be illegal */
+}
+
+int main(void)
+{
+    fw_set_running();
+    do_illegal_instruction();
+    fw_halt(0);                 /* not reached */
+}

@@ -1,0 +1,127 @@
+// niclab._niclab.Nic: one simulated NIC. Owned by its System; Python holds references.
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include "bindings.hpp"
+#include "niclab/nic/nic.hpp"
+
+namespace py = pybind11;
+using niclab::nic::Nic;
+
+namespace niclab::bindings {
+
+namespace {
+const char* state_name(core::Cpu::State s) {
+    switch (s) {
+        case core::Cpu::State::Reset: return "reset";
+        case core::Cpu::State::Running: return "running";
+        case core::Cpu::State::Waiting: return "waiting";
+        case core::Cpu::State::Halted: return "halted";
+        case core::Cpu::State::Faulted: return "faulted";
+    }
+    return "?";
+}
+
+py::dict boot_report(const nic::BootReport& r) {
+    py::dict d;
+    d["started_us"] = r.started.as_us();
+    d["running_us"] = r.running.as_us();
+    d["boot_us"] = (r.running - r.started).as_us();
+    d["instructions"] = r.instructions;
+    return d;
+}
+
+py::dict cache_stats(const core::CacheModel& c, bool enabled) {
+    py::dict d;
+    d["enabled"] = enabled;
+    d["accesses"] = c.accesses;
+    d["misses"] = c.misses;
+    d["writebacks"] = c.writebacks;
+    return d;
+}
+}  // namespace
+
+void bind_nic(py::module_& m) {
+    py::class_<Nic>(m, "Nic")
+        .def_property_readonly("node_id", &Nic::node_id)
+        .def("load_firmware", [](Nic& n, const std::filesystem::path& p) {
+            nic::BootReport r;
+            {
+                py::gil_scoped_release release;
+                r = n.load_firmware(p);
+            }
+            return boot_report(r);
+        }, py::arg("path"))
+        .def("reload_firmware", [](Nic& n, const std::filesystem::path& p) {
+            nic::BootReport r;
+            {
+                py::gil_scoped_release release;
+                r = n.reload_firmware(p);
+            }
+            return boot_report(r);
+        }, py::arg("path"))
+        .def_property_readonly("firmware", [](const Nic& n) -> py::object {
+            if (!n.image()) return py::none();
+            return py::str(n.image()->path().string());
+        })
+        .def_property_readonly("build_id", [](const Nic& n) -> py::object {
+            if (!n.image()) return py::none();
+            return py::str(n.image()->build_id());
+        })
+        .def("symbol", [](const Nic& n, const std::string& name) -> py::object {
+            uint32_t a;
+            if (!n.image() || !n.image()->find_symbol(name, a)) return py::none();
+            return py::int_(a);
+        }, py::arg("name"))
+        .def("where", &Nic::where, py::arg("address"))
+        .def_property_readonly("state", [](const Nic& n) { return state_name(n.cpu().state()); })
+        .def_property_readonly("halted", &Nic::halted)
+        .def_property_readonly("faulted", &Nic::faulted)
+        .def_property_readonly("stop_time_us", [](const Nic& n) { return n.cpu().stop_time().as_us(); })
+        .def_property_readonly("exit_code", [](const Nic& n) { return n.cpu().exit_code(); })
+        .def_property_readonly("fault", [](const Nic& n) -> py::object {
+            auto f = n.fault();
+            if (!f) return py::none();
+            py::object exc = py::module_::import("niclab.errors").attr("FirmwareFault")(f->what());
+            for (auto item : fault_attrs(*f)) py::setattr(exc, item.first, item.second);
+            return exc;
+        })
+        .def_property_readonly("console", &Nic::console)
+        .def_property_readonly("pc", [](const Nic& n) { return n.cpu().pc(); })
+        .def_property_readonly("registers", [](const Nic& n) {
+            std::vector<uint32_t> r(32);
+            for (unsigned i = 0; i < 32; ++i) r[i] = n.cpu().reg(i);
+            return r;
+        })
+        .def("csr", [](const Nic& n, uint32_t number) {
+            uint32_t v;
+            if (!n.cpu().read_csr(number, v)) throw py::value_error("CSR " + std::to_string(number) + " is not implemented");
+            return v;
+        }, py::arg("number"))
+        .def_property_readonly("cycles", [](const Nic& n) { return n.cpu().cycles(); })
+        .def_property_readonly("instret", [](const Nic& n) { return n.cpu().instret(); })
+        .def_property_readonly("stall_cycles", [](const Nic& n) { return n.cpu().stall_cycles(); })
+        .def_property_readonly("clock_mhz", [](const Nic& n) { return n.cpu().clock().mhz(); })
+        .def_property_readonly("icache", [](const Nic& n) { return cache_stats(n.cpu().icache(), n.cpu().icache_enabled()); })
+        .def_property_readonly("dcache", [](const Nic& n) { return cache_stats(n.cpu().dcache(), n.cpu().dcache_enabled()); })
+        .def_property_readonly("host_interrupts", [](Nic& n) { return n.control().host_interrupts(); })
+        .def("peek32", &Nic::peek32, py::arg("address"))
+        .def("poke32", &Nic::poke32, py::arg("address"), py::arg("value"))
+        .def("read_sram", [](const Nic& n, uint32_t address, uint32_t length) {
+            std::string out(length, '\0');
+            n.read_sram(address, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
+            return py::bytes(out);
+        }, py::arg("address"), py::arg("length"))
+        .def("write_sram", [](Nic& n, uint32_t address, const py::bytes& data) {
+            std::string_view v = data;
+            n.write_sram(address, {reinterpret_cast<const uint8_t*>(v.data()), v.size()});
+        }, py::arg("address"), py::arg("data"))
+        .def("open_host_window", [](Nic& n, unsigned index, uint64_t host_addr, uint32_t limit, bool writable) {
+            n.host_bridge().open_window(index, host_addr, limit, writable);
+        }, py::arg("index"), py::arg("host_addr"), py::arg("limit"), py::arg("writable") = true)
+        .def("close_host_window", [](Nic& n, unsigned index) { n.host_bridge().close_window(index); }, py::arg("index"))
+        .def("raise_interrupt", [](Nic& n, uint32_t sources) { n.control().raise_external(sources); },
+             py::arg("sources") = 1);
+}
+
+}  // namespace niclab::bindings

@@ -1,0 +1,94 @@
+// niclab._niclab.System: a cluster built from a spec dict; runs release the GIL and
+// report progress to an optional Python observer between slices of simulated time.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "niclab/system/preset.hpp"
+#include "niclab/system/system.hpp"
+
+namespace py = pybind11;
+using niclab::system::System;
+
+namespace niclab::bindings {
+
+namespace {
+struct HostMemoryRef {
+    host::HostMemory* mem;
+};
+
+py::dict run(System& s, Time until, py::object observer, double interval_us) {
+    bool interrupted = false;
+    std::string observer_error;
+    s.set_observer(
+        [&](Time t) {
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) {  // Ctrl-C in a notebook or a terminal stops the run cleanly
+                interrupted = true;
+                return false;
+            }
+            if (observer.is_none()) return true;
+            py::object keep_going = observer(t.as_us());
+            return keep_going.is_none() || keep_going.cast<bool>();
+        },
+        Time::ps(int64_t(interval_us * 1e6)));
+    System::RunResult r;
+    {
+        py::gil_scoped_release release;
+        r = s.run_until(until);
+    }
+    s.set_observer(nullptr, Time::us(100));
+    if (interrupted) throw py::error_already_set();
+    py::dict d;
+    d["reached_us"] = r.reached.as_us();
+    d["stopped"] = r.stopped_by_observer;
+    d["faulted_nodes"] = r.faulted_nodes;
+    return d;
+}
+}  // namespace
+
+void bind_system(py::module_& m) {
+    py::class_<HostMemoryRef>(m, "HostMemory")
+        .def("read", [](const HostMemoryRef& h, uint64_t addr, uint64_t length) {
+            std::string out(length, '\0');
+            h.mem->read(addr, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
+            return py::bytes(out);
+        }, py::arg("address"), py::arg("length"))
+        .def("write", [](HostMemoryRef& h, uint64_t addr, const py::bytes& data) {
+            std::string_view v = data;
+            h.mem->write(addr, {reinterpret_cast<const uint8_t*>(v.data()), v.size()});
+        }, py::arg("address"), py::arg("data"))
+        .def_property_readonly("pages_touched", [](const HostMemoryRef& h) { return h.mem->pages_touched(); });
+
+    py::class_<System>(m, "System")
+        .def(py::init([](const py::dict& spec) {
+            return std::make_unique<System>(system::SystemSpec::from_json(to_json(spec, "")));
+        }), py::arg("spec"))
+        .def_property_readonly("spec", [](const System& s) { return from_json(s.spec().to_json()); })
+        .def_property_readonly("now_us", [](const System& s) { return s.now().as_us(); })
+        .def_property_readonly("now_ps", [](const System& s) { return s.now().ps(); })
+        .def_property_readonly("node_count", &System::node_count)
+        .def("nic", &System::nic, py::arg("node"), py::return_value_policy::reference_internal)
+        .def("host_memory", [](System& s, size_t node) { return HostMemoryRef{&s.host_memory(node)}; },
+             py::arg("node"), py::keep_alive<0, 1>())
+        .def("parameters", [](const System& s) {
+            py::list out;
+            for (const auto& p : s.preset().parameters()) {
+                py::dict d;
+                d["key"] = p.key;
+                d["value"] = p.value;
+                d["unit"] = p.unit;
+                d["source"] = p.source;
+                out.append(d);
+            }
+            return out;
+        })
+        .def("run_until_ps", [](System& s, int64_t until_ps, py::object observer, double interval_us) {
+            return run(s, Time::ps(until_ps), std::move(observer), interval_us);
+        }, py::arg("until_ps"), py::arg("observer") = py::none(), py::arg("interval_us") = 100.0)
+        .def_property_readonly("events_fired", [](System& s) { return s.kernel().events_fired(); });
+
+    m.def("preset_names", &system::Preset::names);
+}
+
+}  // namespace niclab::bindings

@@ -1,0 +1,23 @@
+#pragma once
+// Shared declarations of the pybind11 module: one bind_* function per layer.
+#include <pybind11/pybind11.h>
+
+#include <nlohmann/json.hpp>
+
+namespace niclab::bindings {
+
+void register_errors(pybind11::module_& m);
+void bind_nic(pybind11::module_& m);
+void bind_system(pybind11::module_& m);
+
+nlohmann::json to_json(const pybind11::handle& obj, const std::string& path);
+pybind11::object from_json(const nlohmann::json& j);
+
+}  // namespace niclab::bindings
+
+namespace niclab::core { class FirmwareFault; }
+namespace niclab::bindings {
+// The Python-visible fields of a firmware fault (pc, function, cause, ...).
+pybind11::dict fault_attrs(const core::FirmwareFault& f);
+
+}  // namespace niclab::bindings

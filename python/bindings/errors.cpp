@@ -1,0 +1,58 @@
+// C++ errors become the Python exception classes of niclab.errors, with the
+// fields a caller needs (key path, rule, PC, function, source line).
+#include "bindings.hpp"
+#include "niclab/core/fault.hpp"
+#include "niclab/fw/firmware_image.hpp"
+#include "niclab/nic/nic.hpp"
+#include "niclab/system/config_error.hpp"
+
+namespace py = pybind11;
+
+namespace niclab::bindings {
+
+namespace {
+void raise(const char* cls, const char* message, py::dict attrs) {
+    py::object type = py::module_::import("niclab.errors").attr(cls);
+    py::object exc = type(message);
+    for (auto item : attrs) py::setattr(exc, item.first, item.second);
+    PyErr_SetObject(type.ptr(), exc.ptr());
+}
+}  // namespace
+
+py::dict fault_attrs(const core::FirmwareFault& f) {
+    const auto& i = f.info();
+    py::dict d;
+    d["kind"] = core::fault_kind_name(i.kind);
+    d["pc"] = i.pc;
+    d["mcause"] = i.cause;
+    d["cause"] = i.kind == core::FaultKind::UnhandledTrap ? core::trap_cause_name(i.cause) : core::fault_kind_name(i.kind);
+    d["tval"] = i.tval;
+    d["where"] = f.where();
+    d["time_us"] = i.time.as_us();
+    return d;
+}
+
+void register_errors(py::module_&) {
+    py::register_exception_translator([](std::exception_ptr p) {
+        if (!p) return;
+        try {
+            std::rethrow_exception(p);
+        } catch (const system::ConfigError& e) {
+            py::dict d;
+            d["key_path"] = e.key_path();
+            raise("ConfigError", e.what(), d);
+        } catch (const fw::FirmwareImageError& e) {
+            py::dict d;
+            d["rule"] = e.rule();
+            raise("FirmwareImageError", e.what(), d);
+        } catch (const nic::BootTimeout& e) {
+            raise("BootTimeout", e.what(), fault_attrs(e));
+        } catch (const core::FirmwareFault& e) {
+            raise("FirmwareFault", e.what(), fault_attrs(e));
+        } catch (const niclab::Error& e) {
+            raise("NiclabError", e.what(), py::dict());
+        }
+    });
+}
+
+}  // namespace niclab::bindings

@@ -1,0 +1,10 @@
+// The niclab._niclab extension module: a thin face over the C++ core. Experiment and
+// device logic live in C++; this only converts types and releases the GIL.
+#include "bindings.hpp"
+
+PYBIND11_MODULE(_niclab, m) {
+    m.doc() = "niclab C++ core: simulated NICs running real RV32IM firmware";
+    niclab::bindings::register_errors(m);
+    niclab::bindings::bind_nic(m);
+    niclab::bindings::bind_system(m);
+}

@@ -1,0 +1,18 @@
+"""niclab: a workbench for research on programmable network interfaces.
+
+Simulated NICs whose embedded RV32IM core runs real firmware, with timing from a
+modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmware=
+"hello")`` or ``niclab.System.from_preset("seastar", nodes=2)``.
+"""
+
+from ._niclab import preset_names
+from .errors import BootTimeout, ConfigError, FirmwareFault, FirmwareImageError, NiclabError
+from .firmware import firmware_path
+from .nic import Nic
+from .system import System
+
+__all__ = [
+    "BootTimeout", "ConfigError", "FirmwareFault", "FirmwareImageError", "NiclabError",
+    "Nic", "System", "firmware_path", "preset_names",
+]
+__version__ = "0.1.0"

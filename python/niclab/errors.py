@@ -1,0 +1,49 @@
+"""Typed errors raised by niclab.
+
+Each names what is wrong: a ConfigError its key path, a FirmwareImageError the
+validation rule the ELF broke, a FirmwareFault the PC with its function and source
+line, the cause and the faulting address.
+"""
+
+
+class NiclabError(Exception):
+    """Base class of every niclab error."""
+
+
+class ConfigError(NiclabError, ValueError):
+    """A system spec or parameter override that cannot be used.
+
+    Attributes: ``key_path`` (e.g. ``"set.core.clock_mhz"``).
+    """
+
+    key_path = ""
+
+
+class FirmwareImageError(NiclabError):
+    """A firmware ELF that may not be loaded.
+
+    Attributes: ``rule`` (e.g. ``"machine"``, ``"segment-outside-sram"``).
+    """
+
+    rule = ""
+
+
+class FirmwareFault(NiclabError):
+    """The firmware stopped its NIC: an unhandled trap, a double fault or the watchdog.
+
+    Attributes: ``kind``, ``pc``, ``mcause``, ``cause`` (text), ``tval`` (faulting
+    address or instruction bits), ``where`` (``"function+0xoff (file.c:line)"``) and
+    ``time_us`` (simulated time of the fault, microseconds).
+    """
+
+    kind = ""
+    pc = 0
+    mcause = 0
+    cause = ""
+    tval = 0
+    where = ""
+    time_us = 0.0
+
+
+class BootTimeout(FirmwareFault):
+    """The firmware did not set its running flag within the boot timeout."""

@@ -1,0 +1,106 @@
+"""Simulated clusters: ``System`` built from a spec (dict, TOML file or preset name)."""
+
+import os
+import tomllib
+
+from . import _niclab
+from .errors import ConfigError
+from .firmware import resolve
+
+_PS_PER_US = 1_000_000
+
+
+def _spec_with_resolved_firmware(spec):
+    spec = dict(spec)
+    fw = spec.get("firmware")
+    if isinstance(fw, (str, os.PathLike)):
+        spec["firmware"] = str(resolve(fw))
+    elif isinstance(fw, (list, tuple)):
+        spec["firmware"] = [str(resolve(f)) for f in fw]
+    return spec
+
+
+class System:
+    """A simulated cluster: per node a host memory and a NIC running firmware.
+
+    ``spec`` keys: ``preset`` (str), ``nodes`` (int), ``seed`` (int), ``set``
+    (parameter overrides, flat ``{"core.clock_mhz": 400}`` or nested), ``firmware``
+    (one path/example name for all nodes, or one per node). Unknown keys and wrong
+    types raise ConfigError naming the key path.
+    """
+
+    def __init__(self, spec=None, **kwargs):
+        spec = dict(spec or {})
+        spec.update(kwargs)
+        self._sys = _niclab.System(_spec_with_resolved_firmware(spec))
+
+    @classmethod
+    def from_preset(cls, name="seastar", nodes=1, **kwargs):
+        """A system of `nodes` nodes of preset `name`; kwargs as in the spec."""
+        return cls({"preset": name, "nodes": nodes, **kwargs})
+
+    @classmethod
+    def from_toml(cls, path):
+        """A system from a TOML file holding the spec's keys."""
+        with open(path, "rb") as f:
+            try:
+                spec = tomllib.load(f)
+            except tomllib.TOMLDecodeError as e:
+                raise ConfigError(f"{path}: {e}") from e
+        return cls(spec)
+
+    @property
+    def spec(self):
+        """The spec this system was built from (dict)."""
+        return self._sys.spec
+
+    @property
+    def nodes(self):
+        """Number of nodes."""
+        return self._sys.node_count
+
+    @property
+    def nics(self):
+        """The NICs, indexed by node id."""
+        return [self._sys.nic(i) for i in range(self._sys.node_count)]
+
+    def nic(self, node):
+        """The NIC of node `node`."""
+        return self._sys.nic(node)
+
+    def host_memory(self, node):
+        """The host memory of node `node` (``read(addr, n)``, ``write(addr, data)``)."""
+        return self._sys.host_memory(node)
+
+    @property
+    def now_us(self):
+        """Simulated time, microseconds."""
+        return self._sys.now_us
+
+    def parameters(self):
+        """The preset's parameters after overrides: dicts of key, value, unit, source."""
+        return self._sys.parameters()
+
+    def run(self, until_us=None, *, for_us=None, observer=None, interval_us=100.0):
+        """Run the simulation.
+
+        Runs until simulated time `until_us`, or for `for_us` more microseconds, or
+        (neither given) until nothing is left to do. The GIL is released while
+        running. `observer(now_us)` is called every `interval_us` of simulated time;
+        returning False stops the run early (it can be resumed). Ctrl-C stops it too.
+        Returns a dict: reached_us, stopped, faulted_nodes.
+        """
+        if until_us is not None and for_us is not None:
+            raise ValueError("give until_us or for_us, not both")
+        if for_us is not None:
+            until_ps = self._sys.now_ps + int(round(for_us * _PS_PER_US))
+        elif until_us is not None:
+            until_ps = int(round(until_us * _PS_PER_US))
+        else:
+            until_ps = 2**63 - 1
+        return self._sys.run_until_ps(until_ps, observer, interval_us)
+
+    @property
+    def events_fired(self):
+        """Discrete events processed so far."""
+        return self._sys.events_fired
