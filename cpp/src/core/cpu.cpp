@@ -43,6 +43,7 @@ void Cpu::release_reset(uint32_t entry) {
     write_next_ = 0;
     write_bus_free_ = 0;
     icache_on_ = dcache_on_ = false;  // the PPC440 leaves reset with caches off
+    fetch_cycles_in_decode_ = cfg_.sram_read_cycles;
     icache_.configure(cfg_.icache, sram_.size);
     dcache_.configure(cfg_.dcache, sram_.size);
     invalidate_all_code();
@@ -72,7 +73,11 @@ uint64_t Cpu::cycle_at(Time t) const { return t <= reset_time_ ? 0 : (t - reset_
 
 void Cpu::set_cache_enable(bool icache, bool dcache) {
     if (dcache_on_ && !dcache) flush_dcache();
-    icache_on_ = icache;
+    if (icache_on_ != icache) {
+        icache_on_ = icache;
+        fetch_cycles_in_decode_ = icache ? 0 : cfg_.sram_read_cycles;
+        invalidate_all_code();  // decoded costs include the fetch cost of the old mode
+    }
     dcache_on_ = dcache;
     reset_fetch();
 }
@@ -102,7 +107,7 @@ void Cpu::decode_and_execute(const Insn& slot) {
     // `slot` is this pc's entry in decoded_: decode it in place, then run it.
     auto& target = const_cast<Insn&>(slot);
     uint32_t raw = current_insn_bits();
-    target = decode(raw, cfg_);
+    target = decode(raw, cfg_, fetch_cycles_in_decode_);
     cycle_ += target.cost;  // the loop charged the "not decoded" slot nothing
     target.fn(*this, target);
 }
@@ -134,19 +139,20 @@ void Cpu::execute() {
             if (!fetch_slow()) continue;
         }
         const Insn& in = decoded_[(pc_ - fetch_base_) >> 2];
-        cycle_ += in.cost + fetch_cost_;
+        cycle_ += in.cost;
         ++instret_;
         in.fn(*this, in);
     }
 }
 
 bool Cpu::fetch_slow() {
+    // Fetch costs with the I-cache off are folded into each decoded instruction's
+    // cost (fetch_cycles_in_decode_); only line changes and misses are charged here.
     uint32_t off = pc_ - sram_.cached_base;
     if (off < sram_.size) {
         fetch_base_ = sram_.cached_base;
         fetch_line_ = pc_ >> fetch_shift_;
         if (icache_on_) {
-            fetch_cost_ = 0;
             ++icache_.accesses;
             uint32_t line = off >> fetch_shift_;
             if (!icache_.resident(line)) {
@@ -155,16 +161,20 @@ bool Cpu::fetch_slow() {
                 cycle_ += fill;
                 stall_cycles_ += fill;
             }
-        } else {
-            fetch_cost_ = cfg_.sram_read_cycles;
         }
         return true;
     }
     off = pc_ - sram_.uncached_base;
     if (off < sram_.size) {
         fetch_base_ = sram_.uncached_base;
-        fetch_line_ = pc_ >> fetch_shift_;
-        fetch_cost_ = cfg_.sram_read_cycles;
+        if (icache_on_) {
+            // Uncached code bypasses the I-cache: every fetch pays the bus, so stay on this path.
+            cycle_ += cfg_.sram_read_cycles;
+            stall_cycles_ += cfg_.sram_read_cycles;
+            fetch_line_ = UINT32_MAX;
+        } else {
+            fetch_line_ = pc_ >> fetch_shift_;
+        }
         return true;
     }
     if (mtvec_ != 0 && pc_ == (mtvec_ & ~3u)) {

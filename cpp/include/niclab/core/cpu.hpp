@@ -147,7 +147,7 @@ private:
     uint32_t fetch_line_ = UINT32_MAX;  // pc >> fetch_shift_ of the last checked line
     uint32_t fetch_shift_ = 5;
     uint32_t fetch_base_ = 0;      // base address of the SRAM view being executed
-    uint32_t fetch_cost_ = 0;      // extra cycles per fetch in that view
+    uint32_t fetch_cycles_in_decode_ = 0;  // fetch cost folded into decoded costs (I-cache off)
     Insn* decoded_ = nullptr;
     SramView sram_;
     bool icache_on_ = false;
@@ -185,7 +185,9 @@ private:
 
 // Decoding (decode.cpp): raw bits -> handler and operands; never fails (unknown
 // encodings become the illegal-instruction handler, which traps when executed).
-Insn decode(uint32_t raw, const CoreConfig& cfg);
+// `fetch_cycles` is added to every instruction's cost (the fetch over the bus when
+// the I-cache is off).
+Insn decode(uint32_t raw, const CoreConfig& cfg, uint32_t fetch_cycles);
 extern const Handler kDecodeHandler;  // the "not yet decoded" slot handler
 
 // ---- inline memory access: the cached SRAM view is the fast path ----
