@@ -31,6 +31,15 @@ py::dict boot_report(const nic::BootReport& r) {
     return d;
 }
 
+py::dict load(Nic& n, const std::filesystem::path& path) {
+    nic::BootReport r;
+    {
+        py::gil_scoped_release release;
+        r = n.load_firmware(path);
+    }
+    return boot_report(r);
+}
+
 py::dict cache_stats(const core::CacheModel& c, bool enabled) {
     py::dict d;
     d["enabled"] = enabled;
@@ -44,22 +53,8 @@ py::dict cache_stats(const core::CacheModel& c, bool enabled) {
 void bind_nic(py::module_& m) {
     py::class_<Nic>(m, "Nic")
         .def_property_readonly("node_id", &Nic::node_id)
-        .def("load_firmware", [](Nic& n, const std::filesystem::path& p) {
-            nic::BootReport r;
-            {
-                py::gil_scoped_release release;
-                r = n.load_firmware(p);
-            }
-            return boot_report(r);
-        }, py::arg("path"))
-        .def("reload_firmware", [](Nic& n, const std::filesystem::path& p) {
-            nic::BootReport r;
-            {
-                py::gil_scoped_release release;
-                r = n.reload_firmware(p);
-            }
-            return boot_report(r);
-        }, py::arg("path"))
+        .def("load_firmware", &load, py::arg("path"))
+        .def("reload_firmware", &load, py::arg("path"))  // the same flow on a live NIC
         .def_property_readonly("firmware", [](const Nic& n) -> py::object {
             if (!n.image()) return py::none();
             return py::str(n.image()->path().string());

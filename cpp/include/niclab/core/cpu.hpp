@@ -128,6 +128,13 @@ private:
     void take_trap(uint32_t mcause, uint32_t tval, uint32_t epc);
     void check_interrupts();
     void dcache_miss(uint32_t line);
+    // The D-cache hit check (one byte load); a miss charges the line fill. Returns the line.
+    uint32_t dcache_lookup(uint32_t sram_offset) {
+        ++dcache_.accesses;
+        uint32_t line = sram_offset >> dline_shift_;
+        if (!dcache_.resident(line)) [[unlikely]] dcache_miss(line);
+        return line;
+    }
     uint32_t line_fill_cycles(const CacheModel& c) const;
     void posted_write(uint32_t occupancy_cycles);
     bool load_slow(uint32_t addr, unsigned size, uint32_t& out);
@@ -201,9 +208,7 @@ inline bool Cpu::load(uint32_t addr, T& out) {
     uint32_t off = addr - sram_.cached_base;
     if (off < sram_.size) [[likely]] {
         if (dcache_on_) {
-            ++dcache_.accesses;
-            uint32_t line = off >> dline_shift_;
-            if (!dcache_.resident(line)) [[unlikely]] dcache_miss(line);
+            dcache_lookup(off);
         } else {
             cycle_ += cfg_.sram_read_cycles;
             stall_cycles_ += cfg_.sram_read_cycles;
@@ -226,10 +231,7 @@ inline bool Cpu::store(uint32_t addr, T value) {
     uint32_t off = addr - sram_.cached_base;
     if (off < sram_.size) [[likely]] {
         if (dcache_on_) {
-            ++dcache_.accesses;
-            uint32_t line = off >> dline_shift_;
-            if (!dcache_.resident(line)) [[unlikely]] dcache_miss(line);
-            dcache_.mark_dirty(line);
+            dcache_.mark_dirty(dcache_lookup(off));
         } else {
             posted_write(cfg_.sram_write_cycles);
         }
