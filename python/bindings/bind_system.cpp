@@ -50,6 +50,7 @@ py::dict run(System& s, Time until, py::object observer, double interval_us) {
 void bind_system(py::module_& m) {
     py::class_<HostMemoryRef>(m, "HostMemory")
         .def("read", [](const HostMemoryRef& h, uint64_t addr, uint64_t length) {
+            if (length > (uint64_t(1) << 32)) throw py::value_error("read of " + std::to_string(length) + " bytes: at most 4 GiB at once");
             std::string out(length, '\0');
             h.mem->read(addr, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
             return py::bytes(out);

@@ -11,7 +11,12 @@ namespace niclab::bindings {
 nlohmann::json to_json(const py::handle& obj, const std::string& path) {
     if (obj.is_none()) return nullptr;
     if (py::isinstance<py::bool_>(obj)) return obj.cast<bool>();
-    if (py::isinstance<py::int_>(obj)) return obj.cast<int64_t>();
+    if (py::isinstance<py::int_>(obj)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+        if (overflow) throw system::ConfigError(path.empty() ? "<spec>" : path, "integer out of range");
+        return int64_t(v);
+    }
     if (py::isinstance<py::float_>(obj)) return obj.cast<double>();
     if (py::isinstance<py::str>(obj)) return obj.cast<std::string>();
     if (py::hasattr(obj, "__fspath__")) return py::str(obj.attr("__fspath__")()).cast<std::string>();

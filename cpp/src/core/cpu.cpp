@@ -106,9 +106,11 @@ void Cpu::invalidate_all_code() {
 void Cpu::decode_and_execute(const Insn& slot) {
     // `slot` is this pc's entry in decoded_: decode it in place, then run it.
     auto& target = const_cast<Insn&>(slot);
-    uint32_t raw = current_insn_bits();
-    target = decode(raw, cfg_, fetch_cycles_in_decode_);
-    cycle_ += target.cost;  // the loop charged the "not decoded" slot nothing
+    // Invalidation only swaps the handler, so the loop charged this slot the cost of
+    // whatever was decoded here before: take it back and charge the new instruction.
+    cycle_ -= target.cost;
+    target = decode(current_insn_bits(), cfg_, fetch_cycles_in_decode_);
+    cycle_ += target.cost;
     target.fn(*this, target);
 }
 
@@ -125,7 +127,10 @@ void Cpu::run(sim::Kernel& kernel) {
     while (state_ == State::Running) {
         uint64_t limit = clock_.cycles_ceil(kernel_.horizon() - reset_time_);
         if (cfg_.watchdog_cycles) limit = std::min(limit, last_progress_ + cfg_.watchdog_cycles + 1);
-        if (cycle_ >= limit) break;
+        if (cycle_ >= limit) {
+            check_watchdog();
+            break;
+        }
         limit_ = limit;
         execute();
         check_watchdog();
@@ -178,11 +183,12 @@ bool Cpu::fetch_slow() {
         return true;
     }
     if (mtvec_ != 0 && pc_ == (mtvec_ & ~3u)) {
-        stop_with_fault(FaultInfo{FaultKind::DoubleFault, pc_,
-                                  uint32_t(TrapCause::InstructionAccessFault), pc_, local_time()});
+        // Report where the firmware was when it trapped (mepc), not the dead handler address.
+        stop_with_fault(FaultInfo{FaultKind::DoubleFault, mepc_, mcause_, pc_, local_time()});
         return false;
     }
-    trap(uint32_t(TrapCause::InstructionAccessFault), pc_);
+    // Not trap(): nothing was counted as retired for an instruction that was never fetched.
+    take_trap(uint32_t(TrapCause::InstructionAccessFault), pc_, pc_);
     return false;
 }
 
@@ -220,7 +226,10 @@ void Cpu::set_interrupt_pending(uint32_t mip_bit, bool level) {
     if (state_ == State::Waiting && (mip_ & mie_)) {
         // wfi wakes on any enabled pending interrupt, whatever mstatus.MIE says.
         state_ = State::Running;
-        cycle_ = std::max(cycle_, cycle_at(kernel_.now()));
+        // Resume at the first clock edge at or after the waking event; sleeping in wfi
+        // was progress, so the watchdog period starts again here.
+        cycle_ = std::max(cycle_, clock_.cycles_ceil(kernel_.now() - reset_time_));
+        progress();
     }
     stop_burst();
 }

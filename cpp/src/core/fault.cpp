@@ -38,7 +38,7 @@ const char* fault_kind_name(FaultKind k) {
 }
 
 std::string FaultInfo::summary() const {
-    char buf[160];
+    char buf[200];
     switch (kind) {
         case FaultKind::Watchdog:
             std::snprintf(buf, sizeof buf, "watchdog: no progress, core at pc 0x%08x", pc);
@@ -47,7 +47,8 @@ std::string FaultInfo::summary() const {
             std::snprintf(buf, sizeof buf, "boot timeout: running flag never set, core at pc 0x%08x", pc);
             break;
         case FaultKind::DoubleFault:
-            std::snprintf(buf, sizeof buf, "double fault: trap handler at 0x%08x cannot be fetched", pc);
+            std::snprintf(buf, sizeof buf, "double fault: %s at pc 0x%08x, and its trap handler at 0x%08x cannot be fetched",
+                          trap_cause_name(cause), pc, tval);
             break;
         case FaultKind::UnhandledTrap:
             std::snprintf(buf, sizeof buf, "%s with no trap handler at pc 0x%08x (mcause %u, %s 0x%08x)",

@@ -44,8 +44,18 @@ void Kernel::cancel(EventId id) {
     if (!id.valid() || id.slot >= slots_.size()) return;
     Slot& slot = slots_[id.slot];
     if (slot.generation != id.generation) return;
-    // The heap entry stays and is skipped when popped (its generation no longer matches).
+    // The heap entry stays and is skipped when it surfaces (its generation no longer matches).
     free_slot(id.slot);
+    drop_cancelled_top();
+}
+
+void Kernel::drop_cancelled_top() {
+    // Keep the invariant that the heap's top is a live event, so next_event_time() and
+    // has_pending_events() never report a cancelled one.
+    while (!heap_.empty() && slots_[heap_.front().slot].generation != heap_.front().generation) {
+        std::pop_heap(heap_.begin(), heap_.end(), later);
+        heap_.pop_back();
+    }
 }
 
 void Kernel::add_runnable(Runnable* r) { runnables_.push_back(r); }
@@ -63,32 +73,48 @@ void Kernel::drive_runnables(Time horizon) {
 }
 
 bool Kernel::fire_next(Time until) {
-    while (!heap_.empty()) {
-        Entry e = heap_.front();
-        if (e.time > until) return false;
-        std::pop_heap(heap_.begin(), heap_.end(), later);
-        heap_.pop_back();
-        Slot& slot = slots_[e.slot];
-        if (slot.generation != e.generation) continue;  // cancelled
-        now_ = floor_ = e.time;
-        Callback cb = std::move(slot.cb);
-        free_slot(e.slot);
-        ++events_fired_;
-        cb();
-        return true;
-    }
-    return false;
+    if (heap_.empty() || heap_.front().time > until) return false;
+    Entry e = heap_.front();
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    heap_.pop_back();
+    Slot& slot = slots_[e.slot];
+    now_ = floor_ = e.time;
+    Callback cb = std::move(slot.cb);
+    free_slot(e.slot);
+    drop_cancelled_top();
+    ++events_fired_;
+    cb();
+    return true;
 }
 
-Time Kernel::run_until(Time until) {
+bool Kernel::runnable_behind(Time t) const {
+    return std::any_of(runnables_.begin(), runnables_.end(),
+                       [t](const Runnable* r) { return r->active() && r->local_time() < t; });
+}
+
+Time Kernel::latest_activity() const {
+    Time t = floor_;
+    for (const Runnable* r : runnables_) t = std::max(t, r->local_time());
+    return t;
+}
+
+Time Kernel::run_until(Time until, bool stop_when_idle) {
     stop_ = false;
     while (!stop_) {
         drive_runnables(until);
-        if (stop_ || !fire_next(until)) break;
+        if (stop_) break;
+        if (fire_next(until)) continue;
+        // No event is due before `until`; finished once every active runnable got there
+        // (one may have stopped short at a horizon that a cancelled event had set).
+        if (!runnable_behind(until)) break;
     }
-    // A runnable may have ended a little past the horizon (a multi-cycle instruction);
-    // global time never goes backwards for the caller.
-    if (!stop_) now_ = floor_ = std::max(floor_, until);
+    if (!stop_) {
+        bool idle = heap_.empty() && !runnable_behind(Time::max());
+        // A runnable may have ended a little past the horizon (a multi-cycle instruction);
+        // global time never goes backwards for the caller.
+        Time end = (stop_when_idle && idle) ? latest_activity() : std::max(floor_, until);
+        now_ = floor_ = std::max(floor_, end);
+    }
     horizon_ = now_;
     return now_;
 }

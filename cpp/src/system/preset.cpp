@@ -12,46 +12,45 @@ namespace niclab::system {
 
 namespace {
 
-using Setter = std::function<void(nic::NicConfig&, int64_t)>;
+using Setter = void (*)(nic::NicConfig&, int64_t);
 
-// Where each preset parameter goes in the NIC's configuration.
-const std::map<std::string, Setter>& setters() {
-    static const std::map<std::string, Setter> table = {
-        {"core.clock_mhz", [](auto& c, int64_t v) { c.core.clock_mhz = v; }},
-        {"core.cpi_alu", [](auto& c, int64_t v) { c.core.cpi_alu = uint32_t(v); }},
-        {"core.cpi_load", [](auto& c, int64_t v) { c.core.cpi_load = uint32_t(v); }},
-        {"core.cpi_store", [](auto& c, int64_t v) { c.core.cpi_store = uint32_t(v); }},
-        {"core.cpi_mul", [](auto& c, int64_t v) { c.core.cpi_mul = uint32_t(v); }},
-        {"core.cpi_div", [](auto& c, int64_t v) { c.core.cpi_div = uint32_t(v); }},
-        {"core.cpi_csr", [](auto& c, int64_t v) { c.core.cpi_csr = uint32_t(v); }},
-        {"core.taken_branch_penalty", [](auto& c, int64_t v) { c.core.taken_branch_penalty = uint32_t(v); }},
-        {"core.trap_penalty", [](auto& c, int64_t v) { c.core.trap_penalty = uint32_t(v); }},
-        {"core.icache.size_bytes", [](auto& c, int64_t v) { c.core.icache.size_bytes = uint32_t(v); }},
-        {"core.icache.line_bytes", [](auto& c, int64_t v) { c.core.icache.line_bytes = uint32_t(v); }},
-        {"core.icache.ways", [](auto& c, int64_t v) { c.core.icache.ways = uint32_t(v); }},
-        {"core.dcache.size_bytes", [](auto& c, int64_t v) { c.core.dcache.size_bytes = uint32_t(v); }},
-        {"core.dcache.line_bytes", [](auto& c, int64_t v) { c.core.dcache.line_bytes = uint32_t(v); }},
-        {"core.dcache.ways", [](auto& c, int64_t v) { c.core.dcache.ways = uint32_t(v); }},
-        {"core.sram_read_cycles", [](auto& c, int64_t v) { c.core.sram_read_cycles = uint32_t(v); }},
-        {"core.sram_write_cycles", [](auto& c, int64_t v) { c.core.sram_write_cycles = uint32_t(v); }},
-        {"core.line_beat_cycles", [](auto& c, int64_t v) { c.core.line_beat_cycles = uint32_t(v); }},
-        {"core.bus_bytes_per_beat", [](auto& c, int64_t v) { c.core.bus_bytes_per_beat = uint32_t(v); }},
-        {"core.posted_writes", [](auto& c, int64_t v) { c.core.posted_writes = uint32_t(v); }},
-        {"core.watchdog_us", [](auto& c, int64_t v) { c.core.watchdog_cycles = uint64_t(v * c.core.clock_mhz); }},
-        {"host_bridge.read_latency_ns", [](auto& c, int64_t v) { c.host_bridge.read_latency = Time::ns(v); }},
-        {"host_bridge.write_occupancy_ns", [](auto& c, int64_t v) { c.host_bridge.write_occupancy = Time::ns(v); }},
-        {"mmio.read_latency_ns", [](auto& c, int64_t v) { c.mmio_read_latency = Time::ns(v); }},
-        {"mmio.write_occupancy_ns", [](auto& c, int64_t v) { c.mmio_write_occupancy = Time::ns(v); }},
-        {"boot_timeout_us", [](auto& c, int64_t v) { c.boot_timeout = Time::us(v); }},
+// Where each preset parameter goes in the NIC's configuration, and the values it may
+// take (cycle costs stay below 128 so an instruction's cost fits its decoded slot).
+struct Mapping {
+    int64_t min, max;
+    Setter apply;
+};
+
+const std::map<std::string, Mapping>& mappings() {
+    static const std::map<std::string, Mapping> table = {
+        {"core.clock_mhz", {1, 100000, [](auto& c, int64_t v) { c.core.clock_mhz = v; }}},
+        {"core.cpi_alu", {1, 128, [](auto& c, int64_t v) { c.core.cpi_alu = uint32_t(v); }}},
+        {"core.cpi_load", {1, 128, [](auto& c, int64_t v) { c.core.cpi_load = uint32_t(v); }}},
+        {"core.cpi_store", {1, 128, [](auto& c, int64_t v) { c.core.cpi_store = uint32_t(v); }}},
+        {"core.cpi_mul", {1, 128, [](auto& c, int64_t v) { c.core.cpi_mul = uint32_t(v); }}},
+        {"core.cpi_div", {1, 128, [](auto& c, int64_t v) { c.core.cpi_div = uint32_t(v); }}},
+        {"core.cpi_csr", {1, 128, [](auto& c, int64_t v) { c.core.cpi_csr = uint32_t(v); }}},
+        {"core.taken_branch_penalty", {0, 1000, [](auto& c, int64_t v) { c.core.taken_branch_penalty = uint32_t(v); }}},
+        {"core.trap_penalty", {0, 1000, [](auto& c, int64_t v) { c.core.trap_penalty = uint32_t(v); }}},
+        {"core.icache.size_bytes", {4, 16777216, [](auto& c, int64_t v) { c.core.icache.size_bytes = uint32_t(v); }}},
+        {"core.icache.line_bytes", {4, 4096, [](auto& c, int64_t v) { c.core.icache.line_bytes = uint32_t(v); }}},
+        {"core.icache.ways", {1, 4096, [](auto& c, int64_t v) { c.core.icache.ways = uint32_t(v); }}},
+        {"core.dcache.size_bytes", {4, 16777216, [](auto& c, int64_t v) { c.core.dcache.size_bytes = uint32_t(v); }}},
+        {"core.dcache.line_bytes", {4, 4096, [](auto& c, int64_t v) { c.core.dcache.line_bytes = uint32_t(v); }}},
+        {"core.dcache.ways", {1, 4096, [](auto& c, int64_t v) { c.core.dcache.ways = uint32_t(v); }}},
+        {"core.sram_read_cycles", {0, 127, [](auto& c, int64_t v) { c.core.sram_read_cycles = uint32_t(v); }}},
+        {"core.sram_write_cycles", {0, 1000, [](auto& c, int64_t v) { c.core.sram_write_cycles = uint32_t(v); }}},
+        {"core.line_beat_cycles", {0, 1000, [](auto& c, int64_t v) { c.core.line_beat_cycles = uint32_t(v); }}},
+        {"core.bus_bytes_per_beat", {1, 4096, [](auto& c, int64_t v) { c.core.bus_bytes_per_beat = uint32_t(v); }}},
+        {"core.posted_writes", {1, 64, [](auto& c, int64_t v) { c.core.posted_writes = uint32_t(v); }}},
+        {"core.watchdog_us", {0, 1000000000, [](auto& c, int64_t v) { c.core.watchdog_cycles = uint64_t(v * c.core.clock_mhz); }}},
+        {"host_bridge.read_latency_ns", {0, 1000000000, [](auto& c, int64_t v) { c.host_bridge.read_latency = Time::ns(v); }}},
+        {"host_bridge.write_occupancy_ns", {0, 1000000000, [](auto& c, int64_t v) { c.host_bridge.write_occupancy = Time::ns(v); }}},
+        {"mmio.read_latency_ns", {0, 1000000000, [](auto& c, int64_t v) { c.mmio_read_latency = Time::ns(v); }}},
+        {"mmio.write_occupancy_ns", {0, 1000000000, [](auto& c, int64_t v) { c.mmio_write_occupancy = Time::ns(v); }}},
+        {"boot_timeout_us", {1, 1000000000, [](auto& c, int64_t v) { c.boot_timeout = Time::us(v); }}},
     };
     return table;
-}
-
-// Parameters whose value must be at least 1 (a zero would divide by zero or stall forever).
-bool must_be_positive(const std::string& key) {
-    return key == "core.clock_mhz" || key.ends_with("size_bytes") || key.ends_with("line_bytes") ||
-           key.ends_with("ways") || key == "core.bus_bytes_per_beat" || key == "core.posted_writes" ||
-           key.starts_with("core.cpi_");
 }
 
 void flatten(const nlohmann::json& j, const std::string& prefix, std::map<std::string, const nlohmann::json*>& out,
@@ -81,7 +80,7 @@ Preset Preset::named(const std::string& name) {
         p.name_ = j.at("name");
         p.description_ = j.value("description", "");
         for (auto& [key, entry] : j.at("parameters").items()) {
-            if (!setters().count(key)) throw std::logic_error("preset " + name + " has unmapped parameter " + key);
+            if (!mappings().count(key)) throw std::logic_error("preset " + name + " has unmapped parameter " + key);
             p.params_.push_back(Parameter{key, entry.at("value"), entry.value("unit", ""), entry.at("source")});
         }
         return p;
@@ -101,10 +100,26 @@ void Preset::apply_overrides(const nlohmann::json& overrides, const std::string&
         if (!value->is_number_integer() && !(value->is_number_float() && value->get<double>() == double(int64_t(value->get<double>()))))
             throw ConfigError(path, std::string("expected an integer (") + it->unit + "), got " + value->type_name());
         int64_t v = value->is_number_integer() ? value->get<int64_t>() : int64_t(value->get<double>());
-        if (v < 0 || (v == 0 && must_be_positive(key)))
-            throw ConfigError(path, "value " + std::to_string(v) + " out of range");
+        const Mapping& m = mappings().at(key);
+        if (v < m.min || v > m.max)
+            throw ConfigError(path, "value " + std::to_string(v) + " out of range [" + std::to_string(m.min) + ", " +
+                                        std::to_string(m.max) + "]");
         it->value = v;
         it->source = "override";
+    }
+}
+
+void Preset::check_cache_geometry(const std::string& cache) const {
+    int64_t size = value(cache + ".size_bytes"), line = value(cache + ".line_bytes"), ways = value(cache + ".ways");
+    if (line & (line - 1)) throw ConfigError("set." + cache + ".line_bytes", "must be a power of two");
+    if (size % (line * ways) != 0) {
+        // Blame the key the user changed: that is the one to look at.
+        std::string key = cache + ".size_bytes";
+        for (const char* k : {".ways", ".line_bytes"})
+            for (const auto& p : params_)
+                if (p.key == cache + k && p.source == "override") key = p.key;
+        throw ConfigError("set." + key, "size_bytes (" + std::to_string(size) + ") must be a multiple of line_bytes x ways (" +
+                                            std::to_string(line * ways) + ")");
     }
 }
 
@@ -118,8 +133,9 @@ nic::NicConfig Preset::nic_config(uint32_t node_id) const {
     nic::NicConfig cfg;
     cfg.node_id = node_id;
     // The clock first: time-valued parameters in microseconds convert through it.
-    setters().at("core.clock_mhz")(cfg, value("core.clock_mhz"));
-    for (const auto& p : params_) setters().at(p.key)(cfg, p.value);
+    mappings().at("core.clock_mhz").apply(cfg, value("core.clock_mhz"));
+    for (const auto& p : params_) mappings().at(p.key).apply(cfg, p.value);
+    for (const char* cache : {"core.icache", "core.dcache"}) check_cache_geometry(cache);
     return cfg;
 }
 

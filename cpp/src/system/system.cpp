@@ -46,14 +46,15 @@ System::RunResult System::run_until(Time until) {
     std::vector<bool> was_faulted;
     for (auto& n : nodes_) was_faulted.push_back(n.nic->faulted());
     RunResult r;
+    const bool to_quiescence = until == Time::max();
     while (kernel_.now() < until) {
         if (idle()) {
             // Nothing can happen any more: time passes for free (unless running to quiescence).
-            if (until != Time::max()) kernel_.run_until(until);
+            if (!to_quiescence) kernel_.run_until(until);
             break;
         }
         Time slice_end = observer_ ? std::min(until, kernel_.now() + observe_interval_) : until;
-        kernel_.run_until(slice_end);
+        kernel_.run_until(slice_end, to_quiescence);
         if (observer_ && !observer_(kernel_.now())) {
             r.stopped_by_observer = true;
             break;

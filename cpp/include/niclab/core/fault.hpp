@@ -25,7 +25,7 @@ const char* trap_cause_name(uint32_t mcause);
 
 enum class FaultKind {
     UnhandledTrap,  // a trap with no handler installed (mtvec == 0)
-    DoubleFault,    // the trap handler itself cannot be fetched
+    DoubleFault,    // the trap handler itself cannot be fetched (pc = mepc, tval = handler)
     Watchdog,       // no progress for the configured time
     BootTimeout,    // the firmware never set its running flag
 };

@@ -57,8 +57,10 @@ public:
     void remove_runnable(Runnable* r);
 
     // Fire events and drive runnables until simulated time `until` (inclusive for
-    // events), or until request_stop(). Returns the time reached.
-    Time run_until(Time until);
+    // events), or until request_stop(). With `stop_when_idle`, a run that runs out of
+    // work (no event pending, every runnable asleep or stopped) ends at the time of
+    // the last activity instead of `until`. Returns the time reached.
+    Time run_until(Time until, bool stop_when_idle = false);
     // Make run_until return as soon as the current event or runnable step finishes.
     void request_stop() { stop_ = true; horizon_ = now_; }
     bool stop_requested() const { return stop_; }
@@ -90,6 +92,9 @@ private:
     void free_slot(uint32_t s);
     void drive_runnables(Time horizon);
     bool fire_next(Time until);
+    void drop_cancelled_top();
+    bool runnable_behind(Time t) const;
+    Time latest_activity() const;
 
     std::vector<Entry> heap_;
     std::vector<Slot> slots_;

@@ -35,6 +35,8 @@ public:
     int64_t value(const std::string& key) const;  // throws ConfigError
 
 private:
+    void check_cache_geometry(const std::string& cache) const;  // throws ConfigError
+
     std::string name_, description_;
     std::vector<Parameter> params_;
 };
