@@ -1,0 +1,165 @@
+// Runnables (NIC cores) run ahead of global time only up to the horizon: the next
+// event, or the end of the run. A fake runnable whose local clock advances in
+// fixed steps shows exactly where the kernel lets it stop.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <vector>
+
+#include "niclab/sim/kernel.hpp"
+
+namespace niclab::sim {
+namespace {
+
+class Stepper : public Runnable {
+public:
+    explicit Stepper(Time step) : step_(step) {}
+
+    Time local_time() const override { return local_; }
+    bool active() const override { return active_; }
+    void run(Kernel& k) override {
+        ++runs;
+        while (active_ && local_ < k.horizon()) {
+            horizons.push_back(k.horizon());
+            local_ += step_;
+            if (on_step) on_step(k, local_);
+        }
+    }
+
+    bool active_ = true;
+    int runs = 0;
+    std::vector<Time> horizons;             // the horizon seen before each step
+    std::function<void(Kernel&, Time)> on_step;
+
+private:
+    Time local_{};
+    Time step_;
+};
+
+TEST(SimKernelRunnable, RunsOnlyUpToTheNextEvent) {
+    Kernel k;
+    Stepper s(Time::ns(30));
+    k.add_runnable(&s);
+    std::vector<Time> local_at_event;
+    for (int64_t t : {100, 250}) k.schedule_at(Time::ns(t), [&] { local_at_event.push_back(s.local_time()); });
+    k.run_until(Time::ns(400));
+    // Each event finds the runnable at the first step at or after it: 120 >= 100, 270 >= 250.
+    EXPECT_EQ(local_at_event, (std::vector<Time>{Time::ns(120), Time::ns(270)}));
+    EXPECT_EQ(s.local_time(), Time::ns(420));
+    for (Time h : s.horizons) EXPECT_TRUE(h == Time::ns(100) || h == Time::ns(250) || h == Time::ns(400));
+    EXPECT_EQ(k.now(), Time::ns(400));
+}
+
+TEST(SimKernelRunnable, NeverStepsFromBeyondTheHorizon) {
+    Kernel k;
+    Stepper s(Time::ns(7));
+    k.add_runnable(&s);
+    for (int64_t t = 5; t < 1000; t += 13)
+        k.schedule_at(Time::ns(t), [&, t] {
+            EXPECT_GE(s.local_time(), Time::ns(t));
+            EXPECT_LT(s.local_time() - Time::ns(t), Time::ns(7));
+        });
+    k.run_until(Time::ns(1000));
+    EXPECT_GE(s.local_time(), Time::ns(1000));
+    EXPECT_LT(s.local_time(), Time::ns(1007));
+}
+
+// An event the runnable schedules for earlier than the current horizon pulls the
+// horizon in at once, so the runnable stops in time for it.
+TEST(SimKernelRunnable, SchedulingAnEarlierEventShrinksTheHorizon) {
+    Kernel k;
+    Stepper s(Time::ns(10));
+    k.add_runnable(&s);
+    Time local_at_event{};
+    bool scheduled = false;
+    s.on_step = [&](Kernel& kk, Time local) {
+        if (!scheduled && local == Time::ns(60)) {
+            scheduled = true;
+            kk.schedule_at(Time::ns(85), [&] { local_at_event = s.local_time(); });
+        }
+    };
+    k.schedule_at(Time::ns(500), [] {});
+    k.run_until(Time::ns(1000));
+    ASSERT_TRUE(scheduled);
+    EXPECT_EQ(local_at_event, Time::ns(90));
+    // Steps before the new event saw 500, then 85.
+    EXPECT_EQ(s.horizons[0], Time::ns(500));
+    EXPECT_EQ(s.horizons[6], Time::ns(85));
+}
+
+TEST(SimKernelRunnable, InactiveRunnableIsNotRun) {
+    Kernel k;
+    Stepper s(Time::ns(10));
+    s.active_ = false;
+    k.add_runnable(&s);
+    k.schedule_at(Time::ns(50), [] {});
+    k.run_until(Time::ns(100));
+    EXPECT_EQ(s.runs, 0);
+    EXPECT_EQ(s.local_time(), Time{});
+}
+
+// An event can wake a sleeping runnable: the kernel drives it again after the event.
+TEST(SimKernelRunnable, EventCanActivateARunnable) {
+    Kernel k;
+    Stepper s(Time::ns(10));
+    s.active_ = false;
+    k.add_runnable(&s);
+    k.schedule_at(Time::ns(50), [&] { s.active_ = true; });
+    k.run_until(Time::ns(100));
+    EXPECT_EQ(s.local_time(), Time::ns(100));
+}
+
+TEST(SimKernelRunnable, RemovedRunnableIsNotRun) {
+    Kernel k;
+    Stepper a(Time::ns(10)), b(Time::ns(10));
+    k.add_runnable(&a);
+    k.add_runnable(&b);
+    k.remove_runnable(&a);
+    k.run_until(Time::ns(100));
+    EXPECT_EQ(a.runs, 0);
+    EXPECT_EQ(b.local_time(), Time::ns(100));
+}
+
+TEST(SimKernelRunnable, RequestStopFromARunnableEndsTheRun) {
+    Kernel k;
+    Stepper s(Time::ns(10));
+    k.add_runnable(&s);
+    int fired = 0;
+    k.schedule_at(Time::ns(50), [&] { ++fired; });
+    s.on_step = [](Kernel& kk, Time local) {
+        if (local == Time::ns(30)) kk.request_stop();
+    };
+    k.run_until(Time::ns(100));
+    EXPECT_EQ(s.local_time(), Time::ns(30));
+    EXPECT_EQ(fired, 0);
+}
+
+// An event scheduled and cancelled during a burst leaves a horizon behind; the run
+// must still take the runnable to its end.
+TEST(SimKernelRunnable, CancelledEventDoesNotEndTheRunEarly) {
+    Kernel k;
+    Stepper s(Time::ns(10));
+    k.add_runnable(&s);
+    s.on_step = [](Kernel& kk, Time local) {
+        if (local == Time::ns(30)) kk.cancel(kk.schedule_at(Time::ns(50), [] {}));
+    };
+    k.run_until(Time::ns(100));
+    EXPECT_EQ(s.local_time(), Time::ns(100));
+    EXPECT_EQ(k.now(), Time::ns(100));
+}
+
+// Running to quiescence: the run ends when the last runnable falls asleep.
+TEST(SimKernelRunnable, StopWhenIdleEndsWhenTheLastRunnableSleeps) {
+    Kernel k;
+    Stepper s(Time::ns(10));
+    k.add_runnable(&s);
+    s.on_step = [&s](Kernel&, Time local) {
+        if (local == Time::ns(130)) s.active_ = false;
+    };
+    k.schedule_at(Time::ns(40), [] {});
+    EXPECT_EQ(k.run_until(Time::max(), true), Time::ns(130));
+    EXPECT_EQ(k.now(), Time::ns(130));
+}
+
+}  // namespace
+}  // namespace niclab::sim

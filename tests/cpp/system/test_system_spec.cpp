@@ -1,0 +1,112 @@
+// SystemSpec::from_json and System construction: every unusable spec is a
+// ConfigError whose key_path names the offending key, as the user wrote it.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "niclab/system/config_error.hpp"
+#include "niclab/system/system.hpp"
+
+namespace niclab::system {
+namespace {
+
+using nlohmann::json;
+
+// The key path of the ConfigError that parsing and building `spec` raises ("" if none).
+std::string error_key_path(const json& spec, std::string* message = nullptr) {
+    try {
+        System sys(SystemSpec::from_json(spec));
+    } catch (const ConfigError& e) {
+        if (message) *message = e.what();
+        return e.key_path();
+    }
+    return "";
+}
+
+TEST(SystemSpec, DefaultsAreOneSeastarNode) {
+    SystemSpec s = SystemSpec::from_json(json::object());
+    EXPECT_EQ(s.preset, "seastar");
+    EXPECT_EQ(s.nodes, 1u);
+    EXPECT_TRUE(s.firmware.empty());
+}
+
+TEST(SystemSpec, RoundTripsThroughJson) {
+    json j = {{"preset", "seastar"}, {"nodes", 3}, {"seed", 42}, {"set", {{"core.clock_mhz", 250}}},
+              {"firmware", {"a.elf", "b.elf", "c.elf"}}};
+    SystemSpec s = SystemSpec::from_json(j);
+    EXPECT_EQ(SystemSpec::from_json(s.to_json()).to_json(), s.to_json());
+    EXPECT_EQ(s.seed, 42u);
+    EXPECT_EQ(s.firmware.size(), 3u);
+}
+
+TEST(SystemSpec, UnknownTopLevelKey) {
+    std::string msg;
+    EXPECT_EQ(error_key_path({{"nodez", 2}}, &msg), "nodez");
+    EXPECT_NE(msg.find("unknown key"), std::string::npos) << msg;
+}
+
+TEST(SystemSpec, WrongTypeForNodes) {
+    EXPECT_EQ(error_key_path({{"nodes", "two"}}), "nodes");
+    EXPECT_EQ(error_key_path({{"nodes", 2.5}}), "nodes");
+    EXPECT_EQ(error_key_path({{"nodes", 0}}), "nodes");
+    EXPECT_EQ(error_key_path({{"nodes", -1}}), "nodes");
+}
+
+TEST(SystemSpec, OtherTopLevelTypes) {
+    EXPECT_EQ(error_key_path(json::array()), "<spec>");
+    EXPECT_EQ(error_key_path({{"preset", 5}}), "preset");
+    EXPECT_EQ(error_key_path({{"seed", "x"}}), "seed");
+    EXPECT_EQ(error_key_path({{"set", 3}}), "set");
+    EXPECT_EQ(error_key_path({{"firmware", 3}}), "firmware");
+    EXPECT_EQ(error_key_path({{"nodes", 2}, {"firmware", {"a.elf", 7}}}), "firmware[1]");
+    EXPECT_EQ(error_key_path({{"nodes", 3}, {"firmware", {"a.elf", "b.elf"}}}), "firmware");
+}
+
+TEST(SystemSpec, UnknownParameterFlatAndNested) {
+    std::string msg;
+    EXPECT_EQ(error_key_path({{"set", {{"core.clok_mhz", 1}}}}, &msg), "set.core.clok_mhz");
+    EXPECT_NE(msg.find("unknown parameter"), std::string::npos) << msg;
+    EXPECT_EQ(error_key_path({{"set", {{"core", {{"clok_mhz", 1}}}}}}), "set.core.clok_mhz");
+    EXPECT_EQ(error_key_path({{"set", {{"core", {{"icache", {{"sise_bytes", 1}}}}}}}}),
+              "set.core.icache.sise_bytes");
+}
+
+TEST(SystemSpec, WrongTypeForAParameterValue) {
+    std::string msg;
+    EXPECT_EQ(error_key_path({{"set", {{"core.clock_mhz", "fast"}}}}, &msg), "set.core.clock_mhz");
+    EXPECT_NE(msg.find("integer"), std::string::npos) << msg;
+    EXPECT_EQ(error_key_path({{"set", {{"core", {{"clock_mhz", true}}}}}}), "set.core.clock_mhz");
+    EXPECT_EQ(error_key_path({{"set", {{"core.clock_mhz", 250.5}}}}), "set.core.clock_mhz");
+    EXPECT_EQ(error_key_path({{"set", {{"core.clock_mhz", json::array({250})}}}}), "set.core.clock_mhz");
+    EXPECT_EQ(error_key_path({{"set", {{"core.clock_mhz", nullptr}}}}), "set.core.clock_mhz");
+}
+
+TEST(SystemSpec, ZeroOrNegativeValues) {
+    EXPECT_EQ(error_key_path({{"set", {{"core.clock_mhz", 0}}}}), "set.core.clock_mhz");
+    EXPECT_EQ(error_key_path({{"set", {{"core", {{"dcache", {{"line_bytes", 0}}}}}}}}),
+              "set.core.dcache.line_bytes");
+    EXPECT_EQ(error_key_path({{"set", {{"mmio.read_latency_ns", -5}}}}), "set.mmio.read_latency_ns");
+    // Zero is meaningful for some parameters: no watchdog, no extra latency.
+    EXPECT_EQ(error_key_path({{"set", {{"core.watchdog_us", 0}, {"mmio.read_latency_ns", 0}}}}), "");
+}
+
+TEST(SystemSpec, UnknownPreset) {
+    std::string msg;
+    EXPECT_EQ(error_key_path({{"preset", "seastra"}}, &msg), "preset");
+    EXPECT_NE(msg.find("seastar"), std::string::npos) << "should list the known presets: " << msg;
+}
+
+TEST(SystemSpec, WholeNumberFloatIsAnInteger) {
+    // TOML and JSON writers may give 250.0 for 250.
+    System sys(SystemSpec::from_json({{"set", {{"core.clock_mhz", 250.0}}}}));
+    EXPECT_EQ(sys.nic(0).cpu().clock().mhz(), 250);
+}
+
+TEST(System, NodeIndexOutOfRange) {
+    System sys(SystemSpec::from_json({{"nodes", 2}}));
+    EXPECT_THROW(sys.nic(2), std::out_of_range);
+    EXPECT_THROW(sys.host_memory(2), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace niclab::system

@@ -1,0 +1,75 @@
+/*
+ * Assembler macros shared by the timing firmwares. Each firmware measures regions
+ * of straight-line or looping code with mcycle/minstret and stores the deltas in
+ * timing_results (uncached SRAM, so the host reads them without a D-cache flush),
+ * then halts. The C++ tests (tests/cpp/core/test_timing_*.cpp) compare them with
+ * formulas built from the preset's parameters.
+ *
+ * What a measured region costs beyond its own instructions: measure_begin reads
+ * mcycle and then minstret, measure_end reads mcycle and then minstret again. The
+ * mcycle read already includes its own cost, so the cycle delta covers the first
+ * minstret read, the region and the closing mcycle read: 2 x cpi_csr extra (plus
+ * two fetches when the I-cache is off). The instret delta counts the region plus
+ * the two closing CSR reads: 2 extra.
+ *
+ * Registers: s0-s3 belong to the macros; t0 is scratch.
+ */
+#ifndef NICLAB_TESTS_TIMING_H
+#define NICLAB_TESTS_TIMING_H
+
+#include "niclab/fw/hw.h"
+
+/* Tell the loader we run (seed 000 §3.2): it stops waiting at this store. */
+.macro boot_running
+    li      t0, NICLAB_BOOT_FLAG_ADDR
+    li      t1, NICLAB_BOOT_RUNNING
+    sw      t1, 0(t0)
+.endm
+
+/* Caches on or off (NICLAB_CACHE_I | NICLAB_CACHE_D), as fw_cache_enable does. */
+.macro set_caches mask
+    li      t0, NICLAB_CTRL_BASE + NICLAB_CTRL_CACHE
+    li      t1, \mask
+    sw      t1, 0(t0)
+.endm
+
+/* Stop the core cleanly with exit code 0. */
+.macro halt
+    li      t0, NICLAB_CTRL_BASE + NICLAB_CTRL_HALT
+    sw      zero, 0(t0)
+99: j       99b
+.endm
+
+.macro measure_begin
+    csrr    s0, mcycle
+    csrr    s1, minstret
+.endm
+
+/* Leaves the cycle delta in s2 and the instret delta in s3. */
+.macro measure_end
+    csrr    s2, mcycle
+    csrr    s3, minstret
+    sub     s2, s2, s0
+    sub     s3, s3, s1
+.endm
+
+/* timing_results[slot] = {cycles, instret} (two words per slot). */
+.macro store_result slot
+    la      t0, timing_results + 8 * (\slot)
+    sw      s2, 0(t0)
+    sw      s3, 4(t0)
+.endm
+
+/* The results array, in uncached SRAM (zeroed by the loader). */
+.macro timing_results_array slots
+    .pushsection .uncached, "aw", @nobits
+    .balign 8
+    .globl  timing_results
+    .type   timing_results, @object
+timing_results:
+    .skip   8 * (\slots)
+    .size   timing_results, . - timing_results
+    .popsection
+.endm
+
+#endif /* NICLAB_TESTS_TIMING_H */
