@@ -33,6 +33,9 @@ _start:
     addi    t0, t0, 4
     j       3b
 4:
+#if defined(NICLAB_TRACE) && NICLAB_TRACE
+    li      tp, 0           /* trace record count (niclab/fw/trace.h) */
+#endif
     call    main
     /* main returned: report its value as the exit code and halt the core. */
     li      t0, NICLAB_CTRL_BASE + NICLAB_CTRL_HALT

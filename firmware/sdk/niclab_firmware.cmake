@@ -1,5 +1,6 @@
 # niclab_firmware(NAME SOURCES src... [DEFINES def...] [INCLUDE_DIRS dir...]
-#                 [OUTPUT_DIR dir] [OUTPUT_NAME base] [LINKER_SCRIPT file] [NO_RUNTIME])
+#                 [OUTPUT_DIR dir] [OUTPUT_NAME base] [LINKER_SCRIPT file] [NO_RUNTIME]
+#                 [TRACE [TRACE_ENTRIES n]])
 #
 # Builds target NAME as NAME.elf, NAME.bin (the flat image objcopy makes from the loaded segments:
 # what seed 000 §3.2 loads into SRAM) and NAME.size.txt (size report) in OUTPUT_DIR
@@ -7,7 +8,9 @@
 # names are global, file names only per directory). By default the firmware is linked with sdk/link.ld,
 # sdk/crt0.S, the runtime library and libgcc. NO_RUNTIME drops crt0 and the runtime
 # (the sources bring their own _start); LINKER_SCRIPT replaces sdk/link.ld (e.g. to
-# build the ISA tests for QEMU's virt board).
+# build the ISA tests for QEMU's virt board). TRACE turns the trace points of
+# niclab/fw/trace.h on (defines NICLAB_TRACE=1 and links runtime/trace.S with a ring of
+# TRACE_ENTRIES records, a power of two, default 1024); without it they compile to nothing.
 include_guard(GLOBAL)
 
 set(NICLAB_SDK_DIR ${CMAKE_CURRENT_LIST_DIR})
@@ -26,7 +29,7 @@ set_source_files_properties(${NICLAB_SDK_DIR}/runtime/string.c PROPERTIES
   COMPILE_OPTIONS -fno-tree-loop-distribute-patterns)
 
 function(niclab_firmware NAME)
-  cmake_parse_arguments(PARSE_ARGV 1 FW "NO_RUNTIME" "OUTPUT_DIR;OUTPUT_NAME;LINKER_SCRIPT"
+  cmake_parse_arguments(PARSE_ARGV 1 FW "NO_RUNTIME;TRACE" "OUTPUT_DIR;OUTPUT_NAME;LINKER_SCRIPT;TRACE_ENTRIES"
                         "SOURCES;DEFINES;INCLUDE_DIRS")
   if(NOT FW_SOURCES)
     message(FATAL_ERROR "niclab_firmware(${NAME}): SOURCES is required")
@@ -47,6 +50,24 @@ function(niclab_firmware NAME)
   set(sources ${FW_SOURCES})
   if(NOT FW_NO_RUNTIME)
     list(PREPEND sources ${NICLAB_SDK_DIR}/crt0.S)
+  endif()
+  if(FW_TRACE)
+    if(NOT FW_TRACE_ENTRIES)
+      set(FW_TRACE_ENTRIES 1024)
+    endif()
+    set(log2 0)
+    set(n 1)
+    while(n LESS FW_TRACE_ENTRIES)
+      math(EXPR log2 "${log2} + 1")
+      math(EXPR n "${n} * 2")
+    endwhile()
+    if(NOT n EQUAL FW_TRACE_ENTRIES OR log2 LESS 2 OR log2 GREATER 16)
+      message(FATAL_ERROR "niclab_firmware(${NAME}): TRACE_ENTRIES ${FW_TRACE_ENTRIES} is not a power of two in 4..65536")
+    endif()
+    list(APPEND sources ${NICLAB_SDK_DIR}/runtime/trace.S)
+    list(APPEND FW_DEFINES NICLAB_TRACE=1 NICLAB_TRACE_ENTRIES_LOG2=${log2})
+  elseif(FW_TRACE_ENTRIES)
+    message(FATAL_ERROR "niclab_firmware(${NAME}): TRACE_ENTRIES without TRACE")
   endif()
   add_executable(${NAME} ${sources})
   set_target_properties(${NAME} PROPERTIES

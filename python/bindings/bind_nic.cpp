@@ -103,6 +103,7 @@ void bind_nic(py::module_& m) {
         .def("peek32", &Nic::peek32, py::arg("address"))
         .def("poke32", &Nic::poke32, py::arg("address"), py::arg("value"))
         .def("read_sram", [](const Nic& n, uint32_t address, uint32_t length) {
+            n.sram_offset(address, length);  // range check before allocating
             std::string out(length, '\0');
             n.read_sram(address, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
             return py::bytes(out);

@@ -9,6 +9,7 @@ namespace niclab::bindings {
 void register_errors(pybind11::module_& m);
 void bind_nic(pybind11::module_& m);
 void bind_system(pybind11::module_& m);
+void bind_trace(pybind11::module_& m);  // after bind_nic: adds Nic.trace
 
 nlohmann::json to_json(const pybind11::handle& obj, const std::string& path);
 pybind11::object from_json(const nlohmann::json& j);

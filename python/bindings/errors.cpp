@@ -5,6 +5,7 @@
 #include "niclab/fw/firmware_image.hpp"
 #include "niclab/nic/nic.hpp"
 #include "niclab/system/config_error.hpp"
+#include "niclab/trace/trace.hpp"
 
 namespace py = pybind11;
 
@@ -49,6 +50,17 @@ void register_errors(py::module_&) {
             raise("BootTimeout", e.what(), fault_attrs(e));
         } catch (const core::FirmwareFault& e) {
             raise("FirmwareFault", e.what(), fault_attrs(e));
+        } catch (const trace::TraceFormatError& e) {
+            py::dict d;
+            d["offset"] = e.offset();
+            raise("TraceFormatError", e.what(), d);
+        } catch (const trace::TraceBuildIdMismatch& e) {
+            py::dict d;
+            d["trace_build_id"] = e.trace_build_id();
+            d["elf_build_id"] = e.elf_build_id();
+            raise("TraceBuildIdMismatch", e.what(), d);
+        } catch (const trace::TraceError& e) {
+            raise("TraceError", e.what(), py::dict());
         } catch (const niclab::Error& e) {
             raise("NiclabError", e.what(), py::dict());
         }

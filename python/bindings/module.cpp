@@ -7,4 +7,5 @@ PYBIND11_MODULE(_niclab, m) {
     niclab::bindings::register_errors(m);
     niclab::bindings::bind_nic(m);
     niclab::bindings::bind_system(m);
+    niclab::bindings::bind_trace(m);
 }

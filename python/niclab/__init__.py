@@ -6,13 +6,16 @@ modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmwar
 """
 
 from ._niclab import preset_names
-from .errors import BootTimeout, ConfigError, FirmwareFault, FirmwareImageError, NiclabError
+from .errors import (BootTimeout, ConfigError, FirmwareFault, FirmwareImageError, NiclabError, TraceBuildIdMismatch,
+                     TraceError, TraceFormatError)
 from .firmware import firmware_path
 from .nic import Nic
 from .system import System
+from .trace import Trace, read_trace
 
 __all__ = [
     "BootTimeout", "ConfigError", "FirmwareFault", "FirmwareImageError", "NiclabError",
     "Nic", "System", "firmware_path", "preset_names",
+    "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]
 __version__ = "0.1.0"

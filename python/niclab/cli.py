@@ -3,6 +3,9 @@
     niclab demo                      boot the hello firmware on one SeaStar NIC
     niclab boot FIRMWARE [--until-us N] [--set key=value ...]
     niclab preset [NAME]             the preset's parameters with their sources
+    niclab tracedump FILE [--elf FIRMWARE.elf] [--source] [--function NAME] [--value N]
+                     [--last N] [--force]
+                                     decode a firmware trace file (seed 000 Figure 2)
 """
 
 import argparse
@@ -64,6 +67,14 @@ def cmd_preset(args):
     return 0
 
 
+def cmd_tracedump(args):
+    """Print a trace file one record per line, as seed 000 Figure 2 shows it."""
+    from .trace import read_trace
+    trace = read_trace(args.file, args.elf, force=args.force)
+    sys.stdout.write(trace.format(source=args.source, function=args.function, value=args.value, last=args.last))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="niclab", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -79,6 +90,18 @@ def main(argv=None):
     p = sub.add_parser("preset", help="list a preset's parameters and their sources")
     p.add_argument("name", nargs="?", default="seastar")
     p.set_defaults(func=cmd_preset)
+    t = sub.add_parser("tracedump", help="decode a firmware trace file",
+                       description="One line per record: timestamp (hex): value (decimal): raw word "
+                                   "function+offset (time to the next record). See traces/FORMAT.md.")
+    t.add_argument("file", help="trace file (traces/FORMAT.md)")
+    t.add_argument("--elf", help="the firmware ELF that recorded the trace (for symbols)")
+    t.add_argument("--source", action="store_true", help="append the trace point's file:line")
+    t.add_argument("--function", metavar="NAME", help="only records in function NAME")
+    t.add_argument("--value", type=int, metavar="N", help="only records with value N")
+    t.add_argument("--last", type=int, metavar="N", help="only the last N records (after the filters)")
+    t.add_argument("--force", action="store_true",
+                   help="decode even if the ELF is not the build that recorded the trace (marked UNRELIABLE)")
+    t.set_defaults(func=cmd_tracedump)
     args = ap.parse_args(argv)
     try:
         return args.func(args)

@@ -47,3 +47,26 @@ class FirmwareFault(NiclabError):
 
 class BootTimeout(FirmwareFault):
     """The firmware did not set its running flag within the boot timeout."""
+
+
+class TraceError(NiclabError):
+    """A firmware trace that cannot be read: no trace ring in the firmware, a bad ring descriptor."""
+
+
+class TraceFormatError(TraceError):
+    """A trace file that is truncated or corrupt (traces/FORMAT.md).
+
+    Attributes: ``offset`` (byte offset in the file where the problem was found).
+    """
+
+    offset = 0
+
+
+class TraceBuildIdMismatch(TraceError):
+    """The firmware ELF offered for decoding a trace is not the build that recorded it.
+
+    Attributes: ``trace_build_id`` (recorded in the trace), ``elf_build_id`` (of the ELF).
+    """
+
+    trace_build_id = ""
+    elf_build_id = ""
