@@ -10,7 +10,7 @@
 #include "bindings.hpp"
 #include "niclab/nic/nic.hpp"
 #include "niclab/trace/decoder.hpp"
-#include "niclab/trace/ring_reader.hpp"
+#include "niclab/nic/trace_ring.hpp"
 #include "niclab/trace/trace_file.hpp"
 
 namespace py = pybind11;
@@ -115,7 +115,7 @@ void bind_trace(py::module_& m) {
     // Nic.trace(): read the ring now, through the debug back door (no simulated time).
     auto nic = py::reinterpret_borrow<py::class_<nic::Nic>>(m.attr("Nic"));
     nic.def("trace", [](const nic::Nic& n) {
-        Trace t = trace::read_trace(n);
+        Trace t = nic::read_trace(n);
         return wrap(std::move(t), n.image()->path());
     }, "The firmware's trace ring, read now without costing the firmware simulated time "
        "(a niclab.trace.Trace decoded with the loaded ELF's symbols).");

@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "niclab/fw/hw.h"
+#include "niclab/nic/trace_ring.hpp"
+#include "niclab/trace/decoder.hpp"
 
 namespace niclab::nic {
 
@@ -95,7 +97,23 @@ core::FirmwareFault Nic::make_fault(const core::FaultInfo& info) const {
     char when[64];
     std::snprintf(when, sizeof when, " at %.3f us", info.time.as_us());
     return core::FirmwareFault(info, w,
-                               "node " + std::to_string(cfg_.node_id) + ": " + info.summary() + " in " + w + when);
+                               "node " + std::to_string(cfg_.node_id) + ": " + info.summary() + " in " + w + when +
+                                   last_trace_records(8));
+}
+
+std::string Nic::last_trace_records(size_t n) const {
+    if (!image_ || !symbolizer_) return {};
+    uint32_t descriptor;
+    if (!image_->find_symbol("niclab_trace", descriptor)) return {};  // built without tracing
+    try {
+        auto records = trace::decode(read_trace(*this), [this](uint32_t pc) { return symbolizer_->lookup(pc); });
+        if (records.empty()) return {};
+        trace::FormatOptions last;
+        last.last = n;
+        return "\nlast trace records:\n" + trace::format_text(records, last);
+    } catch (const trace::TraceError& e) {
+        return std::string("\n(trace ring unreadable: ") + e.what() + ")";
+    }
 }
 
 std::optional<core::FirmwareFault> Nic::fault() const {

@@ -71,6 +71,22 @@ TEST(Fault, UnfetchableTrapHandlerIsADoubleFault) {
     EXPECT_EQ(mepc, symbol(sys->nic(0), "trap_into_nowhere"));
 }
 
+// With tracing built in, the report ends with the way to the fault: the last records
+// of the trace ring, decoded (values 1 and 2 at main's two trace points).
+TEST(Fault, ReportOfATracedFirmwareEndsWithItsLastTraceRecords) {
+    auto sys = make_system();
+    core::FirmwareFault f = run_to_fault(*sys, "fault_illegal_traced");
+    const std::string msg = f.what();
+    const size_t tail = msg.find("last trace records:");
+    ASSERT_NE(tail, std::string::npos) << msg;
+    EXPECT_TRUE(contains(msg.substr(tail), ": 1: 01")) << msg;
+    EXPECT_TRUE(contains(msg.substr(tail), ": 2: 02")) << msg;
+    EXPECT_TRUE(contains(msg.substr(tail), "main+")) << msg;
+
+    auto plain = make_system();
+    EXPECT_FALSE(contains(run_to_fault(*plain, "fault_illegal").what(), "trace")) << "no ring, no records";
+}
+
 TEST(Fault, DoubleFaultReportNamesTheFirstTrapsFunction) {
     auto sys = make_system();
     core::FirmwareFault f = run_to_fault(*sys, "double_fault");

@@ -5,11 +5,15 @@
 
 #include "niclab/fw/hw.h"
 #include "niclab/fw/trace.h"
-#include "niclab/trace/ring_reader.hpp"
+#include "niclab/nic/trace_ring.hpp"
 #include "trace_test_support.hpp"
 
 namespace niclab::trace::test {
 namespace {
+
+using nic::find_ring;
+using nic::read_trace;
+using nic::RingInfo;
 
 TEST(TraceRecord, LayoutOfFigure2FirstLine) {
     const RawRecord r = RawRecord::make(0xe4681e8b, 24, 0xffff0c4c);

@@ -1,11 +1,15 @@
 // Reading a live NIC's ring through the back door: no simulated time, oldest first,
 // ring wrap, and the ELF/build-id check.
 #include "niclab/trace/decoder.hpp"
-#include "niclab/trace/ring_reader.hpp"
+#include "niclab/nic/trace_ring.hpp"
 #include "trace_test_support.hpp"
 
 namespace niclab::trace::test {
 namespace {
+
+using nic::find_ring;
+using nic::read_trace;
+using nic::RingInfo;
 
 TEST(RingReader, ReadsWithoutDisturbingTheNic) {
     auto sys = one_node();

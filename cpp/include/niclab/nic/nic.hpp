@@ -43,6 +43,8 @@ public:
     BootReport load_firmware(const std::filesystem::path& elf);
     BootReport reload_firmware(const std::filesystem::path& elf) { return load_firmware(elf); }
     const fw::FirmwareImage* image() const { return image_.get(); }
+    // Symbols of the loaded image (null before the first load).
+    const fw::Symbolizer* symbolizer() const { return symbolizer_.get(); }
     uint64_t loads() const { return loads_; }
 
     uint32_t node_id() const { return cfg_.node_id; }
@@ -55,7 +57,8 @@ public:
 
     bool halted() const { return cpu_->state() == core::Cpu::State::Halted; }
     bool faulted() const { return cpu_->state() == core::Cpu::State::Faulted; }
-    // The symbolized error for the fault that stopped this NIC, if any.
+    // The symbolized error for the fault that stopped this NIC, if any; its message
+    // ends with the last trace records when the firmware was built with tracing.
     std::optional<core::FirmwareFault> fault() const;
     // "function+0xoff (file.c:line)" for a firmware address, or its hex.
     std::string where(uint32_t address) const;
@@ -75,6 +78,7 @@ public:
 
 private:
     core::FirmwareFault make_fault(const core::FaultInfo& info) const;
+    std::string last_trace_records(size_t n) const;
     void wait_for_running_flag(BootReport& report);
 
     sim::Kernel& kernel_;

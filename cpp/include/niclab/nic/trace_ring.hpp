@@ -2,10 +2,11 @@
 // Reads a NIC's trace ring through the debug back door (seed 000 §3.3: the SMW fetched
 // any node's trace buffer at any time): the ring in SRAM and the count register, with
 // no simulated time charged to the firmware.
-#include "niclab/nic/nic.hpp"
 #include "niclab/trace/trace.hpp"
 
-namespace niclab::trace {
+namespace niclab::nic {
+
+class Nic;
 
 // Where the firmware's ring is, from its descriptor `niclab_trace` (trace.h).
 struct RingInfo {
@@ -17,10 +18,10 @@ struct RingInfo {
 
 // Throws TraceError if the NIC has no firmware, the firmware was built without
 // tracing (no niclab_trace symbol), or the descriptor in SRAM is not valid.
-RingInfo find_ring(const nic::Nic& nic);
+RingInfo find_ring(const Nic& nic);
 
 // The ring's records, oldest first (after a wrap: the last `entries` records), with
 // 64-bit timestamps unwrapped back from the core's current mcycle.
-Trace read_trace(const nic::Nic& nic);
+trace::Trace read_trace(const Nic& nic);
 
-}  // namespace niclab::trace
+}  // namespace niclab::nic

@@ -1,4 +1,4 @@
-#include "niclab/trace/ring_reader.hpp"
+#include "niclab/nic/trace_ring.hpp"
 
 #include <array>
 #include <cstdio>
@@ -7,8 +7,12 @@
 
 #include "niclab/fw/hw.h"
 #include "niclab/fw/trace.h"
+#include "niclab/nic/nic.hpp"
 
-namespace niclab::trace {
+namespace niclab::nic {
+
+using trace::Trace;
+using trace::TraceError;
 
 namespace {
 std::string hex32(uint32_t v) {
@@ -31,7 +35,7 @@ uint64_t mcycle(const core::Cpu& cpu) {
 }
 }  // namespace
 
-RingInfo find_ring(const nic::Nic& nic) {
+RingInfo find_ring(const Nic& nic) {
     const fw::FirmwareImage* image = nic.image();
     const std::string node = "node " + std::to_string(nic.node_id());
     if (!image) throw TraceError(node + ": no firmware loaded, so there is no trace");
@@ -70,7 +74,7 @@ RingInfo find_ring(const nic::Nic& nic) {
     return info;
 }
 
-Trace read_trace(const nic::Nic& nic) {
+Trace read_trace(const Nic& nic) {
     const RingInfo info = find_ring(nic);
     const uint32_t count = nic.cpu().reg(info.index_reg);
     const uint64_t now = mcycle(nic.cpu());
@@ -91,12 +95,12 @@ Trace read_trace(const nic::Nic& nic) {
     t.header.node_id = nic.node_id();
     t.header.build_id = nic.image()->build_id();
     t.header.total_count = count;
-    t.header.flags = (count > n ? kFlagWrapped : 0);
+    t.header.flags = (count > n ? trace::kFlagWrapped : 0);
     if (!t.records.empty()) {
-        t.header.first_cycles = unwrap_backward(t.records, now).front();
-        t.header.flags |= kFlagHasBase;
+        t.header.first_cycles = trace::unwrap_backward(t.records, now).front();
+        t.header.flags |= trace::kFlagHasBase;
     }
     return t;
 }
 
-}  // namespace niclab::trace
+}  // namespace niclab::nic
