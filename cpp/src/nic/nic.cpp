@@ -25,6 +25,9 @@ Nic::Nic(sim::Kernel& kernel, const NicConfig& cfg, host::HostMemory& host_memor
     cfg_.core.hart_id = cfg.node_id;
     cpu_ = std::make_unique<core::Cpu>(kernel_, cfg_.core, view, *this);
     control_ = std::make_unique<ControlBlock>(kernel_, *cpu_, cfg.node_id);
+    auto raise = [this](uint32_t sources) { control_->raise_external(sources); };
+    tx_dma_ = std::make_unique<TxDma>(kernel_, host_memory, cfg.dma, cfg.node_id, raise);
+    rx_dma_ = std::make_unique<RxDma>(kernel_, host_memory, cfg.dma, raise);
 }
 
 Nic::~Nic() { kernel_.remove_runnable(cpu_.get()); }
@@ -38,6 +41,8 @@ BootReport Nic::load_firmware(const std::filesystem::path& elf) {
 
     cpu_->hold_reset();
     control_->reset();
+    tx_dma_->reset();
+    rx_dma_->reset();
     std::fill(sram_.begin(), sram_.end(), 0);  // also clears the boot block and running flag
     for (const fw::Segment& s : image->segments())
         std::memcpy(sram_.data() + s.sram_offset, s.bytes.data(), s.bytes.size());
@@ -160,6 +165,8 @@ bool Nic::read(uint32_t addr, unsigned size, Time, uint32_t& value, Time& latenc
     latency = cfg_.mmio_read_latency;
     if (size != 4) return false;  // registers are word access only
     if (addr - NICLAB_CTRL_BASE < NICLAB_CTRL_SIZE) return control_->read(addr - NICLAB_CTRL_BASE, value);
+    if (addr - NICLAB_TXDMA_BASE < NICLAB_TXDMA_SIZE) return tx_dma_->read(addr - NICLAB_TXDMA_BASE, value);
+    if (addr - NICLAB_RXDMA_BASE < NICLAB_RXDMA_SIZE) return rx_dma_->read(addr - NICLAB_RXDMA_BASE, value);
     if (addr - NICLAB_HB_BASE < HostBridge::kWindows * NICLAB_HB_WINDOW_STRIDE)
         return host_bridge_.read_register(addr - NICLAB_HB_BASE, value);
     return false;
@@ -171,6 +178,8 @@ bool Nic::write(uint32_t addr, unsigned size, uint32_t value, Time, Time& occupa
     occupancy = cfg_.mmio_write_occupancy;
     if (size != 4) return false;
     if (addr - NICLAB_CTRL_BASE < NICLAB_CTRL_SIZE) return control_->write(addr - NICLAB_CTRL_BASE, value);
+    if (addr - NICLAB_TXDMA_BASE < NICLAB_TXDMA_SIZE) return tx_dma_->write(addr - NICLAB_TXDMA_BASE, value);
+    if (addr - NICLAB_RXDMA_BASE < NICLAB_RXDMA_SIZE) return rx_dma_->write(addr - NICLAB_RXDMA_BASE, value);
     return false;  // the host bridge registers are read-only to firmware
 }
 

@@ -6,13 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include "niclab/system/config_error.hpp"
+#include "niclab/system/system_params.hpp"
 #include "preset_data.hpp"
 
 namespace niclab::system {
 
 namespace {
 
-using Setter = void (*)(nic::NicConfig&, int64_t);
+using Setter = void (*)(SystemParams&, int64_t);
 
 // Where each preset parameter goes in the NIC's configuration, and the values it may
 // take (cycle costs stay below 128 so an instruction's cost fits its decoded slot).
@@ -23,32 +24,50 @@ struct Mapping {
 
 const std::map<std::string, Mapping>& mappings() {
     static const std::map<std::string, Mapping> table = {
-        {"core.clock_mhz", {1, 100000, [](auto& c, int64_t v) { c.core.clock_mhz = v; }}},
-        {"core.cpi_alu", {1, 128, [](auto& c, int64_t v) { c.core.cpi_alu = uint32_t(v); }}},
-        {"core.cpi_load", {1, 128, [](auto& c, int64_t v) { c.core.cpi_load = uint32_t(v); }}},
-        {"core.cpi_store", {1, 128, [](auto& c, int64_t v) { c.core.cpi_store = uint32_t(v); }}},
-        {"core.cpi_mul", {1, 128, [](auto& c, int64_t v) { c.core.cpi_mul = uint32_t(v); }}},
-        {"core.cpi_div", {1, 128, [](auto& c, int64_t v) { c.core.cpi_div = uint32_t(v); }}},
-        {"core.cpi_csr", {1, 128, [](auto& c, int64_t v) { c.core.cpi_csr = uint32_t(v); }}},
-        {"core.taken_branch_penalty", {0, 1000, [](auto& c, int64_t v) { c.core.taken_branch_penalty = uint32_t(v); }}},
-        {"core.trap_penalty", {0, 1000, [](auto& c, int64_t v) { c.core.trap_penalty = uint32_t(v); }}},
-        {"core.icache.size_bytes", {4, 16777216, [](auto& c, int64_t v) { c.core.icache.size_bytes = uint32_t(v); }}},
-        {"core.icache.line_bytes", {4, 4096, [](auto& c, int64_t v) { c.core.icache.line_bytes = uint32_t(v); }}},
-        {"core.icache.ways", {1, 4096, [](auto& c, int64_t v) { c.core.icache.ways = uint32_t(v); }}},
-        {"core.dcache.size_bytes", {4, 16777216, [](auto& c, int64_t v) { c.core.dcache.size_bytes = uint32_t(v); }}},
-        {"core.dcache.line_bytes", {4, 4096, [](auto& c, int64_t v) { c.core.dcache.line_bytes = uint32_t(v); }}},
-        {"core.dcache.ways", {1, 4096, [](auto& c, int64_t v) { c.core.dcache.ways = uint32_t(v); }}},
-        {"core.sram_read_cycles", {0, 127, [](auto& c, int64_t v) { c.core.sram_read_cycles = uint32_t(v); }}},
-        {"core.sram_write_cycles", {0, 1000, [](auto& c, int64_t v) { c.core.sram_write_cycles = uint32_t(v); }}},
-        {"core.line_beat_cycles", {0, 1000, [](auto& c, int64_t v) { c.core.line_beat_cycles = uint32_t(v); }}},
-        {"core.bus_bytes_per_beat", {1, 4096, [](auto& c, int64_t v) { c.core.bus_bytes_per_beat = uint32_t(v); }}},
-        {"core.posted_writes", {1, 64, [](auto& c, int64_t v) { c.core.posted_writes = uint32_t(v); }}},
-        {"core.watchdog_us", {0, 1000000000, [](auto& c, int64_t v) { c.core.watchdog_cycles = uint64_t(v * c.core.clock_mhz); }}},
-        {"host_bridge.read_latency_ns", {0, 1000000000, [](auto& c, int64_t v) { c.host_bridge.read_latency = Time::ns(v); }}},
-        {"host_bridge.write_occupancy_ns", {0, 1000000000, [](auto& c, int64_t v) { c.host_bridge.write_occupancy = Time::ns(v); }}},
-        {"mmio.read_latency_ns", {0, 1000000000, [](auto& c, int64_t v) { c.mmio_read_latency = Time::ns(v); }}},
-        {"mmio.write_occupancy_ns", {0, 1000000000, [](auto& c, int64_t v) { c.mmio_write_occupancy = Time::ns(v); }}},
-        {"boot_timeout_us", {1, 1000000000, [](auto& c, int64_t v) { c.boot_timeout = Time::us(v); }}},
+        {"core.clock_mhz", {1, 100000, [](auto& p, int64_t v) { p.nic.core.clock_mhz = v; }}},
+        {"core.cpi_alu", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_alu = uint32_t(v); }}},
+        {"core.cpi_load", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_load = uint32_t(v); }}},
+        {"core.cpi_store", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_store = uint32_t(v); }}},
+        {"core.cpi_mul", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_mul = uint32_t(v); }}},
+        {"core.cpi_div", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_div = uint32_t(v); }}},
+        {"core.cpi_csr", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_csr = uint32_t(v); }}},
+        {"core.taken_branch_penalty", {0, 1000, [](auto& p, int64_t v) { p.nic.core.taken_branch_penalty = uint32_t(v); }}},
+        {"core.trap_penalty", {0, 1000, [](auto& p, int64_t v) { p.nic.core.trap_penalty = uint32_t(v); }}},
+        {"core.icache.size_bytes", {4, 16777216, [](auto& p, int64_t v) { p.nic.core.icache.size_bytes = uint32_t(v); }}},
+        {"core.icache.line_bytes", {4, 4096, [](auto& p, int64_t v) { p.nic.core.icache.line_bytes = uint32_t(v); }}},
+        {"core.icache.ways", {1, 4096, [](auto& p, int64_t v) { p.nic.core.icache.ways = uint32_t(v); }}},
+        {"core.dcache.size_bytes", {4, 16777216, [](auto& p, int64_t v) { p.nic.core.dcache.size_bytes = uint32_t(v); }}},
+        {"core.dcache.line_bytes", {4, 4096, [](auto& p, int64_t v) { p.nic.core.dcache.line_bytes = uint32_t(v); }}},
+        {"core.dcache.ways", {1, 4096, [](auto& p, int64_t v) { p.nic.core.dcache.ways = uint32_t(v); }}},
+        {"core.sram_read_cycles", {0, 127, [](auto& p, int64_t v) { p.nic.core.sram_read_cycles = uint32_t(v); }}},
+        {"core.sram_write_cycles", {0, 1000, [](auto& p, int64_t v) { p.nic.core.sram_write_cycles = uint32_t(v); }}},
+        {"core.line_beat_cycles", {0, 1000, [](auto& p, int64_t v) { p.nic.core.line_beat_cycles = uint32_t(v); }}},
+        {"core.bus_bytes_per_beat", {1, 4096, [](auto& p, int64_t v) { p.nic.core.bus_bytes_per_beat = uint32_t(v); }}},
+        {"core.posted_writes", {1, 64, [](auto& p, int64_t v) { p.nic.core.posted_writes = uint32_t(v); }}},
+        {"core.watchdog_us", {0, 1000000000, [](auto& p, int64_t v) { p.nic.core.watchdog_cycles = uint64_t(v * p.nic.core.clock_mhz); }}},
+        {"host_bridge.read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.host_bridge.read_latency = Time::ns(v); }}},
+        {"host_bridge.write_occupancy_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.host_bridge.write_occupancy = Time::ns(v); }}},
+        {"mmio.read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.mmio_read_latency = Time::ns(v); }}},
+        {"mmio.write_occupancy_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.mmio_write_occupancy = Time::ns(v); }}},
+        {"boot_timeout_us", {1, 1000000000, [](auto& p, int64_t v) { p.nic.boot_timeout = Time::us(v); }}},
+        {"dma.host_read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.dma.host_read_latency = Time::ns(v); }}},
+        {"dma.host_bandwidth_mb_s", {1, 1000000, [](auto& p, int64_t v) { p.nic.dma.host_bandwidth_mb_s = uint64_t(v); }}},
+        {"dma.host_memory_mb", {1, 1 << 24, [](auto& p, int64_t v) { p.nic.dma.host_memory_bytes = uint64_t(v) << 20; }}},
+        {"dma.rx_buffer_bytes", {64, 1 << 24, [](auto& p, int64_t v) { p.nic.dma.rx_buffer_bytes = uint32_t(v); }}},
+        {"host.null_trap_ns", {0, 1000000000, [](auto& p, int64_t v) { p.host.null_trap = Time::ns(v); }}},
+        {"host.interrupt_entry_ns", {0, 1000000000, [](auto& p, int64_t v) { p.host.interrupt_entry = Time::ns(v); }}},
+        {"host.interrupt_exit_ns", {0, 1000000000, [](auto& p, int64_t v) { p.host.interrupt_exit = Time::ns(v); }}},
+        {"host.copy_bandwidth_mb_s", {1, 1000000, [](auto& p, int64_t v) { p.host.copy_bandwidth_mb_s = uint64_t(v); }}},
+        {"host.cores", {1, 64, [](auto& p, int64_t v) { p.host.cores = unsigned(v); }}},
+        {"host.pio_read_ns", {0, 1000000000, [](auto& p, int64_t v) { p.pio.read = Time::ns(v); }}},
+        {"host.pio_write_ns", {0, 1000000000, [](auto& p, int64_t v) { p.pio.write = Time::ns(v); }}},
+        {"net.link_payload_mb_s", {1, 1000000, [](auto& p, int64_t v) { p.net.link.payload_bytes_per_s = uint64_t(v) * 1000000; }}},
+        {"net.link_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.net.link.latency = Time::ns(v); }}},
+        {"net.router_delay_ns", {0, 1000000000, [](auto& p, int64_t v) { p.net.router_delay = Time::ns(v); }}},
+        {"net.input_buffers", {1, 4096, [](auto& p, int64_t v) { p.net.input_buffers = uint32_t(v); }}},
+        {"net.receive_buffers", {1, 4096, [](auto& p, int64_t v) { p.net.receive_buffers = uint32_t(v); }}},
+        {"net.link_retry", {0, 1, [](auto& p, int64_t v) { p.net.link.link_retry = v != 0; }}},
+        {"net.bit_errors_per_1e15", {0, 1000000000000000, [](auto& p, int64_t v) { p.net.link.bit_error_rate = double(v) * 1e-15; }}},
     };
     return table;
 }
@@ -129,9 +148,11 @@ int64_t Preset::value(const std::string& key) const {
     throw ConfigError(key, "unknown parameter of preset '" + name_ + "'");
 }
 
-nic::NicConfig Preset::nic_config(uint32_t node_id) const {
-    nic::NicConfig cfg;
-    cfg.node_id = node_id;
+nic::NicConfig Preset::nic_config(uint32_t node_id) const { return params(node_id).nic; }
+
+SystemParams Preset::params(uint32_t node_id) const {
+    SystemParams cfg;
+    cfg.nic.node_id = node_id;
     // The clock first: time-valued parameters in microseconds convert through it.
     mappings().at("core.clock_mhz").apply(cfg, value("core.clock_mhz"));
     for (const auto& p : params_) mappings().at(p.key).apply(cfg, p.value);

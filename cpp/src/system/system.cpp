@@ -8,10 +8,18 @@ namespace niclab::system {
 
 System::System(const SystemSpec& spec) : spec_(spec), preset_(Preset::named(spec.preset)) {
     preset_.apply_overrides(spec.overrides, "set");
+    params_ = preset_.params(0);
+    if (spec.has_network()) {
+        net::NetworkParams np = params_.net;
+        np.seed = spec.seed;
+        network_ = std::make_unique<net::Network>(kernel_, spec.topology_spec(), np);
+    }
     for (uint32_t i = 0; i < spec.nodes; ++i) {
         Node n;
         n.memory = std::make_unique<host::HostMemory>();
+        n.cpu = std::make_unique<host::HostCpu>(kernel_, params_.host);
         n.nic = std::make_unique<nic::Nic>(kernel_, preset_.nic_config(i), *n.memory);
+        if (network_) n.port = std::make_unique<NetPort>(*network_, *n.nic);
         nodes_.push_back(std::move(n));
     }
     for (uint32_t i = 0; i < spec.nodes && !spec.firmware.empty(); ++i)
@@ -25,6 +33,11 @@ nic::Nic& System::nic(size_t node) {
         throw std::out_of_range("node " + std::to_string(node) + " (system has " + std::to_string(nodes_.size()) +
                                 " nodes)");
     return *nodes_[node].nic;
+}
+
+host::HostCpu& System::host_cpu(size_t node) {
+    nic(node);  // range check
+    return *nodes_[node].cpu;
 }
 
 host::HostMemory& System::host_memory(size_t node) {

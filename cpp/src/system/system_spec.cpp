@@ -1,5 +1,7 @@
 #include "niclab/system/system_spec.hpp"
 
+#include <algorithm>
+
 #include "niclab/system/config_error.hpp"
 
 namespace niclab::system {
@@ -30,6 +32,9 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
         } else if (key == "set") {
             if (!v.is_object()) throw ConfigError(key, std::string("expected an object, got ") + v.type_name());
             s.overrides = v;
+        } else if (key == "topology") {
+            if (!v.is_object()) throw ConfigError(key, std::string("expected an object, got ") + v.type_name());
+            s.topology = v;
         } else if (key == "firmware") {
             if (v.is_string()) {
                 s.firmware = {v.get<std::string>()};
@@ -43,17 +48,86 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
                 throw ConfigError(key, "expected a path or a list of paths");
             }
         } else {
-            throw ConfigError(key, "unknown key (expected preset, nodes, seed, set, firmware)");
+            throw ConfigError(key, "unknown key (expected preset, nodes, seed, set, firmware, topology)");
         }
     }
     if (s.firmware.size() > 1 && s.firmware.size() != s.nodes)
         throw ConfigError("firmware", "gives " + std::to_string(s.firmware.size()) + " images for " +
                                           std::to_string(s.nodes) + " nodes (give one, or one per node)");
+    if (s.has_network()) s.topology_spec();  // validate now, naming the key
     return s;
+}
+
+namespace {
+std::array<uint32_t, 3> dims_of(const nlohmann::json& t) {
+    if (!t.contains("dims")) throw ConfigError("topology.dims", "missing (three sizes, x y z)");
+    const auto& d = t["dims"];
+    if (!d.is_array() || d.size() != 3) throw ConfigError("topology.dims", "expected three sizes [x, y, z]");
+    std::array<uint32_t, 3> out{};
+    for (size_t i = 0; i < 3; ++i)
+        out[i] = integer<uint32_t>(d[i], "topology.dims[" + std::to_string(i) + "]", 1, 4096);
+    return out;
+}
+
+std::array<bool, 3> wrap_of(const nlohmann::json& t, bool all) {
+    if (!t.contains("wrap")) return {all, all, all};
+    const auto& w = t["wrap"];
+    if (!w.is_array() || w.size() != 3) throw ConfigError("topology.wrap", "expected three booleans [x, y, z]");
+    std::array<bool, 3> out{};
+    for (size_t i = 0; i < 3; ++i) {
+        if (!w[i].is_boolean()) throw ConfigError("topology.wrap[" + std::to_string(i) + "]", "expected a boolean");
+        out[i] = w[i].get<bool>();
+    }
+    return out;
+}
+
+uint32_t field(const nlohmann::json& t, const char* name) {
+    if (!t.contains(name)) throw ConfigError(std::string("topology.") + name, "missing");
+    return integer<uint32_t>(t[name], std::string("topology.") + name, 1, 1 << 20);
+}
+}  // namespace
+
+net::TopologySpec SystemSpec::topology_spec() const {
+    net::TopologySpec spec = net::DirectCable{};
+    uint64_t count = 2;
+    if (topology.is_null()) {
+        // Default: a direct cable for two nodes, a line of routers (an N x 1 x 1 mesh) for more.
+        if (nodes != 2) {
+            spec = net::Mesh3D{{nodes, 1, 1}, {false, false, false}};
+            count = nodes;
+        }
+    } else {
+        if (!topology.contains("kind") || !topology["kind"].is_string())
+            throw ConfigError("topology.kind", "expected \"direct\", \"mesh\", \"torus\" or \"fat_tree\"");
+        const std::string kind = topology["kind"];
+        for (auto it = topology.begin(); it != topology.end(); ++it) {
+            static const std::vector<std::string> known = {"kind", "dims", "wrap", "leaves", "nodes_per_leaf", "spines"};
+            if (std::find(known.begin(), known.end(), it.key()) == known.end())
+                throw ConfigError("topology." + it.key(), "unknown key");
+        }
+        if (kind == "direct") {
+            spec = net::DirectCable{};
+        } else if (kind == "mesh" || kind == "torus") {
+            net::Mesh3D m{dims_of(topology), wrap_of(topology, kind == "torus")};
+            count = uint64_t(m.dims[0]) * m.dims[1] * m.dims[2];
+            spec = m;
+        } else if (kind == "fat_tree") {
+            net::FatTree f{field(topology, "leaves"), field(topology, "nodes_per_leaf"), field(topology, "spines")};
+            count = uint64_t(f.leaves) * f.nodes_per_leaf;
+            spec = f;
+        } else {
+            throw ConfigError("topology.kind", "unknown kind '" + kind + "' (direct, mesh, torus, fat_tree)");
+        }
+    }
+    if (count != nodes)
+        throw ConfigError("topology", "connects " + std::to_string(count) + " nodes but the system has " +
+                                          std::to_string(nodes));
+    return spec;
 }
 
 nlohmann::json SystemSpec::to_json() const {
     nlohmann::json j{{"preset", preset}, {"nodes", nodes}, {"seed", seed}, {"set", overrides}};
+    if (!topology.is_null()) j["topology"] = topology;
     if (!firmware.empty()) j["firmware"] = firmware;
     return j;
 }

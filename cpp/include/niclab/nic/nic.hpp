@@ -18,6 +18,8 @@
 #include "niclab/nic/control_block.hpp"
 #include "niclab/nic/host_bridge.hpp"
 #include "niclab/nic/nic_config.hpp"
+#include "niclab/nic/rx_dma.hpp"
+#include "niclab/nic/tx_dma.hpp"
 
 namespace niclab::nic {
 
@@ -53,6 +55,13 @@ public:
     const core::Cpu& cpu() const { return *cpu_; }
     ControlBlock& control() { return *control_; }
     HostBridge& host_bridge() { return host_bridge_; }
+    TxDma& tx_dma() { return *tx_dma_; }
+    RxDma& rx_dma() { return *rx_dma_; }
+    // Wire the DMA engines to the network (the system does this).
+    void attach_network(PacketPort* port) {
+        tx_dma_->set_port(port);
+        rx_dma_->set_port(port);
+    }
     const std::string& console() const { return control_->console(); }
 
     bool halted() const { return cpu_->state() == core::Cpu::State::Halted; }
@@ -87,6 +96,8 @@ private:
     HostBridge host_bridge_;
     std::unique_ptr<core::Cpu> cpu_;
     std::unique_ptr<ControlBlock> control_;
+    std::unique_ptr<TxDma> tx_dma_;
+    std::unique_ptr<RxDma> rx_dma_;
     std::unique_ptr<fw::FirmwareImage> image_;
     std::unique_ptr<fw::Symbolizer> symbolizer_;
     uint64_t loads_ = 0;

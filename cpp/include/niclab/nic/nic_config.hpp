@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "niclab/core/core_config.hpp"
+#include "niclab/nic/dma_config.hpp"
 #include "niclab/sim/time.hpp"
 
 namespace niclab::nic {
@@ -16,6 +17,7 @@ struct HostBridgeConfig {
 struct NicConfig {
     core::CoreConfig core;
     HostBridgeConfig host_bridge;
+    DmaConfig dma;
     Time mmio_read_latency = Time::ns(16);
     Time mmio_write_occupancy = Time::ns(8);
     Time boot_timeout = Time::ms(1);       // the firmware must set its running flag by then

@@ -9,6 +9,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "niclab/nic/nic_config.hpp"
+#include "niclab/system/system_params.hpp"
 
 namespace niclab::system {
 
@@ -32,6 +33,7 @@ public:
     // the key path under `path_prefix` (e.g. "set").
     void apply_overrides(const nlohmann::json& overrides, const std::string& path_prefix);
     nic::NicConfig nic_config(uint32_t node_id) const;
+    SystemParams params(uint32_t node_id) const;
     int64_t value(const std::string& key) const;  // throws ConfigError
 
 private:

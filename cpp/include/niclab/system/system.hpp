@@ -1,15 +1,19 @@
 #pragma once
-// A simulated cluster built from a SystemSpec: the kernel, and per node a host
-// memory and a NIC. (Hosts, networks and topologies join in later layers.)
+// A simulated cluster built from a SystemSpec: the kernel, the network, and per node
+// a host (memory and CPU) and a NIC wired to the network. Host processes
+// (host::Process on host_cpu(n)) must be destroyed before the System.
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
 
+#include "niclab/host/host_cpu.hpp"
 #include "niclab/host/host_memory.hpp"
+#include "niclab/net/network.hpp"
 #include "niclab/nic/nic.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "niclab/system/preset.hpp"
+#include "niclab/system/net_port.hpp"
 #include "niclab/system/system_spec.hpp"
 
 namespace niclab::system {
@@ -26,6 +30,9 @@ public:
     size_t node_count() const { return nodes_.size(); }
     nic::Nic& nic(size_t node);
     host::HostMemory& host_memory(size_t node);
+    host::HostCpu& host_cpu(size_t node);
+    const SystemParams& params() const { return params_; }
+    net::Network* network() { return network_.get(); }  // null for one node
 
     // Observe progress: called every `interval` of simulated time during run_until
     // with the time reached; returning false stops the run there (the state stays
@@ -46,13 +53,17 @@ public:
 private:
     struct Node {
         std::unique_ptr<host::HostMemory> memory;
+        std::unique_ptr<host::HostCpu> cpu;
         std::unique_ptr<nic::Nic> nic;
+        std::unique_ptr<NetPort> port;
     };
     bool idle() const;
 
     SystemSpec spec_;
     Preset preset_;
+    SystemParams params_;
     sim::Kernel kernel_;
+    std::unique_ptr<net::Network> network_;
     std::vector<Node> nodes_;
     Observer observer_;
     Time observe_interval_ = Time::us(100);

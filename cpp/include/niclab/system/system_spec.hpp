@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "niclab/net/topology.hpp"
+
 namespace niclab::system {
 
 struct SystemSpec {
@@ -16,6 +18,15 @@ struct SystemSpec {
     uint64_t seed = 0;
     nlohmann::json overrides = nlohmann::json::object();  // "set": parameter -> value
     std::vector<std::string> firmware;  // empty, one for all nodes, or one per node
+    // {"kind": "direct"} | {"kind": "mesh", "dims": [x, y, z], "wrap": [false, false, true]}
+    // | {"kind": "torus", "dims": [x, y, z]} | {"kind": "fat_tree", "leaves": L,
+    // "nodes_per_leaf": N, "spines": S}. Null: none for one node, a direct cable for two,
+    // an N x 1 x 1 mesh for more.
+    nlohmann::json topology;
+
+    // The network topology; throws ConfigError("topology...") when it does not fit.
+    net::TopologySpec topology_spec() const;
+    bool has_network() const { return nodes > 1; }
 
     static SystemSpec from_json(const nlohmann::json& j);  // throws ConfigError
     nlohmann::json to_json() const;

@@ -78,4 +78,99 @@
 #define NICLAB_HB_OPEN              NICLAB_U(0x1)
 #define NICLAB_HB_WRITABLE          NICLAB_U(0x2)
 
+/* ---- External interrupt sources (NICLAB_CTRL_EXT_IRQ_STATUS bits; mip.MEIP while any
+ * is pending). The firmware sleeps in wfi and is woken by these. ---- */
+#define NICLAB_IRQ_DOORBELL         NICLAB_U(0x01)  /* the host posted a mailbox command */
+#define NICLAB_IRQ_TX_DONE          NICLAB_U(0x02)  /* a TX DMA completion was posted */
+#define NICLAB_IRQ_RX_EVENT         NICLAB_U(0x04)  /* a new message's header arrived */
+#define NICLAB_IRQ_RX_DONE          NICLAB_U(0x08)  /* an RX DMA completion was posted */
+#define NICLAB_IRQ_RX_EXHAUSTED     NICLAB_U(0x10)  /* a new message found no free RX slot */
+
+/* ---- RAS: the heartbeat word the RAS system watches (seed 000 §5.3). The firmware
+ * increments it; a NIC whose heartbeat stops for the RAS timeout is marked dead. ---- */
+#define NICLAB_HEARTBEAT_ADDR       (NICLAB_SRAM_UNCACHED_BASE + NICLAB_U(0x8))
+
+/* ---- DMA engines (seed 000 §2 and §5.3). Command, event and completion FIFOs live in
+ * device memory, each managed by a head and a tail index: the producer advances the
+ * tail after writing an entry, the consumer advances the head after using one. A FIFO
+ * is full when advancing the tail would make it equal the head. Indices run modulo the
+ * FIFO's entries. Writing a command FIFO's tail starts the engine. ---- */
+#define NICLAB_DMA_FIFO_ENTRIES     NICLAB_U(64)
+#define NICLAB_PACKET_PAYLOAD       NICLAB_U(64)   /* bytes per network packet, seed 001 §2 */
+
+/* TX DMA engine: gathers each message from host memory (one command per contiguous
+ * region), packetizes it, appends the end-to-end CRC-32, and reports completion. */
+#define NICLAB_TXDMA_BASE           NICLAB_U(0xF0020000)
+#define NICLAB_TXDMA_SIZE           NICLAB_U(0x2000)
+#define NICLAB_TXDMA_CMD_HEAD       NICLAB_U(0x000)  /* r: engine's consumer index */
+#define NICLAB_TXDMA_CMD_TAIL       NICLAB_U(0x004)  /* r/w: firmware's producer index */
+#define NICLAB_TXDMA_CPL_HEAD       NICLAB_U(0x008)  /* r/w: firmware's consumer index */
+#define NICLAB_TXDMA_CPL_TAIL       NICLAB_U(0x00C)  /* r: engine's producer index */
+#define NICLAB_TXDMA_PACKETS        NICLAB_U(0x010)  /* r: packets sent since reset */
+#define NICLAB_TXDMA_CMD_RING       NICLAB_U(0x100)  /* 64 commands x 32 bytes */
+#define NICLAB_TXDMA_CPL_RING       NICLAB_U(0x1000) /* 64 completions x 16 bytes */
+#define NICLAB_TXDMA_CMD_BYTES      NICLAB_U(32)
+#define NICLAB_TXDMA_CPL_BYTES      NICLAB_U(16)
+
+/* TX command words. A message is one or more commands: the first has START, the last
+ * END; each names one contiguous host region (its first bytes usually the header). */
+#define NICLAB_TXCMD_CTRL           0   /* word index: NICLAB_TXCMD_START | NICLAB_TXCMD_END */
+#define NICLAB_TXCMD_DST            1   /* destination node id */
+#define NICLAB_TXCMD_LENGTH         2   /* bytes of this region */
+#define NICLAB_TXCMD_ADDR_LO        3   /* host physical address */
+#define NICLAB_TXCMD_ADDR_HI        4
+#define NICLAB_TXCMD_TAG            5   /* returned in the completion (END command) */
+#define NICLAB_TXCMD_START          NICLAB_U(0x1)
+#define NICLAB_TXCMD_END            NICLAB_U(0x2)
+
+/* TX and RX completion words: tag, status, bytes, RX slot (RX only). */
+#define NICLAB_CPL_TAG              0
+#define NICLAB_CPL_STATUS           1
+#define NICLAB_CPL_BYTES            2
+#define NICLAB_CPL_SLOT             3
+#define NICLAB_DMA_OK               NICLAB_U(0)
+#define NICLAB_DMA_HOST_FAULT       NICLAB_U(1)  /* host address outside host memory */
+#define NICLAB_DMA_CRC_ERROR        NICLAB_U(2)  /* end-to-end CRC-32 mismatch */
+#define NICLAB_DMA_TRUNCATED        NICLAB_U(3)  /* commands asked for more bytes than arrived */
+
+/* RX DMA engine: tells the firmware a new message arrived (event with its header),
+ * takes deposit commands, demultiplexes interleaved packets of up to
+ * NICLAB_RXDMA_SLOTS concurrent messages into their buffers, verifies the CRC. */
+#define NICLAB_RXDMA_BASE           NICLAB_U(0xF0030000)
+#define NICLAB_RXDMA_SIZE           NICLAB_U(0x6000)
+#define NICLAB_RXDMA_SLOTS          NICLAB_U(32)
+#define NICLAB_RXDMA_EVT_HEAD       NICLAB_U(0x000)  /* r/w: firmware's consumer index */
+#define NICLAB_RXDMA_EVT_TAIL       NICLAB_U(0x004)  /* r: engine's producer index */
+#define NICLAB_RXDMA_CMD_HEAD       NICLAB_U(0x008)  /* r: engine's consumer index */
+#define NICLAB_RXDMA_CMD_TAIL       NICLAB_U(0x00C)  /* r/w: firmware's producer index */
+#define NICLAB_RXDMA_CPL_HEAD       NICLAB_U(0x010)  /* r/w: firmware's consumer index */
+#define NICLAB_RXDMA_CPL_TAIL       NICLAB_U(0x014)  /* r: engine's producer index */
+#define NICLAB_RXDMA_EXHAUSTED      NICLAB_U(0x018)  /* r: times a new message found no free slot */
+#define NICLAB_RXDMA_PACKETS        NICLAB_U(0x01C)  /* r: packets received since reset */
+#define NICLAB_RXDMA_CMD_RING       NICLAB_U(0x100)  /* 64 commands x 32 bytes */
+#define NICLAB_RXDMA_CPL_RING       NICLAB_U(0x1000) /* 64 completions x 16 bytes */
+#define NICLAB_RXDMA_EVT_RING       NICLAB_U(0x2000) /* 64 events x 128 bytes */
+#define NICLAB_RXDMA_CMD_BYTES      NICLAB_U(32)
+#define NICLAB_RXDMA_CPL_BYTES      NICLAB_U(16)
+#define NICLAB_RXDMA_EVT_BYTES      NICLAB_U(128)
+
+/* RX event words (then the header: the message's first NICLAB_PACKET_PAYLOAD bytes). */
+#define NICLAB_RXEVT_SLOT           0
+#define NICLAB_RXEVT_SRC            1   /* source node id */
+#define NICLAB_RXEVT_LENGTH         2   /* bytes of the whole message */
+#define NICLAB_RXEVT_HEADER_BYTES   3   /* valid bytes in the header copy */
+#define NICLAB_RXEVT_HEADER         16  /* byte offset of the header copy */
+
+/* RX deposit command words: skip DISCARD bytes of the message stream, then write
+ * LENGTH bytes to host memory. The END command's completion carries TAG; message
+ * bytes after it are discarded. */
+#define NICLAB_RXCMD_SLOT           0
+#define NICLAB_RXCMD_CTRL           1   /* NICLAB_RXCMD_END on the last command */
+#define NICLAB_RXCMD_DISCARD        2
+#define NICLAB_RXCMD_LENGTH         3
+#define NICLAB_RXCMD_ADDR_LO        4
+#define NICLAB_RXCMD_ADDR_HI        5
+#define NICLAB_RXCMD_TAG            6
+#define NICLAB_RXCMD_END            NICLAB_U(0x1)
+
 #endif /* NICLAB_FW_HW_H */

@@ -1,0 +1,54 @@
+#pragma once
+// Stacks for process fibers. Each stack is a fixed-size mapping with a guard page
+// (an overflow faults at once instead of corrupting a neighbour). Finished processes
+// give their stack back and the next process reuses it, so a run that creates and
+// finishes many processes in sequence maps only a handful of stacks.
+#include <cstddef>
+#include <vector>
+
+#include <boost/context/protected_fixedsize_stack.hpp>
+#include <boost/context/stack_context.hpp>
+
+namespace niclab::host {
+
+class FiberStackPool {
+public:
+    // Up to `max_idle` returned stacks are kept for reuse; beyond that they are unmapped.
+    explicit FiberStackPool(std::size_t stack_bytes, std::size_t max_idle = 16);
+    ~FiberStackPool();
+    FiberStackPool(const FiberStackPool&) = delete;
+    FiberStackPool& operator=(const FiberStackPool&) = delete;
+
+    boost::context::stack_context allocate();
+    void deallocate(boost::context::stack_context& sc) noexcept;
+
+    std::size_t stack_bytes() const { return stack_bytes_; }
+    std::size_t in_use() const { return in_use_; }
+    std::size_t idle() const { return idle_.size(); }
+    // Stacks currently mapped (in use + idle): the pool's footprint is this times stack_bytes().
+    std::size_t mapped() const { return in_use_ + idle_.size(); }
+    // Most stacks ever in use at once.
+    std::size_t peak_in_use() const { return peak_in_use_; }
+
+private:
+    std::size_t stack_bytes_;
+    std::size_t max_idle_;
+    boost::context::protected_fixedsize_stack mapper_;
+    std::vector<boost::context::stack_context> idle_;
+    std::size_t in_use_ = 0;
+    std::size_t peak_in_use_ = 0;
+};
+
+// The StackAllocator that Boost.Context's fiber constructor takes (copied into the
+// fiber's control record, so it only points at the pool).
+class PooledStack {
+public:
+    explicit PooledStack(FiberStackPool& pool) : pool_(&pool) {}
+    boost::context::stack_context allocate() { return pool_->allocate(); }
+    void deallocate(boost::context::stack_context& sc) noexcept { pool_->deallocate(sc); }
+
+private:
+    FiberStackPool* pool_;
+};
+
+}  // namespace niclab::host

@@ -1,0 +1,118 @@
+#pragma once
+// A unidirectional channel between two buffers (NIC or router port). It models
+//  - serialization: a packet occupies the link for its wire bytes at the wire rate;
+//  - propagation latency;
+//  - credit-based flow control: the sender holds one credit per free packet buffer
+//    at the receiver (per virtual channel) and sends only with one, so flow control
+//    never drops a packet;
+//  - bit errors with SeaStar's 16-bit link CRC and link-level retry (seed 001 §2).
+//
+// Timing model of retry (an assumption; the seeds give none): the receiver checks
+// the CRC when the tail arrives and NACKs; the sender, go-back-N style, resends from
+// the bad packet once the NACK is back, so each corrupted copy holds the link for
+// serialization + 2 × latency. The link is reserved for the packet until a good copy
+// is through, which keeps packets in order.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "niclab/net/packet.hpp"
+#include "niclab/sim/random.hpp"
+#include "niclab/sim/time.hpp"
+
+namespace niclab::net {
+
+using LinkId = uint32_t;
+
+struct LinkParams {
+    // Payload bandwidth per direction with full 64-byte packets: 2.5 GB/s, which
+    // already accounts for packet and retry-protocol overhead (seed 001 §2).
+    uint64_t payload_bytes_per_s = 2'500'000'000;
+    // Wire bytes per packet besides the payload. Short packets pay it in full, so the
+    // wire rate is payload_bytes_per_s × (64 + overhead) / 64 (full packets then run at
+    // exactly the cited payload rate).
+    uint32_t overhead_bytes = Packet::kWireOverhead;
+    // Propagation + SerDes latency of one cable. Assumption (not in the seeds): 10 ns,
+    // about two metres of cable and the transceivers.
+    Time latency = Time::ns(10);
+    // Probability that any one payload bit is flipped in one traversal.
+    double bit_error_rate = 0.0;
+    // With retry off, corrupted packets are delivered as they are (the end-to-end
+    // CRC of the receiving NIC is then the only check).
+    bool link_retry = true;
+};
+
+struct LinkStats {
+    uint64_t packets = 0;         // good traversals
+    uint64_t payload_bytes = 0;
+    uint64_t retries = 0;         // corrupted copies detected by the link CRC and resent
+    uint64_t corrupted = 0;       // corrupted copies passed on (retry off, or CRC missed)
+    Time busy{};                  // time the link was occupied, retries included
+};
+
+// What one send did: when the packet's head and tail reach the receiver and when
+// the link is free again.
+struct Transmission {
+    Time head_arrival{};
+    Time tail_arrival{};
+    Time free_at{};
+    uint32_t retries = 0;
+    bool corrupted = false;
+};
+
+class Link {
+public:
+    static constexpr uint32_t kMaxVcs = 2;
+
+    Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_per_vc, uint64_t seed);
+
+    LinkId id() const { return id_; }
+    Time latency() const { return latency_; }
+    // Computed, not tabled: thousands of links share the numbers, and a division is
+    // cheaper than the cache misses of a per-link table.
+    Time serialization(unsigned payload_length) const {
+        const int64_t ps = ((payload_length + overhead_bytes_) * kPsPerSecondTimesPayload + wire_rate_ - 1) / wire_rate_;
+        return Time::ps(ps > 0 ? ps : 1);
+    }
+    Time busy_until() const { return busy_until_; }
+    bool idle(Time now) const { return busy_until_ <= now; }
+
+    uint32_t vcs() const { return vcs_; }
+    uint32_t credits(uint32_t vc) const { return credits_[vc]; }
+    uint32_t credits_per_vc() const { return credits_per_vc_; }
+    void take_credit(uint32_t vc) { --credits_[vc]; }
+    void return_credit(uint32_t vc) { ++credits_[vc]; }
+
+    // Sends `p` starting at `start` (the link must be idle by then). Bit errors are
+    // drawn here; with retry off a flipped bit is left in `p.payload`.
+    Transmission transmit(Time start, Packet& p);
+
+    double bit_error_rate() const { return bit_error_rate_; }
+    void set_bit_error_rate(double ber);
+    bool link_retry() const { return retry_; }
+
+    const LinkStats& stats() const { return stats_; }
+
+private:
+    bool draw_error(const Packet& p, unsigned& bit);
+
+    LinkId id_;
+    Time latency_;
+    bool retry_;
+    uint32_t vcs_;
+    uint32_t credits_per_vc_;
+    std::array<uint32_t, kMaxVcs> credits_{};
+    // serialization = wire bytes × 64 × 1e12 / ((64 + overhead) × payload rate) ps.
+    static constexpr int64_t kPsPerSecondTimesPayload = int64_t(Packet::kMaxPayload) * 1'000'000'000'000;
+    int64_t overhead_bytes_;
+    int64_t wire_rate_;
+    Time busy_until_{};
+    double bit_error_rate_ = 0.0;
+    // P(no error in a packet of payload length L), by repeated multiplication so the
+    // table is identical on every libm; empty when the link is error-free.
+    std::vector<double> p_clean_;
+    sim::Random random_;
+    LinkStats stats_;
+};
+
+}  // namespace niclab::net

@@ -1,0 +1,142 @@
+#pragma once
+// The network: links, routers and the packet pool of one topology, driven by the
+// simulation kernel, with one endpoint per node for the NIC to attach to.
+//
+// Switching is virtual cut-through: a router may forward a packet router_delay after
+// its head arrives, before its tail is in, and an input buffer holds a whole packet
+// (one credit = one packet buffer). So one packet crossing an idle network takes
+//     routers × router_delay + links × link latency + one serialization,
+// where links = hop_count + 2 (injection and ejection cables) and routers =
+// hop_count + 1 on a mesh or fat tree, and links = 1, routers = 0 on a direct cable.
+//
+// Everything is deterministic for a given topology, parameters, seed and traffic:
+// all decisions are made in kernel events, which fire in (time, sequence) order.
+#include <cstdint>
+#include <vector>
+
+#include "niclab/net/link.hpp"
+#include "niclab/net/packet.hpp"
+#include "niclab/net/packet_pool.hpp"
+#include "niclab/net/router.hpp"
+#include "niclab/net/topology.hpp"
+#include "niclab/sim/kernel.hpp"
+#include "niclab/sim/stats.hpp"
+
+namespace niclab::net {
+
+// The NIC side of a node's network port.
+class NetworkEndpoint {
+public:
+    virtual ~NetworkEndpoint() = default;
+    // A packet has fully arrived. Return false when there is no receive buffer now:
+    // the network keeps the packet (and those behind it) and offers it again after
+    // the NIC calls Network::endpoint_ready(node).
+    virtual bool deliver(const Packet& packet) = 0;
+    // The injection port has a credit again after inject() returned false.
+    virtual void injection_ready() {}
+};
+
+struct NetworkParams {
+    LinkParams link;
+    // Time from a packet's head arriving at a router to the router forwarding it
+    // (routing, arbitration, crossbar). Assumption, not in the seeds: 50 ns.
+    Time router_delay = Time::ns(50);
+    // Packet buffers (credits) per router input port and virtual channel.
+    // Assumption: 8, enough to cover a hop's credit round trip at full rate.
+    uint32_t input_buffers = 8;
+    // Packet buffers between the ejection cable and the NIC (the NIC's receive FIFO).
+    uint32_t receive_buffers = 8;
+    uint64_t seed = 0;
+};
+
+struct NetworkStats {
+    uint64_t packets_injected = 0;
+    uint64_t bytes_injected = 0;     // payload bytes
+    uint64_t packets_delivered = 0;
+    uint64_t bytes_delivered = 0;
+    uint64_t injections_refused = 0; // inject() found no credit
+    uint64_t deliveries_refused = 0; // deliver() returned false
+    uint64_t retries = 0;            // link-level retransmissions, all links
+    uint64_t corrupted_delivered = 0; // packets delivered with a flipped bit (retry off)
+    uint32_t max_buffer_occupancy = 0; // most packets seen in one input or receive buffer
+    Time max_queueing{};             // longest wait of a packet for an output at one router
+    sim::Accumulator latency_ns;     // injection to delivery, ns
+};
+
+class Network {
+public:
+    Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkParams& params = {});
+    Network(const Network&) = delete;
+    Network& operator=(const Network&) = delete;
+
+    const Topology& topology() const { return topology_; }
+    const NetworkParams& params() const { return params_; }
+    uint32_t nodes() const { return topology_.nodes(); }
+    sim::Kernel& kernel() { return kernel_; }
+
+    // The NIC of `node` receives its packets through `endpoint` (nullptr detaches;
+    // packets then wait in the network).
+    void attach(NodeId node, NetworkEndpoint* endpoint);
+    // Hands a packet to the network at the current kernel time. False when the
+    // injection cable has no credit; the NIC then waits for injection_ready().
+    // The network sets packet.link_crc. Throws NetworkError on a malformed packet.
+    bool inject(NodeId node, const Packet& packet);
+    // The NIC of `node` has receive buffers again: offer the packets held for it.
+    void endpoint_ready(NodeId node);
+
+    const NetworkStats& stats() const { return stats_; }
+    const std::vector<Link>& links() const { return links_; }
+    const Link& link(LinkId id) const { return links_[id]; }
+    void set_bit_error_rate(LinkId id, double ber) { links_[id].set_bit_error_rate(ber); }
+    // Fraction of `elapsed` during which the link was sending (retries included).
+    double utilization(LinkId id, Time elapsed) const;
+    LinkId injection_link(NodeId node) const { return nics_[node].tx_link; }
+    LinkId ejection_link(NodeId node) const { return nics_[node].rx_link; }
+    const Router& router(uint32_t id) const { return routers_[id]; }
+    // Packets inside the network (queued, on a cable, or held for a NIC).
+    std::size_t packets_in_flight() const { return pool_.live(); }
+
+private:
+    enum class Side : uint8_t { Router, Nic };
+    struct LinkEnds {
+        Side from_side, to_side;
+        uint8_t from_port = 0, to_port = 0;
+        uint32_t from = 0, to = 0;  // router id or node id
+    };
+    struct NicPort {
+        NetworkEndpoint* endpoint = nullptr;
+        LinkId tx_link = 0;
+        LinkId rx_link = 0;
+        PacketQueue tx_queue;   // injected, each holding a credit, waiting for the cable
+        PacketQueue rx_buffer;  // arrived, waiting for deliver() to accept
+        bool injection_blocked = false;
+        bool delivery_blocked = false;
+        bool delivering = false;
+        bool ready_while_delivering = false;
+    };
+
+    LinkId add_link(Side from_side, uint32_t from, uint8_t from_port, Side to_side, uint32_t to,
+                    uint8_t to_port, uint32_t vcs, uint32_t credits);
+    void try_send(LinkId l);
+    void send(LinkId l, PacketHandle h, Time start);
+    void arrive_at_router(LinkId l, PacketHandle h);
+    void arrive_at_nic(LinkId l, PacketHandle h);
+    void credit_returned(LinkId l, uint8_t vc);
+    void offer_packets(NodeId node);
+    void note_occupancy(uint32_t size) {
+        if (size > stats_.max_buffer_occupancy) stats_.max_buffer_occupancy = size;
+    }
+
+    sim::Kernel& kernel_;
+    NetworkParams params_;
+    Topology topology_;
+    std::vector<Link> links_;
+    std::vector<LinkEnds> ends_;
+    std::vector<uint8_t> wakeup_pending_;  // per link: a try_send is scheduled for busy_until
+    std::vector<Router> routers_;
+    std::vector<NicPort> nics_;
+    PacketPool pool_;
+    NetworkStats stats_;
+};
+
+}  // namespace niclab::net

@@ -1,0 +1,103 @@
+#pragma once
+// A SeaStar-style router: input buffers per port and virtual channel, a routing
+// table lookup (the Topology's), and per output port a round-robin arbiter over the
+// input buffers whose head packet wants that port. Input-queued with head-of-line
+// blocking per buffer, as a FIFO input buffer is. The Network drives it in time;
+// this class holds the state and makes the decisions.
+#include <cstdint>
+#include <vector>
+
+#include "niclab/net/link.hpp"
+#include "niclab/net/packet_pool.hpp"
+#include "niclab/net/topology.hpp"
+
+namespace niclab::net {
+
+class Router {
+public:
+    Router(uint32_t id, const std::vector<PortInfo>& ports, uint32_t vcs);
+
+    uint32_t id() const { return id_; }
+    uint32_t port_count() const { return uint32_t(ports_.size()); }
+    uint32_t vcs() const { return vcs_; }
+    const PortInfo& port(uint8_t p) const { return ports_[p].info; }
+
+    // The cable arriving at / leaving port p (set by the Network when it lays links).
+    LinkId in_link(uint8_t p) const { return ports_[p].in_link; }
+    LinkId out_link(uint8_t p) const { return ports_[p].out_link; }
+    void set_links(uint8_t p, LinkId in, LinkId out) { ports_[p].in_link = in; ports_[p].out_link = out; }
+
+    uint32_t buffer_index(uint8_t p, uint8_t vc) const { return p * vcs_ + vc; }
+    uint8_t buffer_port(uint32_t buffer) const { return uint8_t(buffer / vcs_); }
+    uint8_t buffer_vc(uint32_t buffer) const { return uint8_t(buffer % vcs_); }
+    const PacketQueue& input(uint32_t buffer) const { return inputs_[buffer].queue; }
+
+    // Queues packet h, whose routing decision (out_port, out_vc) is made, in input
+    // buffer b. Returns true when it is at the head, i.e. now requests its output.
+    bool enqueue(PacketPool& pool, uint32_t b, PacketHandle h) {
+        Input& in = inputs_[b];
+        in.queue.push(pool, h);
+        if (in.queue.size() > 1) return false;
+        set_head(in, pool[h]);
+        return true;
+    }
+    // Takes the head of buffer b (it won arbitration). The next packet, if any,
+    // becomes the head and requests its own output: see head_port().
+    PacketHandle dequeue(PacketPool& pool, uint32_t b) {
+        Input& in = inputs_[b];
+        --ports_[in.head_port].requests;
+        const PacketHandle h = in.queue.pop(pool);
+        if (in.queue.empty()) in.head_port = kNoHead;
+        else set_head(in, pool[in.queue.front()]);
+        return h;
+    }
+    // Output requested by the head of buffer b, or -1 when it is empty.
+    int head_port(uint32_t b) const { return inputs_[b].head_port == kNoHead ? -1 : inputs_[b].head_port; }
+
+    // Round-robin grant for output port `out`: the next input buffer after the last
+    // winner whose head packet is routed to `out` and whose output VC has a credit on
+    // `link`. Returns the buffer index, or -1. Reads only the router's own head
+    // cache, not the packets, because this runs for every packet at every hop.
+    int arbitrate(uint8_t out, const Link& link) {
+        const uint32_t n = uint32_t(inputs_.size());
+        uint32_t b = ports_[out].next_grant;
+        for (uint32_t k = 0; k < n; ++k, b = (b + 1 == n ? 0 : b + 1)) {
+            const Input& in = inputs_[b];
+            if (in.head_port != out || link.credits(in.head_vc) == 0) continue;
+            ports_[out].next_grant = b + 1 == n ? 0 : b + 1;
+            return int(b);
+        }
+        return -1;
+    }
+
+    // Input buffers whose head packet is routed to output p: a busy output needs a
+    // wake-up only while this is non-zero.
+    uint32_t requests(uint8_t p) const { return ports_[p].requests; }
+
+private:
+    struct Port {
+        PortInfo info;
+        LinkId in_link = UINT32_MAX;
+        LinkId out_link = UINT32_MAX;
+        uint32_t next_grant = 0;
+        uint32_t requests = 0;
+    };
+    uint32_t id_;
+    uint32_t vcs_;
+    std::vector<Port> ports_;
+    static constexpr uint8_t kNoHead = 0xFF;
+    struct Input {
+        PacketQueue queue;
+        uint8_t head_port = kNoHead;  // routing decision of the head packet, cached
+        uint8_t head_vc = 0;
+    };
+    void set_head(Input& in, const PacketSlot& head) {
+        in.head_port = head.out_port;
+        in.head_vc = head.out_vc;
+        ++ports_[head.out_port].requests;
+    }
+
+    std::vector<Input> inputs_;  // port-major: port × vcs + vc
+};
+
+}  // namespace niclab::net

@@ -1,0 +1,34 @@
+#pragma once
+// Table-based, deterministic routing. Each router's table maps a destination node
+// to one output port, computed once at build time, so every (src, dst) pair has one
+// fixed path and FIFO links deliver its packets in order (seed 001 §2: "table-based
+// routers provide a fixed path between all nodes, resulting in in-order delivery").
+//
+//  - Mesh / torus: dimension order, x then y then z; on a wrapped dimension the
+//    shorter way round the ring (ties go the + way).
+//  - Fat tree: up to spine (dst mod spines), then down: destination-mod-k routing,
+//    which spreads destinations over the spines yet keeps one path per pair.
+//
+// Deadlock: dimension order is deadlock-free on a mesh. A torus ring is a cycle of
+// buffers, so tori use two virtual channels with a dateline at the wrap cable
+// (Dally & Seitz): a packet enters each dimension on VC 0 and moves to VC 1 when it
+// crosses the wrap cable, which it does at most once per dimension. Up/down routing
+// on the fat tree has no cycles.
+#include <cstdint>
+#include <vector>
+
+#include "niclab/net/topology.hpp"
+
+namespace niclab::net {
+
+// Router-major table (routers × nodes) of output ports.
+std::vector<uint8_t> dimension_order_table(const Topology& topo, const Mesh3D& mesh);
+std::vector<uint8_t> fat_tree_table(const Topology& topo, const FatTree& tree);
+
+// The virtual channel a packet uses on `out`, having arrived on `in` over `in_vc`.
+inline uint8_t select_vc(const PortInfo& in, uint8_t in_vc, const PortInfo& out) {
+    if (out.wrap) return 1;
+    return (in.dim >= 0 && in.dim == out.dim) ? in_vc : 0;
+}
+
+}  // namespace niclab::net

@@ -1,0 +1,95 @@
+#pragma once
+// Topologies: which router port connects to which router or node, and the routing
+// tables built on that graph (routing.hpp). Every node has one NIC port into its
+// router (or, on a direct cable, straight into the other NIC).
+//
+//  - DirectCable: two NICs cabled to each other, no router.
+//  - Mesh3D: X×Y×Z routers, one node each, with a wrap flag per dimension. Red Storm
+//    is a mesh in x and y and a torus in z only, because of its classified/
+//    unclassified switching cabinets and cable lengths (seed 001 §5.1).
+//  - FatTree: two levels; leaf switches with nodes below and one uplink to each
+//    spine switch (FatTree::with_radix(k) is the classic full-bisection tree of
+//    radix-k switches: k leaves × k/2 nodes, k/2 spines).
+//
+// Node ids map to mesh coordinates x-fastest: id = x + X·(y + Y·z). Router ids equal
+// node ids on a mesh; on a fat tree leaves come first, then spines.
+#include <array>
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+#include "niclab/net/packet.hpp"
+
+namespace niclab::net {
+
+struct DirectCable {};
+
+struct Mesh3D {
+    std::array<uint32_t, 3> dims{1, 1, 1};
+    std::array<bool, 3> wrap{false, false, false};
+    // Red Storm's shape: torus only in z (seed 001 §5.1).
+    static Mesh3D red_storm(uint32_t x, uint32_t y, uint32_t z) { return {{x, y, z}, {false, false, true}}; }
+};
+
+struct FatTree {
+    uint32_t leaves = 2;
+    uint32_t nodes_per_leaf = 2;
+    uint32_t spines = 2;
+    static FatTree with_radix(uint32_t k) { return {k, k / 2, k / 2}; }
+};
+
+using TopologySpec = std::variant<DirectCable, Mesh3D, FatTree>;
+
+enum class PeerKind : uint8_t { None, Router, Node };
+
+struct PortInfo {
+    PeerKind kind = PeerKind::None;
+    uint32_t peer = 0;       // router id or node id
+    uint8_t peer_port = 0;   // the port of the peer router this cable ends at
+    int8_t dim = -1;         // mesh dimension of the cable (-1: NIC port or fat tree)
+    bool wrap = false;       // the wrap-around cable of a torus ring (the dateline)
+};
+
+class Topology {
+public:
+    static constexpr uint8_t kNicPort = 0;  // port 0 of a mesh router faces its node
+
+    explicit Topology(const TopologySpec& spec);
+
+    const TopologySpec& spec() const { return spec_; }
+    uint32_t nodes() const { return nodes_; }
+    uint32_t routers() const { return uint32_t(ports_.size()); }
+    // Virtual channels per link: 2 when a ring wraps (dateline deadlock avoidance), else 1.
+    uint32_t vcs() const { return vcs_; }
+
+    const std::vector<PortInfo>& ports(uint32_t router) const { return ports_[router]; }
+    // The router node `n` is cabled to, and the port. Direct cable: no router.
+    uint32_t router_of(NodeId n) const { return node_router_[n]; }
+    uint8_t port_of(NodeId n) const { return node_port_[n]; }
+
+    // Mesh coordinates of a node (x fastest). Only for Mesh3D.
+    std::array<uint32_t, 3> coordinates(NodeId n) const;
+
+    // Output port of `router` toward `dst`: the routing table.
+    uint8_t route(uint32_t router, NodeId dst) const { return table_[size_t(router) * nodes_ + dst]; }
+
+    // Routers a packet from src to dst passes, in order (empty on a direct cable).
+    std::vector<uint32_t> path(NodeId src, NodeId dst) const;
+    // Router-to-router cables on that path: the Manhattan (or ring) distance on a mesh.
+    uint32_t hop_count(NodeId src, NodeId dst) const;
+
+private:
+    void build_mesh(const Mesh3D& m);
+    void build_fat_tree(const FatTree& f);
+    void connect(uint32_t a, uint8_t pa, uint32_t b, uint8_t pb, int8_t dim, bool wrap);
+
+    TopologySpec spec_;
+    uint32_t nodes_ = 0;
+    uint32_t vcs_ = 1;
+    std::vector<std::vector<PortInfo>> ports_;
+    std::vector<uint32_t> node_router_;
+    std::vector<uint8_t> node_port_;
+    std::vector<uint8_t> table_;  // routers × nodes
+};
+
+}  // namespace niclab::net

@@ -1,0 +1,18 @@
+#pragma once
+// How a NIC's DMA engines meet the network: the TX engine injects packets through a
+// PacketPort (the system wires it to net::Network); the network hands packets to the
+// RX engine. Keeping this small lets the NIC layer stand without the whole network.
+#include "niclab/net/packet.hpp"
+
+namespace niclab::nic {
+
+class PacketPort {
+public:
+    virtual ~PacketPort() = default;
+    // False when the injection link has no credit; the NIC retries on injection_ready().
+    virtual bool inject(const net::Packet& p) = 0;
+    // The RX engine freed room after refusing a delivery.
+    virtual void receive_ready() = 0;
+};
+
+}  // namespace niclab::nic

@@ -1,0 +1,88 @@
+#pragma once
+// The RX DMA engine (seed 000 §2, §4.3.2): when the head packet of a new message
+// arrives it takes one of its NICLAB_RXDMA_SLOTS message slots and posts an event with
+// the message's header to the firmware; the firmware answers with deposit commands
+// (skip N bytes, write M bytes to a host address); the engine demultiplexes the
+// interleaved packets of all in-progress messages into their buffers through its own
+// HyperTransport port, verifies the end-to-end CRC-32 and posts a completion.
+// Packets that arrive before their commands wait in a per-slot buffer. When no slot
+// or no buffer room is free, the engine refuses the packet (the network holds it,
+// flow control backs up) and, for a new message without a slot, counts and signals
+// the resource exhaustion to the firmware: never a silent hang.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "niclab/host/host_memory.hpp"
+#include "niclab/net/packet.hpp"
+#include "niclab/nic/device_ring.hpp"
+#include "niclab/nic/dma_config.hpp"
+#include "niclab/nic/packet_port.hpp"
+#include "niclab/sim/kernel.hpp"
+
+namespace niclab::nic {
+
+class RxDma {
+public:
+    using RaiseIrq = std::function<void(uint32_t sources)>;
+    RxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, RaiseIrq raise);
+
+    void set_port(PacketPort* port) { port_ = port; }
+    bool read(uint32_t offset, uint32_t& value);
+    bool write(uint32_t offset, uint32_t value);
+    // A packet from the network; false = no room now (call port->receive_ready() later).
+    bool deliver(const net::Packet& p);
+    void reset();
+
+    uint64_t packets_received() const { return packets_; }
+    uint64_t exhausted() const { return exhausted_; }
+    uint64_t crc_errors() const { return crc_errors_; }
+
+private:
+    struct Deposit {
+        uint32_t discard, length, tag;
+        uint64_t addr;
+        bool end;
+    };
+    struct Slot {
+        bool busy = false;
+        uint32_t src = 0, message_id = 0;
+        uint64_t bytes = 0;          // message length
+        uint64_t arrived = 0;        // bytes received
+        uint64_t consumed = 0;       // bytes taken by deposit commands (written or discarded)
+        uint64_t deposited = 0;      // bytes written to host memory
+        uint32_t crc = 0, expected_crc = 0;
+        bool tail_seen = false, host_fault = false;
+        std::vector<uint8_t> buffer;  // arrived, not yet consumed (ring of rx_buffer_bytes)
+        uint32_t buf_start = 0, buf_len = 0;
+        std::vector<Deposit> deposits;  // commands not yet used up (capacity reserved)
+        size_t deposit_next = 0;
+        uint64_t deposit_done = 0;      // bytes of deposits[deposit_next] done (discard + write)
+        uint32_t tag = 0;
+        bool end_seen = false;
+    };
+    int find_slot(uint32_t src, uint32_t message_id) const;
+    int allocate_slot(const net::Packet& head);
+    void take_commands();
+    void drain(Slot& s, uint32_t index);
+    void maybe_complete(Slot& s, uint32_t index);
+    static bool wanted_more(const Slot& s);  // deposit commands asked for more than arrived
+    void write_host(uint64_t addr, const uint8_t* data, uint32_t n, Slot& s);
+
+    sim::Kernel& kernel_;
+    host::HostMemory& memory_;
+    DmaConfig cfg_;
+    RaiseIrq raise_;
+    PacketPort* port_ = nullptr;
+    DeviceRing events_;
+    DeviceRing cmds_;
+    DeviceRing cpls_;
+    std::array<Slot, NICLAB_RXDMA_SLOTS> slots_;
+    Time host_write_free_{};   // the HT write port is busy until then
+    bool refused_ = false;     // a delivery was refused: tell the port when room frees
+    uint64_t packets_ = 0, exhausted_ = 0, crc_errors_ = 0;
+    bool exhaustion_signalled_ = false;
+};
+
+}  // namespace niclab::nic

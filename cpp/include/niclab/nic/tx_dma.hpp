@@ -1,0 +1,70 @@
+#pragma once
+// The TX DMA engine (seed 000 §2, §4.3.1): the firmware fills its command FIFO, one
+// command per contiguous host region of a message; the engine reads the regions from
+// host memory through its own HyperTransport port (not the core's bus), cuts the
+// message into 64-byte packets, computes the end-to-end CRC-32, injects the packets
+// as the network's credits allow, and posts a completion. Messages go out one after
+// the other, in FIFO order.
+#include <cstdint>
+#include <functional>
+
+#include "niclab/host/host_memory.hpp"
+#include "niclab/net/packet.hpp"
+#include "niclab/nic/device_ring.hpp"
+#include "niclab/nic/dma_config.hpp"
+#include "niclab/nic/packet_port.hpp"
+#include "niclab/sim/kernel.hpp"
+
+namespace niclab::nic {
+
+class TxDma {
+public:
+    using RaiseIrq = std::function<void(uint32_t sources)>;
+    TxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, uint32_t node_id, RaiseIrq raise);
+
+    void set_port(PacketPort* port) { port_ = port; }
+    bool read(uint32_t offset, uint32_t& value);
+    bool write(uint32_t offset, uint32_t value);
+    void injection_ready();  // the network has a credit again
+    void reset();
+
+    uint64_t packets_sent() const { return packets_; }
+    uint64_t messages_sent() const { return messages_; }
+
+private:
+    struct Message {
+        bool active = false;
+        uint32_t first_cmd = 0, end_cmd = 0;  // command indices START..END
+        uint32_t dst = 0, tag = 0, id = 0;
+        uint64_t bytes = 0, sent = 0;        // message length, bytes already in packets
+        uint32_t cmd = 0;                     // command being read
+        uint64_t cmd_offset = 0;              // bytes of it already read
+        uint32_t crc = 0;
+        uint16_t sequence = 0;
+        Time data_start{};                    // when host data starts streaming in
+        uint32_t status = 0;
+    };
+    void try_start();
+    bool gather_packet(net::Packet& p);  // next packet's bytes from host memory
+    void pump();                         // inject the next packet when its data is in
+    void finish();
+    Time data_ready(uint64_t bytes_into_message) const;
+
+    sim::Kernel& kernel_;
+    host::HostMemory& memory_;
+    DmaConfig cfg_;
+    uint32_t node_id_;
+    RaiseIrq raise_;
+    PacketPort* port_ = nullptr;
+    DeviceRing cmds_;
+    DeviceRing cpls_;
+    Message msg_;
+    net::Packet packet_;        // the packet waiting for a credit
+    bool packet_waiting_ = false;
+    bool waiting_for_credit_ = false;
+    sim::EventId pump_event_;
+    uint32_t next_message_id_ = 0;
+    uint64_t packets_ = 0, messages_ = 0;
+};
+
+}  // namespace niclab::nic

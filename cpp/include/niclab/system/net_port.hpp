@@ -1,0 +1,33 @@
+#pragma once
+// Joins a NIC's DMA engines to its port on the network: packets the TX engine injects
+// go to net::Network, packets the network delivers go to the RX engine, and the flow
+// control signals pass both ways.
+#include "niclab/net/network.hpp"
+#include "niclab/nic/nic.hpp"
+
+namespace niclab::system {
+
+class NetPort final : public nic::PacketPort, public net::NetworkEndpoint {
+public:
+    NetPort(net::Network& network, nic::Nic& nic) : network_(network), nic_(nic) {
+        network_.attach(nic.node_id(), this);
+        nic_.attach_network(this);
+    }
+    ~NetPort() override {
+        network_.attach(nic_.node_id(), nullptr);
+        nic_.attach_network(nullptr);
+    }
+    NetPort(const NetPort&) = delete;
+    NetPort& operator=(const NetPort&) = delete;
+
+    bool inject(const net::Packet& p) override { return network_.inject(nic_.node_id(), p); }
+    void receive_ready() override { network_.endpoint_ready(nic_.node_id()); }
+    bool deliver(const net::Packet& p) override { return nic_.rx_dma().deliver(p); }
+    void injection_ready() override { nic_.tx_dma().injection_ready(); }
+
+private:
+    net::Network& network_;
+    nic::Nic& nic_;
+};
+
+}  // namespace niclab::system

@@ -1,0 +1,230 @@
+#include "niclab/host/host_cpu.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace niclab::host {
+
+namespace {
+
+HostConfig validated(HostConfig c) {
+    c.validate();
+    return c;
+}
+
+std::size_t queue_of(Priority p) { return static_cast<std::size_t>(p); }
+
+template <typename Seq>
+void erase_one(Seq& seq, Process* p) {
+    auto it = std::find(seq.begin(), seq.end(), p);
+    if (it != seq.end()) seq.erase(it);
+}
+
+[[noreturn]] void misuse(const char* what) {
+    // Destructors cannot report by exception, and going on would touch freed memory.
+    std::fprintf(stderr, "niclab host: %s\n", what);
+    std::abort();
+}
+
+}  // namespace
+
+HostCpu::HostCpu(sim::Kernel& kernel, HostConfig config)
+    : kernel_(kernel), config_(validated(std::move(config))), stacks_(config_.fiber_stack_bytes),
+      cores_(config_.cores), built_at_(kernel.now()) {
+    for (unsigned i = 0; i < cores_.size(); ++i) cores_[i].index = i;
+}
+
+HostCpu::~HostCpu() {
+    if (live_processes_ != 0) misuse("HostCpu destroyed while some of its Processes still exist");
+    kernel_.cancel(dispatch_event_);
+    kernel_.cancel(interrupt_event_);
+    for (Core& c : cores_) kernel_.cancel(c.interrupt_event);
+}
+
+// ---- process lifecycle ----------------------------------------------------------
+
+void HostCpu::admit(Process& p) {
+    ++live_processes_;
+    make_ready(p);
+}
+
+void HostCpu::forget(Process& p) {
+    switch (p.state_) {
+    case Process::State::ready:
+        erase_one(ready_[queue_of(p.priority_)], &p);
+        break;
+    case Process::State::computing: {
+        Core& c = cores_[p.core_];
+        stop_burst(c, p);
+        c.current = nullptr;
+        request_dispatch();
+        break;
+    }
+    case Process::State::preempted:
+        erase_one(cores_[p.core_].suspended, &p);
+        break;
+    case Process::State::blocked:
+        if (p.waiting_on_) p.waiting_on_->remove(p);
+        kernel_.cancel(p.sleep_event_);
+        break;
+    case Process::State::running:
+        misuse("a Process destroyed from inside its own body");
+    case Process::State::done:
+        break;
+    }
+    --live_processes_;
+}
+
+void HostCpu::make_ready(Process& p) {
+    p.state_ = Process::State::ready;
+    ready_[queue_of(p.priority_)].push_back(&p);
+    request_dispatch();
+}
+
+void HostCpu::sleep(Process& p, Time until) {
+    p.sleep_event_ = kernel_.schedule_at(until, [this, &p] {
+        p.sleep_event_ = {};
+        make_ready(p);
+    });
+}
+
+void HostCpu::check_running(const Process& p) const {
+    if (running_ != &p)
+        throw std::logic_error("process '" + p.name() +
+                               "': a blocking call made from outside its own body");
+}
+
+// ---- scheduling -------------------------------------------------------------------
+
+void HostCpu::request_dispatch() {
+    // Deferred to an event at the same time, so a notify from a device callback or from
+    // another process never runs a fiber in the middle of the notifier's own work.
+    if (dispatch_event_.valid()) return;
+    dispatch_event_ = kernel_.schedule_at(now(), [this] {
+        dispatch_event_ = {};
+        dispatch();
+    });
+}
+
+void HostCpu::dispatch() {
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (Core& c : cores_) {
+            if (c.in_interrupt || c.current) continue;
+            if (Process* p = pick_for(c)) {
+                run(c, *p);
+                progress = true;
+            }
+        }
+        if (!progress) progress = preempt_for_kernel_thread();
+    }
+}
+
+Process* HostCpu::pick_for(Core& c) {
+    auto take_front = [](std::deque<Process*>& q) { Process* p = q.front(); q.pop_front(); return p; };
+    auto take_suspended = [&c] { Process* p = c.suspended.back(); c.suspended.pop_back(); return p; };
+    auto& kernel_ready = ready_[queue_of(Priority::kernel)];
+    auto& user_ready = ready_[queue_of(Priority::user)];
+    // A kernel thread that was interrupted finishes first; kernel threads do not preempt
+    // each other.
+    if (!c.suspended.empty() && c.suspended.back()->priority_ == Priority::kernel) return take_suspended();
+    if (!kernel_ready.empty()) return take_front(kernel_ready);
+    // The interrupted user process gets its core back before any newcomer.
+    if (!c.suspended.empty()) return take_suspended();
+    if (!user_ready.empty()) return take_front(user_ready);
+    return nullptr;
+}
+
+bool HostCpu::preempt_for_kernel_thread() {
+    if (ready_[queue_of(Priority::kernel)].empty()) return false;
+    for (Core& c : cores_) {
+        if (!c.in_interrupt && c.current && c.current->priority_ == Priority::user) {
+            preempt(c);
+            return true;
+        }
+    }
+    return false;
+}
+
+void HostCpu::run(Core& c, Process& p) {
+    c.current = &p;
+    p.core_ = c.index;
+    if (p.state_ == Process::State::preempted) start_burst(c, p);
+    else resume(c, p);
+}
+
+void HostCpu::resume(Core& c, Process& p) {
+    if (!p.started_) {
+        p.started_ = true;
+        p.start_time_ = now();
+        p.fiber_ = boost::context::fiber(std::allocator_arg, PooledStack(stacks_),
+                                         [&p](boost::context::fiber&& scheduler) {
+                                             p.scheduler_ = std::move(scheduler);
+                                             p.run_body();
+                                             p.request_ = Process::Request::exit;
+                                             return std::move(p.scheduler_);
+                                         });
+    }
+    p.state_ = Process::State::running;
+    p.request_ = Process::Request::none;
+    running_ = &p;
+    p.fiber_ = std::move(p.fiber_).resume();
+    running_ = nullptr;
+    switch (p.request_) {
+    case Process::Request::burst:
+        start_burst(c, p);
+        break;
+    case Process::Request::block:
+        c.current = nullptr;
+        break;
+    case Process::Request::exit:
+        c.current = nullptr;
+        finish(p);
+        break;
+    case Process::Request::none:
+        misuse("a process fiber switched out without a request");
+    }
+}
+
+void HostCpu::start_burst(Core&, Process& p) {
+    p.state_ = Process::State::computing;
+    p.burst_start_ = now();
+    p.burst_event_ = kernel_.schedule_in(p.burst_left_, [this, &p] { end_burst(p); });
+}
+
+void HostCpu::end_burst(Process& p) {
+    p.burst_event_ = {};
+    Core& c = cores_[p.core_];
+    stop_burst(c, p);
+    resume(c, p);
+    dispatch();
+}
+
+void HostCpu::stop_burst(Core& c, Process& p) {
+    kernel_.cancel(p.burst_event_);
+    p.burst_event_ = {};
+    Time used = now() - p.burst_start_;
+    (p.burst_mode_ == CpuMode::user ? p.user_ : p.system_) += used;
+    c.charged.charge(p.burst_mode_, used);
+    p.burst_left_ -= used;
+}
+
+void HostCpu::finish(Process& p) {
+    p.state_ = Process::State::done;
+    p.end_time_ = now();
+    if (p.error_) ++failed_processes_;
+    p.body_ = nullptr;  // release what the body captured
+    p.finished_.notify_all();
+}
+
+void HostCpu::preempt(Core& c) {
+    Process& p = *c.current;
+    stop_burst(c, p);
+    p.state_ = Process::State::preempted;
+    c.suspended.push_back(&p);
+    c.current = nullptr;
+}
+
+}  // namespace niclab::host

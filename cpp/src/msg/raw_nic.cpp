@@ -1,0 +1,72 @@
+#include "niclab/msg/raw_nic.hpp"
+
+#include "niclab/fw/raw_msg.h"
+#include "niclab/fw/hw.h"
+#include "niclab/fw/mailbox.h"
+
+namespace niclab::msg {
+
+RawNic::RawNic(nic::Nic& nic, host::HostCpu& cpu, PioConfig pio) : nic_(nic), cpu_(cpu), pio_(pio) {
+    if (!nic.image() || !nic.image()->find_symbol(NICLAB_MAILBOX_SYMBOL, mailbox_))
+        throw Error("node " + std::to_string(nic.node_id()) + ": the loaded firmware has no mailbox (symbol " +
+                    NICLAB_MAILBOX_SYMBOL + ")");
+    if (read32(mailbox_) != NICLAB_MAILBOX_MAGIC)
+        throw Error("node " + std::to_string(nic.node_id()) + ": mailbox not initialised by the firmware");
+    cmd_tail_ = read32(mailbox_ + NICLAB_MAILBOX_CMD_TAIL);
+    cmd_head_ = read32(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
+    res_head_ = read32(mailbox_ + NICLAB_MAILBOX_RES_HEAD);
+    nic.control().on_host_interrupt([this] {
+        cpu_.raise_interrupt([this](host::InterruptContext& ictx) { on_interrupt(ictx); });
+    });
+}
+
+void RawNic::post_command(host::ProcessContext& ctx, const uint32_t (&words)[8]) {
+    uint32_t next = (cmd_tail_ + 1) % NICLAB_MAILBOX_ENTRIES;
+    while (next == cmd_head_) {  // looks full: refresh the cached head (a round trip)
+        ctx.compute(pio_.read);
+        cmd_head_ = read32(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
+        if (next == cmd_head_) ctx.sleep_for(Time::us(1));
+    }
+    ctx.compute(pio_.write * 3);  // the command (write-combined), the tail, the doorbell
+    uint32_t slot = mailbox_ + NICLAB_MAILBOX_CMD + cmd_tail_ * NICLAB_MAILBOX_WORDS * 4;
+    for (uint32_t i = 0; i < 8; ++i) nic_.poke32(slot + 4 * i, words[i]);
+    cmd_tail_ = next;
+    nic_.poke32(mailbox_ + NICLAB_MAILBOX_CMD_TAIL, cmd_tail_);
+    nic_.control().raise_external(NICLAB_IRQ_DOORBELL);
+}
+
+void RawNic::send(host::ProcessContext& ctx, uint32_t dst, uint64_t addr, uint32_t length, uint32_t tag) {
+    post_command(ctx, {RAW_CMD_SEND, tag, dst, uint32_t(addr), uint32_t(addr >> 32), length, 0, 0});
+}
+
+void RawNic::post_receive(host::ProcessContext& ctx, uint64_t addr, uint32_t max_length, uint32_t tag) {
+    post_command(ctx, {RAW_CMD_RECV, tag, 0, uint32_t(addr), uint32_t(addr >> 32), max_length, 0, 0});
+}
+
+RawResult RawNic::wait(host::ProcessContext& ctx) {
+    ctx.wait_for(arrived_, [this] { return !results_.empty(); });
+    RawResult r = results_.front();
+    results_.pop_front();
+    return r;
+}
+
+void RawNic::on_interrupt(host::InterruptContext& ictx) {
+    // The handler drains every result the firmware has posted (one interrupt may cover
+    // several), reading NIC memory across HyperTransport.
+    ++interrupts_;
+    ictx.charge(pio_.read);
+    uint32_t tail = read32(mailbox_ + NICLAB_MAILBOX_RES_TAIL);
+    while (res_head_ != tail) {
+        uint32_t slot = mailbox_ + NICLAB_MAILBOX_RES + res_head_ * NICLAB_MAILBOX_WORDS * 4;
+        ictx.charge(pio_.read);  // one cache-line read brings the whole result
+        RawResult r{read32(slot + 4 * RAW_RES_OP), read32(slot + 4 * RAW_RES_TAG), read32(slot + 4 * RAW_RES_STATUS),
+                    read32(slot + 4 * RAW_RES_BYTES), read32(slot + 4 * RAW_RES_SRC), ictx.now()};
+        results_.push_back(r);
+        res_head_ = (res_head_ + 1) % NICLAB_MAILBOX_ENTRIES;
+    }
+    ictx.charge(pio_.write);
+    nic_.poke32(mailbox_ + NICLAB_MAILBOX_RES_HEAD, res_head_);
+    arrived_.notify_all();
+}
+
+}  // namespace niclab::msg

@@ -1,0 +1,249 @@
+#include "niclab/net/network.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "niclab/net/network_error.hpp"
+#include "niclab/net/routing.hpp"
+
+namespace niclab::net {
+
+Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkParams& params)
+    : kernel_(kernel), params_(params), topology_(spec) {
+    if (params.router_delay < Time{}) throw NetworkError("router delay must not be negative");
+    const uint32_t vcs = topology_.vcs();
+    const uint32_t n_routers = topology_.routers();
+    routers_.reserve(n_routers);
+    for (uint32_t r = 0; r < n_routers; ++r) routers_.emplace_back(r, topology_.ports(r), vcs);
+    nics_.resize(topology_.nodes());
+
+    // Lay the cables in a fixed order (routers by id and port, then NICs by node) so
+    // link ids, and with them the per-link random streams, depend on the spec only.
+    std::vector<std::vector<LinkId>> out(n_routers);
+    for (uint32_t r = 0; r < n_routers; ++r) {
+        out[r].assign(routers_[r].port_count(), UINT32_MAX);
+        for (uint8_t p = 0; p < routers_[r].port_count(); ++p) {
+            const PortInfo& info = routers_[r].port(p);
+            if (info.kind == PeerKind::Router)
+                out[r][p] = add_link(Side::Router, r, p, Side::Router, info.peer, info.peer_port, vcs,
+                                     params.input_buffers);
+        }
+    }
+    for (NodeId n = 0; n < topology_.nodes(); ++n) {
+        if (n_routers == 0) {  // direct cable: each NIC's transmit cable is the other's receive cable
+            nics_[n].tx_link = add_link(Side::Nic, n, 0, Side::Nic, 1 - n, 0, 1, params.receive_buffers);
+            nics_[1 - n].rx_link = nics_[n].tx_link;
+            continue;
+        }
+        const uint32_t r = topology_.router_of(n);
+        const uint8_t p = topology_.port_of(n);
+        nics_[n].tx_link = add_link(Side::Nic, n, 0, Side::Router, r, p, vcs, params.input_buffers);
+        nics_[n].rx_link = add_link(Side::Router, r, p, Side::Nic, n, 0, 1, params.receive_buffers);
+        out[r][p] = nics_[n].rx_link;
+        routers_[r].set_links(p, nics_[n].tx_link, nics_[n].rx_link);
+    }
+    for (uint32_t r = 0; r < n_routers; ++r)
+        for (uint8_t p = 0; p < routers_[r].port_count(); ++p) {
+            const PortInfo& info = routers_[r].port(p);
+            if (info.kind == PeerKind::Router) routers_[r].set_links(p, out[info.peer][info.peer_port], out[r][p]);
+        }
+    wakeup_pending_.assign(links_.size(), 0);
+
+    // Every live packet holds a credit of some buffer, so the pool never needs more
+    // slots than there are buffers.
+    std::size_t buffers = 0;
+    for (const Link& l : links_) buffers += std::size_t(l.vcs()) * l.credits_per_vc();
+    pool_.reserve(buffers);
+}
+
+LinkId Network::add_link(Side from_side, uint32_t from, uint8_t from_port, Side to_side, uint32_t to,
+                         uint8_t to_port, uint32_t vcs, uint32_t credits) {
+    const LinkId id = LinkId(links_.size());
+    links_.emplace_back(id, params_.link, vcs, credits, params_.seed);
+    ends_.push_back(LinkEnds{from_side, to_side, from_port, to_port, from, to});
+    return id;
+}
+
+void Network::attach(NodeId node, NetworkEndpoint* endpoint) {
+    if (node >= nics_.size()) throw NetworkError("attach: node " + std::to_string(node) + " does not exist");
+    nics_[node].endpoint = endpoint;
+    if (endpoint) endpoint_ready(node);
+}
+
+bool Network::inject(NodeId node, const Packet& packet) {
+    if (node >= nics_.size()) throw NetworkError("inject: node " + std::to_string(node) + " does not exist");
+    if (packet.src != node)
+        throw NetworkError("inject at node " + std::to_string(node) + " of a packet from " + std::to_string(packet.src));
+    if (packet.dst >= nics_.size())
+        throw NetworkError("inject: destination " + std::to_string(packet.dst) + " does not exist");
+    if (packet.length > Packet::kMaxPayload)
+        throw NetworkError("inject: payload of " + std::to_string(packet.length) + " bytes exceeds 64");
+    if (routers_.empty() && packet.dst == node)
+        throw NetworkError("inject: a direct cable cannot loop a packet back to its sender");
+
+    NicPort& nic = nics_[node];
+    Link& link = links_[nic.tx_link];
+    if (link.credits(0) == 0) {
+        nic.injection_blocked = true;
+        ++stats_.injections_refused;
+        return false;
+    }
+    link.take_credit(0);
+    const PacketHandle h = pool_.allocate();
+    PacketSlot& slot = pool_[h];
+    slot.packet = packet;
+    // One value serves every hop: no header field changes on the way.
+    slot.packet.link_crc = compute_link_crc(packet);
+    slot.injected_at = kernel_.now();
+    slot.eligible_at = kernel_.now();
+    slot.tail_arrival = Time{};
+    slot.out_vc = 0;
+    slot.corrupted = false;
+    ++stats_.packets_injected;
+    stats_.bytes_injected += packet.length;
+    nic.tx_queue.push(pool_, h);
+    try_send(nic.tx_link);
+    return true;
+}
+
+// Starts the next transmission on link l if it is free, or makes sure someone comes
+// back when it is. Called whenever a packet may have become sendable on l.
+void Network::try_send(LinkId l) {
+    Link& link = links_[l];
+    const LinkEnds& e = ends_[l];
+    const Time now = kernel_.now();
+    if (e.from_side == Side::Nic) {
+        NicPort& nic = nics_[e.from];
+        if (nic.tx_queue.empty()) return;
+        if (link.idle(now)) send(l, nic.tx_queue.pop(pool_), now);
+        if (nic.tx_queue.empty()) return;
+    } else {
+        Router& r = routers_[e.from];
+        if (r.requests(e.from_port) == 0) return;
+        if (link.idle(now)) {
+            const int b = r.arbitrate(e.from_port, link);
+            if (b < 0) return;  // every requester waits for a credit: credit_returned() retries
+            const PacketHandle h = r.dequeue(pool_, uint32_t(b));
+            PacketSlot& slot = pool_[h];
+            link.take_credit(slot.out_vc);
+            // Cut-through may not outrun the packet's own tail on the way in.
+            const Time ser = link.serialization(slot.packet.length);
+            const Time start = std::max(now, slot.tail_arrival - ser);
+            stats_.max_queueing = std::max(stats_.max_queueing, now - slot.eligible_at);
+            send(l, h, start);
+            // The input buffer is free once the tail has left; the credit travels back
+            // over the reverse cable.
+            const LinkId in = r.in_link(r.buffer_port(uint32_t(b)));
+            const uint8_t vc = r.buffer_vc(uint32_t(b));
+            kernel_.schedule_at(link.busy_until() + links_[in].latency(),
+                                [this, in, vc] { credit_returned(in, vc); });
+            const int next_port = r.head_port(uint32_t(b));
+            if (next_port >= 0) try_send(r.out_link(uint8_t(next_port)));
+        }
+        if (r.requests(e.from_port) == 0) return;
+    }
+    // Someone still waits for this cable: come back when it is free.
+    if (!wakeup_pending_[l]) {
+        wakeup_pending_[l] = 1;
+        kernel_.schedule_at(link.busy_until(), [this, l] {
+            wakeup_pending_[l] = 0;
+            try_send(l);
+        });
+    }
+}
+
+void Network::send(LinkId l, PacketHandle h, Time start) {
+    PacketSlot& slot = pool_[h];
+    const Transmission t = links_[l].transmit(start, slot.packet);
+    stats_.retries += t.retries;
+    if (t.corrupted) slot.corrupted = true;
+    slot.tail_arrival = t.tail_arrival;
+    if (ends_[l].to_side == Side::Nic) {
+        kernel_.schedule_at(t.tail_arrival, [this, l, h] { arrive_at_nic(l, h); });
+    } else {
+        slot.eligible_at = t.head_arrival + params_.router_delay;
+        kernel_.schedule_at(slot.eligible_at, [this, l, h] { arrive_at_router(l, h); });
+    }
+}
+
+void Network::arrive_at_router(LinkId l, PacketHandle h) {
+    const LinkEnds& e = ends_[l];
+    Router& r = routers_[e.to];
+    PacketSlot& slot = pool_[h];
+    const uint8_t in_vc = slot.out_vc;
+    slot.out_port = topology_.route(e.to, slot.packet.dst);
+    slot.out_vc = select_vc(r.port(e.to_port), in_vc, r.port(slot.out_port));
+    const uint32_t b = r.buffer_index(e.to_port, in_vc);
+    const bool at_head = r.enqueue(pool_, b, h);
+    note_occupancy(r.input(b).size());
+    if (at_head) try_send(r.out_link(slot.out_port));
+}
+
+void Network::arrive_at_nic(LinkId l, PacketHandle h) {
+    const NodeId node = ends_[l].to;
+    NicPort& nic = nics_[node];
+    nic.rx_buffer.push(pool_, h);
+    note_occupancy(nic.rx_buffer.size());
+    if (!nic.delivery_blocked) offer_packets(node);
+}
+
+void Network::offer_packets(NodeId node) {
+    NicPort& nic = nics_[node];
+    if (nic.delivering) return;  // deliver() is on the stack: its loop picks this up
+    nic.delivering = true;
+    nic.delivery_blocked = false;
+    while (!nic.rx_buffer.empty()) {
+        const PacketHandle h = nic.rx_buffer.front();
+        PacketSlot& slot = pool_[h];
+        nic.ready_while_delivering = false;
+        if (!nic.endpoint || !nic.endpoint->deliver(slot.packet)) {
+            ++stats_.deliveries_refused;
+            nic.delivery_blocked = true;
+            break;
+        }
+        nic.rx_buffer.pop(pool_);
+        ++stats_.packets_delivered;
+        stats_.bytes_delivered += slot.packet.length;
+        stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
+        stats_.latency_ns.add((kernel_.now() - slot.injected_at).as_ns());
+        pool_.release(h);
+        const LinkId rx = nic.rx_link;
+        kernel_.schedule_in(links_[rx].latency(), [this, rx] { credit_returned(rx, 0); });
+    }
+    nic.delivering = false;
+    // The NIC refused but said "ready" from inside deliver(): offer again in a fresh
+    // event rather than recursing.
+    if (nic.delivery_blocked && nic.ready_while_delivering)
+        kernel_.schedule_in(Time{}, [this, node] { endpoint_ready(node); });
+}
+
+void Network::endpoint_ready(NodeId node) {
+    if (node >= nics_.size()) throw NetworkError("endpoint_ready: node " + std::to_string(node) + " does not exist");
+    NicPort& nic = nics_[node];
+    if (nic.delivering) {
+        nic.ready_while_delivering = true;
+        return;
+    }
+    offer_packets(node);
+}
+
+void Network::credit_returned(LinkId l, uint8_t vc) {
+    links_[l].return_credit(vc);
+    const LinkEnds& e = ends_[l];
+    if (e.from_side == Side::Router) {
+        try_send(l);
+        return;
+    }
+    NicPort& nic = nics_[e.from];
+    if (nic.injection_blocked) {
+        nic.injection_blocked = false;
+        if (nic.endpoint) nic.endpoint->injection_ready();
+    }
+}
+
+double Network::utilization(LinkId id, Time elapsed) const {
+    if (elapsed <= Time{}) return 0.0;
+    return double(links_[id].stats().busy.ps()) / double(elapsed.ps());
+}
+
+}  // namespace niclab::net

@@ -1,0 +1,42 @@
+#include "niclab/net/routing.hpp"
+
+namespace niclab::net {
+
+std::vector<uint8_t> dimension_order_table(const Topology& topo, const Mesh3D& mesh) {
+    const uint32_t n = topo.nodes();
+    std::vector<uint8_t> table(size_t(n) * n, Topology::kNicPort);
+    for (uint32_t r = 0; r < n; ++r) {
+        const auto here = topo.coordinates(r);
+        for (NodeId dst = 0; dst < n; ++dst) {
+            const auto there = topo.coordinates(dst);
+            for (int d = 0; d < 3; ++d) {
+                if (here[d] == there[d]) continue;
+                bool plus = there[d] > here[d];
+                if (mesh.wrap[d]) {
+                    const uint32_t size = mesh.dims[d];
+                    const uint32_t forward = (there[d] + size - here[d]) % size;
+                    plus = forward <= size - forward;
+                }
+                table[size_t(r) * n + dst] = uint8_t(plus ? 1 + 2 * d : 2 + 2 * d);
+                break;
+            }
+        }
+    }
+    return table;
+}
+
+std::vector<uint8_t> fat_tree_table(const Topology& topo, const FatTree& tree) {
+    const uint32_t n = topo.nodes();
+    std::vector<uint8_t> table(size_t(topo.routers()) * n, 0);
+    for (uint32_t leaf = 0; leaf < tree.leaves; ++leaf)
+        for (NodeId dst = 0; dst < n; ++dst)
+            table[size_t(leaf) * n + dst] = dst / tree.nodes_per_leaf == leaf
+                                                ? uint8_t(dst % tree.nodes_per_leaf)
+                                                : uint8_t(tree.nodes_per_leaf + dst % tree.spines);
+    for (uint32_t s = 0; s < tree.spines; ++s)
+        for (NodeId dst = 0; dst < n; ++dst)
+            table[size_t(tree.leaves + s) * n + dst] = uint8_t(dst / tree.nodes_per_leaf);
+    return table;
+}
+
+}  // namespace niclab::net

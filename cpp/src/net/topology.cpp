@@ -1,0 +1,121 @@
+#include "niclab/net/topology.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "niclab/net/network_error.hpp"
+#include "niclab/net/routing.hpp"
+
+namespace niclab::net {
+
+namespace {
+// Router ports are addressed by uint8_t, and 255 is plenty for any switch we model.
+constexpr uint32_t kMaxPorts = 255;
+}  // namespace
+
+Topology::Topology(const TopologySpec& spec) : spec_(spec) {
+    if (std::holds_alternative<DirectCable>(spec)) {
+        nodes_ = 2;
+        node_router_.assign(2, UINT32_MAX);
+        node_port_.assign(2, 0);
+    } else if (const auto* m = std::get_if<Mesh3D>(&spec)) {
+        build_mesh(*m);
+        table_ = dimension_order_table(*this, *m);
+    } else {
+        const auto& f = std::get<FatTree>(spec);
+        build_fat_tree(f);
+        table_ = fat_tree_table(*this, f);
+    }
+}
+
+void Topology::connect(uint32_t a, uint8_t pa, uint32_t b, uint8_t pb, int8_t dim, bool wrap) {
+    ports_[a][pa] = PortInfo{PeerKind::Router, b, pb, dim, wrap};
+    ports_[b][pb] = PortInfo{PeerKind::Router, a, pa, dim, wrap};
+}
+
+void Topology::build_mesh(const Mesh3D& m) {
+    uint64_t n = 1;
+    for (uint32_t d : m.dims) {
+        if (d == 0) throw NetworkError("mesh dimensions must be at least 1");
+        n *= d;
+    }
+    // The routing tables hold routers × nodes bytes: 1 GB at this bound.
+    if (n > (1u << 15)) throw NetworkError("mesh of " + std::to_string(n) + " nodes is larger than 32768");
+    nodes_ = uint32_t(n);
+    ports_.assign(nodes_, std::vector<PortInfo>(7));
+    node_router_.resize(nodes_);
+    node_port_.assign(nodes_, kNicPort);
+    for (NodeId id = 0; id < nodes_; ++id) {
+        node_router_[id] = id;
+        ports_[id][kNicPort] = PortInfo{PeerKind::Node, id, 0, -1, false};
+    }
+    const uint32_t stride[3] = {1, m.dims[0], m.dims[0] * m.dims[1]};
+    for (NodeId id = 0; id < nodes_; ++id) {
+        const auto c = coordinates(id);
+        for (int d = 0; d < 3; ++d) {
+            const uint32_t size = m.dims[d];
+            // Each router cables its + port to the next router's - port; the last
+            // router of a ring closes it if the dimension wraps. A ring of one needs
+            // no cable; a ring of two gets two parallel cables (one of them the wrap).
+            const bool last = c[d] + 1 == size;
+            if (size < 2 || (last && !m.wrap[d])) continue;
+            const NodeId next = last ? id - c[d] * stride[d] : id + stride[d];
+            connect(id, uint8_t(1 + 2 * d), next, uint8_t(2 + 2 * d), int8_t(d), last);
+            if (last) vcs_ = 2;
+        }
+    }
+}
+
+void Topology::build_fat_tree(const FatTree& f) {
+    if (f.leaves == 0 || f.nodes_per_leaf == 0 || f.spines == 0)
+        throw NetworkError("fat tree needs at least one leaf, one node per leaf and one spine");
+    if (f.nodes_per_leaf + f.spines > kMaxPorts || f.leaves > kMaxPorts)
+        throw NetworkError("fat tree switch radix above 255 ports");
+    nodes_ = f.leaves * f.nodes_per_leaf;
+    ports_.resize(f.leaves + f.spines);
+    for (uint32_t l = 0; l < f.leaves; ++l) ports_[l].resize(f.nodes_per_leaf + f.spines);
+    for (uint32_t s = 0; s < f.spines; ++s) ports_[f.leaves + s].resize(f.leaves);
+    node_router_.resize(nodes_);
+    node_port_.resize(nodes_);
+    for (NodeId id = 0; id < nodes_; ++id) {
+        const uint32_t leaf = id / f.nodes_per_leaf;
+        const uint8_t port = uint8_t(id % f.nodes_per_leaf);
+        node_router_[id] = leaf;
+        node_port_[id] = port;
+        ports_[leaf][port] = PortInfo{PeerKind::Node, id, 0, -1, false};
+    }
+    for (uint32_t l = 0; l < f.leaves; ++l)
+        for (uint32_t s = 0; s < f.spines; ++s)
+            connect(l, uint8_t(f.nodes_per_leaf + s), f.leaves + s, uint8_t(l), -1, false);
+}
+
+std::array<uint32_t, 3> Topology::coordinates(NodeId n) const {
+    const auto* m = std::get_if<Mesh3D>(&spec_);
+    if (!m) throw NetworkError("coordinates are defined on a mesh or torus only");
+    return {n % m->dims[0], (n / m->dims[0]) % m->dims[1], n / (m->dims[0] * m->dims[1])};
+}
+
+std::vector<uint32_t> Topology::path(NodeId src, NodeId dst) const {
+    if (src >= nodes_ || dst >= nodes_) throw NetworkError("path: node id out of range");
+    std::vector<uint32_t> routers;
+    if (ports_.empty()) return routers;
+    uint32_t r = router_of(src);
+    for (;;) {
+        routers.push_back(r);
+        if (routers.size() > ports_.size()) throw std::logic_error("routing loop");
+        const PortInfo& out = ports_[r][route(r, dst)];
+        if (out.kind == PeerKind::Node) {
+            if (out.peer != dst) throw std::logic_error("routing table ejects at the wrong node");
+            return routers;
+        }
+        if (out.kind != PeerKind::Router) throw std::logic_error("routing table names an unconnected port");
+        r = out.peer;
+    }
+}
+
+uint32_t Topology::hop_count(NodeId src, NodeId dst) const {
+    const auto p = path(src, dst);
+    return p.empty() ? 0 : uint32_t(p.size() - 1);
+}
+
+}  // namespace niclab::net

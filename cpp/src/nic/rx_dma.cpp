@@ -1,0 +1,243 @@
+#include "niclab/nic/rx_dma.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "niclab/net/crc.hpp"
+
+namespace niclab::nic {
+
+RxDma::RxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, RaiseIrq raise)
+    : kernel_(kernel), memory_(memory), cfg_(cfg), raise_(std::move(raise)),
+      events_(NICLAB_RXDMA_EVT_RING, NICLAB_RXDMA_EVT_BYTES), cmds_(NICLAB_RXDMA_CMD_RING, NICLAB_RXDMA_CMD_BYTES),
+      cpls_(NICLAB_RXDMA_CPL_RING, NICLAB_RXDMA_CPL_BYTES) {
+    for (Slot& s : slots_) {
+        s.buffer.assign(cfg_.rx_buffer_bytes, 0);  // allocated once: the packet path never allocates
+        s.deposits.reserve(8);
+    }
+}
+
+void RxDma::reset() {
+    events_.reset();
+    cmds_.reset();
+    cpls_.reset();
+    for (Slot& s : slots_) {
+        auto buffer = std::move(s.buffer);
+        auto deposits = std::move(s.deposits);
+        deposits.clear();
+        s = Slot{};
+        s.buffer = std::move(buffer);
+        s.deposits = std::move(deposits);
+    }
+    host_write_free_ = kernel_.now();
+    refused_ = exhaustion_signalled_ = false;
+}
+
+bool RxDma::read(uint32_t offset, uint32_t& value) {
+    switch (offset) {
+        case NICLAB_RXDMA_EVT_HEAD: value = events_.head; return true;
+        case NICLAB_RXDMA_EVT_TAIL: value = events_.tail; return true;
+        case NICLAB_RXDMA_CMD_HEAD: value = cmds_.head; return true;
+        case NICLAB_RXDMA_CMD_TAIL: value = cmds_.tail; return true;
+        case NICLAB_RXDMA_CPL_HEAD: value = cpls_.head; return true;
+        case NICLAB_RXDMA_CPL_TAIL: value = cpls_.tail; return true;
+        case NICLAB_RXDMA_EXHAUSTED: value = uint32_t(exhausted_); return true;
+        case NICLAB_RXDMA_PACKETS: value = uint32_t(packets_); return true;
+    }
+    for (DeviceRing* r : {&events_, &cmds_, &cpls_})
+        if (r->contains(offset)) {
+            value = r->load(offset);
+            return true;
+        }
+    return false;
+}
+
+bool RxDma::write(uint32_t offset, uint32_t value) {
+    switch (offset) {
+        case NICLAB_RXDMA_EVT_HEAD: events_.head = value % NICLAB_DMA_FIFO_ENTRIES; return true;
+        case NICLAB_RXDMA_CMD_TAIL:
+            cmds_.tail = value % NICLAB_DMA_FIFO_ENTRIES;
+            take_commands();
+            return true;
+        case NICLAB_RXDMA_CPL_HEAD:
+            cpls_.head = value % NICLAB_DMA_FIFO_ENTRIES;
+            for (uint32_t i = 0; i < slots_.size(); ++i) maybe_complete(slots_[i], i);  // some may wait for room
+            return true;
+    }
+    if (cmds_.contains(offset)) {
+        cmds_.store(offset, value);
+        return true;
+    }
+    return false;
+}
+
+int RxDma::find_slot(uint32_t src, uint32_t message_id) const {
+    for (uint32_t i = 0; i < slots_.size(); ++i)
+        if (slots_[i].busy && slots_[i].src == src && slots_[i].message_id == message_id) return int(i);
+    return -1;
+}
+
+int RxDma::allocate_slot(const net::Packet& head) {
+    if (events_.full()) return -1;
+    for (uint32_t i = 0; i < slots_.size(); ++i) {
+        Slot& s = slots_[i];
+        if (s.busy) continue;
+        s.busy = true;
+        s.src = head.src;
+        s.message_id = head.message_id;
+        s.bytes = head.message_bytes;
+        s.arrived = s.consumed = s.deposited = 0;
+        s.crc = s.expected_crc = 0;
+        s.tail_seen = s.host_fault = s.end_seen = false;
+        s.buf_start = s.buf_len = 0;
+        s.deposits.clear();
+        s.deposit_next = 0;
+        s.deposit_done = 0;
+        s.tag = 0;
+        uint32_t* e = events_.entry(events_.tail);
+        e[NICLAB_RXEVT_SLOT] = i;
+        e[NICLAB_RXEVT_SRC] = head.src;
+        e[NICLAB_RXEVT_LENGTH] = head.message_bytes;
+        e[NICLAB_RXEVT_HEADER_BYTES] = head.length;
+        std::memset(reinterpret_cast<uint8_t*>(e) + NICLAB_RXEVT_HEADER, 0, NICLAB_PACKET_PAYLOAD);
+        std::memcpy(reinterpret_cast<uint8_t*>(e) + NICLAB_RXEVT_HEADER, head.payload.data(), head.length);
+        events_.tail = DeviceRing::next(events_.tail);
+        raise_(NICLAB_IRQ_RX_EVENT);
+        return int(i);
+    }
+    return -1;
+}
+
+bool RxDma::deliver(const net::Packet& p) {
+    int index = find_slot(p.src, p.message_id);
+    if (index < 0) {
+        index = allocate_slot(p);
+        if (index < 0) {
+            // Resource exhaustion: the firmware sees it (counter + interrupt); the
+            // network holds the packet until a slot frees.
+            if (!exhaustion_signalled_) {
+                ++exhausted_;
+                exhaustion_signalled_ = true;
+                raise_(NICLAB_IRQ_RX_EXHAUSTED);
+            }
+            refused_ = true;
+            return false;
+        }
+        exhaustion_signalled_ = false;
+    }
+    Slot& s = slots_[index];
+    if (s.buffer.size() - s.buf_len < p.length) {
+        refused_ = true;  // its deposit commands have not come yet and its buffer is full
+        return false;
+    }
+    for (uint32_t i = 0; i < p.length; ++i)
+        s.buffer[(s.buf_start + s.buf_len + i) % s.buffer.size()] = p.payload[i];
+    s.buf_len += p.length;
+    s.arrived += p.length;
+    s.crc = net::crc32(p.data(), s.crc);
+    if (p.tail) {
+        s.tail_seen = true;
+        s.expected_crc = p.message_crc;
+    }
+    ++packets_;
+    drain(s, uint32_t(index));
+    maybe_complete(s, uint32_t(index));
+    return true;
+}
+
+void RxDma::take_commands() {
+    for (; cmds_.head != cmds_.tail; cmds_.head = DeviceRing::next(cmds_.head)) {
+        const uint32_t* c = cmds_.entry(cmds_.head);
+        uint32_t index = c[NICLAB_RXCMD_SLOT];
+        if (index >= slots_.size() || !slots_[index].busy || slots_[index].end_seen) continue;  // firmware bug: ignored
+        Slot& s = slots_[index];
+        Deposit d{c[NICLAB_RXCMD_DISCARD], c[NICLAB_RXCMD_LENGTH], c[NICLAB_RXCMD_TAG],
+                  (uint64_t(c[NICLAB_RXCMD_ADDR_HI]) << 32) | c[NICLAB_RXCMD_ADDR_LO],
+                  (c[NICLAB_RXCMD_CTRL] & NICLAB_RXCMD_END) != 0};
+        s.deposits.push_back(d);
+        if (d.end) {
+            s.end_seen = true;
+            s.tag = d.tag;
+        }
+        drain(s, index);
+        maybe_complete(s, index);
+    }
+}
+
+void RxDma::write_host(uint64_t addr, const uint8_t* data, uint32_t n, Slot& s) {
+    if (addr + n > cfg_.host_memory_bytes) {
+        s.host_fault = true;  // never a write outside host memory
+        return;
+    }
+    memory_.write(addr, {data, n});
+    host_write_free_ = std::max(host_write_free_, kernel_.now()) +
+                       Time::ps(int64_t(uint64_t(n) * 1'000'000 / cfg_.host_bandwidth_mb_s));
+    s.deposited += n;
+}
+
+void RxDma::drain(Slot& s, uint32_t) {
+    while (s.buf_len > 0) {
+        uint32_t chunk = std::min<uint32_t>(s.buf_len, uint32_t(s.buffer.size() - s.buf_start));  // contiguous
+        if (s.deposit_next < s.deposits.size()) {
+            const Deposit& d = s.deposits[s.deposit_next];
+            uint64_t total = uint64_t(d.discard) + d.length;
+            uint32_t n = uint32_t(std::min<uint64_t>(chunk, total - s.deposit_done));
+            if (s.deposit_done < d.discard) {
+                n = uint32_t(std::min<uint64_t>(n, d.discard - s.deposit_done));
+            } else {
+                write_host(d.addr + (s.deposit_done - d.discard), &s.buffer[s.buf_start], n, s);
+            }
+            s.deposit_done += n;
+            if (s.deposit_done == total) {
+                ++s.deposit_next;
+                s.deposit_done = 0;
+            }
+            chunk = n;
+        } else if (!(s.end_seen && s.deposit_next == s.deposits.size())) {
+            return;  // waiting for the firmware's next deposit command
+        }
+        // (after the END command is used up, the rest of the message is discarded)
+        s.buf_start = uint32_t((s.buf_start + chunk) % s.buffer.size());
+        s.buf_len -= chunk;
+        s.consumed += chunk;
+        if (refused_ && port_) {  // room again for a packet the network holds
+            refused_ = false;
+            port_->receive_ready();
+        }
+    }
+}
+
+bool RxDma::wanted_more(const Slot& s) {
+    for (size_t i = s.deposit_next; i < s.deposits.size(); ++i) {
+        uint64_t total = uint64_t(s.deposits[i].discard) + s.deposits[i].length;
+        if (total > (i == s.deposit_next ? s.deposit_done : 0)) return true;
+    }
+    return false;
+}
+
+void RxDma::maybe_complete(Slot& s, uint32_t index) {
+    if (!s.busy || !s.end_seen || !s.tail_seen || s.consumed != s.bytes) return;
+    if (cpls_.full()) return;  // retried when the firmware frees a completion entry
+    uint32_t status = NICLAB_DMA_OK;
+    if (s.host_fault) status = NICLAB_DMA_HOST_FAULT;
+    else if (s.crc != s.expected_crc) status = NICLAB_DMA_CRC_ERROR;
+    else if (wanted_more(s)) status = NICLAB_DMA_TRUNCATED;
+    if (status == NICLAB_DMA_CRC_ERROR) ++crc_errors_;
+    uint32_t* cpl = cpls_.entry(cpls_.tail);
+    cpl[NICLAB_CPL_TAG] = s.tag;
+    cpl[NICLAB_CPL_STATUS] = status;
+    cpl[NICLAB_CPL_BYTES] = uint32_t(s.deposited);
+    cpl[NICLAB_CPL_SLOT] = index;
+    cpls_.tail = DeviceRing::next(cpls_.tail);
+    s.busy = false;
+    // The interrupt waits for the engine's writes to host memory; a firmware that polls
+    // may see the completion entry up to one packet's HT write time earlier.
+    Time visible = std::max(host_write_free_, kernel_.now());
+    kernel_.schedule_at(visible, [this] { raise_(NICLAB_IRQ_RX_DONE); });
+    if (refused_ && port_) {
+        refused_ = false;
+        port_->receive_ready();
+    }
+}
+
+}  // namespace niclab::nic

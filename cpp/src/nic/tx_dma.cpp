@@ -1,0 +1,171 @@
+#include "niclab/nic/tx_dma.hpp"
+
+#include <algorithm>
+
+#include "niclab/net/crc.hpp"
+
+namespace niclab::nic {
+
+TxDma::TxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, uint32_t node_id, RaiseIrq raise)
+    : kernel_(kernel), memory_(memory), cfg_(cfg), node_id_(node_id), raise_(std::move(raise)),
+      cmds_(NICLAB_TXDMA_CMD_RING, NICLAB_TXDMA_CMD_BYTES), cpls_(NICLAB_TXDMA_CPL_RING, NICLAB_TXDMA_CPL_BYTES) {}
+
+void TxDma::reset() {
+    kernel_.cancel(pump_event_);
+    pump_event_ = {};
+    cmds_.reset();
+    cpls_.reset();
+    msg_ = Message{};
+    packet_waiting_ = waiting_for_credit_ = false;
+}
+
+bool TxDma::read(uint32_t offset, uint32_t& value) {
+    switch (offset) {
+        case NICLAB_TXDMA_CMD_HEAD: value = cmds_.head; return true;
+        case NICLAB_TXDMA_CMD_TAIL: value = cmds_.tail; return true;
+        case NICLAB_TXDMA_CPL_HEAD: value = cpls_.head; return true;
+        case NICLAB_TXDMA_CPL_TAIL: value = cpls_.tail; return true;
+        case NICLAB_TXDMA_PACKETS: value = uint32_t(packets_); return true;
+    }
+    if (cmds_.contains(offset)) { value = cmds_.load(offset); return true; }
+    if (cpls_.contains(offset)) { value = cpls_.load(offset); return true; }
+    return false;
+}
+
+bool TxDma::write(uint32_t offset, uint32_t value) {
+    switch (offset) {
+        case NICLAB_TXDMA_CMD_TAIL:
+            cmds_.tail = value % NICLAB_DMA_FIFO_ENTRIES;
+            try_start();
+            return true;
+        case NICLAB_TXDMA_CPL_HEAD:
+            cpls_.head = value % NICLAB_DMA_FIFO_ENTRIES;
+            if (msg_.active && msg_.sent == msg_.bytes && !packet_waiting_) finish();  // was waiting for room
+            return true;
+    }
+    if (cmds_.contains(offset)) { cmds_.store(offset, value); return true; }
+    return false;  // the completion ring and the engine's indices are read-only
+}
+
+Time TxDma::data_ready(uint64_t bytes_into_message) const {
+    // Host data streams in at the HyperTransport payload rate after the read latency.
+    return msg_.data_start + Time::ps(int64_t(bytes_into_message * 1'000'000 / cfg_.host_bandwidth_mb_s));
+}
+
+void TxDma::try_start() {
+    if (msg_.active) return;
+    // A message can start once all its commands (START .. END) are in the FIFO.
+    uint32_t end = cmds_.head;
+    uint64_t bytes = 0;
+    bool host_fault = false;
+    for (;; end = DeviceRing::next(end)) {
+        if (end == cmds_.tail) return;
+        const uint32_t* c = cmds_.entry(end);
+        uint64_t addr = (uint64_t(c[NICLAB_TXCMD_ADDR_HI]) << 32) | c[NICLAB_TXCMD_ADDR_LO];
+        if (addr + c[NICLAB_TXCMD_LENGTH] > cfg_.host_memory_bytes) host_fault = true;
+        bytes += c[NICLAB_TXCMD_LENGTH];
+        if (c[NICLAB_TXCMD_CTRL] & NICLAB_TXCMD_END) break;
+    }
+    const uint32_t* first = cmds_.entry(cmds_.head);
+    msg_ = Message{};
+    msg_.active = true;
+    msg_.first_cmd = msg_.cmd = cmds_.head;
+    msg_.end_cmd = end;
+    msg_.dst = first[NICLAB_TXCMD_DST];
+    msg_.tag = cmds_.entry(end)[NICLAB_TXCMD_TAG];
+    msg_.id = next_message_id_++;
+    msg_.bytes = host_fault ? 0 : bytes;
+    msg_.status = host_fault ? NICLAB_DMA_HOST_FAULT : NICLAB_DMA_OK;
+    msg_.data_start = kernel_.now() + cfg_.host_read_latency;
+    if (host_fault) {
+        finish();  // nothing is read or sent from outside host memory
+        return;
+    }
+    pump_event_ = kernel_.schedule_at(data_ready(std::min<uint64_t>(bytes, net::Packet::kMaxPayload)), [this] {
+        pump_event_ = {};
+        pump();
+    });
+}
+
+bool TxDma::gather_packet(net::Packet& p) {
+    p = net::Packet{};
+    p.src = node_id_;
+    p.dst = msg_.dst;
+    p.message_id = msg_.id;
+    p.sequence = msg_.sequence++;
+    p.head = msg_.sent == 0;
+    p.message_bytes = uint32_t(msg_.bytes);
+    uint32_t n = uint32_t(std::min<uint64_t>(net::Packet::kMaxPayload, msg_.bytes - msg_.sent));
+    p.length = uint8_t(n);
+    uint32_t filled = 0;
+    while (filled < n) {  // gather across the message's regions
+        const uint32_t* c = cmds_.entry(msg_.cmd);
+        uint64_t addr = (uint64_t(c[NICLAB_TXCMD_ADDR_HI]) << 32) | c[NICLAB_TXCMD_ADDR_LO];
+        uint64_t left = c[NICLAB_TXCMD_LENGTH] - msg_.cmd_offset;
+        uint32_t take = uint32_t(std::min<uint64_t>(left, n - filled));
+        memory_.read(addr + msg_.cmd_offset, {p.payload.data() + filled, take});
+        filled += take;
+        msg_.cmd_offset += take;
+        if (msg_.cmd_offset == c[NICLAB_TXCMD_LENGTH] && msg_.cmd != msg_.end_cmd) {
+            msg_.cmd = DeviceRing::next(msg_.cmd);
+            msg_.cmd_offset = 0;
+        }
+    }
+    msg_.crc = net::crc32(p.data(), msg_.crc);
+    msg_.sent += n;
+    p.tail = msg_.sent == msg_.bytes;
+    if (p.tail) p.message_crc = msg_.crc;
+    return p.tail;
+}
+
+void TxDma::pump() {
+    // Inject packets while their data is in and the network takes them; otherwise wait
+    // for the data (an event) or for a credit (injection_ready()).
+    for (;;) {
+        if (!packet_waiting_) {
+            gather_packet(packet_);
+            packet_waiting_ = true;
+            Time ready = data_ready(msg_.sent);
+            if (ready > kernel_.now()) {
+                pump_event_ = kernel_.schedule_at(ready, [this] {
+                    pump_event_ = {};
+                    pump();
+                });
+                return;
+            }
+        }
+        if (!port_ || !port_->inject(packet_)) {
+            waiting_for_credit_ = true;
+            return;
+        }
+        ++packets_;
+        packet_waiting_ = false;
+        if (packet_.tail) {
+            finish();
+            return;
+        }
+    }
+}
+
+void TxDma::injection_ready() {
+    if (!waiting_for_credit_) return;
+    waiting_for_credit_ = false;
+    pump();
+}
+
+void TxDma::finish() {
+    if (cpls_.full()) return;  // resumes when the firmware frees a completion slot
+    uint32_t* cpl = cpls_.entry(cpls_.tail);
+    cpl[NICLAB_CPL_TAG] = msg_.tag;
+    cpl[NICLAB_CPL_STATUS] = msg_.status;
+    cpl[NICLAB_CPL_BYTES] = uint32_t(msg_.bytes);
+    cpl[NICLAB_CPL_SLOT] = 0;
+    cpls_.tail = DeviceRing::next(cpls_.tail);
+    cmds_.head = DeviceRing::next(msg_.end_cmd);
+    msg_.active = false;
+    ++messages_;
+    raise_(NICLAB_IRQ_TX_DONE);
+    try_start();
+}
+
+}  // namespace niclab::nic
