@@ -52,6 +52,7 @@ py::dict run(System& s, Time until, py::object observer, double interval_us) {
     d["reached_us"] = r.reached.as_us();
     d["stopped"] = r.stopped_by_observer;
     d["faulted_nodes"] = r.faulted_nodes;
+    d["dead_nodes"] = r.dead_nodes;
     return d;
 }
 }  // namespace
@@ -96,7 +97,38 @@ void bind_system(py::module_& m) {
         .def("run_until_ps", [](System& s, int64_t until_ps, py::object observer, double interval_us) {
             return run(s, Time::ps(until_ps), std::move(observer), interval_us);
         }, py::arg("until_ps"), py::arg("observer") = py::none(), py::arg("interval_us") = 100.0)
-        .def_property_readonly("events_fired", [](System& s) { return s.kernel().events_fired(); });
+        .def_property_readonly("events_fired", [](System& s) { return s.kernel().events_fired(); })
+        .def("dead", &System::dead, py::arg("node"))
+        .def("dead_reason", [](const System& s, size_t node) -> py::object {
+            if (!s.dead(node)) return py::none();
+            return py::str(s.dead_reason(node));
+        }, py::arg("node"))
+        .def("host_cpu_times", [](System& s, size_t node) {
+            host::CpuTimes t = s.host_cpu(node).times();
+            py::dict d;
+            d["elapsed_us"] = t.elapsed.as_us();
+            d["user_us"] = t.user.as_us();
+            d["system_us"] = t.system.as_us();
+            d["interrupt_us"] = t.interrupt.as_us();
+            d["idle_us"] = t.idle().as_us();
+            d["interrupts"] = t.interrupts;
+            return d;
+        }, py::arg("node"))
+        .def("network_stats", [](System& s) -> py::object {
+            net::Network* n = s.network();
+            if (!n) return py::none();
+            const net::NetworkStats& st = n->stats();
+            py::dict d;
+            d["packets_injected"] = st.packets_injected;
+            d["bytes_injected"] = st.bytes_injected;
+            d["packets_delivered"] = st.packets_delivered;
+            d["bytes_delivered"] = st.bytes_delivered;
+            d["retries"] = st.retries;
+            d["corrupted_delivered"] = st.corrupted_delivered;
+            d["mean_latency_ns"] = st.latency_ns.mean();
+            d["max_latency_ns"] = st.latency_ns.max();
+            return d;
+        });
 
     m.def("preset_names", &system::Preset::names);
 }

@@ -88,7 +88,7 @@ class System:
         (neither given) until nothing is left to do. The GIL is released while
         running. `observer(now_us)` is called every `interval_us` of simulated time;
         returning False stops the run early (it can be resumed). Ctrl-C stops it too.
-        Returns a dict: reached_us, stopped, faulted_nodes.
+        Returns a dict: reached_us, stopped, faulted_nodes, dead_nodes (marked by RAS).
         """
         if until_us is not None and for_us is not None:
             raise ValueError("give until_us or for_us, not both")
@@ -99,6 +99,22 @@ class System:
         else:
             until_ps = 2**63 - 1
         return self._sys.run_until_ps(until_ps, observer, interval_us)
+
+    def dead(self, node):
+        """True if RAS marked `node`'s NIC dead (its heartbeat stopped; ras.heartbeat_timeout_us)."""
+        return self._sys.dead(node)
+
+    def dead_reason(self, node):
+        """Why RAS marked `node` dead, or None."""
+        return self._sys.dead_reason(node)
+
+    def host_cpu_times(self, node):
+        """CPU accounting of `node`'s host, microseconds: elapsed, user, system, interrupt, idle; interrupts."""
+        return self._sys.host_cpu_times(node)
+
+    def network_stats(self):
+        """Packets and bytes injected/delivered, link retries, latency (ns); None for one node."""
+        return self._sys.network_stats()
 
     @property
     def events_fired(self):

@@ -50,6 +50,7 @@ const std::map<std::string, Mapping>& mappings() {
         {"mmio.read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.mmio_read_latency = Time::ns(v); }}},
         {"mmio.write_occupancy_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.mmio_write_occupancy = Time::ns(v); }}},
         {"boot_timeout_us", {1, 1000000000, [](auto& p, int64_t v) { p.nic.boot_timeout = Time::us(v); }}},
+        {"ras.heartbeat_timeout_us", {0, 1000000000, [](auto&, int64_t) {}}},  // read by System
         {"dma.host_read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.dma.host_read_latency = Time::ns(v); }}},
         {"dma.host_bandwidth_mb_s", {1, 1000000, [](auto& p, int64_t v) { p.nic.dma.host_bandwidth_mb_s = uint64_t(v); }}},
         {"dma.host_memory_mb", {1, 1 << 24, [](auto& p, int64_t v) { p.nic.dma.host_memory_bytes = uint64_t(v) << 20; }}},

@@ -9,6 +9,7 @@ namespace niclab::system {
 System::System(const SystemSpec& spec) : spec_(spec), preset_(Preset::named(spec.preset)) {
     preset_.apply_overrides(spec.overrides, "set");
     params_ = preset_.params(0);
+    ras_ = RasMonitor(Time::us(preset_.value("ras.heartbeat_timeout_us")));
     if (spec.has_network()) {
         net::NetworkParams np = params_.net;
         np.seed = spec.seed;
@@ -55,6 +56,12 @@ bool System::idle() const {
     return std::none_of(nodes_.begin(), nodes_.end(), [](const Node& n) { return n.nic->cpu().active(); });
 }
 
+void System::sample_ras(RunResult& r) {
+    std::vector<const nic::Nic*> nics;
+    for (const Node& n : nodes_) nics.push_back(n.nic.get());
+    for (size_t node : ras_.sample(nics, kernel_.now())) r.dead_nodes.push_back(node);
+}
+
 System::RunResult System::run_until(Time until) {
     std::vector<bool> was_faulted;
     for (auto& n : nodes_) was_faulted.push_back(n.nic->faulted());
@@ -64,10 +71,14 @@ System::RunResult System::run_until(Time until) {
         if (idle()) {
             // Nothing can happen any more: time passes for free (unless running to quiescence).
             if (!to_quiescence) kernel_.run_until(until);
+            sample_ras(r);
             break;
         }
-        Time slice_end = observer_ ? std::min(until, kernel_.now() + observe_interval_) : until;
+        Time slice_end = until;
+        if (observer_) slice_end = std::min(slice_end, kernel_.now() + observe_interval_);
+        if (ras_.enabled()) slice_end = std::min(slice_end, kernel_.now() + ras_.period());
         kernel_.run_until(slice_end, to_quiescence);
+        sample_ras(r);
         if (observer_ && !observer_(kernel_.now())) {
             r.stopped_by_observer = true;
             break;

@@ -14,6 +14,7 @@
 #include "niclab/sim/kernel.hpp"
 #include "niclab/system/preset.hpp"
 #include "niclab/system/net_port.hpp"
+#include "niclab/system/ras_monitor.hpp"
 #include "niclab/system/system_spec.hpp"
 
 namespace niclab::system {
@@ -44,7 +45,11 @@ public:
         Time reached;
         bool stopped_by_observer = false;
         std::vector<size_t> faulted_nodes;  // NICs that faulted during this run
+        std::vector<size_t> dead_nodes;     // NICs RAS marked dead during this run
     };
+    // RAS (seed 000 §5.3): is this node's NIC marked dead, and why.
+    bool dead(size_t node) const { return ras_.dead(node); }
+    const std::string& dead_reason(size_t node) const { return ras_.reason(node); }
     // Run until `until`, or until nothing is left to do (every core asleep or
     // stopped and no event pending). A faulting NIC stops; the others go on.
     RunResult run_until(Time until);
@@ -58,6 +63,7 @@ private:
         std::unique_ptr<NetPort> port;
     };
     bool idle() const;
+    void sample_ras(RunResult& r);
 
     SystemSpec spec_;
     Preset preset_;
@@ -65,6 +71,7 @@ private:
     sim::Kernel kernel_;
     std::unique_ptr<net::Network> network_;
     std::vector<Node> nodes_;
+    RasMonitor ras_{Time{}};
     Observer observer_;
     Time observe_interval_ = Time::us(100);
 };

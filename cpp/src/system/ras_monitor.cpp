@@ -1,0 +1,31 @@
+#include "niclab/system/ras_monitor.hpp"
+
+#include "niclab/fw/hw.h"
+
+namespace niclab::system {
+
+std::vector<size_t> RasMonitor::sample(const std::vector<const nic::Nic*>& nics, Time now) {
+    std::vector<size_t> newly_dead;
+    if (!enabled()) return newly_dead;
+    watches_.resize(nics.size());
+    for (size_t i = 0; i < nics.size(); ++i) {
+        const nic::Nic& nic = *nics[i];
+        Watch& w = watches_[i];
+        if (w.loads != nic.loads()) w = Watch{0, now, nic.loads(), false, {}};  // new firmware
+        if (w.dead || !nic.image()) continue;
+        uint32_t beat = nic.peek32(NICLAB_HEARTBEAT_ADDR);
+        if (beat != w.last) {
+            w.last = beat;
+            w.changed = now;
+        } else if (beat != 0 && now - w.changed > timeout_) {  // 0: it never started beating
+            w.dead = true;
+            w.reason = "heartbeat stuck at " + std::to_string(beat) + " since " + std::to_string(w.changed.as_us()) +
+                       " us (timeout " + std::to_string(timeout_.as_us()) + " us); core " +
+                       (nic.faulted() ? "faulted" : nic.halted() ? "halted" : "at " + nic.where(nic.cpu().pc()));
+            newly_dead.push_back(i);
+        }
+    }
+    return newly_dead;
+}
+
+}  // namespace niclab::system
