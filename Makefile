@@ -46,6 +46,8 @@ test: test-cpp test-python
 bench: build
 	$(BUILD)/cpp/bench/bench_iss
 	$(BUILD)/cpp/bench/bench_kernel
+	$(BUILD)/cpp/bench/bench_net
+	-$(BUILD)/cpp/bench/bench_transfer
 
 clean:
 	rm -rf $(BUILD) python/niclab/_niclab*.so
