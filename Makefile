@@ -47,7 +47,7 @@ bench: build
 	$(BUILD)/cpp/bench/bench_iss
 	$(BUILD)/cpp/bench/bench_kernel
 	$(BUILD)/cpp/bench/bench_net
-	-$(BUILD)/cpp/bench/bench_transfer
+	$(BUILD)/cpp/bench/bench_transfer
 
 clean:
 	rm -rf $(BUILD) python/niclab/_niclab*.so

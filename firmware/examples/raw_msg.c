@@ -32,11 +32,6 @@ struct arrival {
 static struct arrival waiting[MAX_WAITING];
 static uint32_t waiting_head, waiting_tail;
 
-/* What each RX slot is being deposited into (for the completion result). */
-static struct {
-    uint32_t tag, src;
-} slot_owner[NICLAB_RXDMA_SLOTS];
-
 static uint32_t tx_tail, rx_cmd_tail;
 static uint32_t heartbeat;
 
@@ -87,8 +82,6 @@ static void deposit(const struct arrival *a, const struct recv_buffer *b)
     *dma_entry(base, ring, stride, rx_cmd_tail, NICLAB_RXCMD_ADDR_LO) = b->addr_lo;
     *dma_entry(base, ring, stride, rx_cmd_tail, NICLAB_RXCMD_ADDR_HI) = b->addr_hi;
     *dma_entry(base, ring, stride, rx_cmd_tail, NICLAB_RXCMD_TAG) = b->tag;
-    slot_owner[a->slot].tag = b->tag;
-    slot_owner[a->slot].src = a->src;
     rx_cmd_tail = dma_next(rx_cmd_tail);
     dma_write(base, NICLAB_RXDMA_CMD_TAIL, rx_cmd_tail);
 }
@@ -170,9 +163,10 @@ static int handle_rx_completions(void)
     uint32_t head = dma_read(NICLAB_RXDMA_BASE, NICLAB_RXDMA_CPL_HEAD);
     while (head != dma_read(NICLAB_RXDMA_BASE, NICLAB_RXDMA_CPL_TAIL)) {
         volatile uint32_t *cpl = dma_entry(NICLAB_RXDMA_BASE, NICLAB_RXDMA_CPL_RING, NICLAB_RXDMA_CPL_BYTES, head, 0);
-        uint32_t slot = cpl[NICLAB_CPL_SLOT];
-        post_result(RAW_RES_RECEIVED, slot_owner[slot].tag, cpl[NICLAB_CPL_STATUS], cpl[NICLAB_CPL_BYTES],
-                    slot_owner[slot].src);
+        /* The engine returns the buffer's tag and the source: a slot may already be
+         * reused by a newer message, so nothing is looked up by slot here. */
+        post_result(RAW_RES_RECEIVED, cpl[NICLAB_CPL_TAG], cpl[NICLAB_CPL_STATUS], cpl[NICLAB_CPL_BYTES],
+                    cpl[NICLAB_CPL_SRC]);
         head = dma_next(head);
         dma_write(NICLAB_RXDMA_BASE, NICLAB_RXDMA_CPL_HEAD, head);
         progress = 1;

@@ -54,7 +54,13 @@ bool RxDma::read(uint32_t offset, uint32_t& value) {
 
 bool RxDma::write(uint32_t offset, uint32_t value) {
     switch (offset) {
-        case NICLAB_RXDMA_EVT_HEAD: events_.head = value % NICLAB_DMA_FIFO_ENTRIES; return true;
+        case NICLAB_RXDMA_EVT_HEAD:
+            events_.head = value % NICLAB_DMA_FIFO_ENTRIES;
+            if (refused_ && port_) {  // a new message may have waited for an event entry
+                refused_ = false;
+                port_->receive_ready();
+            }
+            return true;
         case NICLAB_RXDMA_CMD_TAIL:
             cmds_.tail = value % NICLAB_DMA_FIFO_ENTRIES;
             take_commands();
@@ -110,6 +116,10 @@ int RxDma::allocate_slot(const net::Packet& head) {
 
 bool RxDma::deliver(const net::Packet& p) {
     int index = find_slot(p.src, p.message_id);
+    if (index < 0 && !p.head) {
+        ++orphans_;  // a packet of no message in progress (its head was lost): dropped
+        return true;
+    }
     if (index < 0) {
         index = allocate_slot(p);
         if (index < 0) {
@@ -228,6 +238,7 @@ void RxDma::maybe_complete(Slot& s, uint32_t index) {
     cpl[NICLAB_CPL_STATUS] = status;
     cpl[NICLAB_CPL_BYTES] = uint32_t(s.deposited);
     cpl[NICLAB_CPL_SLOT] = index;
+    cpl[NICLAB_CPL_SRC] = s.src;
     cpls_.tail = DeviceRing::next(cpls_.tail);
     s.busy = false;
     // The interrupt waits for the engine's writes to host memory; a firmware that polls

@@ -16,7 +16,7 @@ void TxDma::reset() {
     cmds_.reset();
     cpls_.reset();
     msg_ = Message{};
-    packet_waiting_ = waiting_for_credit_ = false;
+    packet_waiting_ = waiting_for_credit_ = completion_deferred_ = false;
 }
 
 bool TxDma::read(uint32_t offset, uint32_t& value) {
@@ -40,7 +40,7 @@ bool TxDma::write(uint32_t offset, uint32_t value) {
             return true;
         case NICLAB_TXDMA_CPL_HEAD:
             cpls_.head = value % NICLAB_DMA_FIFO_ENTRIES;
-            if (msg_.active && msg_.sent == msg_.bytes && !packet_waiting_) finish();  // was waiting for room
+            if (completion_deferred_) finish();  // it was waiting for room
             return true;
     }
     if (cmds_.contains(offset)) { cmds_.store(offset, value); return true; }
@@ -154,7 +154,8 @@ void TxDma::injection_ready() {
 }
 
 void TxDma::finish() {
-    if (cpls_.full()) return;  // resumes when the firmware frees a completion slot
+    completion_deferred_ = cpls_.full();
+    if (completion_deferred_) return;  // resumes when the firmware frees a completion slot
     uint32_t* cpl = cpls_.entry(cpls_.tail);
     cpl[NICLAB_CPL_TAG] = msg_.tag;
     cpl[NICLAB_CPL_STATUS] = msg_.status;

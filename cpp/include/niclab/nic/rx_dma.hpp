@@ -38,6 +38,7 @@ public:
     uint64_t packets_received() const { return packets_; }
     uint64_t exhausted() const { return exhausted_; }
     uint64_t crc_errors() const { return crc_errors_; }
+    uint64_t orphan_packets() const { return orphans_; }
 
 private:
     struct Deposit {
@@ -81,7 +82,7 @@ private:
     std::array<Slot, NICLAB_RXDMA_SLOTS> slots_;
     Time host_write_free_{};   // the HT write port is busy until then
     bool refused_ = false;     // a delivery was refused: tell the port when room frees
-    uint64_t packets_ = 0, exhausted_ = 0, crc_errors_ = 0;
+    uint64_t packets_ = 0, exhausted_ = 0, crc_errors_ = 0, orphans_ = 0;
     bool exhaustion_signalled_ = false;
 };
 

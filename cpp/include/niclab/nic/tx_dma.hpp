@@ -62,6 +62,7 @@ private:
     net::Packet packet_;        // the packet waiting for a credit
     bool packet_waiting_ = false;
     bool waiting_for_credit_ = false;
+    bool completion_deferred_ = false;  // the message is sent; its completion waits for room
     sim::EventId pump_event_;
     uint32_t next_message_id_ = 0;
     uint64_t packets_ = 0, messages_ = 0;

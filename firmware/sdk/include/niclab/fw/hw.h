@@ -123,11 +123,12 @@
 #define NICLAB_TXCMD_START          NICLAB_U(0x1)
 #define NICLAB_TXCMD_END            NICLAB_U(0x2)
 
-/* TX and RX completion words: tag, status, bytes, RX slot (RX only). */
+/* TX and RX completion words: tag, status, bytes; RX only: the slot and the source. */
 #define NICLAB_CPL_TAG              0
 #define NICLAB_CPL_STATUS           1
 #define NICLAB_CPL_BYTES            2
 #define NICLAB_CPL_SLOT             3
+#define NICLAB_CPL_SRC              4
 #define NICLAB_DMA_OK               NICLAB_U(0)
 #define NICLAB_DMA_HOST_FAULT       NICLAB_U(1)  /* host address outside host memory */
 #define NICLAB_DMA_CRC_ERROR        NICLAB_U(2)  /* end-to-end CRC-32 mismatch */
@@ -148,10 +149,10 @@
 #define NICLAB_RXDMA_EXHAUSTED      NICLAB_U(0x018)  /* r: times a new message found no free slot */
 #define NICLAB_RXDMA_PACKETS        NICLAB_U(0x01C)  /* r: packets received since reset */
 #define NICLAB_RXDMA_CMD_RING       NICLAB_U(0x100)  /* 64 commands x 32 bytes */
-#define NICLAB_RXDMA_CPL_RING       NICLAB_U(0x1000) /* 64 completions x 16 bytes */
+#define NICLAB_RXDMA_CPL_RING       NICLAB_U(0x1000) /* 64 completions x 32 bytes */
 #define NICLAB_RXDMA_EVT_RING       NICLAB_U(0x2000) /* 64 events x 128 bytes */
 #define NICLAB_RXDMA_CMD_BYTES      NICLAB_U(32)
-#define NICLAB_RXDMA_CPL_BYTES      NICLAB_U(16)
+#define NICLAB_RXDMA_CPL_BYTES      NICLAB_U(32)
 #define NICLAB_RXDMA_EVT_BYTES      NICLAB_U(128)
 
 /* RX event words (then the header: the message's first NICLAB_PACKET_PAYLOAD bytes). */
