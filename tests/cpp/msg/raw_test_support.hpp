@@ -11,8 +11,11 @@
 #include "niclab/host/process.hpp"
 #include "niclab/msg/raw_nic.hpp"
 #include "niclab/system/system.hpp"
+#include "test_support.hpp"
 
 namespace niclab::test::raw {
+
+using niclab::test::pattern;
 
 inline std::string firmware() { return std::string(NICLAB_FIRMWARE_DIR) + "/examples/raw_msg.elf"; }
 
@@ -27,15 +30,6 @@ inline system::SystemSpec spec_for(uint32_t nodes, nlohmann::json topology, uint
     return s;
 }
 
-inline std::vector<uint8_t> pattern(uint32_t length, uint32_t seed) {
-    std::vector<uint8_t> v(length);
-    uint32_t x = seed * 2654435761u + 1;
-    for (auto& b : v) {
-        x = x * 1664525u + 1013904223u;
-        b = uint8_t(x >> 24);
-    }
-    return v;
-}
 
 struct Stream {
     std::vector<msg::RawResult> sent;      // in completion order

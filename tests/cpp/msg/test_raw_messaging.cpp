@@ -12,6 +12,7 @@
 #include "niclab/host/process.hpp"
 #include "niclab/msg/raw_nic.hpp"
 #include "niclab/system/system.hpp"
+#include "test_support.hpp"
 
 namespace niclab::test {
 namespace {
@@ -26,15 +27,6 @@ system::SystemSpec spec_for(uint32_t nodes, nlohmann::json topology) {
     return s;
 }
 
-std::vector<uint8_t> pattern(uint32_t length, uint32_t seed) {
-    std::vector<uint8_t> v(length);
-    uint32_t x = seed * 2654435761u + 1;
-    for (auto& b : v) {
-        x = x * 1664525u + 1013904223u;
-        b = uint8_t(x >> 24);
-    }
-    return v;
-}
 
 struct Transfer {
     msg::RawResult sent, received;

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "niclab/system/system.hpp"
+#include "test_support.hpp"
 
 namespace niclab::test {
 
@@ -66,30 +67,5 @@ inline std::string hex32(uint32_t v) {
     return buf;
 }
 
-// A fresh directory, removed with everything in it when the test ends.
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "niclab-nic-XXXXXX").string();
-        if (::mkdtemp(tmpl.data()) == nullptr) throw std::system_error(errno, std::generic_category(), "mkdtemp");
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    std::filesystem::path write(const std::string& name, const std::vector<uint8_t>& bytes) const {
-        auto path = path_ / name;
-        std::ofstream out(path, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        return path;
-    }
-
-private:
-    std::filesystem::path path_;
-};
 
 }  // namespace niclab::test

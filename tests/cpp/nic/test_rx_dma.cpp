@@ -17,19 +17,11 @@
 #include "niclab/nic/packet_port.hpp"
 #include "niclab/nic/rx_dma.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "test_support.hpp"
 
 namespace niclab::test {
 namespace {
 
-std::vector<uint8_t> pattern(size_t length, uint32_t seed) {
-    std::vector<uint8_t> v(length);
-    uint32_t x = seed * 2654435761u + 1;
-    for (auto& b : v) {
-        x = x * 1664525u + 1013904223u;
-        b = uint8_t(x >> 24);
-    }
-    return v;
-}
 
 // A message cut into packets as a sending TX engine cuts it.
 std::vector<net::Packet> packets_of(uint32_t src, uint32_t id, const std::vector<uint8_t>& data) {

@@ -16,21 +16,13 @@
 #include "niclab/nic/packet_port.hpp"
 #include "niclab/nic/tx_dma.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "test_support.hpp"
 
 namespace niclab::test {
 namespace {
 
 constexpr uint32_t kNode = 7;
 
-std::vector<uint8_t> pattern(size_t length, uint32_t seed) {
-    std::vector<uint8_t> v(length);
-    uint32_t x = seed * 2654435761u + 1;
-    for (auto& b : v) {
-        x = x * 1664525u + 1013904223u;
-        b = uint8_t(x >> 24);
-    }
-    return v;
-}
 
 // Records what the engine injects; refuses once `accept_limit` packets are in.
 class RecordingPort : public nic::PacketPort {

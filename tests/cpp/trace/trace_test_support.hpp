@@ -14,8 +14,11 @@
 
 #include "niclab/system/system.hpp"
 #include "niclab/trace/trace.hpp"
+#include "test_support.hpp"
 
 namespace niclab::trace::test {
+
+using niclab::test::TempDir;
 
 inline std::filesystem::path example(const std::string& name) {
     return std::filesystem::path(NICLAB_FIRMWARE_DIR) / "examples" / (name + ".elf");
@@ -50,23 +53,5 @@ inline Trace figure2_trace() {
     return t;
 }
 
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "niclab-trace-XXXXXX").string();
-        if (::mkdtemp(tmpl.data()) == nullptr) throw std::system_error(errno, std::generic_category(), "mkdtemp");
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
 
 }  // namespace niclab::trace::test
