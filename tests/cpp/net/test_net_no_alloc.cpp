@@ -11,18 +11,7 @@
 #include "niclab/net/network.hpp"
 #include "niclab/sim/random.hpp"
 
-namespace {
-bool g_counting = false;
-std::size_t g_allocations = 0;
-}  // namespace
-
-void* operator new(std::size_t n) {
-    if (g_counting) ++g_allocations;
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "counting_new.hpp"
 
 namespace niclab::net {
 namespace {

@@ -9,19 +9,11 @@
 
 #include "niclab/sim/kernel.hpp"
 
+#include "counting_new.hpp"
+
 namespace {
-bool g_counting = false;
-std::size_t g_allocations = 0;
 int* volatile g_sink = nullptr;  // escapes an allocation so the optimizer cannot elide it
 }  // namespace
-
-void* operator new(std::size_t n) {
-    if (g_counting) ++g_allocations;
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace niclab::sim {
 namespace {
