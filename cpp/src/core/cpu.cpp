@@ -139,11 +139,14 @@ void Cpu::run(sim::Kernel& kernel) {
 }
 
 void Cpu::execute() {
+    // Hot loop: keep the loop-invariant decoded-slot base in a register by indexing
+    // from the current view; everything a handler may change is re-read.
     while (cycle_ < limit_) {
-        if ((pc_ >> fetch_shift_) != fetch_line_) [[unlikely]] {
+        const uint32_t pc = pc_;
+        if ((pc >> fetch_shift_) != fetch_line_) [[unlikely]] {
             if (!fetch_slow()) continue;
         }
-        const Insn& in = decoded_[(pc_ - fetch_base_) >> 2];
+        const Insn& in = decoded_[(pc - fetch_base_) >> 2];
         cycle_ += in.cost;
         ++instret_;
         in.fn(*this, in);
