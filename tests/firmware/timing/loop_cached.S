@@ -33,29 +33,7 @@ _start:
 
     .balign 32
 pass:
-    li      s4, ITERATIONS          /* 6 words, so measure_begin fills the line */
-    nop
-    nop
-    nop
-    nop
-    nop
-    .globl  measure_start
-measure_start:
-    measure_begin
-    .globl  loop_start
-loop_start:
-    addi    a1, a1, 1
-    addi    a2, a2, 3
-    xor     a3, a1, a2
-    add     a4, a4, a3
-    slli    a5, a4, 1
-    or      a6, a5, a1
-    and     a7, a6, a2
-    addi    s4, s4, -1
-    bnez    s4, loop_start
-    .globl  loop_end
-loop_end:
-    measure_end
+    alu_loop ITERATIONS
     slli    t1, s5, 3               /* timing_results[pass] */
     la      t0, timing_results
     add     t0, t0, t1

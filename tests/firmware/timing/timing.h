@@ -72,4 +72,35 @@ timing_results:
     .popsection
 .endm
 
+
+/* The measured ALU loop of loop_cached.S and cache_toggle.S: `iterations` x (7 ALU
+ * instructions, a decrement and a taken branch but the last), starting on a fresh
+ * 32-byte line (the caller aligns to 32 first; the 6 words before the loop make
+ * measure_begin end on the line boundary). Exports measure_start/loop_start/loop_end. */
+.macro alu_loop iterations
+    li      s4, \iterations
+    nop
+    nop
+    nop
+    nop
+    nop
+    .globl  measure_start
+measure_start:
+    measure_begin
+    .globl  loop_start
+loop_start:
+    addi    a1, a1, 1
+    addi    a2, a2, 3
+    xor     a3, a1, a2
+    add     a4, a4, a3
+    slli    a5, a4, 1
+    or      a6, a5, a1
+    and     a7, a6, a2
+    addi    s4, s4, -1
+    bnez    s4, loop_start
+    .globl  loop_end
+loop_end:
+    measure_end
+.endm
+
 #endif /* NICLAB_TESTS_TIMING_H */
