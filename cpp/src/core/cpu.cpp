@@ -275,15 +275,6 @@ void Cpu::exec_fence_i() {
     invalidate_all_code();
 }
 
-void Cpu::branch_to(uint32_t target) {
-    if (target & 3) [[unlikely]] {
-        trap(uint32_t(TrapCause::InstructionMisaligned), target);
-        return;
-    }
-    pc_ = target;
-    cycle_ += cfg_.taken_branch_penalty;
-}
-
 // ---------------------------------------------------------------- memory slow paths
 
 uint32_t Cpu::line_fill_cycles(const CacheModel& c) const {

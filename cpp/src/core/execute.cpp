@@ -2,6 +2,7 @@
 // privileged spec ch. 3). Each handler advances pc_ itself; the dispatch loop has
 // already charged the instruction's base cost.
 #include <climits>
+#include <cstring>
 
 #include "handlers.hpp"
 
@@ -43,10 +44,21 @@ NICLAB_BRANCH(bltu, r1(c, in) < r2(c, in))
 NICLAB_BRANCH(bgeu, r1(c, in) >= r2(c, in))
 #undef NICLAB_BRANCH
 
+// Loads and stores: a D-cache hit in cached SRAM (the common case) is handled
+// inline without any call, so the handler needs no stack frame; everything else
+// (misses, uncached SRAM, devices, host windows, traps) tail-calls the full path.
 #define NICLAB_LOAD(name, T)                                                   \
-    void name(Cpu& c, const Insn& in) {                                        \
+    [[gnu::noinline]] void name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
         T v;                                                                   \
-        if (!c.load<T>(r1(c, in) + uint32_t(in.imm), v)) return;               \
+        if (!c.load<T>(addr, v)) return;                                       \
+        rd(c, in) = uint32_t(int32_t(v));                                      \
+        next(c);                                                               \
+    }                                                                          \
+    void name(Cpu& c, const Insn& in) {                                        \
+        uint32_t addr = r1(c, in) + uint32_t(in.imm), off;                     \
+        if (!c.sram_hit(addr, sizeof(T), off)) return name##_full(c, in, addr); \
+        T v;                                                                   \
+        std::memcpy(&v, c.sram_data() + off, sizeof(T));                       \
         rd(c, in) = uint32_t(int32_t(v));                                      \
         next(c);                                                               \
     }
@@ -58,8 +70,15 @@ NICLAB_LOAD(lhu, uint16_t)
 #undef NICLAB_LOAD
 
 #define NICLAB_STORE(name, T)                                                  \
+    [[gnu::noinline]] void name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
+        if (c.store<T>(addr, T(r2(c, in)))) next(c);                           \
+    }                                                                          \
     void name(Cpu& c, const Insn& in) {                                        \
-        if (c.store<T>(r1(c, in) + uint32_t(in.imm), T(r2(c, in)))) next(c);   \
+        uint32_t addr = r1(c, in) + uint32_t(in.imm), off;                     \
+        if (!c.sram_store_hit(addr, sizeof(T), off)) return name##_full(c, in, addr); \
+        T v = T(r2(c, in));                                                    \
+        std::memcpy(c.sram_data() + off, &v, sizeof(T));                       \
+        next(c);                                                               \
     }
 NICLAB_STORE(sb, uint8_t)
 NICLAB_STORE(sh, uint16_t)

@@ -110,6 +110,12 @@ public:
     uint32_t pc_ = 0;
 
     template <typename T> bool load(uint32_t addr, T& out);
+    // The call-free fast path of loads and stores: an aligned access to the cached SRAM
+    // view that hits the D-cache (or, for loads, any such access with the D-cache off).
+    // Charges it and gives the SRAM offset; false means "take the full path".
+    bool sram_hit(uint32_t addr, uint32_t size, uint32_t& off);
+    bool sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
+    uint8_t* sram_data() { return sram_.data; }
     template <typename T> bool store(uint32_t addr, T value);
     void trap(uint32_t cause, uint32_t tval);  // synchronous exception at pc_
     void branch_to(uint32_t target);           // taken branch or jump
@@ -196,6 +202,41 @@ private:
 // the I-cache is off).
 Insn decode(uint32_t raw, const CoreConfig& cfg, uint32_t fetch_cycles);
 extern const Handler kDecodeHandler;  // the "not yet decoded" slot handler
+
+// A taken branch or jump: inline, so branch handlers make no call on the fast path.
+inline void Cpu::branch_to(uint32_t target) {
+    if (target & 3) [[unlikely]] {
+        trap(uint32_t(TrapCause::InstructionMisaligned), target);
+        return;
+    }
+    pc_ = target;
+    cycle_ += cfg_.taken_branch_penalty;
+}
+
+// ---- the call-free fast path of load and store handlers ----
+
+inline bool Cpu::sram_hit(uint32_t addr, uint32_t size, uint32_t& off) {
+    off = addr - sram_.cached_base;
+    if ((addr & (size - 1)) || off >= sram_.size) return false;
+    if (!dcache_on_) {
+        cycle_ += cfg_.sram_read_cycles;
+        stall_cycles_ += cfg_.sram_read_cycles;
+        return true;
+    }
+    if (!dcache_.resident(off >> dline_shift_)) return false;
+    ++dcache_.accesses;
+    return true;
+}
+inline bool Cpu::sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
+    off = addr - sram_.cached_base;
+    if (!dcache_on_ || (addr & (size - 1)) || off >= sram_.size) return false;
+    uint32_t line = off >> dline_shift_;
+    if (!dcache_.resident(line)) return false;
+    ++dcache_.accesses;
+    dcache_.mark_dirty(line);
+    decoded_[off >> 2].fn = kDecodeHandler;  // code may have been overwritten
+    return true;
+}
 
 // ---- inline memory access: the cached SRAM view is the fast path ----
 
