@@ -103,7 +103,7 @@ void Cpu::invalidate_all_code() {
     reset_fetch();
 }
 
-void Cpu::decode_and_execute(const Insn& slot) {
+uint32_t Cpu::decode_and_execute(const Insn& slot) {
     // `slot` is this pc's entry in decoded_: decode it in place, then run it.
     auto& target = const_cast<Insn&>(slot);
     // Invalidation only swaps the handler, so the loop charged this slot the cost of
@@ -111,7 +111,7 @@ void Cpu::decode_and_execute(const Insn& slot) {
     cycle_ -= target.cost;
     target = decode(current_insn_bits(), cfg_, fetch_cycles_in_decode_);
     cycle_ += target.cost;
-    target.fn(*this, target);
+    return target.fn(*this, target, pc_);
 }
 
 // ---------------------------------------------------------------- run loop
@@ -139,18 +139,23 @@ void Cpu::run(sim::Kernel& kernel) {
 }
 
 void Cpu::execute() {
-    // Hot loop: keep the loop-invariant decoded-slot base in a register by indexing
-    // from the current view; everything a handler may change is re-read.
+    // The pc lives in a register across instructions (handlers take and return it);
+    // pc_ gets each value too, so traps and slow paths see where they are.
+    uint32_t pc = pc_;
     while (cycle_ < limit_) {
-        const uint32_t pc = pc_;
+        pc_ = pc;
         if ((pc >> fetch_shift_) != fetch_line_) [[unlikely]] {
-            if (!fetch_slow()) continue;
+            if (!fetch_slow()) {
+                pc = pc_;  // trapped to the handler, or stopped
+                continue;
+            }
         }
         const Insn& in = decoded_[(pc - fetch_base_) >> 2];
         cycle_ += in.cost;
         ++instret_;
-        in.fn(*this, in);
+        pc = in.fn(*this, in, pc);
     }
+    pc_ = pc;
 }
 
 bool Cpu::fetch_slow() {

@@ -1,6 +1,8 @@
 // Semantics of every RV32IM + Zicsr instruction (unprivileged spec ch. 2 and 7,
-// privileged spec ch. 3). Each handler advances pc_ itself; the dispatch loop has
-// already charged the instruction's base cost.
+// privileged spec ch. 3). A handler gets the instruction's pc in a register and
+// returns the next pc (the dispatch loop keeps it in a register too; Cpu::pc_ holds
+// the same value while the handler runs, for traps). The loop has already charged the
+// instruction's base cost.
 #include <climits>
 #include <cstring>
 
@@ -13,28 +15,27 @@ inline int32_t s(uint32_t v) { return int32_t(v); }
 inline uint32_t& rd(Cpu& c, const Insn& in) { return c.x_[in.rd]; }
 inline uint32_t r1(Cpu& c, const Insn& in) { return c.x_[in.rs1]; }
 inline uint32_t r2(Cpu& c, const Insn& in) { return c.x_[in.rs2]; }
-inline void next(Cpu& c) { c.pc_ += 4; }
 }  // namespace
 
-void lui(Cpu& c, const Insn& in) { rd(c, in) = uint32_t(in.imm); next(c); }
-void auipc(Cpu& c, const Insn& in) { rd(c, in) = c.pc_ + uint32_t(in.imm); next(c); }
+uint32_t lui(Cpu& c, const Insn& in, uint32_t pc) { rd(c, in) = uint32_t(in.imm); return pc + 4; }
+uint32_t auipc(Cpu& c, const Insn& in, uint32_t pc) { rd(c, in) = pc + uint32_t(in.imm); return pc + 4; }
 
-void jal(Cpu& c, const Insn& in) {
-    uint32_t link = c.pc_ + 4, target = c.pc_ + uint32_t(in.imm);
+uint32_t jal(Cpu& c, const Insn& in, uint32_t pc) {
+    uint32_t target = pc + uint32_t(in.imm);
     if (target & 3) return c.branch_to(target);  // traps; rd is not written
-    rd(c, in) = link;
-    c.branch_to(target);
+    rd(c, in) = pc + 4;
+    return c.branch_to(target);
 }
-void jalr(Cpu& c, const Insn& in) {
-    uint32_t link = c.pc_ + 4, target = (r1(c, in) + uint32_t(in.imm)) & ~1u;
+uint32_t jalr(Cpu& c, const Insn& in, uint32_t pc) {
+    uint32_t target = (r1(c, in) + uint32_t(in.imm)) & ~1u;
     if (target & 3) return c.branch_to(target);
-    rd(c, in) = link;
-    c.branch_to(target);
+    rd(c, in) = pc + 4;
+    return c.branch_to(target);
 }
 
 #define NICLAB_BRANCH(name, cond)                                              \
-    void name(Cpu& c, const Insn& in) {                                        \
-        if (cond) c.branch_to(c.pc_ + uint32_t(in.imm)); else next(c);         \
+    uint32_t name(Cpu& c, const Insn& in, uint32_t pc) {                       \
+        return (cond) ? c.branch_to(pc + uint32_t(in.imm)) : pc + 4;           \
     }
 NICLAB_BRANCH(beq, r1(c, in) == r2(c, in))
 NICLAB_BRANCH(bne, r1(c, in) != r2(c, in))
@@ -48,19 +49,19 @@ NICLAB_BRANCH(bgeu, r1(c, in) >= r2(c, in))
 // inline without any call, so the handler needs no stack frame; everything else
 // (misses, uncached SRAM, devices, host windows, traps) tail-calls the full path.
 #define NICLAB_LOAD(name, T)                                                   \
-    [[gnu::noinline]] void name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
+    [[gnu::noinline]] uint32_t name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
         T v;                                                                   \
-        if (!c.load<T>(addr, v)) return;                                       \
+        if (!c.load<T>(addr, v)) return c.pc_; /* trapped: pc_ is the handler */ \
         rd(c, in) = uint32_t(int32_t(v));                                      \
-        next(c);                                                               \
+        return c.pc_ + 4;                                                      \
     }                                                                          \
-    void name(Cpu& c, const Insn& in) {                                        \
+    uint32_t name(Cpu& c, const Insn& in, uint32_t pc) {                       \
         uint32_t addr = r1(c, in) + uint32_t(in.imm), off;                     \
         if (!c.sram_hit(addr, sizeof(T), off)) return name##_full(c, in, addr); \
         T v;                                                                   \
         std::memcpy(&v, c.sram_data() + off, sizeof(T));                       \
         rd(c, in) = uint32_t(int32_t(v));                                      \
-        next(c);                                                               \
+        return pc + 4;                                                         \
     }
 NICLAB_LOAD(lb, int8_t)
 NICLAB_LOAD(lh, int16_t)
@@ -70,15 +71,15 @@ NICLAB_LOAD(lhu, uint16_t)
 #undef NICLAB_LOAD
 
 #define NICLAB_STORE(name, T)                                                  \
-    [[gnu::noinline]] void name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
-        if (c.store<T>(addr, T(r2(c, in)))) next(c);                           \
+    [[gnu::noinline]] uint32_t name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
+        return c.store<T>(addr, T(r2(c, in))) ? c.pc_ + 4 : c.pc_;             \
     }                                                                          \
-    void name(Cpu& c, const Insn& in) {                                        \
+    uint32_t name(Cpu& c, const Insn& in, uint32_t pc) {                       \
         uint32_t addr = r1(c, in) + uint32_t(in.imm), off;                     \
         if (!c.sram_store_hit(addr, sizeof(T), off)) return name##_full(c, in, addr); \
         T v = T(r2(c, in));                                                    \
         std::memcpy(c.sram_data() + off, &v, sizeof(T));                       \
-        next(c);                                                               \
+        return pc + 4;                                                         \
     }
 NICLAB_STORE(sb, uint8_t)
 NICLAB_STORE(sh, uint16_t)
@@ -86,7 +87,7 @@ NICLAB_STORE(sw, uint32_t)
 #undef NICLAB_STORE
 
 #define NICLAB_ALU(name, expr)                                                 \
-    void name(Cpu& c, const Insn& in) { rd(c, in) = (expr); next(c); }
+    uint32_t name(Cpu& c, const Insn& in, uint32_t pc) { rd(c, in) = (expr); return pc + 4; }
 NICLAB_ALU(addi, r1(c, in) + uint32_t(in.imm))
 NICLAB_ALU(slti, s(r1(c, in)) < in.imm ? 1u : 0u)
 NICLAB_ALU(sltiu, r1(c, in) < uint32_t(in.imm) ? 1u : 0u)
@@ -121,21 +122,25 @@ NICLAB_ALU(rem, r2(c, in) == 0 ? r1(c, in)
 NICLAB_ALU(remu, r2(c, in) == 0 ? r1(c, in) : r1(c, in) % r2(c, in))
 #undef NICLAB_ALU
 
-void fence(Cpu& c, const Insn&) { c.exec_fence(); }
-void fence_i(Cpu& c, const Insn&) { c.exec_fence_i(); }
-void ecall(Cpu& c, const Insn&) { c.trap(uint32_t(TrapCause::EcallM), 0); }
-void ebreak(Cpu& c, const Insn&) { c.trap(uint32_t(TrapCause::Breakpoint), c.pc_); }
-void mret(Cpu& c, const Insn&) { c.exec_mret(); }
-void wfi(Cpu& c, const Insn&) { c.exec_wfi(); }
+// The rest change machine state through Cpu, which leaves the next pc in pc_.
+uint32_t fence(Cpu& c, const Insn&, uint32_t) { c.exec_fence(); return c.pc_; }
+uint32_t fence_i(Cpu& c, const Insn&, uint32_t) { c.exec_fence_i(); return c.pc_; }
+uint32_t ecall(Cpu& c, const Insn&, uint32_t) { c.trap(uint32_t(TrapCause::EcallM), 0); return c.pc_; }
+uint32_t ebreak(Cpu& c, const Insn&, uint32_t pc) { c.trap(uint32_t(TrapCause::Breakpoint), pc); return c.pc_; }
+uint32_t mret(Cpu& c, const Insn&, uint32_t) { c.exec_mret(); return c.pc_; }
+uint32_t wfi(Cpu& c, const Insn&, uint32_t) { c.exec_wfi(); return c.pc_; }
 
-void csrrw(Cpu& c, const Insn& in) { c.exec_csr(in, r1(c, in), true, false, false); }
-void csrrs(Cpu& c, const Insn& in) { c.exec_csr(in, r1(c, in), false, true, false); }
-void csrrc(Cpu& c, const Insn& in) { c.exec_csr(in, r1(c, in), false, false, true); }
-void csrrwi(Cpu& c, const Insn& in) { c.exec_csr(in, in.rs1, true, false, false); }
-void csrrsi(Cpu& c, const Insn& in) { c.exec_csr(in, in.rs1, false, true, false); }
-void csrrci(Cpu& c, const Insn& in) { c.exec_csr(in, in.rs1, false, false, true); }
+uint32_t csrrw(Cpu& c, const Insn& in, uint32_t) { c.exec_csr(in, r1(c, in), true, false, false); return c.pc_; }
+uint32_t csrrs(Cpu& c, const Insn& in, uint32_t) { c.exec_csr(in, r1(c, in), false, true, false); return c.pc_; }
+uint32_t csrrc(Cpu& c, const Insn& in, uint32_t) { c.exec_csr(in, r1(c, in), false, false, true); return c.pc_; }
+uint32_t csrrwi(Cpu& c, const Insn& in, uint32_t) { c.exec_csr(in, in.rs1, true, false, false); return c.pc_; }
+uint32_t csrrsi(Cpu& c, const Insn& in, uint32_t) { c.exec_csr(in, in.rs1, false, true, false); return c.pc_; }
+uint32_t csrrci(Cpu& c, const Insn& in, uint32_t) { c.exec_csr(in, in.rs1, false, false, true); return c.pc_; }
 
-void illegal(Cpu& c, const Insn& in) { c.trap(uint32_t(TrapCause::IllegalInstruction), uint32_t(in.imm)); }
-void decode(Cpu& c, const Insn& in) { c.decode_and_execute(in); }
+uint32_t illegal(Cpu& c, const Insn& in, uint32_t) {
+    c.trap(uint32_t(TrapCause::IllegalInstruction), uint32_t(in.imm));
+    return c.pc_;
+}
+uint32_t decode(Cpu& c, const Insn& in, uint32_t) { return c.decode_and_execute(in); }
 
 }  // namespace niclab::core::op

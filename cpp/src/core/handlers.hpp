@@ -16,7 +16,7 @@ namespace niclab::core::op {
     X(csrrw) X(csrrs) X(csrrc) X(csrrwi) X(csrrsi) X(csrrci)                            \
     X(illegal) X(decode)
 
-#define NICLAB_DECLARE_OP(name) void name(Cpu& c, const Insn& in);
+#define NICLAB_DECLARE_OP(name) uint32_t name(Cpu& c, const Insn& in, uint32_t pc);
 NICLAB_OPS(NICLAB_DECLARE_OP)
 #undef NICLAB_DECLARE_OP
 

@@ -24,7 +24,8 @@ namespace niclab::core {
 
 class Cpu;
 struct Insn;
-using Handler = void (*)(Cpu&, const Insn&);
+// Executes one instruction at `pc`; returns the next pc.
+using Handler = uint32_t (*)(Cpu&, const Insn&, uint32_t pc);
 
 // A decoded instruction. x0 as a destination is decoded as register 32, a sink
 // that is never read, so handlers need no "rd != 0" test.
@@ -118,14 +119,14 @@ public:
     uint8_t* sram_data() { return sram_.data; }
     template <typename T> bool store(uint32_t addr, T value);
     void trap(uint32_t cause, uint32_t tval);  // synchronous exception at pc_
-    void branch_to(uint32_t target);           // taken branch or jump
+    uint32_t branch_to(uint32_t target);       // taken branch or jump: the next pc
     void exec_csr(const Insn& in, uint32_t operand, bool write, bool set, bool clear);
     void exec_mret();
     void exec_wfi();
     void exec_fence();
     void exec_fence_i();
     void add_cycles(uint32_t n) { cycle_ += n; }
-    void decode_and_execute(const Insn& slot);
+    uint32_t decode_and_execute(const Insn& slot);
     uint32_t current_insn_bits() const;
 
 private:
@@ -204,13 +205,13 @@ Insn decode(uint32_t raw, const CoreConfig& cfg, uint32_t fetch_cycles);
 extern const Handler kDecodeHandler;  // the "not yet decoded" slot handler
 
 // A taken branch or jump: inline, so branch handlers make no call on the fast path.
-inline void Cpu::branch_to(uint32_t target) {
+inline uint32_t Cpu::branch_to(uint32_t target) {
     if (target & 3) [[unlikely]] {
         trap(uint32_t(TrapCause::InstructionMisaligned), target);
-        return;
+        return pc_;  // the trap handler
     }
-    pc_ = target;
     cycle_ += cfg_.taken_branch_penalty;
+    return target;
 }
 
 // ---- the call-free fast path of load and store handlers ----
