@@ -18,6 +18,7 @@
 #include "niclab/nic/rx_dma.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "test_support.hpp"
+#include "dma_test_support.hpp"
 
 namespace niclab::test {
 namespace {
@@ -74,12 +75,8 @@ protected:
         cmd_tail = 0;
     }
 
-    uint32_t reg(uint32_t offset) {
-        uint32_t v = 0;
-        EXPECT_TRUE(engine->read(offset, v)) << "offset " << offset;
-        return v;
-    }
-    void store(uint32_t offset, uint32_t v) { EXPECT_TRUE(engine->write(offset, v)) << "offset " << offset; }
+    uint32_t reg(uint32_t offset) { return engine_reg(*engine, offset); }
+    void store(uint32_t offset, uint32_t v) { engine_store(*engine, offset, v); }
 
     // One deposit command; posted (tail written) unless `post` is false.
     void deposit(uint32_t slot, uint32_t discard, uint32_t length, uint64_t addr, uint32_t tag, bool end,

@@ -17,6 +17,7 @@
 #include "niclab/nic/tx_dma.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "test_support.hpp"
+#include "dma_test_support.hpp"
 
 namespace niclab::test {
 namespace {
@@ -65,12 +66,8 @@ protected:
         tail = 0;
     }
 
-    uint32_t reg(uint32_t offset) {
-        uint32_t v = 0;
-        EXPECT_TRUE(engine->read(offset, v)) << "offset " << offset;
-        return v;
-    }
-    void store(uint32_t offset, uint32_t v) { EXPECT_TRUE(engine->write(offset, v)) << "offset " << offset; }
+    uint32_t reg(uint32_t offset) { return engine_reg(*engine, offset); }
+    void store(uint32_t offset, uint32_t v) { engine_store(*engine, offset, v); }
 
     // One command into the next ring entry; the tail moves only on ring().
     void command(uint32_t ctrl, uint32_t dst, uint32_t length, uint64_t addr, uint32_t tag) {
