@@ -30,6 +30,7 @@ py::dict fault_attrs(const core::FirmwareFault& f) {
     d["tval"] = i.tval;
     d["where"] = f.where();
     d["time_us"] = i.time.as_us();
+    d["reason"] = i.message;
     return d;
 }
 

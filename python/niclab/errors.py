@@ -29,11 +29,13 @@ class FirmwareImageError(NiclabError):
 
 
 class FirmwareFault(NiclabError):
-    """The firmware stopped its NIC: an unhandled trap, a double fault or the watchdog.
+    """The firmware stopped its NIC: an unhandled trap, a double fault, the watchdog,
+    or a firmware panic (``kind == "firmware panic"``, e.g. resource exhaustion).
 
     Attributes: ``kind``, ``pc``, ``mcause``, ``cause`` (text), ``tval`` (faulting
-    address or instruction bits), ``where`` (``"function+0xoff (file.c:line)"``) and
-    ``time_us`` (simulated time of the fault, microseconds).
+    address or instruction bits), ``where`` (``"function+0xoff (file.c:line)"``),
+    ``time_us`` (simulated time of the fault, microseconds) and ``reason`` (a
+    panic's own words).
     """
 
     kind = ""
@@ -43,6 +45,7 @@ class FirmwareFault(NiclabError):
     tval = 0
     where = ""
     time_us = 0.0
+    reason = ""
 
 
 class BootTimeout(FirmwareFault):

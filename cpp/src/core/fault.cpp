@@ -33,13 +33,21 @@ const char* fault_kind_name(FaultKind k) {
         case FaultKind::DoubleFault: return "double fault";
         case FaultKind::Watchdog: return "watchdog";
         case FaultKind::BootTimeout: return "boot timeout";
+        case FaultKind::Panic: return "firmware panic";
     }
     return "fault";
+}
+
+std::string FaultInfo::hex_pc() const {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", pc);
+    return buf;
 }
 
 std::string FaultInfo::summary() const {
     char buf[200];
     switch (kind) {
+        case FaultKind::Panic: return "firmware panic: " + message + " (panic called at pc " + hex_pc() + ")";
         case FaultKind::Watchdog:
             std::snprintf(buf, sizeof buf, "watchdog: no progress, core at pc 0x%08x", pc);
             break;

@@ -51,6 +51,7 @@ bool ControlBlock::read(uint32_t offset, uint32_t& value) {
         case NICLAB_CTRL_EXT_IRQ_STATUS: value = ext_pending_; return true;
         case NICLAB_CTRL_CACHE_FLUSH: case NICLAB_CTRL_CONSOLE: case NICLAB_CTRL_HALT:
         case NICLAB_CTRL_WDT_KICK: case NICLAB_CTRL_HOST_IRQ: case NICLAB_CTRL_EXT_IRQ_RAISE:
+        case NICLAB_CTRL_PANIC_PC: case NICLAB_CTRL_PANIC:
             value = 0;  // write-only registers read as zero
             return true;
     }
@@ -86,6 +87,13 @@ bool ControlBlock::write(uint32_t offset, uint32_t value) {
             cpu_.set_interrupt_pending(core::kMipMEIP, ext_pending_ != 0);
             return true;
         case NICLAB_CTRL_EXT_IRQ_RAISE: raise_external(value); return true;
+        case NICLAB_CTRL_PANIC_PC: panic_pc_ = value; return true;
+        case NICLAB_CTRL_PANIC: {
+            core::FaultInfo f{core::FaultKind::Panic, panic_pc_, 0, value, cpu_.local_time()};
+            f.message = read_string_ ? read_string_(value) : "(reason unreadable)";
+            cpu_.stop_with_fault(f);
+            return true;
+        }
     }
     return false;  // read-only registers (MTIME, NODE_ID, CLOCK_MHZ) and holes
 }

@@ -25,6 +25,7 @@ Nic::Nic(sim::Kernel& kernel, const NicConfig& cfg, host::HostMemory& host_memor
     cfg_.core.hart_id = cfg.node_id;
     cpu_ = std::make_unique<core::Cpu>(kernel_, cfg_.core, view, *this);
     control_ = std::make_unique<ControlBlock>(kernel_, *cpu_, cfg.node_id);
+    control_->set_string_reader([this](uint32_t address) { return read_cstring(address); });
     auto raise = [this](uint32_t sources) { control_->raise_external(sources); };
     tx_dma_ = std::make_unique<TxDma>(kernel_, host_memory, cfg.dma, cfg.node_id, raise);
     rx_dma_ = std::make_unique<RxDma>(kernel_, host_memory, cfg.dma, raise);
@@ -91,6 +92,20 @@ void Nic::wait_for_running_flag(BootReport& report) {
 }
 
 // ---------------------------------------------------------------- faults and symbols
+
+std::string Nic::read_cstring(uint32_t address) const {
+    constexpr size_t kMax = 160;  // a reason, not a document
+    std::string s;
+    try {
+        for (uint8_t c = 0; s.size() < kMax; s.push_back(char(c))) {
+            read_sram(address + uint32_t(s.size()), {&c, 1});
+            if (c == 0) return s;
+        }
+        return s + "...";
+    } catch (const std::out_of_range&) {
+        return s.empty() ? "(reason at " + hex32(address) + " is outside SRAM)" : s;
+    }
+}
 
 std::string Nic::where(uint32_t address) const {
     if (!symbolizer_) return hex32(address);

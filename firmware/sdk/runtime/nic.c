@@ -21,6 +21,15 @@ void fw_halt(uint32_t code)
         fw_wfi();
 }
 
+__attribute__((noinline)) void fw_panic(const char *reason)
+{
+    /* The call instruction is 4 bytes before the return address. */
+    fw_ctrl_write(NICLAB_CTRL_PANIC_PC, (uint32_t)(uintptr_t)__builtin_return_address(0) - 4u);
+    fw_ctrl_write(NICLAB_CTRL_PANIC, (uint32_t)(uintptr_t)reason);
+    for (;;)
+        fw_wfi();
+}
+
 /* The low half may wrap between the two reads: read hi, lo, hi and retry if hi
  * moved, so we never pair a new low half with an old high half. */
 uint64_t fw_mtime(void)

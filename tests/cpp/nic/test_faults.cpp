@@ -45,6 +45,18 @@ TEST(Fault, IllegalInstructionNamesFunctionLineAndPc) {
     EXPECT_EQ(sys->nic(0).cpu().pc(), f.info().pc);  // stopped on the instruction, not past it
 }
 
+TEST(Fault, PanicNamesTheReasonAndTheCallingLine) {
+    auto sys = make_system();
+    core::FirmwareFault f = run_to_fault(*sys, "fault_panic");
+    const std::string msg = f.what();
+    const std::string line = "fault_panic.c:" + std::to_string(source_line("fault_panic.c", "fw_panic(\"widget"));
+    EXPECT_EQ(f.info().kind, core::FaultKind::Panic);
+    EXPECT_EQ(f.info().message, "widget pool exhausted (4 of 4 in use)");
+    EXPECT_TRUE(contains(msg, "firmware panic: widget pool exhausted (4 of 4 in use)")) << msg;
+    EXPECT_TRUE(contains(f.where(), "allocate_widget")) << f.where();
+    EXPECT_TRUE(contains(f.where(), line)) << f.where();
+}
+
 TEST(Fault, LoadAccessFaultNamesTheAddress) {
     auto sys = make_system();
     core::FirmwareFault f = run_to_fault(*sys, "fault_load");

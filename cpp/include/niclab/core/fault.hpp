@@ -28,16 +28,23 @@ enum class FaultKind {
     DoubleFault,    // the trap handler itself cannot be fetched (pc = mepc, tval = handler)
     Watchdog,       // no progress for the configured time
     BootTimeout,    // the firmware never set its running flag
+    Panic,          // the firmware gave up (fw_panic): `message` says why
 };
 const char* fault_kind_name(FaultKind k);
 
 struct FaultInfo {
+    FaultInfo() = default;
+    FaultInfo(FaultKind kind_, uint32_t pc_, uint32_t cause_, uint32_t tval_, Time time_, std::string message_ = {})
+        : kind(kind_), pc(pc_), cause(cause_), tval(tval_), time(time_), message(std::move(message_)) {}
+
     FaultKind kind = FaultKind::UnhandledTrap;
     uint32_t pc = 0;
     uint32_t cause = 0;   // mcause for traps
     uint32_t tval = 0;    // faulting address or instruction bits
     Time time{};
-    std::string summary() const;  // "illegal instruction at pc 0x... (tval 0x...)"
+    std::string message;  // Panic: the firmware's reason
+    std::string summary() const;
+    std::string hex_pc() const;  // "illegal instruction at pc 0x... (tval 0x...)"
 };
 
 // A firmware fault stopped a NIC. The message names the PC with its function and

@@ -26,6 +26,8 @@ public:
     void clear_console() { console_.clear(); }
     uint64_t host_interrupts() const { return host_interrupts_; }
     void on_host_interrupt(std::function<void()> cb) { host_irq_cb_ = std::move(cb); }
+    // How a panic's reason (an SRAM address) becomes text; the NIC owns the SRAM.
+    void set_string_reader(std::function<std::string(uint32_t)> read) { read_string_ = std::move(read); }
 
 private:
     void arm_timer();
@@ -40,6 +42,8 @@ private:
     std::string console_;
     uint64_t host_interrupts_ = 0;
     std::function<void()> host_irq_cb_;
+    std::function<std::string(uint32_t)> read_string_;
+    uint32_t panic_pc_ = 0;
 };
 
 }  // namespace niclab::nic

@@ -88,6 +88,7 @@ public:
 private:
     core::FirmwareFault make_fault(const core::FaultInfo& info) const;
     std::string last_trace_records(size_t n) const;
+    std::string read_cstring(uint32_t address) const;
     void wait_for_running_flag(BootReport& report);
 
     sim::Kernel& kernel_;

@@ -63,6 +63,9 @@
 #define NICLAB_CTRL_CLOCK_MHZ       NICLAB_U(0x2C)  /* r: core clock in MHz */
 #define NICLAB_CTRL_EXT_IRQ_STATUS  NICLAB_U(0x30)  /* r: pending external interrupt sources; w1c */
 #define NICLAB_CTRL_EXT_IRQ_RAISE   NICLAB_U(0x34)  /* w: raise external interrupt sources (host doorbell) */
+#define NICLAB_CTRL_PANIC_PC        NICLAB_U(0x38)  /* w: the pc a panic is reported at (write first) */
+#define NICLAB_CTRL_PANIC           NICLAB_U(0x3C)  /* w: address of a NUL-terminated reason in SRAM:
+                                                      stop the core with a "firmware panic" fault */
 
 #define NICLAB_CACHE_I              NICLAB_U(0x1)
 #define NICLAB_CACHE_D              NICLAB_U(0x2)

@@ -40,6 +40,10 @@ static inline void fw_wfi(void) { __asm__ volatile("wfi" ::: "memory"); }
 void fw_set_running(void);              /* tell the loader we have started (seed 000 §3.2) */
 void fw_cache_enable(unsigned mask);    /* NICLAB_CACHE_I | NICLAB_CACHE_D; 0 turns both off */
 _Noreturn void fw_halt(uint32_t code);  /* stop the core cleanly with this exit code */
+/* Stop the core with a fault the host reports as "firmware panic: <reason>" at the
+ * caller's pc (function and source line): for states the firmware cannot recover
+ * from, such as resource exhaustion (seed 000 §4.3.3). `reason` must be in SRAM. */
+_Noreturn void fw_panic(const char *reason);
 uint64_t fw_mtime(void);                /* free-running cycle counter */
 void fw_set_timer_at(uint64_t when);    /* mip.MTIP rises when mtime >= when */
 void fw_set_timer(uint32_t cycles);     /* ... `cycles` from now */
