@@ -52,6 +52,7 @@ py::dict cache_stats(const core::CacheModel& c, bool enabled) {
 
 void bind_nic(py::module_& m) {
     py::class_<Nic>(m, "Nic")
+        .def_property_readonly("loads", &nic::Nic::loads)
         .def_property_readonly("node_id", &Nic::node_id)
         .def("load_firmware", &load, py::arg("path"))
         .def("reload_firmware", &load, py::arg("path"))  // the same flow on a live NIC

@@ -10,6 +10,7 @@ void register_errors(pybind11::module_& m);
 void bind_nic(pybind11::module_& m);
 void bind_system(pybind11::module_& m);
 void bind_trace(pybind11::module_& m);  // after bind_nic: adds Nic.trace
+void bind_portals(pybind11::module_& m);
 
 nlohmann::json to_json(const pybind11::handle& obj, const std::string& path);
 pybind11::object from_json(const nlohmann::json& j);

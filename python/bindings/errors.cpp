@@ -3,6 +3,7 @@
 #include "bindings.hpp"
 #include "niclab/core/fault.hpp"
 #include "niclab/fw/firmware_image.hpp"
+#include "niclab/msg/portals/types.hpp"
 #include "niclab/nic/nic.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/trace/trace.hpp"
@@ -62,6 +63,10 @@ void register_errors(py::module_&) {
             raise("TraceBuildIdMismatch", e.what(), d);
         } catch (const trace::TraceError& e) {
             raise("TraceError", e.what(), py::dict());
+        } catch (const portals::PortalsError& e) {
+            py::dict d;
+            d["code"] = portals::ptl_err_str(e.code());
+            raise("PortalsError", e.what(), d);
         } catch (const niclab::Error& e) {
             raise("NiclabError", e.what(), py::dict());
         }

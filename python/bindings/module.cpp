@@ -8,4 +8,5 @@ PYBIND11_MODULE(_niclab, m) {
     niclab::bindings::bind_nic(m);
     niclab::bindings::bind_system(m);
     niclab::bindings::bind_trace(m);
+    niclab::bindings::bind_portals(m);
 }

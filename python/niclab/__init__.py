@@ -6,8 +6,9 @@ modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmwar
 """
 
 from ._niclab import preset_names
-from .errors import (BootTimeout, ConfigError, FirmwareFault, FirmwareImageError, NiclabError, TraceBuildIdMismatch,
-                     TraceError, TraceFormatError)
+from . import portals
+from .errors import (BootTimeout, ConfigError, FirmwareFault, FirmwareImageError, NiclabError, PortalsError,
+                     TraceBuildIdMismatch, TraceError, TraceFormatError)
 from .firmware import firmware_path
 from .nic import Nic
 from .system import System
@@ -15,7 +16,7 @@ from .trace import Trace, read_trace
 
 __all__ = [
     "BootTimeout", "ConfigError", "FirmwareFault", "FirmwareImageError", "NiclabError",
-    "Nic", "System", "firmware_path", "preset_names",
+    "Nic", "PortalsError", "System", "firmware_path", "portals", "preset_names",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]
 __version__ = "0.1.0"

@@ -52,6 +52,13 @@ class BootTimeout(FirmwareFault):
     """The firmware did not set its running flag within the boot timeout."""
 
 
+class PortalsError(NiclabError):
+    """A Portals 3.3 call failed. Attributes: ``code`` (the specification's return
+    code, e.g. ``"PTL_MD_INVALID"``)."""
+
+    code = ""
+
+
 class TraceError(NiclabError):
     """A firmware trace that cannot be read: no trace ring in the firmware, a bad ring descriptor."""
 

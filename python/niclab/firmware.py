@@ -1,7 +1,8 @@
 """Where the example firmware images are.
 
 An installed wheel carries them in ``niclab/firmware/``; a development checkout finds
-them in the CMake build tree (``build/firmware/examples``). ``NICLAB_FIRMWARE_DIR``
+them in the CMake build tree (``build/firmware/examples`` and, for the Portals
+firmware and its option images, ``build/firmware/portals``). ``NICLAB_FIRMWARE_DIR``
 overrides both.
 """
 
@@ -16,9 +17,10 @@ def firmware_dirs():
     dirs = []
     if os.environ.get("NICLAB_FIRMWARE_DIR"):
         env = Path(os.environ["NICLAB_FIRMWARE_DIR"])
-        dirs += [env / "examples", env]
+        dirs += [env / "examples", env / "portals", env]
     dirs.append(_PACKAGE_DIR / "firmware")
-    dirs.append(_PACKAGE_DIR.parent.parent / "build" / "firmware" / "examples")
+    build = _PACKAGE_DIR.parent.parent / "build" / "firmware"
+    dirs += [build / "examples", build / "portals"]
     return dirs
 
 

@@ -33,6 +33,7 @@ class System:
         spec = dict(spec or {})
         spec.update(kwargs)
         self._sys = _niclab.System(_spec_with_resolved_firmware(spec))
+        self._portals = {}
 
     @classmethod
     def from_preset(cls, name="seastar", nodes=1, **kwargs):
@@ -115,6 +116,18 @@ class System:
     def network_stats(self):
         """Packets and bytes injected/delivered, link retries, latency (ns); None for one node."""
         return self._sys.network_stats()
+
+    def portals(self, node, pid=0):
+        """The Portals 3.3 interface of process `pid` on `node` (``niclab.portals.Portals``).
+
+        The node must run the Portals firmware (``firmware="portals"`` or an option
+        image such as ``"portals_novsmall"``). One interface per (node, pid); after a
+        firmware reload the next call gives a fresh one (the old one refuses work)."""
+        from .portals import Portals
+        key, loads = (node, pid), self._sys.nic(node).loads
+        if key not in self._portals or self._portals[key][0] != loads:
+            self._portals[key] = (loads, Portals(self._sys, node, pid))
+        return self._portals[key][1]
 
     @property
     def events_fired(self):

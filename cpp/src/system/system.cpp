@@ -27,7 +27,10 @@ System::System(const SystemSpec& spec) : spec_(spec), preset_(Preset::named(spec
         nodes_[i].nic->load_firmware(spec.firmware.size() == 1 ? spec.firmware[0] : spec.firmware[i]);
 }
 
-System::~System() = default;
+System::~System() {
+    for (Node& n : nodes_)
+        if (n.nal) n.nal->retire();
+}
 
 nic::Nic& System::nic(size_t node) {
     if (node >= nodes_.size())
@@ -44,6 +47,19 @@ host::HostCpu& System::host_cpu(size_t node) {
 host::HostMemory& System::host_memory(size_t node) {
     nic(node);  // range check
     return *nodes_[node].memory;
+}
+
+portals::SsNal& System::portals(size_t node) {
+    Node& n = nodes_.at((nic(node), node));
+    if (n.nal && n.nal_loads != n.nic->loads()) {
+        n.nal->retire();
+        retired_nals_.push_back(std::move(n.nal));  // kept: events and interfaces may still refer to it
+    }
+    if (!n.nal) {
+        n.nal = std::make_unique<portals::SsNal>(*n.nic, *n.cpu, *n.memory, params_.pio, params_.portals);
+        n.nal_loads = n.nic->loads();
+    }
+    return *n.nal;
 }
 
 void System::set_observer(Observer observer, Time interval) {

@@ -9,6 +9,7 @@
 
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/host_memory.hpp"
+#include "niclab/msg/portals/ss_nal.hpp"
 #include "niclab/net/network.hpp"
 #include "niclab/nic/nic.hpp"
 #include "niclab/sim/kernel.hpp"
@@ -34,6 +35,11 @@ public:
     host::HostCpu& host_cpu(size_t node);
     const SystemParams& params() const { return params_; }
     net::Network* network() { return network_.get(); }  // null for one node
+    // The generic-mode Portals driver (SeaStar NAL) of a node running the Portals
+    // firmware, started on first use with the preset's PIO and Portals costs. A
+    // firmware reload retires it (its interfaces then refuse work) and the next call
+    // starts a fresh one. Throws niclab::Error if the node runs other firmware.
+    portals::SsNal& portals(size_t node);
 
     // Observe progress: called every `interval` of simulated time during run_until
     // with the time reached; returning false stops the run there (the state stays
@@ -61,6 +67,8 @@ private:
         std::unique_ptr<host::HostCpu> cpu;
         std::unique_ptr<nic::Nic> nic;
         std::unique_ptr<NetPort> port;
+        std::unique_ptr<portals::SsNal> nal;
+        uint64_t nal_loads = 0;               // the NIC's load count when the driver started
     };
     bool idle() const;
     void sample_ras(RunResult& r);
@@ -71,6 +79,7 @@ private:
     sim::Kernel kernel_;
     std::unique_ptr<net::Network> network_;
     std::vector<Node> nodes_;
+    std::vector<std::unique_ptr<portals::SsNal>> retired_nals_;
     RasMonitor ras_{Time{}};
     Observer observer_;
     Time observe_interval_ = Time::us(100);

@@ -1,0 +1,333 @@
+#include "niclab/msg/portals/ss_nal.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "niclab/fw/hw.h"
+#include "niclab/fw/mailbox.h"
+
+namespace niclab::portals {
+
+namespace {
+
+uint32_t lo(uint64_t v) { return uint32_t(v); }
+uint32_t hi(uint64_t v) { return uint32_t(v >> 32); }
+
+uint32_t next_power_of_two_above(uint32_t n) {
+    uint32_t p = 1;
+    while (p <= n) p <<= 1;
+    return p;
+}
+
+std::string node_name(const nic::Nic& nic) { return "node " + std::to_string(nic.node_id()); }
+
+}  // namespace
+
+SsNal::SsNal(nic::Nic& nic, host::HostCpu& cpu, host::HostMemory& memory, msg::PioConfig pio, HostPortalsCosts costs)
+    : nic_(nic), cpu_(cpu), memory_(memory), pio_(pio), costs_(costs) {
+    const fw::FirmwareImage* image = nic.image();
+    if (!image || !image->find_symbol(PTL_NICCB_SYMBOL, niccb_addr_) ||
+        !image->find_symbol(NICLAB_MAILBOX_SYMBOL, mailbox_))
+        throw Error(node_name(nic) + ": the loaded firmware is not the Portals firmware (no symbols " +
+                    PTL_NICCB_SYMBOL + " and " + NICLAB_MAILBOX_SYMBOL + ")");
+    const ptl_niccb& cb = niccb();
+    if (cb.magic != PTL_NICCB_MAGIC || cb.version != PTL_FW_VERSION)
+        throw Error(node_name(nic) + ": Portals firmware control block not initialised or of another version");
+    features_ = cb.features;
+    n_tx_ = cb.tx_pendings;
+    n_rx_ = cb.rx_pendings;
+
+    // The kernel region: upper pendings in id order, then the generic EQ.
+    const uint32_t pendings = n_tx_ + n_rx_;
+    eq_entries_ = next_power_of_two_above(pendings);
+    upper_base_ = kKernelRegionBase;
+    eq_base_ = upper_base_ + ((uint64_t(pendings) * PTL_UPPER_BYTES + 4095) & ~uint64_t(4095));
+    const uint64_t region = eq_base_ + uint64_t(eq_entries_) * PTL_EQ_BYTES - upper_base_;
+    memory_.fill(upper_base_, 0, region);
+    nic.host_bridge().open_window(0, upper_base_, uint32_t(region), true);
+
+    cmd_tail_ = nic.peek32(mailbox_ + NICLAB_MAILBOX_CMD_TAIL);
+    cmd_head_ = nic.peek32(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
+    in_flight_.resize(pendings);
+    for (uint32_t id = n_tx_; id-- > 0;) tx_free_.push_back(id);  // pop_back hands out 0 first
+    nic.control().on_host_interrupt([this] {
+        cpu_.raise_interrupt([this](host::InterruptContext& ictx) { on_interrupt(ictx); });
+    });
+
+    const uint32_t window = NICLAB_HOST_WINDOW_ADDR(0u);
+    Words init{};
+    init[PTL_CMD_OP] = PTL_CMD_INIT;
+    init[PTL_INIT_UPPER_PHYS_LO] = lo(upper_base_);
+    init[PTL_INIT_UPPER_PHYS_HI] = hi(upper_base_);
+    init[PTL_INIT_UPPER_WINDOW] = window;
+    init[PTL_INIT_EQ_WINDOW] = window + uint32_t(eq_base_ - upper_base_);
+    init[PTL_INIT_EQ_ENTRIES] = eq_entries_;
+    post(init, cpu_.now());
+}
+
+SsNal::~SsNal() { retire(); }
+
+void SsNal::retire() {
+    if (retired_) return;
+    retired_ = true;
+    nic_.control().on_host_interrupt(nullptr);
+}
+
+void SsNal::check_live() const {
+    if (retired_)
+        throw Error(node_name(nic_) + ": this Portals interface belongs to firmware that was reloaded or a system that is gone");
+}
+
+const ptl_niccb& SsNal::niccb() {
+    nic_.read_sram(niccb_addr_, {reinterpret_cast<uint8_t*>(&niccb_), sizeof niccb_});
+    return niccb_;
+}
+
+void SsNal::attach(Library& lib) {
+    auto [it, fresh] = libraries_.emplace(lib.id().pid, &lib);
+    if (!fresh) throw PortalsError(PTL_PROCESS_INVALID, "pid " + std::to_string(lib.id().pid) + " already has a network interface on " + node_name(nic_));
+}
+
+void SsNal::detach(Library& lib) {
+    auto it = libraries_.find(lib.id().pid);
+    if (it != libraries_.end() && it->second == &lib) libraries_.erase(it);
+}
+
+Library* SsNal::library_for(uint16_t pid) const {
+    auto it = libraries_.find(pid);
+    return it == libraries_.end() ? nullptr : it->second;
+}
+
+// ---------------------------------------------------------------- mailbox
+
+// Each command: the eight words (write-combined), the tail, the doorbell. Without the
+// write-through copies of the FIFO indices (seed 000 §5.3) the driver also reads the
+// firmware's head and its own tail back across HyperTransport every time.
+Time SsNal::post_cost() const { return pio_.write * 3 + (has(PTL_FW_FEAT_WRITE_THROUGH) ? Time{} : pio_.read * 2); }
+
+void SsNal::post(const Words& w, Time at) {
+    ++counters_.commands;
+    outbox_.push_back({at, w});
+    flush_commands();
+}
+
+void SsNal::schedule_flush(Time at) {
+    if (flush_scheduled_) return;
+    flush_scheduled_ = true;
+    cpu_.kernel().schedule_at(std::max(at, cpu_.now()), [this] {
+        flush_scheduled_ = false;
+        flush_commands();
+    });
+}
+
+void SsNal::flush_commands() {
+    if (retired_) return;
+    while (!outbox_.empty()) {
+        const Command& c = outbox_.front();
+        if (c.at > cpu_.now()) return schedule_flush(c.at);
+        uint32_t next = (cmd_tail_ + 1) % NICLAB_MAILBOX_ENTRIES;
+        if (next == cmd_head_) cmd_head_ = nic_.peek32(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
+        if (next == cmd_head_) return schedule_flush(cpu_.now() + Time::us(1));  // full: the firmware will drain it
+        uint32_t slot = mailbox_ + NICLAB_MAILBOX_CMD + cmd_tail_ * NICLAB_MAILBOX_WORDS * 4;
+        for (uint32_t i = 0; i < NICLAB_MAILBOX_WORDS; ++i) nic_.poke32(slot + 4 * i, c.words[i]);
+        cmd_tail_ = next;
+        nic_.poke32(mailbox_ + NICLAB_MAILBOX_CMD_TAIL, cmd_tail_);
+        nic_.control().raise_external(NICLAB_IRQ_DOORBELL);
+        outbox_.pop_front();
+    }
+}
+
+void SsNal::post_regions(uint32_t pending, const std::vector<Region>& regions, Time at) {
+    if (regions.size() > PTL_MAX_SEGS)
+        throw PortalsError(PTL_MD_ILLEGAL, "a message of " + std::to_string(regions.size()) +
+                                               " regions; the firmware takes at most " + std::to_string(PTL_MAX_SEGS));
+    for (const Region& r : regions) {
+        Words seg{};
+        seg[PTL_CMD_OP] = PTL_CMD_SEG;
+        seg[PTL_SEG_PENDING] = pending;
+        seg[PTL_SEG_ADDR_LO] = lo(r.addr);
+        seg[PTL_SEG_ADDR_HI] = hi(r.addr);
+        seg[PTL_SEG_LENGTH] = uint32_t(r.length);
+        post(seg, at);
+    }
+}
+
+// ---------------------------------------------------------------- transmit
+
+Time SsNal::transmit_cost(const Send& s) const {
+    // Write the header into the upper pending (cached host memory), then the commands.
+    return cpu_.config().copy_time(PTL_HDR_BYTES) + post_cost() * commands_for(s.payload.size());
+}
+
+void SsNal::transmit(host::ProcessContext& ctx, Send s) {
+    check_live();
+    if (tx_free_.empty()) ++counters_.tx_pool_waits;
+    ctx.wait_for(tx_pool_, [this] { return !tx_free_.empty(); });
+    uint32_t pending = tx_free_.back();
+    tx_free_.pop_back();
+    ctx.compute(transmit_cost(s));
+    start_transmit(pending, s, ctx.now());
+}
+
+void SsNal::transmit_from_interrupt(host::InterruptContext& ictx, Send s) {
+    if (tx_free_.empty()) {
+        ++counters_.tx_pool_waits;
+        backlog_.push_back(std::move(s));
+        return;
+    }
+    uint32_t pending = tx_free_.back();
+    tx_free_.pop_back();
+    ictx.charge(transmit_cost(s));
+    start_transmit(pending, s, stamp(ictx));
+}
+
+void SsNal::start_transmit(uint32_t pending, Send& s, Time at) {
+    ++counters_.transmits;
+    // Very small messages travel in the header packet (seed 000 §5.2).
+    if (has(PTL_FW_FEAT_VSMALL) && s.length > 0 && s.length <= PTL_INLINE_BYTES) {
+        uint8_t* out = s.hdr.inline_data;
+        for (const Region& r : s.payload) {
+            memory_.read(r.addr, {out, size_t(r.length)});
+            out += r.length;
+        }
+        s.hdr.flags |= PTL_HDR_INLINE;
+        s.payload.clear();
+        ++counters_.inline_sends;
+    }
+    memory_.write(upper_addr(pending), {reinterpret_cast<const uint8_t*>(&s.hdr), sizeof s.hdr});
+    in_flight_[pending] = {library_for(s.hdr.src_pid), s.op};
+
+    Words tx{};
+    tx[PTL_CMD_OP] = PTL_CMD_TX;
+    tx[PTL_TX_PENDING] = pending;
+    tx[PTL_TX_DST] = s.dst;
+    if (s.payload.size() > 1) {
+        post_regions(pending, s.payload, at);
+        tx[PTL_TX_FLAGS] = PTL_TX_SEGS;
+    } else if (s.payload.size() == 1) {
+        tx[PTL_TX_ADDR_LO] = lo(s.payload[0].addr);
+        tx[PTL_TX_ADDR_HI] = hi(s.payload[0].addr);
+        tx[PTL_TX_LENGTH] = uint32_t(s.payload[0].length);
+    }
+    post(tx, at);
+}
+
+// ---------------------------------------------------------------- interrupts
+
+void SsNal::check_init_result(host::InterruptContext& ictx) {
+    ictx.charge(pio_.read);
+    uint32_t res_head = nic_.peek32(mailbox_ + NICLAB_MAILBOX_RES_HEAD);
+    if (res_head == nic_.peek32(mailbox_ + NICLAB_MAILBOX_RES_TAIL)) return;
+    uint32_t slot = mailbox_ + NICLAB_MAILBOX_RES + res_head * NICLAB_MAILBOX_WORDS * 4;
+    uint32_t status = nic_.peek32(slot + 4 * PTL_RES_STATUS);
+    nic_.poke32(mailbox_ + NICLAB_MAILBOX_RES_HEAD, (res_head + 1) % NICLAB_MAILBOX_ENTRIES);
+    init_pending_ = false;
+    if (status != PTL_INIT_OK)
+        throw Error(node_name(nic_) + ": the Portals firmware rejected PTL_CMD_INIT (status " + std::to_string(status) + ")");
+}
+
+void SsNal::on_interrupt(host::InterruptContext& ictx) {
+    ++counters_.interrupts;
+    if (init_pending_) check_init_result(ictx);
+    // Process every new event (seed 000 §4.1): a slot holds one while its word 0 is set.
+    for (;;) {
+        uint32_t ev[4];
+        memory_.read(eq_addr(eq_head_), {reinterpret_cast<uint8_t*>(ev), sizeof ev});
+        if (ev[PTL_EV_TYPE] == 0) break;
+        const uint32_t zero = 0;
+        memory_.write(eq_addr(eq_head_), {reinterpret_cast<const uint8_t*>(&zero), sizeof zero});
+        eq_head_ = (eq_head_ + 1) & (eq_entries_ - 1);
+        ++counters_.events;
+        ictx.charge(costs_.event);
+        handle_event(ictx, ev);
+    }
+}
+
+void SsNal::handle_event(host::InterruptContext& ictx, const uint32_t (&ev)[4]) {
+    const uint32_t pending = ev[PTL_EV_PENDING];
+    if (pending >= in_flight_.size())
+        throw Error(node_name(nic_) + ": firmware event names pending " + std::to_string(pending) + " outside the pool");
+    switch (ev[PTL_EV_TYPE]) {
+        case PTL_EV_NEW_MSG: return new_message(ictx, pending, ev[PTL_EV_WORD3], false);
+        case PTL_EV_NEW_MSG_COMPLETE: return new_message(ictx, pending, ev[PTL_EV_WORD3], true);
+        case PTL_EV_RX_DONE: {
+            InFlight f = std::exchange(in_flight_[pending], {});
+            if (f.op) finish_receive(ictx, f.lib, f.op, ev[PTL_EV_WORD2] == NICLAB_DMA_OK);
+            return release(ictx, pending);
+        }
+        case PTL_EV_TX_DONE: {
+            InFlight f = std::exchange(in_flight_[pending], {});
+            if (f.lib) {
+                ictx.charge(costs_.portals_event);
+                f.lib->send_done(f.op, ev[PTL_EV_WORD2] == NICLAB_DMA_OK, stamp(ictx));
+            }
+            tx_free_.push_back(pending);
+            tx_pool_.notify_all();
+            if (!backlog_.empty()) {
+                Send s = std::move(backlog_.front());
+                backlog_.pop_front();
+                transmit_from_interrupt(ictx, std::move(s));
+            }
+            return;
+        }
+    }
+    throw Error(node_name(nic_) + ": unknown firmware event type " + std::to_string(ev[PTL_EV_TYPE]));
+}
+
+void SsNal::new_message(host::InterruptContext& ictx, uint32_t pending, uint32_t src, bool complete) {
+    ptl_hdr hdr;
+    memory_.read(upper_addr(pending), {reinterpret_cast<uint8_t*>(&hdr), sizeof hdr});
+    Library* lib = library_for(hdr.dst_pid);
+    Receive r;
+    if (lib) {
+        ictx.charge(costs_.portals_event);
+        r = lib->parse(hdr, src, stamp(ictx));
+        ictx.charge(costs_.match_entry * r.entries_examined);
+    }
+    if (r.reply) transmit_from_interrupt(ictx, std::move(*r.reply));
+    const bool deposit = r.action == Receive::Action::deposit;
+    if (complete) {
+        // Header only: a very small payload came inline; copy it to its place now.
+        if (deposit) {
+            uint64_t copied = 0;
+            for (const Region& reg : r.regions) {
+                uint64_t n = std::min<uint64_t>(reg.length, r.mlength - copied);
+                if (hdr.flags & PTL_HDR_INLINE) memory_.write(reg.addr, {hdr.inline_data + copied, size_t(n)});
+                copied += n;
+            }
+            ictx.copy(copied);
+            finish_receive(ictx, lib, r.op, true);
+        }
+        return release(ictx, pending);
+    }
+    in_flight_[pending] = {lib, deposit ? r.op : 0};
+    Words rx{};
+    rx[PTL_CMD_OP] = PTL_CMD_RX;
+    rx[PTL_RX_PENDING] = pending;
+    std::vector<Region> regions = deposit ? r.regions : std::vector<Region>{};
+    ictx.charge(post_cost() * commands_for(regions.size()));
+    if (regions.size() > 1) {
+        post_regions(pending, regions, stamp(ictx));
+        rx[PTL_RX_FLAGS] = PTL_RX_SEGS;
+    } else if (regions.size() == 1) {
+        rx[PTL_RX_ADDR_LO] = lo(regions[0].addr);
+        rx[PTL_RX_ADDR_HI] = hi(regions[0].addr);
+        rx[PTL_RX_LENGTH] = uint32_t(std::min<uint64_t>(regions[0].length, r.mlength));
+    }
+    post(rx, stamp(ictx));
+}
+
+void SsNal::finish_receive(host::InterruptContext& ictx, Library* lib, uint64_t op, bool ok) {
+    ictx.charge(costs_.portals_event);
+    if (auto ack = lib->receive_done(op, ok, stamp(ictx))) transmit_from_interrupt(ictx, std::move(*ack));
+}
+
+void SsNal::release(host::InterruptContext& ictx, uint32_t pending) {
+    Words w{};
+    w[PTL_CMD_OP] = PTL_CMD_RELEASE;
+    w[PTL_RELEASE_PENDING] = pending;
+    ictx.charge(post_cost());
+    post(w, stamp(ictx));
+}
+
+}  // namespace niclab::portals

@@ -1,0 +1,82 @@
+"""Portals 3.3 from Python: messages injected from a script arrive, byte for byte, with
+their events; errors carry the specification's return codes."""
+
+import pytest
+
+import niclab
+from niclab import portals
+
+
+@pytest.fixture
+def pair():
+    return niclab.System({"nodes": 2, "firmware": "portals"})
+
+
+def test_put_from_python_arrives_with_its_events(pair):
+    a, b = pair.portals(0), pair.portals(1)
+    eq = b.eq_alloc(16)
+    me = b.me_attach(pt_index=4, match_bits=0x17, ignore_bits=0xF00)
+    b.md_attach(me, start=0x200001, length=64, options=portals.OP_PUT, eq=eq)
+    message = b"hello, SeaStar: a put from Python"
+    pair.host_memory(0).write(0x100003, message)
+    md = a.md_bind(start=0x100003, length=len(message))
+    a.put(md, target=(1, 0), pt_index=4, match_bits=0x517, hdr_data=42)
+    assert a.queued == 1
+    pair.run(for_us=100)
+    assert a.queued == 0 and a.errors == []
+    events = b.events(eq)
+    assert [e.kind for e in events] == ["PUT_START", "PUT_END"]
+    end = events[1]
+    assert end.mlength == len(message) and end.initiator == (0, 0) and end.hdr_data == 42
+    assert end.match_bits == 0x517 and 0 < events[0].time_us <= end.time_us
+    assert pair.host_memory(1).read(0x200001, len(message)) == message
+    assert b.status()["drop_count"] == 0
+
+
+def test_get_from_python(pair):
+    a, b = pair.portals(0), pair.portals(1)
+    me = b.me_attach(pt_index=2, match_bits=5, source=(0, 0))
+    b.md_attach(me, start=0x300000, length=5000, options=portals.OP_GET)
+    pair.host_memory(1).write(0x300000, bytes(range(256)) * 20)
+    eq = a.eq_alloc(8)
+    md = a.md_bind(start=0x400000, length=5000, eq=eq)
+    a.get(md, target=(1, 0), pt_index=2, match_bits=5)
+    pair.run(for_us=200)
+    assert "REPLY_END" in [e.kind for e in a.events(eq)]
+    assert pair.host_memory(0).read(0x400000, 5000) == (bytes(range(256)) * 20)[:5000]
+
+
+def test_unmatched_put_is_dropped_and_counted(pair):
+    a, b = pair.portals(0), pair.portals(1)
+    b.me_attach(pt_index=1, match_bits=1)  # no MD: matches nothing
+    pair.host_memory(0).write(0x100000, b"x" * 100)
+    a.put(a.md_bind(start=0x100000, length=100), target=(1, 0), pt_index=1, match_bits=1)
+    pair.run(for_us=100)
+    assert b.status()["drop_count"] == 1
+
+
+def test_bad_handles_raise_portals_errors(pair):
+    a = pair.portals(0)
+    with pytest.raises(niclab.PortalsError) as e:
+        a.put(12345, target=(1, 0), pt_index=0)
+    assert e.value.code == "PTL_MD_INVALID"
+    with pytest.raises(niclab.PortalsError) as e:
+        a.me_attach(pt_index=100000)
+    assert e.value.code == "PTL_PT_INDEX_INVALID"
+    with pytest.raises(ValueError):
+        a.me_attach(pt_index=0, position="middle")
+
+
+def test_option_images_report_their_build_options():
+    s = niclab.System({"nodes": 1, "firmware": ["portals_novsmall"]})
+    cb = s.portals(0).niccb()
+    assert not cb["features"] & portals.FEATURES["vsmall"]
+    assert cb["features"] & portals.FEATURES["dcache"]
+    assert cb["sources"] == 1024 and cb["tx_pendings"] + cb["rx_pendings"] == 1274
+    assert cb["sram_structs"] == cb["sources"] * cb["source_bytes"] + 1274 * cb["pending_bytes"]
+
+
+def test_other_firmware_is_refused():
+    s = niclab.System({"nodes": 1, "firmware": "hello"})
+    with pytest.raises(niclab.NiclabError, match="not the Portals firmware"):
+        s.portals(0)
