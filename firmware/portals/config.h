@@ -1,0 +1,66 @@
+/*
+ * Build options of the C Portals firmware (seed 000 §5) and its pool sizes
+ * (seed 000 §4.2). Each image in firmware/portals/CMakeLists.txt sets some of these
+ * with -D; everything else takes the default below, which is the production image.
+ */
+#ifndef PTL_CONFIG_H
+#define PTL_CONFIG_H
+
+#include "niclab/fw/portals_fw.h"
+#include "niclab/fw/trace.h"
+
+/* §5.1: caches. 0 none, 1 instruction cache, 3 instruction and data cache. */
+#ifndef PTL_CACHES
+#define PTL_CACHES 3
+#endif
+/* §5.2: very small messages complete with the header (one interrupt, not two). */
+#ifndef PTL_VSMALL
+#define PTL_VSMALL 1
+#endif
+/* §5.3: cached shadows of the NIC control block and of FIFO indices. */
+#ifndef PTL_WRITE_THROUGH
+#define PTL_WRITE_THROUGH 1
+#endif
+/* §5.4: the current process/source/pending pointers live in s11/s10/s9. */
+#ifndef PTL_PIN_GLOBALS
+#define PTL_PIN_GLOBALS 1
+#endif
+
+/* §4.2: 1,024 sources and 1,274 pendings for the generic process, split into the
+ * host-managed TX pool and the firmware-managed RX pool. */
+#ifndef PTL_SOURCES
+#define PTL_SOURCES 1024
+#endif
+#ifndef PTL_TX_PENDINGS
+#define PTL_TX_PENDINGS 256
+#endif
+#ifndef PTL_RX_PENDINGS
+#define PTL_RX_PENDINGS 1018
+#endif
+/* DMA regions for non-contiguous buffers (PTL_CMD_SEG), shared by all pendings. */
+#ifndef PTL_SEGMENTS
+#define PTL_SEGMENTS 512
+#endif
+/* Buckets of the source hash table: a power of two, one per source by default so
+ * chains stay short whatever the node ids are. */
+#ifndef PTL_HASH_BUCKETS
+#define PTL_HASH_BUCKETS PTL_SOURCES
+#endif
+
+#define PTL_PENDINGS (PTL_TX_PENDINGS + PTL_RX_PENDINGS)
+
+/* The pools' section (pools.ld): cached SRAM that crt0 does not clear. */
+#define PTL_POOL __attribute__((section(".pools")))
+
+_Static_assert(PTL_CACHES == 0 || PTL_CACHES == 1 || PTL_CACHES == 3, "PTL_CACHES is 0, 1 or 3");
+_Static_assert((PTL_HASH_BUCKETS & (PTL_HASH_BUCKETS - 1)) == 0, "PTL_HASH_BUCKETS must be a power of two");
+_Static_assert(PTL_PENDINGS < 0xFFFF && PTL_SEGMENTS < 0xFFFF, "ids are 16 bits");
+_Static_assert(PTL_SOURCES > 0 && PTL_TX_PENDINGS > 0 && PTL_RX_PENDINGS > 0 && PTL_SEGMENTS > 0, "empty pool");
+
+/* The features word of the NIC control block: what this image was built with. */
+#define PTL_FEATURES                                                           \
+    ((PTL_CACHES & 1 ? PTL_FW_FEAT_ICACHE : 0u) | (PTL_CACHES & 2 ? PTL_FW_FEAT_DCACHE : 0u) |  \
+     (PTL_VSMALL ? PTL_FW_FEAT_VSMALL : 0u) | (PTL_WRITE_THROUGH ? PTL_FW_FEAT_WRITE_THROUGH : 0u) | \
+     (PTL_PIN_GLOBALS ? PTL_FW_FEAT_PINNED : 0u) | (NICLAB_TRACE ? PTL_FW_FEAT_TRACE : 0u))
+
+#endif /* PTL_CONFIG_H */

@@ -1,0 +1,24 @@
+/*
+ * The handlers the main loop dispatches to (seed 000 §4.3). Each returns non-zero
+ * if it made progress, so the loop knows whether it may sleep.
+ */
+#ifndef PTL_HANDLERS_H
+#define PTL_HANDLERS_H
+
+#include <stdint.h>
+
+/* mailbox_cmd.c: commands from the host. */
+int mailbox_poll(void);
+
+/* tx.c: message transmission (§4.3.1). */
+void tx_command(volatile const uint32_t *cmd);
+int tx_progress(void);       /* program queued pendings into the TX FIFO */
+int tx_completions(void);
+
+/* rx.c: message reception (§4.3.2). */
+int rx_events(void);
+void rx_command(volatile const uint32_t *cmd);
+void rx_release(volatile const uint32_t *cmd);
+int rx_completions(void);
+
+#endif /* PTL_HANDLERS_H */

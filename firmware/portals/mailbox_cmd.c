@@ -1,0 +1,84 @@
+/*
+ * The generic process's mailbox (seed 000 §4.1): the host posts commands into the
+ * command FIFO and rings the doorbell; the firmware takes them in order. Only
+ * PTL_CMD_INIT returns a result (in the result FIFO); everything else answers later
+ * through the event queue, so transmit commands stream without waiting.
+ */
+#include "globals.h"
+
+#include "event.h"
+#include "handlers.h"
+#include "niccb.h"
+#include "panic.h"
+#include "pending.h"
+#include "process.h"
+
+static void post_result(uint32_t op, uint32_t status)
+{
+    struct process *p = process;
+    volatile struct niclab_mailbox *mb = p->mailbox;
+    while (!fifo_has_room(&mb->res_head, &mb->res_tail, &p->res, NICLAB_MAILBOX_ENTRIES, 1))
+        host_interrupt();  /* the host drains results in its interrupt handler */
+    volatile uint32_t *r = mb->res[fifo_tail(&mb->res_tail, &p->res)];
+    r[0] = op;
+    r[PTL_RES_STATUS] = status;
+    fifo_produce(&mb->res_tail, &p->res, NICLAB_MAILBOX_ENTRIES, 1);
+    p->posted = 1;  /* interrupt at the end of this main-loop iteration */
+}
+
+/* Where the host structures are. The EQ must hold an event for every pending at
+ * once, so it can never overflow (portals_fw.h). */
+static void init_command(volatile const uint32_t *cmd)
+{
+    struct process *p = process;
+    uint32_t entries = cmd[PTL_INIT_EQ_ENTRIES];
+    trace();
+    if (entries == 0 || (entries & (entries - 1u)) || entries <= PTL_PENDINGS) {
+        post_result(PTL_RES_INIT, PTL_INIT_BAD_EQ);
+        return;
+    }
+    p->upper_phys_lo = cmd[PTL_INIT_UPPER_PHYS_LO];
+    p->upper_phys_hi = cmd[PTL_INIT_UPPER_PHYS_HI];
+    p->upper_window = cmd[PTL_INIT_UPPER_WINDOW];
+    p->eq_window = cmd[PTL_INIT_EQ_WINDOW];
+    p->eq_mask = entries - 1u;
+    p->eq_tail = 0;
+    p->initialized = 1;
+    post_result(PTL_RES_INIT, PTL_INIT_OK);
+}
+
+static void seg_command(volatile const uint32_t *cmd)
+{
+    uint32_t id = cmd[PTL_SEG_PENDING];
+    if (id >= PTL_PENDINGS)
+        fw_panic(reason_value("SEG command: pending id out of range:", id));
+    pending = &process->pendings[id];
+    /* Before the TX (a free TX id) or before the RX (announced, not yet commanded). */
+    if (pending->state != (pending_is_tx(id) ? PEND_FREE : PEND_RX_ANNOUNCED))
+        fw_panic(reason_value("SEG command for a pending already programmed: id", id));
+    pending_add_segment(cmd[PTL_SEG_ADDR_LO], cmd[PTL_SEG_ADDR_HI], cmd[PTL_SEG_LENGTH]);
+}
+
+int mailbox_poll(void)
+{
+    struct process *p = process;
+    volatile struct niclab_mailbox *mb = p->mailbox;
+    int progress = 0;
+    while (fifo_has_entry(&mb->cmd_head, &mb->cmd_tail, &p->cmd)) {
+        volatile uint32_t *cmd = mb->cmd[fifo_head(&mb->cmd_head, &p->cmd)];
+        uint32_t op = cmd[PTL_CMD_OP];
+        if (op != PTL_CMD_INIT && !p->initialized)
+            fw_panic(reason_value("mailbox command before PTL_CMD_INIT: op", op));
+        switch (op) {
+        case PTL_CMD_INIT: init_command(cmd); break;
+        case PTL_CMD_TX: tx_command(cmd); break;
+        case PTL_CMD_RX: rx_command(cmd); break;
+        case PTL_CMD_SEG: seg_command(cmd); break;
+        case PTL_CMD_RELEASE: rx_release(cmd); break;
+        default: fw_panic(reason_value("unknown mailbox command: op", op));
+        }
+        fifo_consume(&mb->cmd_head, &p->cmd, NICLAB_MAILBOX_ENTRIES);
+        progress = 1;
+    }
+    return progress;
+}

@@ -1,0 +1,78 @@
+/*
+ * Lower pendings and DMA segments (seed 000 §4.2). A pending tracks one message in
+ * progress; its lower half lives here, in cached SRAM, and holds everything the
+ * firmware needs to progress and complete the message; its upper half is in host
+ * memory (PTL_UPPER_BYTES each) and the firmware only ever writes it. Ids 0 ..
+ * PTL_TX_PENDINGS-1 are the host-managed TX pool, the rest the firmware-managed RX
+ * pool with its free list (in struct process). No dynamic allocation: every array
+ * is sized at compile time (§4.2, last paragraph).
+ */
+#ifndef PTL_PENDING_H
+#define PTL_PENDING_H
+
+#include <stdint.h>
+
+#include "config.h"
+
+struct source;
+
+enum pending_state {
+    PEND_FREE = 0,      /* TX: the host owns the id; RX: on the free list (or never used) */
+    PEND_TX_QUEUED,     /* on the TX pending list, commands not yet in the TX FIFO */
+    PEND_TX_SENDING,    /* its commands are in the TX FIFO */
+    PEND_RX_ANNOUNCED,  /* header in the upper pending, NEW_MSG posted: waiting for PTL_CMD_RX */
+    PEND_RX_QUEUED,     /* on its source's RX pending list, not at the head yet */
+    PEND_RX_DEPOSITING, /* head of its source's list: RX DMA programmed */
+    PEND_RX_DONE,       /* RX_DONE or NEW_MSG_COMPLETE posted: waiting for PTL_CMD_RELEASE */
+};
+
+/* Segment references are index + 1, so that 0 - what crt0 leaves in every pending
+ * - means "none": no pool needs a boot-time initialization loop. */
+#define SEG_NONE 0u
+
+struct lower_pending {
+    struct lower_pending *next;  /* TX pending list, a source's RX pending list or the RX free list */
+    struct source *source;       /* the peer: destination (TX) or sender (RX), referenced */
+    uint32_t addr_lo, addr_hi;   /* contiguous payload buffer in host memory */
+    uint32_t length;             /* its bytes */
+    uint16_t id;
+    uint8_t state;               /* enum pending_state */
+    uint8_t flags;               /* PTL_TX_SEGS / PTL_RX_SEGS: payload is the segment chain */
+    uint16_t seg_head, seg_tail; /* segment chain (references), SEG_NONE when empty */
+    uint8_t slot;                /* RX: the RX DMA engine's slot for the message */
+    uint8_t nsegs;
+};
+
+/* One contiguous host region of a non-contiguous buffer (PTL_CMD_SEG). */
+struct segment {
+    uint32_t addr_lo, addr_hi, length;
+    uint16_t next;               /* reference of the next in the pending's chain or on the free list */
+    uint16_t pad;
+};
+
+/* P_size and the segment size; pools_report.cmake uses the same numbers. */
+_Static_assert(sizeof(struct lower_pending) == 32, "update pools_report.cmake");
+_Static_assert(sizeof(struct segment) == 16, "update pools_report.cmake");
+
+extern struct lower_pending lower_pendings[PTL_PENDINGS];
+extern struct segment segments[PTL_SEGMENTS];
+
+static inline struct segment *segment_at(uint32_t ref) { return &segments[ref - 1u]; }
+
+static inline int pending_is_tx(uint32_t id) { return id < PTL_TX_PENDINGS; }
+static inline int pending_is_rx(uint32_t id) { return id - PTL_TX_PENDINGS < PTL_RX_PENDINGS; }
+
+/* Boot: every TX pending free. */
+void pending_boot(void);
+/* Take an RX pending from the process's free list; panics when the pool is empty
+ * (seed 000 §4.3.3: the node panics rather than hang). Sets `pending`. */
+void rx_pending_alloc(void);
+/* Return `pending` to its free list. */
+void rx_pending_free(void);
+
+/* Append a host region to `pending`'s segment chain (PTL_CMD_SEG). */
+void pending_add_segment(uint32_t addr_lo, uint32_t addr_hi, uint32_t length);
+/* Give `pending`'s segments back to the pool. */
+void pending_free_segments(void);
+
+#endif /* PTL_PENDING_H */

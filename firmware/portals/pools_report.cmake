@@ -1,0 +1,73 @@
+# SRAM used by the Portals firmware's pools (seed 000 §4.2):
+#   cmake -DELF=x.elf -DOUT=x.size.txt -DNM=riscv64-unknown-elf-nm -P pools_report.cmake
+# Reads the pool arrays' sizes from the symbol table, appends a "pools" section to
+# the size report and prints it. M = S*S_size + sum_i P_i*P_size with N = 1 (the
+# generic process).
+execute_process(COMMAND ${NM} -S -t d ${ELF} OUTPUT_VARIABLE syms RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} failed on ${ELF}")
+endif()
+
+function(sym_size name out)
+  string(REGEX MATCH "\n[0-9]+ 0*([0-9]+) [a-zA-Z] ${name}\n" m "\n${syms}")
+  if(NOT m)
+    message(FATAL_ERROR "pools_report: no symbol ${name} in ${ELF}")
+  endif()
+  set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
+
+# Element sizes: the C sources _Static_assert the same numbers (pending.h, source.h),
+# and the firmware reports them at run time in niccb.pending_bytes / source_bytes.
+sym_size(lower_pendings pend_total)
+sym_size(sources src_total)
+sym_size(segments seg_total)
+sym_size(source_hash hash_total)
+sym_size(niccb niccb_total)
+sym_size(cached_niccb cniccb_total)
+sym_size(generic_process proc_total)
+sym_size(niclab_mailbox mbox_total)
+
+function(sym_addr name out)
+  string(REGEX MATCH "\n0*([0-9]+) [a-zA-Z] ${name}\n" m "\n${syms}")
+  if(NOT m)
+    message(FATAL_ERROR "pools_report: no symbol ${name} in ${ELF}")
+  endif()
+  set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
+sym_addr(__pools_start pools_start)
+sym_addr(__pools_end pools_end)
+math(EXPR pools_section "${pools_end} - ${pools_start}")
+# The SDK's report above counts the sections it knows; .pools (pools.ld) comes on top.
+file(READ ${OUT} size_report)
+string(REGEX MATCH "sram +([0-9]+) of" m "${size_report}")
+math(EXPR sram_total "${CMAKE_MATCH_1} + ${pools_section}")
+
+set(P_size 32)   # sizeof(struct lower_pending), pending.h (checked below)
+set(S_size 20)   # sizeof(struct source), source.h
+set(seg_size 16) # sizeof(struct segment)
+math(EXPR P "${pend_total} / ${P_size}")
+math(EXPR S "${src_total} / ${S_size}")
+math(EXPR nseg "${seg_total} / ${seg_size}")
+math(EXPR buckets "${hash_total} / 4")
+math(EXPR M "${S} * ${S_size} + ${P} * ${P_size}")
+math(EXPR other "${seg_total} + ${hash_total} + ${cniccb_total} + ${proc_total}")
+math(EXPR all "${M} + ${other}")
+
+set(report
+"pools (seed 000 §4.2; cached SRAM unless noted)
+  sources          ${S} x ${S_size} = ${src_total} bytes
+  lower pendings   ${P} x ${P_size} = ${pend_total} bytes (generic process: TX + RX pools)
+  segments         ${nseg} x ${seg_size} = ${seg_total} bytes
+  source hash      ${buckets} x 4 = ${hash_total} bytes
+  cached_niccb     1 x ${cniccb_total} = ${cniccb_total} bytes
+  process          1 x ${proc_total} = ${proc_total} bytes
+  niccb            1 x ${niccb_total} = ${niccb_total} bytes (uncached)
+  mailbox          1 x ${mbox_total} = ${mbox_total} bytes (uncached)
+  M = S*S_size + P*P_size = ${S}*${S_size} + ${P}*${P_size} = ${M} bytes
+  all cached pools ${all} bytes
+  .pools section   ${pools_section} bytes (NOLOAD, not cleared by crt0; not in the sram line above)
+  sram with pools  ${sram_total} of 393216 bytes
+")
+file(APPEND ${OUT} "${report}")
+get_filename_component(name ${ELF} NAME_WE)
+message("${name}: ${report}")

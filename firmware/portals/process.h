@@ -1,0 +1,51 @@
+/*
+ * Firmware-level processes (seed 000 §4.1-4.2). Each has a process structure in
+ * cached SRAM, used only by the firmware, and a mailbox in uncached SRAM shared with
+ * the host; the two are one-to-one. Only the generic process (the kernel's Portals,
+ * interrupt driven) exists: N = 1 in the SRAM formula, and every Portals pid maps
+ * to it.
+ */
+#ifndef PTL_PROCESS_H
+#define PTL_PROCESS_H
+
+#include <stdint.h>
+
+#include "niclab/fw/mailbox.h"
+#include "config.h"
+#include "fifo.h"
+#include "globals.h"
+
+struct lower_pending;
+
+struct process {
+    volatile struct niclab_mailbox *mailbox; /* its uncached twin */
+    struct lower_pending *pendings;          /* lower pendings by id: TX pool, then RX pool */
+    struct lower_pending *rx_free;           /* RX pending free list (firmware-managed pool) */
+    uint32_t rx_fresh;                       /* RX ids never used yet: the free list grows lazily */
+    uint32_t rx_in_use;
+    /* From PTL_CMD_INIT: */
+    uint32_t upper_phys_lo, upper_phys_hi;   /* upper pending 0, for the TX DMA engine */
+    uint32_t upper_window;                   /* the same through host window 0, for the core */
+    uint32_t eq_window;                      /* event queue slot 0 through the window */
+    uint32_t eq_mask;                        /* entries - 1 */
+    uint32_t eq_tail;                        /* next slot to write */
+    uint8_t initialized;
+    uint8_t posted;                          /* events posted this main-loop iteration */
+    uint16_t pid;
+    struct fifo_shadow cmd;                  /* mailbox command FIFO: we consume */
+    struct fifo_shadow res;                  /* mailbox result FIFO: we produce */
+};
+
+extern struct process generic_process;
+extern volatile struct niclab_mailbox niclab_mailbox;
+
+void process_boot(void);
+/* The firmware-level process for a Portals pid (seed 000 §4.3.2): with only the
+ * generic process, every pid is its. Sets `process`. */
+static inline void process_for_pid(uint32_t pid)
+{
+    (void)pid;
+    process = &generic_process;
+}
+
+#endif /* PTL_PROCESS_H */

@@ -1,0 +1,152 @@
+/*
+ * Message transmission (seed 000 §4.3.1). The host stores the Portals header in the
+ * upper pending of a TX id it allocated and sends PTL_CMD_TX; the firmware sets up
+ * the lower pending, references the destination's source structure and enqueues the
+ * pending at the tail of the single TX pending list in the NIC control block: all
+ * transmits are serialized through the one TX FIFO. The TX state machine programs
+ * pendings in list order - header DMA'd from the upper pending, payload straight
+ * from host memory (zero-copy) - as long as all of a message's commands fit in the
+ * FIFO; otherwise it yields to the main loop. Several messages may sit in the FIFO
+ * at once. Completions come back in FIFO order, so each belongs to the list head.
+ */
+#include "globals.h"
+
+#include "niclab/fw/dma.h"
+#include "event.h"
+#include "handlers.h"
+#include "niccb.h"
+#include "panic.h"
+#include "pending.h"
+#include "process.h"
+#include "source.h"
+
+#define TX_CMD_HEAD dma_reg(NICLAB_TXDMA_BASE, NICLAB_TXDMA_CMD_HEAD)
+#define TX_CMD_TAIL dma_reg(NICLAB_TXDMA_BASE, NICLAB_TXDMA_CMD_TAIL)
+#define TX_CPL_HEAD dma_reg(NICLAB_TXDMA_BASE, NICLAB_TXDMA_CPL_HEAD)
+#define TX_CPL_TAIL dma_reg(NICLAB_TXDMA_BASE, NICLAB_TXDMA_CPL_TAIL)
+
+void tx_command(volatile const uint32_t *cmd)
+{
+    uint32_t id = cmd[PTL_TX_PENDING];
+    trace_val(id);
+    if (!pending_is_tx(id))
+        fw_panic(reason_value("TX command: pending id outside the TX pool:", id));
+    pending = &process->pendings[id];
+    if (pending->state != PEND_FREE)
+        fw_panic(reason_value("TX command: pending already in use: id", id));
+    pending->id = (uint16_t)id;
+    pending->addr_lo = cmd[PTL_TX_ADDR_LO];
+    pending->addr_hi = cmd[PTL_TX_ADDR_HI];
+    pending->length = cmd[PTL_TX_LENGTH];
+    pending->flags = (uint8_t)(cmd[PTL_TX_FLAGS] & PTL_TX_SEGS);
+    if (!(pending->flags & PTL_TX_SEGS))
+        pending_free_segments();  /* SEG commands the TX does not use */
+    source_get(cmd[PTL_TX_DST]);
+    pending->source = source;
+    pending->state = PEND_TX_QUEUED;
+    pending->next = 0;
+    if (cached_niccb.tx_tail)
+        cached_niccb.tx_tail->next = pending;
+    else
+        cached_niccb.tx_head = pending;
+    cached_niccb.tx_tail = pending;
+    if (!cached_niccb.tx_next)
+        cached_niccb.tx_next = pending;
+}
+
+/* Commands the current pending's message takes: the header, then one per region. */
+static uint32_t tx_commands_needed(void)
+{
+    if (pending->flags & PTL_TX_SEGS)
+        return 1u + pending->nsegs;
+    return pending->length ? 2u : 1u;
+}
+
+static void tx_put(uint32_t index, uint32_t ctrl, uint32_t length, uint32_t lo, uint32_t hi)
+{
+    volatile uint32_t *c = dma_entry(NICLAB_TXDMA_BASE, NICLAB_TXDMA_CMD_RING, NICLAB_TXDMA_CMD_BYTES, index, 0);
+    c[NICLAB_TXCMD_CTRL] = ctrl;
+    c[NICLAB_TXCMD_DST] = pending->source->nid;
+    c[NICLAB_TXCMD_LENGTH] = length;
+    c[NICLAB_TXCMD_ADDR_LO] = lo;
+    c[NICLAB_TXCMD_ADDR_HI] = hi;
+    c[NICLAB_TXCMD_TAG] = pending->id;
+}
+
+/* Write the current pending's commands into the TX FIFO and start them. */
+static void tx_program(uint32_t n)
+{
+    struct process *p = process;
+    uint32_t t = fifo_tail(TX_CMD_TAIL, &cached_niccb.tx_cmd);
+    /* The header is DMA'd straight out of the upper pending. */
+    uint32_t off = (uint32_t)pending->id * PTL_UPPER_BYTES;
+    uint32_t lo = p->upper_phys_lo + off;
+    uint32_t hi = p->upper_phys_hi + (lo < off);
+    tx_put(t, NICLAB_TXCMD_START | (n == 1 ? NICLAB_TXCMD_END : 0u), PTL_HDR_BYTES, lo, hi);
+    if (pending->flags & PTL_TX_SEGS) {
+        uint32_t ref = pending->seg_head;
+        for (uint32_t i = 1; i < n; ++i) {
+            const struct segment *s = segment_at(ref);
+            t = dma_next(t);
+            tx_put(t, i == n - 1 ? NICLAB_TXCMD_END : 0u, s->length, s->addr_lo, s->addr_hi);
+            ref = s->next;
+        }
+    } else if (n == 2) {
+        t = dma_next(t);
+        tx_put(t, NICLAB_TXCMD_END, pending->length, pending->addr_lo, pending->addr_hi);
+    }
+    /* One tail store for the whole message: the engine starts it at once. */
+    fifo_produce(TX_CMD_TAIL, &cached_niccb.tx_cmd, NICLAB_DMA_FIFO_ENTRIES, n);
+    trace_val(pending->id);
+}
+
+int tx_progress(void)
+{
+    int progress = 0;
+    while ((pending = cached_niccb.tx_next) != 0) {
+        uint32_t n = tx_commands_needed();
+        if (!fifo_has_room(TX_CMD_HEAD, TX_CMD_TAIL, &cached_niccb.tx_cmd, NICLAB_DMA_FIFO_ENTRIES, n)) {
+            /* Yield: the main loop comes back when a completion frees room. Count
+             * each time a message finds the FIFO full, not each poll. */
+            if (cached_niccb.tx_next != cached_niccb.tx_blocked) {
+                cached_niccb.tx_blocked = pending;
+                NICCB_INC(tx_fifo_yields);
+                trace();
+            }
+            break;
+        }
+        tx_program(n);
+        pending->state = PEND_TX_SENDING;
+        cached_niccb.tx_next = pending->next;
+        cached_niccb.tx_blocked = 0;
+        progress = 1;
+    }
+    return progress;
+}
+
+int tx_completions(void)
+{
+    int progress = 0;
+    while (fifo_has_entry(TX_CPL_HEAD, TX_CPL_TAIL, &cached_niccb.tx_cpl)) {
+        volatile uint32_t *cpl = dma_entry(NICLAB_TXDMA_BASE, NICLAB_TXDMA_CPL_RING, NICLAB_TXDMA_CPL_BYTES,
+                                           fifo_head(TX_CPL_HEAD, &cached_niccb.tx_cpl), 0);
+        uint32_t tag = cpl[NICLAB_CPL_TAG], status = cpl[NICLAB_CPL_STATUS], bytes = cpl[NICLAB_CPL_BYTES];
+        fifo_consume(TX_CPL_HEAD, &cached_niccb.tx_cpl, NICLAB_DMA_FIFO_ENTRIES);
+        trace_val(tag);
+        pending = cached_niccb.tx_head;
+        if (!pending || pending->id != tag || pending->state != PEND_TX_SENDING)
+            fw_panic(reason_value("TX completion not for the head of the TX pending list: tag", tag));
+        /* Unlink the head of the TX pending list. */
+        cached_niccb.tx_head = pending->next;
+        if (!cached_niccb.tx_head)
+            cached_niccb.tx_tail = 0;
+        pending->state = PEND_FREE;  /* the id is the host's again */
+        pending_free_segments();
+        source_put(pending->source);
+        pending->source = 0;
+        NICCB_INC(tx_messages);
+        event_post(PTL_EV_TX_DONE, tag, status, bytes >= PTL_HDR_BYTES ? bytes - PTL_HDR_BYTES : 0u);
+        progress = 1;
+    }
+    return progress;
+}
