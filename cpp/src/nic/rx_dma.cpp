@@ -21,6 +21,8 @@ void RxDma::reset() {
     events_.reset();
     cmds_.reset();
     cpls_.reset();
+    cpl_visible_tail_ = 0;
+    ++generation_;
     for (Slot& s : slots_) {
         auto buffer = std::move(s.buffer);
         auto deposits = std::move(s.deposits);
@@ -40,7 +42,7 @@ bool RxDma::read(uint32_t offset, uint32_t& value) {
         case NICLAB_RXDMA_CMD_HEAD: value = cmds_.head; return true;
         case NICLAB_RXDMA_CMD_TAIL: value = cmds_.tail; return true;
         case NICLAB_RXDMA_CPL_HEAD: value = cpls_.head; return true;
-        case NICLAB_RXDMA_CPL_TAIL: value = cpls_.tail; return true;
+        case NICLAB_RXDMA_CPL_TAIL: value = cpl_visible_tail_; return true;
         case NICLAB_RXDMA_EXHAUSTED: value = uint32_t(exhausted_); return true;
         case NICLAB_RXDMA_PACKETS: value = uint32_t(packets_); return true;
     }
@@ -241,10 +243,14 @@ void RxDma::maybe_complete(Slot& s, uint32_t index) {
     cpl[NICLAB_CPL_SRC] = s.src;
     cpls_.tail = DeviceRing::next(cpls_.tail);
     s.busy = false;
-    // The interrupt waits for the engine's writes to host memory; a firmware that polls
-    // may see the completion entry up to one packet's HT write time earlier.
+    // Published (tail and interrupt) when the engine's writes to host memory are done;
+    // host_write_free_ only grows, so completions are published in order.
     Time visible = std::max(host_write_free_, kernel_.now());
-    kernel_.schedule_at(visible, [this] { raise_(NICLAB_IRQ_RX_DONE); });
+    kernel_.schedule_at(visible, [this, tail = cpls_.tail, gen = generation_] {
+        if (gen != generation_) return;
+        cpl_visible_tail_ = tail;
+        raise_(NICLAB_IRQ_RX_DONE);
+    });
     if (refused_ && port_) {
         refused_ = false;
         port_->receive_ready();

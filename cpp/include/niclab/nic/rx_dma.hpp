@@ -81,6 +81,12 @@ private:
     DeviceRing cpls_;
     std::array<Slot, NICLAB_RXDMA_SLOTS> slots_;
     Time host_write_free_{};   // the HT write port is busy until then
+    // The completion tail the firmware sees: a completion becomes visible only once the
+    // engine's writes of its data to host memory are done, so polling firmware never
+    // reports a message before its bytes are in place. `generation_` drops publications
+    // scheduled before a reset.
+    uint32_t cpl_visible_tail_ = 0;
+    uint64_t generation_ = 0;
     bool refused_ = false;     // a delivery was refused: tell the port when room frees
     uint64_t packets_ = 0, exhausted_ = 0, crc_errors_ = 0, orphans_ = 0;
     bool exhaustion_signalled_ = false;
