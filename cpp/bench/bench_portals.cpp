@@ -20,22 +20,13 @@ namespace {
 
 constexpr int kRoundTrips = 200;
 
-ptl_md_t md(uint64_t start, uint64_t length, unsigned options, ptl_handle_eq_t eq) {
-    ptl_md_t m;
-    m.start = start;
-    m.length = length;
-    m.options = options;
-    m.eq_handle = eq;
-    return m;
-}
-
 // One side of the ping-pong: `first` sends first; each put is answered by a put.
 // The receive MD is remotely managed, so every put lands at offset 0 of the buffer.
 void player(host::ProcessContext& ctx, Ni& ni, uint32_t peer, uint32_t bytes, bool first, Time& started, Time& ended) {
     auto eq = ni.eq_alloc(ctx, 64);
     auto me = ni.me_attach(ctx, 0, {peer, 0}, 1, 0, PTL_RETAIN, PTL_INS_AFTER);
-    ni.md_attach(ctx, me, md(0x200000, bytes, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE, eq), PTL_RETAIN);
-    auto out = ni.md_bind(ctx, md(0x100000, bytes, 0, PTL_EQ_NONE), PTL_RETAIN);
+    ni.md_attach(ctx, me, ptl_md(0x200000, bytes, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE, eq), PTL_RETAIN);
+    auto out = ni.md_bind(ctx, ptl_md(0x100000, bytes, 0, PTL_EQ_NONE), PTL_RETAIN);
     ctx.sleep_for(Time::us(10));  // both sides are ready
     started = ctx.now();
     for (int i = 0; i < kRoundTrips; ++i) {

@@ -29,13 +29,8 @@ struct PortalsInterface {
 
 ptl_md_t make_md(uint64_t start, uint64_t length, unsigned options, int threshold, uint64_t max_size,
                  uint32_t eq, uint64_t user_ptr, const std::vector<std::pair<uint64_t, uint64_t>>& iov) {
-    ptl_md_t md;
-    md.start = start;
-    md.length = length;
-    md.options = options;
-    md.threshold = threshold;
+    ptl_md_t md = ptl_md(start, length, options, eq, threshold);
     md.max_size = max_size;
-    md.eq_handle = eq;
     md.user_ptr = user_ptr;
     for (auto [base, len] : iov) md.iov.push_back({base, len});
     if (!md.iov.empty()) md.options |= PTL_MD_IOVEC;

@@ -60,13 +60,7 @@ struct Cluster {
 };
 
 inline ptl_md_t md(uint64_t start, uint64_t length, unsigned options, ptl_handle_eq_t eq, int threshold = PTL_MD_THRESH_INF) {
-    ptl_md_t m;
-    m.start = start;
-    m.length = length;
-    m.options = options;
-    m.eq_handle = eq;
-    m.threshold = threshold;
-    return m;
+    return ptl_md(start, length, options, eq, threshold);
 }
 
 // Waits for the next event of `eq` and checks its kind.

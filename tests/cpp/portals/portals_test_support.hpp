@@ -41,13 +41,7 @@ inline std::string names(const std::vector<ptl_event_kind_t>& ks) {
 
 inline ptl_md_t contiguous(uint64_t start, ptl_size_t length, unsigned options, ptl_handle_eq_t eq,
                            int threshold = PTL_MD_THRESH_INF) {
-    ptl_md_t md;
-    md.start = start;
-    md.length = length;
-    md.options = options;
-    md.eq_handle = eq;
-    md.threshold = threshold;
-    return md;
+    return ptl_md(start, length, options, eq, threshold);
 }
 
 inline ptl_match_bits_t bits_of(const ptl_hdr& h) { return (uint64_t(h.match_bits_hi) << 32) | h.match_bits_lo; }

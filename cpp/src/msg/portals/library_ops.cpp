@@ -27,6 +27,31 @@ bool is_end(ptl_event_kind_t k) {
     return k == PTL_EVENT_GET_END || k == PTL_EVENT_PUT_END || k == PTL_EVENT_REPLY_END || k == PTL_EVENT_SEND_END;
 }
 
+// What put and get share (§3.13): the target and the header fields must fit the wire
+// header; then the request's header.
+ptl_hdr request_header(const char* op, uint8_t type, ptl_process_id_t self, ptl_uid_t uid, ptl_process_id_t target,
+                       ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits,
+                       ptl_size_t remote_offset, ptl_size_t length) {
+    if (target.pid > 0xFFFF)
+        throw PortalsError(PTL_PROCESS_INVALID, std::string(op) + ": target pid " + std::to_string(target.pid) +
+                                                    " does not fit the header's 16-bit dst_pid");
+    if (pt_index > 0xFFFF || remote_offset > std::numeric_limits<uint32_t>::max())
+        throw PortalsError(PTL_FAIL, std::string(op) + ": pt_index " + std::to_string(pt_index) + " or remote_offset " +
+                                         std::to_string(remote_offset) + " does not fit the wire header");
+    ptl_hdr hdr{};
+    hdr.type = type;
+    hdr.pt_index = uint16_t(pt_index);
+    hdr.src_nid = self.nid;
+    hdr.src_pid = uint16_t(self.pid);
+    hdr.dst_pid = uint16_t(target.pid);
+    hdr.length = uint32_t(length);
+    set_match_bits(hdr, match_bits);
+    hdr.offset = uint32_t(remote_offset);
+    hdr.uid = uid;
+    hdr.ac_index = ac_index;
+    return hdr;
+}
+
 }  // namespace
 
 uint64_t Library::State::add_op(Operation op) {
@@ -74,20 +99,20 @@ void Library::State::complete(ptl_handle_md_t mdh, std::optional<ptl_event_kind_
 
 // ---- Initiator ----
 
+MemoryDescriptor& Library::State::active_md(ptl_handle_md_t mdh, const char* call) {
+    MemoryDescriptor& m = md(mdh, call);
+    if (m.inactive())
+        throw PortalsError(PTL_MD_INVALID, std::string(call) + ": md handle " + handle_str(mdh) +
+                                               " is inactive (threshold " + std::to_string(m.state().threshold) +
+                                               (m.full() ? ", full)" : ")"));
+    return m;
+}
+
 Send Library::put(ptl_handle_md_t mdh, ptl_ack_req_t ack_req, ptl_process_id_t target, ptl_pt_index_t pt_index,
                   ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset,
                   ptl_hdr_data_t hdr_data, Time now) {
     State& s = *state_;
-    MemoryDescriptor& md = s.md(mdh, "put");
-    if (md.inactive())
-        throw PortalsError(PTL_MD_INVALID, "put: md handle " + handle_str(mdh) + " is inactive (threshold " +
-                                               std::to_string(md.state().threshold) + (md.full() ? ", full)" : ")"));
-    if (target.pid > 0xFFFF)
-        throw PortalsError(PTL_PROCESS_INVALID, "put: target pid " + std::to_string(target.pid) +
-                                                    " does not fit the header's 16-bit dst_pid");
-    if (pt_index > 0xFFFF || remote_offset > std::numeric_limits<uint32_t>::max())
-        throw PortalsError(PTL_FAIL, "put: pt_index " + std::to_string(pt_index) + " or remote_offset " +
-                                         std::to_string(remote_offset) + " does not fit the wire header");
+    MemoryDescriptor& md = s.active_md(mdh, "put");
     const ptl_size_t length = md.length();
 
     ptl_event_t ev;
@@ -101,17 +126,9 @@ Send Library::put(ptl_handle_md_t mdh, ptl_ack_req_t ack_req, ptl_process_id_t t
     ev.hdr_data = hdr_data;
 
     Send out;
-    out.hdr.type = PTL_MSG_PUT;
-    out.hdr.pt_index = uint16_t(pt_index);
-    out.hdr.src_nid = self_.nid;
-    out.hdr.src_pid = uint16_t(self_.pid);
-    out.hdr.dst_pid = uint16_t(target.pid);
-    out.hdr.length = uint32_t(length);
-    set_match_bits(out.hdr, match_bits);
-    out.hdr.offset = uint32_t(remote_offset);
+    out.hdr = request_header("put", PTL_MSG_PUT, self_, uid_, target, pt_index, ac_index, match_bits, remote_offset,
+                             length);
     set_hdr_data(out.hdr, hdr_data);
-    out.hdr.uid = uid_;
-    out.hdr.ac_index = ac_index;
     if (ack_req == PTL_ACK_REQ) {
         out.hdr.flags |= PTL_HDR_ACK_REQ;
         out.hdr.md_cookie = s.add_awaiting(Awaiting{PTL_MSG_ACK, mdh, 0, ev});
@@ -133,16 +150,7 @@ Send Library::get(ptl_handle_md_t mdh, ptl_process_id_t target, ptl_pt_index_t p
                   ptl_match_bits_t match_bits, ptl_size_t remote_offset, Time now) {
     (void)now;  // a get request posts no event
     State& s = *state_;
-    MemoryDescriptor& md = s.md(mdh, "get");
-    if (md.inactive())
-        throw PortalsError(PTL_MD_INVALID, "get: md handle " + handle_str(mdh) + " is inactive (threshold " +
-                                               std::to_string(md.state().threshold) + (md.full() ? ", full)" : ")"));
-    if (target.pid > 0xFFFF)
-        throw PortalsError(PTL_PROCESS_INVALID, "get: target pid " + std::to_string(target.pid) +
-                                                    " does not fit the header's 16-bit dst_pid");
-    if (pt_index > 0xFFFF || remote_offset > std::numeric_limits<uint32_t>::max())
-        throw PortalsError(PTL_FAIL, "get: pt_index " + std::to_string(pt_index) + " or remote_offset " +
-                                         std::to_string(remote_offset) + " does not fit the wire header");
+    MemoryDescriptor& md = s.active_md(mdh, "get");
     // The reply lands at the MD's local offset; ask for the room from there on (the
     // whole MD when the offset is 0, as it is for an MD used only to initiate).
     const ptl_size_t local_offset = md.local_offset();
@@ -154,16 +162,8 @@ Send Library::get(ptl_handle_md_t mdh, ptl_process_id_t target, ptl_pt_index_t p
     ev.rlength = length;
 
     Send out;
-    out.hdr.type = PTL_MSG_GET;
-    out.hdr.pt_index = uint16_t(pt_index);
-    out.hdr.src_nid = self_.nid;
-    out.hdr.src_pid = uint16_t(self_.pid);
-    out.hdr.dst_pid = uint16_t(target.pid);
-    out.hdr.length = uint32_t(length);
-    set_match_bits(out.hdr, match_bits);
-    out.hdr.offset = uint32_t(remote_offset);
-    out.hdr.uid = uid_;
-    out.hdr.ac_index = ac_index;
+    out.hdr = request_header("get", PTL_MSG_GET, self_, uid_, target, pt_index, ac_index, match_bits, remote_offset,
+                             length);
     const uint32_t cookie = s.add_awaiting(Awaiting{PTL_MSG_REPLY, mdh, local_offset, ev});
     out.hdr.md_cookie = cookie;
     out.dst = target.nid;

@@ -62,6 +62,7 @@ struct Library::State {
     EventQueue& eq(ptl_handle_eq_t handle, const char* call);
     MatchEntry& me(ptl_handle_me_t handle, const char* call);
     MemoryDescriptor& md(ptl_handle_md_t handle, const char* call);
+    MemoryDescriptor& active_md(ptl_handle_md_t handle, const char* call);  // PTL_MD_INVALID when inactive
     void check_eq_handle(ptl_handle_eq_t handle, const char* call);  // PTL_EQ_NONE or valid
 
     uint64_t add_op(Operation op);

@@ -78,6 +78,18 @@ struct ptl_md_t {
     std::vector<ptl_md_iovec_t> iov;  // with PTL_MD_IOVEC
 };
 
+// A contiguous memory descriptor, the common case.
+inline ptl_md_t ptl_md(uint64_t start, ptl_size_t length, unsigned options, ptl_handle_eq_t eq = PTL_EQ_NONE,
+                       int threshold = PTL_MD_THRESH_INF) {
+    ptl_md_t md;
+    md.start = start;
+    md.length = length;
+    md.options = options;
+    md.eq_handle = eq;
+    md.threshold = threshold;
+    return md;
+}
+
 enum ptl_event_kind_t : uint8_t {
     PTL_EVENT_GET_START,
     PTL_EVENT_GET_END,
