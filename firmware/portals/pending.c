@@ -109,3 +109,12 @@ void pending_free_segments(void)
     lp->seg_head = lp->seg_tail = SEG_NONE;
     lp->nsegs = 0;
 }
+
+void pending_for_command(uint32_t id, int in_pool, uint8_t state, const char *bad_id, const char *bad_state)
+{
+    if (!in_pool)
+        fw_panic(reason_value(bad_id, id));
+    pending = &process->pendings[id];
+    if (pending->state != state)
+        fw_panic(reason_value(bad_state, id));
+}

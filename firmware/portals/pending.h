@@ -62,6 +62,11 @@ static inline struct segment *segment_at(uint32_t ref) { return &segments[ref - 
 static inline int pending_is_tx(uint32_t id) { return id < PTL_TX_PENDINGS; }
 static inline int pending_is_rx(uint32_t id) { return id - PTL_TX_PENDINGS < PTL_RX_PENDINGS; }
 
+/* The pending a host command names, checked before the firmware trusts it: panics
+ * with `bad_id` (and the id) unless `in_pool`, with `bad_state` unless the pending is
+ * in `state`. Sets `pending`. */
+void pending_for_command(uint32_t id, int in_pool, uint8_t state, const char *bad_id, const char *bad_state);
+
 /* Boot: every TX pending free. */
 void pending_boot(void);
 /* Take an RX pending from the process's free list; panics when the pool is empty

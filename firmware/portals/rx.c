@@ -140,11 +140,8 @@ void rx_command(volatile const uint32_t *cmd)
 {
     uint32_t id = cmd[PTL_RX_PENDING];
     trace_val(id);
-    if (!pending_is_rx(id))
-        fw_panic(reason_value("RX command: pending id outside the RX pool:", id));
-    pending = &process->pendings[id];
-    if (pending->state != PEND_RX_ANNOUNCED)
-        fw_panic(reason_value("RX command for a pending without a NEW_MSG: id", id));
+    pending_for_command(id, pending_is_rx(id), PEND_RX_ANNOUNCED, "RX command: pending id outside the RX pool:",
+                        "RX command for a pending without a NEW_MSG: id");
     pending->addr_lo = cmd[PTL_RX_ADDR_LO];
     pending->addr_hi = cmd[PTL_RX_ADDR_HI];
     pending->length = cmd[PTL_RX_LENGTH];
@@ -199,11 +196,8 @@ void rx_release(volatile const uint32_t *cmd)
 {
     uint32_t id = cmd[PTL_RELEASE_PENDING];
     trace_val(id);
-    if (!pending_is_rx(id))
-        fw_panic(reason_value("RELEASE: pending id outside the RX pool:", id));
-    pending = &process->pendings[id];
-    if (pending->state != PEND_RX_DONE)
-        fw_panic(reason_value("RELEASE of a pending that is not done: id", id));
+    pending_for_command(id, pending_is_rx(id), PEND_RX_DONE, "RELEASE: pending id outside the RX pool:",
+                        "RELEASE of a pending that is not done: id");
     source_put(pending->source);
     rx_pending_free();
 }

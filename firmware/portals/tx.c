@@ -29,11 +29,8 @@ void tx_command(volatile const uint32_t *cmd)
 {
     uint32_t id = cmd[PTL_TX_PENDING];
     trace_val(id);
-    if (!pending_is_tx(id))
-        fw_panic(reason_value("TX command: pending id outside the TX pool:", id));
-    pending = &process->pendings[id];
-    if (pending->state != PEND_FREE)
-        fw_panic(reason_value("TX command: pending already in use: id", id));
+    pending_for_command(id, pending_is_tx(id), PEND_FREE, "TX command: pending id outside the TX pool:",
+                        "TX command: pending already in use: id");
     pending->id = (uint16_t)id;
     pending->addr_lo = cmd[PTL_TX_ADDR_LO];
     pending->addr_hi = cmd[PTL_TX_ADDR_HI];

@@ -65,6 +65,10 @@ def test_bad_handles_raise_portals_errors(pair):
     assert e.value.code == "PTL_PT_INDEX_INVALID"
     with pytest.raises(ValueError):
         a.me_attach(pt_index=0, position="middle")
+    # A put to a node that does not exist fails when performed; the run goes on.
+    a.put(a.md_bind(start=0x100000, length=8), target=(9, 0), pt_index=0)
+    assert pair.run(for_us=50)["faulted_nodes"] == []
+    assert len(a.errors) == 1 and a.errors[0].startswith("PTL_PROCESS_INVALID: put: target nid 9 does not exist")
 
 
 def test_option_images_report_their_build_options():

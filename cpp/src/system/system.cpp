@@ -50,13 +50,15 @@ host::HostMemory& System::host_memory(size_t node) {
 }
 
 portals::SsNal& System::portals(size_t node) {
-    Node& n = nodes_.at((nic(node), node));
+    nic(node);  // range check
+    Node& n = nodes_[node];
     if (n.nal && n.nal_loads != n.nic->loads()) {
         n.nal->retire();
         retired_nals_.push_back(std::move(n.nal));  // kept: events and interfaces may still refer to it
     }
     if (!n.nal) {
-        n.nal = std::make_unique<portals::SsNal>(*n.nic, *n.cpu, *n.memory, params_.pio, params_.portals);
+        n.nal = std::make_unique<portals::SsNal>(*n.nic, *n.cpu, *n.memory, params_.pio, params_.portals,
+                                                  uint32_t(nodes_.size()));
         n.nal_loads = n.nic->loads();
     }
     return *n.nal;

@@ -5,7 +5,7 @@ namespace niclab::portals {
 Injector::Injector(host::HostCpu& cpu, Ni& ni, const std::string& name)
     : ni_(ni), process_(std::make_unique<host::Process>(cpu, name, [this](host::ProcessContext& ctx) { body(ctx); })) {}
 
-Injector::~Injector() { process_.reset(); }  // unwinds the fiber while the queue still exists
+Injector::~Injector() = default;  // process_ goes first (declared last): its fiber unwinds while the queue exists
 
 void Injector::submit(Operation op) {
     queue_.push_back(std::move(op));

@@ -75,12 +75,14 @@ void Ni::put(host::ProcessContext& ctx, ptl_handle_md_t md, ptl_ack_req_t ack_re
              ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset,
              ptl_hdr_data_t hdr_data) {
     enter_kernel(ctx);
+    nal_.check_target(target.nid, "put");
     nal_.transmit(ctx, lib_.put(md, ack_req, target, pt_index, ac_index, match_bits, remote_offset, hdr_data, ctx.now()));
 }
 
 void Ni::get(host::ProcessContext& ctx, ptl_handle_md_t md, ptl_process_id_t target, ptl_pt_index_t pt_index,
              ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset) {
     enter_kernel(ctx);
+    nal_.check_target(target.nid, "get");
     nal_.transmit(ctx, lib_.get(md, target, pt_index, ac_index, match_bits, remote_offset, ctx.now()));
 }
 

@@ -23,8 +23,9 @@ std::string node_name(const nic::Nic& nic) { return "node " + std::to_string(nic
 
 }  // namespace
 
-SsNal::SsNal(nic::Nic& nic, host::HostCpu& cpu, host::HostMemory& memory, msg::PioConfig pio, HostPortalsCosts costs)
-    : nic_(nic), cpu_(cpu), memory_(memory), pio_(pio), costs_(costs) {
+SsNal::SsNal(nic::Nic& nic, host::HostCpu& cpu, host::HostMemory& memory, msg::PioConfig pio, HostPortalsCosts costs,
+             uint32_t nodes)
+    : nic_(nic), cpu_(cpu), memory_(memory), pio_(pio), costs_(costs), nodes_(nodes) {
     const fw::FirmwareImage* image = nic.image();
     if (!image || !image->find_symbol(PTL_NICCB_SYMBOL, niccb_addr_) ||
         !image->find_symbol(NICLAB_MAILBOX_SYMBOL, mailbox_))
@@ -81,6 +82,13 @@ void SsNal::check_live() const {
 const ptl_niccb& SsNal::niccb() {
     nic_.read_sram(niccb_addr_, {reinterpret_cast<uint8_t*>(&niccb_), sizeof niccb_});
     return niccb_;
+}
+
+void SsNal::check_target(ptl_nid_t nid, const char* call) const {
+    if (nodes_ && nid >= nodes_)
+        throw PortalsError(PTL_PROCESS_INVALID, std::string(call) + ": target nid " + std::to_string(nid) +
+                                                    " does not exist (the system has " + std::to_string(nodes_) +
+                                                    " nodes)");
 }
 
 void SsNal::attach(Library& lib) {

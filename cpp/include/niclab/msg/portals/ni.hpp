@@ -9,7 +9,7 @@
 //     host::Process p(cpu, "receiver", [&](host::ProcessContext& ctx) {
 //         auto eq = ni.eq_alloc(ctx, 64);
 //         auto me = ni.me_attach(ctx, 4, {PTL_NID_ANY, PTL_PID_ANY}, 0x17, 0, PTL_RETAIN, PTL_INS_AFTER);
-//         ni.md_attach(ctx, me, {.start = buf, .length = n, .options = PTL_MD_OP_PUT, .eq_handle = eq}, PTL_RETAIN);
+//         ni.md_attach(ctx, me, ptl_md(buf, n, PTL_MD_OP_PUT, eq), PTL_RETAIN);
 //         ptl_event_t ev = ni.eq_wait(ctx, eq);   // PTL_EVENT_PUT_START, then ..._END
 //     });
 #include "niclab/host/process.hpp"

@@ -56,8 +56,10 @@ public:
     // Reads the firmware's NIC control block, lays out the kernel region, opens host
     // window 0 over it and posts PTL_CMD_INIT (taking effect when the simulation runs).
     // Throws niclab::Error if the loaded firmware is not the Portals firmware.
+    // `nodes`: how many nodes the network has (0: unknown), so a message to a node that
+    // does not exist is refused with PTL_PROCESS_INVALID instead of reaching the network.
     SsNal(nic::Nic& nic, host::HostCpu& cpu, host::HostMemory& memory, msg::PioConfig pio = {},
-          HostPortalsCosts costs = {});
+          HostPortalsCosts costs = {}, uint32_t nodes = 0);
     ~SsNal();
     SsNal(const SsNal&) = delete;
     SsNal& operator=(const SsNal&) = delete;
@@ -71,6 +73,7 @@ public:
     void retire();
     bool retired() const { return retired_; }
     void check_live() const;
+    void check_target(ptl_nid_t nid, const char* call) const;  // PortalsError for a node that does not exist
 
     // From a host process (a Portals API call): transmit `s`, waiting for a TX pending.
     void transmit(host::ProcessContext& ctx, Send s);
@@ -124,6 +127,7 @@ private:
     HostPortalsCosts costs_;
     uint32_t niccb_addr_ = 0, mailbox_ = 0;
     ptl_niccb niccb_{};
+    uint32_t nodes_ = 0;
     uint32_t features_ = 0, n_tx_ = 0, n_rx_ = 0;
     uint64_t upper_base_ = 0, eq_base_ = 0;
     uint32_t eq_entries_ = 0, eq_head_ = 0;
