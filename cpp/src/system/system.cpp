@@ -97,6 +97,10 @@ System::RunResult System::run_until(Time until) {
         if (ras_.enabled()) slice_end = std::min(slice_end, kernel_.now() + ras_.period());
         kernel_.run_until(slice_end, to_quiescence);
         sample_ras(r);
+        if (kernel_.stop_requested()) {
+            r.stopped_by_request = true;
+            break;
+        }
         if (observer_ && !observer_(kernel_.now())) {
             r.stopped_by_observer = true;
             break;

@@ -50,6 +50,9 @@ public:
     struct RunResult {
         Time reached;
         bool stopped_by_observer = false;
+        // A component (an experiment's host program publishing a point) asked the kernel
+        // to stop; the run can be resumed.
+        bool stopped_by_request = false;
         std::vector<size_t> faulted_nodes;  // NICs that faulted during this run
         std::vector<size_t> dead_nodes;     // NICs RAS marked dead during this run
     };

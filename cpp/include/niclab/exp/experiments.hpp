@@ -1,0 +1,27 @@
+#pragma once
+// The experiment registry: the one entry point the Python module, the command line
+// and the GUI use, so no experiment logic is written twice.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "niclab/exp/portals_bench.hpp"
+#include "niclab/exp/result.hpp"
+#include "niclab/system/system_spec.hpp"
+
+namespace niclab::exp {
+
+struct ExperimentInfo {
+    std::string name;
+    std::string summary;
+};
+
+const std::vector<ExperimentInfo>& experiments();
+
+// Throws ExperimentError for an unknown experiment (listing the known ones) or a bad
+// option, ConfigError for a bad spec.
+Result run_experiment(const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
+                      const PointObserver& observer = {});
+
+}  // namespace niclab::exp

@@ -1,0 +1,168 @@
+// Ping-pong, streaming and bi-directional sweeps: the three tests of the NetPIPE
+// Portals module (seed 001 §5.2), each for put or get.
+#include "niclab/exp/programs.hpp"
+#include "niclab/exp/sweep.hpp"
+
+namespace niclab::exp {
+
+namespace {
+
+constexpr uint64_t kDefaultMax = 8ull << 20;  // seed 001 reports up to 8 MB
+
+std::vector<Column> sweep_columns() {
+    return {{"size", "B"}, {"repeats", ""}, {"time_us", "us"}, {"latency_us", "us"}, {"bandwidth_mb_s", "MB/s"}};
+}
+
+struct Sweep {
+    std::string op;
+    Pair pair;
+    SweepPlan plan;
+};
+
+Sweep read_sweep(Options& o, unsigned min_repeats, unsigned max_repeats) {
+    Sweep s;
+    s.op = o.text("op", "put", {"put", "get"});
+    s.pair = Pair::from(o);
+    s.plan = SweepPlan::from(o, kDefaultMax, min_repeats, max_repeats);
+    o.reject_unknown();
+    return s;
+}
+
+uint64_t largest(const SweepPlan& plan) { return std::max<uint64_t>(1, *std::max_element(plan.sizes.begin(), plan.sizes.end())); }
+
+double us(Time t) { return t.as_us(); }
+
+// Serves the client's puts: answers each with a put of the same size (ping-pong), or
+// acknowledges the last of a stream (hdr_data counts down to 1) with an empty put.
+void echo_server(host::ProcessContext& ctx, Endpoint& me, PortalsBench& bench, uint64_t max, bool stream) {
+    me.open(ctx, max);
+    bench.meet(ctx, me);
+    uint64_t prepared = ~uint64_t{0};
+    for (;;) {
+        const auto ev = me.wait_put(ctx);
+        if (stream && ev.hdr_data != 1) continue;
+        const uint64_t reply = stream ? 0 : ev.mlength;
+        if (reply != prepared) me.prepare_send(ctx, prepared = reply);
+        me.put(ctx);
+    }
+}
+
+// Gets need nothing from the server's program: its NAL answers them.
+void get_server(host::ProcessContext& ctx, Endpoint& me, PortalsBench& bench, uint64_t max) {
+    me.open(ctx, max);
+    bench.meet(ctx, me);
+}
+
+}  // namespace
+
+Result run_pingpong(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+    Options o("pingpong", options);
+    const Sweep s = read_sweep(o, 2, 20);
+    Result result("pingpong", sweep_columns());
+    result.params = o.used();
+    PortalsBench bench(spec, result, observer, s.pair);
+    const uint64_t max = largest(s.plan);
+    const bool get = s.op == "get";
+    bench.run(
+        [&](host::ProcessContext& ctx, Endpoint& me) {
+            me.open(ctx, max);
+            bench.meet(ctx, me);
+            for (uint64_t n : s.plan.sizes) {
+                if (bench.stopping()) break;
+                const unsigned reps = s.plan.repeats(n);
+                auto transfer = [&] {
+                    if (get) return me.get(ctx, n);
+                    me.put(ctx);
+                    me.wait_put(ctx);
+                };
+                if (!get) me.prepare_send(ctx, n);
+                for (unsigned i = 0; i < s.plan.warmup; ++i) transfer();
+                const Time start = ctx.now();
+                for (unsigned i = 0; i < reps; ++i) transfer();
+                // Put: a round trip of two messages. Get: one get, itself a round trip.
+                const double per_transfer = us(ctx.now() - start) / reps / (get ? 1 : 2);
+                const double latency = get ? per_transfer / 2 : per_transfer;
+                bench.publish(ctx, {double(n), double(reps), per_transfer, latency, n / per_transfer});
+            }
+        },
+        [&](host::ProcessContext& ctx, Endpoint& me) {
+            if (get) get_server(ctx, me, bench, max);
+            else echo_server(ctx, me, bench, max, false);
+        });
+    return result;
+}
+
+Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+    Options o("stream", options);
+    const Sweep s = read_sweep(o, 8, 64);
+    Result result("stream", sweep_columns());
+    result.params = o.used();
+    PortalsBench bench(spec, result, observer, s.pair);
+    const uint64_t max = largest(s.plan);
+    const bool get = s.op == "get";
+    bench.run(
+        [&](host::ProcessContext& ctx, Endpoint& me) {
+            me.open(ctx, max);
+            bench.meet(ctx, me);
+            // A burst of `count` messages; the time is the client's, up to the acknowledgement
+            // of the last one (gets are blocking in this test, as in seed 001 §6).
+            auto burst = [&](uint64_t n, unsigned count) {
+                for (unsigned k = 0; k < count; ++k) {
+                    if (get) me.get(ctx, n);
+                    else me.put(ctx, count - k);
+                }
+                if (!get) me.wait_put(ctx);
+            };
+            for (uint64_t n : s.plan.sizes) {
+                if (bench.stopping()) break;
+                const unsigned reps = s.plan.repeats(n);
+                if (!get) me.prepare_send(ctx, n);
+                if (s.plan.warmup) burst(n, s.plan.warmup);
+                const Time start = ctx.now();
+                burst(n, reps);
+                const double per_message = us(ctx.now() - start) / reps;
+                bench.publish(ctx, {double(n), double(reps), per_message, per_message, n / per_message});
+            }
+        },
+        [&](host::ProcessContext& ctx, Endpoint& me) {
+            if (get) get_server(ctx, me, bench, max);
+            else echo_server(ctx, me, bench, max, true);
+        });
+    return result;
+}
+
+Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+    Options o("bidir", options);
+    const Sweep s = read_sweep(o, 2, 20);
+    Result result("bidir", sweep_columns());
+    result.params = o.used();
+    PortalsBench bench(spec, result, observer, s.pair);
+    const uint64_t max = largest(s.plan);
+    const bool get = s.op == "get";
+    // Both sides run the same program on the same schedule: send, then wait for the
+    // peer's message of the same exchange.
+    auto side = [&](host::ProcessContext& ctx, Endpoint& me) {
+        const bool client = me.node() == s.pair.client;
+        me.open(ctx, max);
+        bench.meet(ctx, me);
+        for (uint64_t n : s.plan.sizes) {
+            if (client && bench.stopping()) break;
+            const unsigned reps = s.plan.repeats(n);
+            auto exchange = [&] {
+                if (get) return me.get(ctx, n);
+                me.put(ctx);
+                me.wait_put(ctx);
+            };
+            if (!get) me.prepare_send(ctx, n);
+            for (unsigned i = 0; i < s.plan.warmup; ++i) exchange();
+            const Time start = ctx.now();
+            for (unsigned i = 0; i < reps; ++i) exchange();
+            const double per_exchange = us(ctx.now() - start) / reps;
+            if (client) bench.publish(ctx, {double(n), double(reps), per_exchange, per_exchange / 2, 2.0 * n / per_exchange});
+        }
+    };
+    bench.run(side, side);
+    return result;
+}
+
+}  // namespace niclab::exp

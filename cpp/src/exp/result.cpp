@@ -1,0 +1,158 @@
+#include "niclab/exp/result.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace niclab::exp {
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+// Shortest text that reads back as the same double, so CSV loses nothing.
+std::string number(double v) {
+    if (std::isnan(v)) return "nan";
+    char buf[32];
+    for (int precision = 6; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
+    return buf;
+}
+
+template <typename T>
+T required(const nlohmann::json& j, const char* key) {
+    if (!j.contains(key)) throw ResultError(std::string("result JSON: missing key '") + key + "'");
+    try {
+        return j.at(key).get<T>();
+    } catch (const nlohmann::json::exception& e) {
+        throw ResultError(std::string("result JSON: key '") + key + "' has the wrong type: " + e.what());
+    }
+}
+
+}  // namespace
+
+Result::Result(std::string experiment, std::vector<Column> columns)
+    : experiment_(std::move(experiment)), columns_(std::move(columns)) {}
+
+bool Result::has_column(const std::string& name) const {
+    return std::any_of(columns_.begin(), columns_.end(), [&](const Column& c) { return c.name == name; });
+}
+
+size_t Result::column_index(const std::string& name) const {
+    for (size_t i = 0; i < columns_.size(); ++i)
+        if (columns_[i].name == name) return i;
+    std::string names;
+    for (const Column& c : columns_) names += (names.empty() ? "" : ", ") + c.name;
+    throw ResultError(experiment_ + " result has no column '" + name + "' (it has: " + names + ")");
+}
+
+std::vector<double> Result::column(const std::string& name) const {
+    const size_t i = column_index(name);
+    std::vector<double> out;
+    out.reserve(rows_.size());
+    for (const auto& r : rows_) out.push_back(r[i]);
+    return out;
+}
+
+void Result::add_row(std::vector<double> values) {
+    if (values.size() != columns_.size())
+        throw ResultError(experiment_ + " result: a row of " + std::to_string(values.size()) + " values for " +
+                          std::to_string(columns_.size()) + " columns");
+    rows_.push_back(std::move(values));
+}
+
+nlohmann::json Result::to_json() const {
+    nlohmann::json cols = nlohmann::json::array();
+    for (const Column& c : columns_) cols.push_back({{"name", c.name}, {"unit", c.unit}});
+    // NaN is not JSON; a missing measurement is written as null.
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : rows_) {
+        nlohmann::json row = nlohmann::json::array();
+        for (double v : r) row.push_back(std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v));
+        rows.push_back(std::move(row));
+    }
+    return {{"format", "niclab-result"}, {"version", kFormatVersion}, {"experiment", experiment_},
+            {"columns", cols}, {"rows", rows}, {"params", params}, {"system", system},
+            {"firmware", firmware}, {"seed", seed}, {"fit", fit}, {"stopped", stopped}};
+}
+
+Result Result::from_json(const nlohmann::json& j) {
+    if (!j.is_object() || j.value("format", "") != "niclab-result")
+        throw ResultError("result JSON: not a niclab result (key 'format' is not \"niclab-result\")");
+    if (required<int>(j, "version") > kFormatVersion)
+        throw ResultError("result JSON: version " + std::to_string(j.at("version").get<int>()) +
+                          " is newer than this niclab reads (" + std::to_string(kFormatVersion) + ")");
+    std::vector<Column> cols;
+    for (const auto& c : required<nlohmann::json>(j, "columns"))
+        cols.push_back({required<std::string>(c, "name"), c.value("unit", "")});
+    Result r(required<std::string>(j, "experiment"), std::move(cols));
+    size_t index = 0;
+    for (const auto& row : required<nlohmann::json>(j, "rows")) {
+        if (!row.is_array() || row.size() != r.columns_.size())
+            throw ResultError("result JSON: rows[" + std::to_string(index) + "] does not have " +
+                              std::to_string(r.columns_.size()) + " values");
+        std::vector<double> values;
+        for (const auto& v : row) values.push_back(v.is_null() ? NAN : v.get<double>());
+        r.rows_.push_back(std::move(values));
+        ++index;
+    }
+    r.params = j.value("params", nlohmann::json::object());
+    r.system = j.value("system", nlohmann::json::object());
+    r.firmware = j.value("firmware", nlohmann::json::array());
+    r.seed = j.value("seed", uint64_t{0});
+    r.fit = j.value("fit", nlohmann::json::object());
+    r.stopped = j.value("stopped", false);
+    return r;
+}
+
+std::string Result::to_csv() const {
+    std::ostringstream out;
+    // Metadata as comment lines, so spreadsheet and pandas (comment="#") readers skip it.
+    out << "# niclab " << experiment_ << " result; seed " << seed << (stopped ? "; stopped early" : "") << "\n";
+    out << "# params: " << params.dump() << "\n";
+    out << "# firmware: " << firmware.dump() << "\n";
+    out << "# system: " << system.dump() << "\n";
+    if (!fit.empty()) out << "# fit: " << fit.dump() << "\n";
+    for (size_t i = 0; i < columns_.size(); ++i) out << (i ? "," : "") << columns_[i].name;
+    out << "\n";
+    for (const auto& r : rows_) {
+        for (size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << number(r[i]);
+        out << "\n";
+    }
+    return out.str();
+}
+
+std::string Result::osu_text(const std::string& value_column) const {
+    const size_t size = column_index("size"), value = column_index(value_column);
+    const Column& c = columns_[value];
+    const std::string title = c.unit == "us" ? "Latency (us)" : c.unit == "MB/s" ? "Bandwidth (MB/s)" : c.name;
+    std::string out = "# niclab " + experiment_ + " (OSU format)\n";
+    char line[96];
+    // OSU's layout: size left-aligned in 10 characters, the value right-aligned in 20 with 2 decimals.
+    std::snprintf(line, sizeof line, "%-10s%20s\n", "# Size", title.c_str());
+    out += line;
+    for (const auto& r : rows_) {
+        std::snprintf(line, sizeof line, "%-10" PRIu64 "%20.2f\n", uint64_t(r[size]), r[value]);
+        out += line;
+    }
+    return out;
+}
+
+std::string Result::netpipe_text() const {
+    const size_t size = column_index("size"), time = column_index("latency_us"),
+                 bw = column_index("bandwidth_mb_s");
+    std::string out;
+    char line[96];
+    for (const auto& r : rows_) {
+        // np.out: bytes, Mbps (MB/s * 8), usec, as NetPIPE 3.x writes it.
+        std::snprintf(line, sizeof line, "%9" PRIu64 " %16.8f %16.8f\n", uint64_t(r[size]), r[bw] * 8.0, r[time]);
+        out += line;
+    }
+    return out;
+}
+
+}  // namespace niclab::exp
