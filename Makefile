@@ -48,6 +48,8 @@ bench: build
 	$(BUILD)/cpp/bench/bench_kernel
 	$(BUILD)/cpp/bench/bench_net
 	$(BUILD)/cpp/bench/bench_transfer
+	$(BUILD)/cpp/bench/bench_portals
+	$(BUILD)/cpp/bench/bench_sweep
 
 clean:
 	rm -rf $(BUILD) python/niclab/_niclab*.so

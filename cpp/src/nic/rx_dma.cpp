@@ -142,8 +142,11 @@ bool RxDma::deliver(const net::Packet& p) {
         refused_ = true;  // its deposit commands have not come yet and its buffer is full
         return false;
     }
-    for (uint32_t i = 0; i < p.length; ++i)
-        s.buffer[(s.buf_start + s.buf_len + i) % s.buffer.size()] = p.payload[i];
+    // Append to the ring buffer: at most two contiguous pieces.
+    const size_t cap = s.buffer.size(), at = (s.buf_start + s.buf_len) % cap;
+    const size_t first = std::min<size_t>(p.length, cap - at);
+    std::memcpy(&s.buffer[at], p.payload.data(), first);
+    std::memcpy(&s.buffer[0], p.payload.data() + first, p.length - first);
     s.buf_len += p.length;
     s.arrived += p.length;
     s.crc = net::crc32(p.data(), s.crc);

@@ -15,7 +15,7 @@ struct SweepPlan {
     std::vector<uint64_t> sizes;
     unsigned warmup = 1;
     unsigned repeats_fixed = 0;       // 0: from repeat_bytes
-    unsigned min_repeats = 2, max_repeats = 20;
+    unsigned min_repeats = 1, max_repeats = 20;
     uint64_t repeat_bytes = 256 * 1024;
 
     // Timed repetitions for a size: `repeats` if set, else about repeat_bytes of

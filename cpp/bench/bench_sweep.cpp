@@ -1,0 +1,50 @@
+// Wall time of whole experiments as researchers run them: the NetPIPE put ping-pong
+// sweep from 1 B to 8 MB on the two-node SeaStar (the "a few seconds"), its
+// streaming and bi-directional variants, and 0-byte ping-pong throughput in simulated
+// messages per host second. Counters: points measured, simulated messages per host
+// second, and the simulated bandwidth at the largest size.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "niclab/exp/experiments.hpp"
+
+using namespace niclab;
+
+namespace {
+
+system::SystemSpec seastar_pair() {
+    system::SystemSpec spec;
+    spec.nodes = 2;
+    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
+    return spec;
+}
+
+void run_sweep(benchmark::State& state, const char* experiment, nlohmann::json options) {
+    double points = 0, messages = 0, last_bw = 0;
+    for (auto _ : state) {
+        auto r = exp::run_experiment(experiment, seastar_pair(), options);
+        points += double(r.rows());
+        const auto repeats = r.column("repeats");
+        for (double n : repeats) messages += 2 * n;  // a round trip or an exchange is two messages
+        last_bw = r.column("bandwidth_mb_s").back();
+    }
+    state.counters["points"] = benchmark::Counter(points / double(state.iterations()));
+    state.counters["sim_msgs_per_s"] = benchmark::Counter(messages, benchmark::Counter::kIsRate);
+    state.counters["sim_bw_last_mb_s"] = last_bw;
+}
+
+void BM_NetpipePutPingPong1BTo8MB(benchmark::State& state) { run_sweep(state, "pingpong", {{"max_size", 8 << 20}}); }
+void BM_NetpipePutStream1BTo8MB(benchmark::State& state) { run_sweep(state, "stream", {{"max_size", 8 << 20}}); }
+void BM_NetpipePutBidir1BTo8MB(benchmark::State& state) { run_sweep(state, "bidir", {{"max_size", 8 << 20}}); }
+// 0-byte ping-pong: 1000 round trips in one point.
+void BM_ZeroBytePingPong(benchmark::State& state) { run_sweep(state, "pingpong", {{"sizes", {0}}, {"repeats", 1000}}); }
+
+BENCHMARK(BM_NetpipePutPingPong1BTo8MB)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_NetpipePutStream1BTo8MB)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_NetpipePutBidir1BTo8MB)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_ZeroBytePingPong)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
