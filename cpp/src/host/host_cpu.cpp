@@ -118,32 +118,43 @@ void HostCpu::dispatch() {
                 progress = true;
             }
         }
-        if (!progress) progress = preempt_for_kernel_thread();
+        if (!progress) progress = preempt_for_higher_class();
     }
 }
 
 Process* HostCpu::pick_for(Core& c) {
-    auto take_front = [](std::deque<Process*>& q) { Process* p = q.front(); q.pop_front(); return p; };
-    auto take_suspended = [&c] { Process* p = c.suspended.back(); c.suspended.pop_back(); return p; };
-    auto& kernel_ready = ready_[queue_of(Priority::kernel)];
-    auto& user_ready = ready_[queue_of(Priority::user)];
-    // A kernel thread that was interrupted finishes first; kernel threads do not preempt
-    // each other.
-    if (!c.suspended.empty() && c.suspended.back()->priority_ == Priority::kernel) return take_suspended();
-    if (!kernel_ready.empty()) return take_front(kernel_ready);
-    // The interrupted user process gets its core back before any newcomer.
-    if (!c.suspended.empty()) return take_suspended();
-    if (!user_ready.empty()) return take_front(user_ready);
+    // Class by class: the process interrupted or preempted last on this core resumes
+    // before newcomers of its class (kernel threads finish first and do not preempt each
+    // other; an interrupted user process gets its core back before user newcomers), but
+    // a ready process of a higher class goes first.
+    Process* suspended = c.suspended.empty() ? nullptr : c.suspended.back();
+    for (std::size_t k = 0; k < kPriorities; ++k) {
+        if (suspended && queue_of(suspended->priority_) == k) {
+            c.suspended.pop_back();
+            return suspended;
+        }
+        if (!ready_[k].empty()) {
+            Process* p = ready_[k].front();
+            ready_[k].pop_front();
+            return p;
+        }
+    }
     return nullptr;
 }
 
-bool HostCpu::preempt_for_kernel_thread() {
-    if (ready_[queue_of(Priority::kernel)].empty()) return false;
-    for (Core& c : cores_) {
-        if (!c.in_interrupt && c.current && c.current->priority_ == Priority::user) {
-            preempt(c);
-            return true;
+bool HostCpu::preempt_for_higher_class() {
+    // The highest class waiting takes the core whose process is of the lowest class
+    // below it (the first such core on a tie), so the choice is deterministic.
+    for (std::size_t k = 0; k < kPriorities; ++k) {
+        if (ready_[k].empty()) continue;
+        Core* victim = nullptr;
+        for (Core& c : cores_) {
+            if (c.in_interrupt || !c.current || queue_of(c.current->priority_) <= k) continue;
+            if (!victim || c.current->priority_ > victim->current->priority_) victim = &c;
         }
+        if (!victim) continue;  // every core runs this class or is interrupted; a lower class may still preempt
+        preempt(*victim);
+        return true;
     }
     return false;
 }

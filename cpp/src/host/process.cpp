@@ -51,6 +51,13 @@ void ProcessContext::join(const Process& other) {
     wait_for(other.finished_, [&other] { return other.done(); });
 }
 
+void ProcessContext::set_priority(Priority p) {
+    p_.cpu_.check_running(p_);
+    if (p == Priority::kernel || p_.priority_ == Priority::kernel)
+        throw std::invalid_argument("process '" + p_.name() + "': only user and realtime processes change their class");
+    p_.priority_ = p;
+}
+
 // ---- Process ----------------------------------------------------------------------
 
 Process::Process(HostCpu& cpu, std::string name, Body body, Priority priority)

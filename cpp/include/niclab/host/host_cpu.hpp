@@ -1,7 +1,7 @@
 #pragma once
 // The host CPU as a resource. Each core runs at most one process at a time; ready
-// processes wait in FIFO order (kernel threads ahead of user processes), so runs
-// are deterministic. A device interrupt takes core 0 away from whatever it was doing
+// processes wait in FIFO order per class (kernel, realtime, user: a higher class
+// preempts a lower one, see Priority), so runs are deterministic. A device interrupt takes core 0 away from whatever it was doing
 // for entry + handler + exit; the interrupted process's remaining cost resumes
 // afterwards, so its completion moves back by the interrupt's duration while the
 // interrupt's time is charged to the CPU (seed 001 §3.3: interrupts cost ≥ 2 µs,
@@ -88,7 +88,7 @@ private:
     void request_dispatch();
     void dispatch();
     Process* pick_for(Core& c);
-    bool preempt_for_kernel_thread();
+    bool preempt_for_higher_class();
     void run(Core& c, Process& p);
     void resume(Core& c, Process& p);
     void start_burst(Core& c, Process& p);
@@ -107,7 +107,7 @@ private:
     HostConfig config_;
     FiberStackPool stacks_;
     std::vector<Core> cores_;
-    std::deque<Process*> ready_[2];  // indexed by Priority: kernel, user
+    std::deque<Process*> ready_[kPriorities];  // indexed by Priority: kernel, realtime, user
     std::deque<PendingInterrupt> pending_interrupts_;
     sim::EventId dispatch_event_;
     sim::EventId interrupt_event_;

@@ -18,6 +18,7 @@
 // without rethrowing (destroying a blocked Process unwinds its stack with
 // forced_unwind), and do not make a blocking call inside a catch block (the C++
 // runtime's record of exceptions being handled is per thread, not per fiber).
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -36,9 +37,17 @@ namespace niclab::host {
 class HostCpu;
 class Process;
 
-// Kernel threads outrank user processes: a ready kernel thread takes a core from a
-// user process (the user process resumes on that core afterwards).
-enum class Priority : uint8_t { kernel = 0, user = 1 };
+// Scheduling classes, highest first. A process that becomes ready takes a core from a
+// process of a lower class (which resumes on that core afterwards, before newcomers of
+// its own class); processes of one class wait FIFO and do not preempt each other.
+//  kernel:   kernel threads (their costs are system time).
+//  realtime: a user process under a real-time policy, like SCHED_FIFO (seed 003 §8.4
+//            runs its communication process so, to be scheduled in as soon as its
+//            blocking communication has finished); its costs are user time.
+//  user:     ordinary user processes.
+// Interrupts take the core from any of them.
+enum class Priority : uint8_t { kernel = 0, realtime = 1, user = 2 };
+inline constexpr std::size_t kPriorities = 3;
 
 // What a process body can do. Every call must come from the body's own fiber.
 class ProcessContext {
@@ -64,6 +73,10 @@ public:
     }
     // Until `other` has finished (done or failed).
     void join(const Process& other);
+    // The process changes its own class, like sched_setscheduler(0, ...): between user
+    // and realtime only (std::invalid_argument otherwise). Takes effect from its next
+    // wait for the CPU: it is running now, so nothing is preempted by the change.
+    void set_priority(Priority p);
 
     const HostConfig& config() const;
     Process& process() { return p_; }
