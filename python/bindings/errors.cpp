@@ -2,6 +2,8 @@
 // fields a caller needs (key path, rule, PC, function, source line).
 #include "bindings.hpp"
 #include "niclab/core/fault.hpp"
+#include "niclab/exp/options.hpp"
+#include "niclab/exp/result.hpp"
 #include "niclab/fw/firmware_image.hpp"
 #include "niclab/msg/portals/types.hpp"
 #include "niclab/nic/nic.hpp"
@@ -67,6 +69,10 @@ void register_errors(py::module_&) {
             py::dict d;
             d["code"] = portals::ptl_err_str(e.code());
             raise("PortalsError", e.what(), d);
+        } catch (const exp::ExperimentError& e) {
+            raise("ExperimentError", e.what(), py::dict());
+        } catch (const exp::ResultError& e) {
+            raise("ResultError", e.what(), py::dict());
         } catch (const niclab::Error& e) {
             raise("NiclabError", e.what(), py::dict());
         }

@@ -2,21 +2,25 @@
 
 Simulated NICs whose embedded RV32IM core runs real firmware, with timing from a
 modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmware=
-"hello")`` or ``niclab.System.from_preset("seastar", nodes=2)``.
+"hello")`` or ``niclab.System.from_preset("seastar", nodes=2)``; run experiments with
+``niclab.run("pingpong", max_size=4096)`` (a ``Result``; plots in ``niclab.plots``).
 """
 
 from ._niclab import preset_names
 from . import portals
-from .errors import (BootTimeout, ConfigError, FirmwareFault, FirmwareImageError, NiclabError, PortalsError,
-                     TraceBuildIdMismatch, TraceError, TraceFormatError)
+from .errors import (BootTimeout, ConfigError, ExperimentError, FirmwareFault, FirmwareImageError, NiclabError,
+                     PortalsError, ResultError, TraceBuildIdMismatch, TraceError, TraceFormatError)
+from . import experiments
+from .experiments import Result, list_experiments, run
 from .firmware import firmware_path
 from .nic import Nic
 from .system import System
 from .trace import Trace, read_trace
 
 __all__ = [
-    "BootTimeout", "ConfigError", "FirmwareFault", "FirmwareImageError", "NiclabError",
+    "BootTimeout", "ConfigError", "ExperimentError", "FirmwareFault", "FirmwareImageError", "NiclabError",
     "Nic", "PortalsError", "System", "firmware_path", "portals", "preset_names",
+    "Result", "ResultError", "experiments", "list_experiments", "run",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]
 __version__ = "0.1.0"

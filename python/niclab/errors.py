@@ -80,3 +80,15 @@ class TraceBuildIdMismatch(TraceError):
 
     trace_build_id = ""
     elf_build_id = ""
+
+
+class ExperimentError(NiclabError, ValueError):
+    """An experiment that cannot be run as asked: an unknown experiment (the message
+    lists the registered ones), an unknown or ill-typed option (named by its key), a
+    client/server pair the system does not have, or a run that failed (a Portals error,
+    a payload that arrived corrupted, a faulted NIC), naming the node."""
+
+
+class ResultError(NiclabError, ValueError):
+    """A result that cannot be read or used as asked: a JSON file missing a key (named),
+    an unknown column (the message lists the columns there are), a row of the wrong width."""

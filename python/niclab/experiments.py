@@ -1,0 +1,349 @@
+"""Experiments from Python: run a registered experiment, get a ``Result``.
+
+    >>> r = niclab.run("pingpong", op="put", max_size=4096)
+    >>> r.size, r.latency_us            # NumPy arrays: bytes, microseconds
+    >>> r.save("pp.json"); r.save("pp.osu"); niclab.Result.load("pp.json")
+
+The experiments themselves (ping-pong, streaming, bi-directional, LogP signature,
+PRTT, Comms1/2, CPU load, ...) are C++ programs in the simulator's ``exp`` layer; this
+module only passes the spec and the options over and wraps what comes back. Which
+experiments exist, their columns and their options come from the C++ registry
+(``list_experiments()``); unknown options are refused there with an ExperimentError
+naming the key.
+
+Units everywhere, as the papers: sizes in bytes (B), times in microseconds (us),
+bandwidths in MB/s (10^6 bytes per second).
+"""
+
+import html
+import json
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+
+from . import _niclab
+from .errors import ResultError
+from .system import _spec_with_resolved_firmware
+
+__all__ = ["Result", "list_experiments", "run"]
+
+# Text formats Result.save knows, by file-name ending (longest ending first).
+_FORMATS_BY_SUFFIX = [(".np.out", "netpipe"), (".out", "netpipe"), (".json", "json"), (".csv", "csv"),
+                      (".osu", "osu"), (".txt", "osu")]
+_FORMATS = ("json", "csv", "osu", "netpipe")
+
+
+def list_experiments():
+    """The registered experiments, as a list of ``(name, summary)`` tuples in registry order."""
+    return list(_niclab.experiments())
+
+
+def run(experiment, *, preset="seastar", nodes=2, firmware="portals", set=None, seed=0, topology=None,
+        on_point=None, **options):
+    """Run the experiment named `experiment` on a freshly built system; return a ``Result``.
+
+    System: `preset` (e.g. ``"seastar"``), `nodes` (count), `firmware` (an image name
+    such as ``"portals"`` or ``"portals_nocache"``, a path to an ELF, or one per node),
+    `set` (preset parameter overrides, ``{"core.clock_mhz": 400}``), `seed`, `topology`
+    (dict, as in a system spec).
+
+    `options` are the experiment's own (see ``niclab experiments`` and the C++ docs);
+    for the message-size sweeps (pingpong, stream, bidir): ``op`` ("put"|"get"),
+    ``schedule`` ("netpipe"|"osu"), ``sizes`` (list of bytes), ``min_size`` /
+    ``max_size`` (bytes), ``perturbation`` (bytes), ``warmup``, ``repeats``,
+    ``min_repeats``, ``max_repeats``, ``repeat_bytes`` (bytes), ``client``, ``server``
+    (node ids). An unknown option or a wrong type raises ExperimentError naming the key.
+
+    `on_point(result)` is called after each measured point with the ``Result`` so far
+    (rows grow by one each time); returning False stops the run early, keeping the
+    points (``result.stopped`` is True). An exception it raises stops the run and is
+    re-raised here. Ctrl-C also stops the run cleanly: the points so far are returned
+    with ``stopped=True`` and a RuntimeWarning says so.
+
+    The GIL is released while the simulation runs.
+    """
+    spec = {"preset": preset, "nodes": nodes, "seed": seed}
+    if firmware is not None:
+        spec["firmware"] = firmware
+    if set:
+        spec["set"] = dict(set)
+    if topology is not None:
+        spec["topology"] = topology
+    spec = _spec_with_resolved_firmware(spec)
+    observer = None
+    if on_point is not None:
+        def observer(exp_result):
+            return on_point(Result(exp_result))
+    return Result(_niclab.run_experiment(experiment, spec, dict(options), observer))
+
+
+def _is_integral(values):
+    finite = values[np.isfinite(values)]
+    return finite.size == 0 or bool(np.all(finite == np.round(finite)) and np.all(np.abs(finite) < 1e15))
+
+
+def _format_column(values):
+    """Column values as strings: integers plain, other numbers with 3 decimals (nan as '-')."""
+    if _is_integral(values):
+        return ["-" if math.isnan(v) else f"{int(v)}" for v in values]
+    return ["-" if math.isnan(v) else f"{v:.3f}" for v in values]
+
+
+class Result:
+    """The outcome of one experiment: a table of measured points plus fit and metadata.
+
+    Columns, in order, as NumPy float64 arrays: ``r.columns`` (dict name -> array),
+    ``r["latency_us"]`` or ``r.latency_us``; units in ``r.units`` (name -> "B", "us",
+    "MB/s", "" for counts). ``r.fit`` holds the fitted model parameters (dict; empty for
+    the plain sweeps), ``r.params`` the experiment's options with defaults filled in,
+    ``r.system`` the spec with the resolved preset parameters, ``r.firmware`` each
+    node's image (path, build id), ``r.seed``, ``r.stopped`` (True when the run was
+    stopped early: the rows are the points done). ``len(r)`` is the number of points.
+    """
+
+    def __init__(self, exp_result, label=None):
+        if not isinstance(exp_result, _niclab.ExpResult):
+            raise TypeError("Result wraps a niclab._niclab.ExpResult; use niclab.run() or Result.load()")
+        self._r = exp_result
+        self._label = label
+        self._cache = None
+
+    # --- the table -------------------------------------------------------------------
+    @property
+    def experiment(self):
+        """Name of the experiment that made this result (e.g. ``"pingpong"``)."""
+        return self._r.experiment
+
+    @property
+    def column_names(self):
+        """Column names in order."""
+        return [name for name, _ in self._r.columns]
+
+    @property
+    def units(self):
+        """Unit of each column: dict name -> "B" (bytes), "us" (microseconds), "MB/s" (10^6 B/s), "" (count)."""
+        return dict(self._r.columns)
+
+    @property
+    def columns(self):
+        """Dict column name -> NumPy float64 array (a copy), in column order."""
+        if self._cache is None:
+            rows = self._r.rows
+            self._cache = {name: rows[:, i].copy() for i, name in enumerate(self.column_names)}
+        return {k: v.copy() for k, v in self._cache.items()}
+
+    @property
+    def rows(self):
+        """The points as a 2-D float64 array, shape (len(self), number of columns)."""
+        return self._r.rows
+
+    def __getitem__(self, name):
+        """One column as a NumPy array; ResultError (also a KeyError-free ValueError) naming the columns there are."""
+        if not isinstance(name, str):
+            raise TypeError("index a Result by column name, e.g. r['latency_us']")
+        return self._r.column(name)
+
+    def __getattr__(self, name):
+        # Only reached for names that are not regular attributes: the columns.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        r = self.__dict__.get("_r")
+        if r is not None and r.has_column(name):
+            return r.column(name)
+        cols = ", ".join(self.column_names) if r is not None else ""
+        raise AttributeError(f"{type(self).__name__} has no attribute or column {name!r} (columns: {cols})")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.column_names))
+
+    def __len__(self):
+        return len(self._r)
+
+    # --- metadata --------------------------------------------------------------------
+    @property
+    def fit(self):
+        """Fitted model parameters (dict; times in us, sizes in B, bandwidths in MB/s). Settable."""
+        return self._r.fit
+
+    @fit.setter
+    def fit(self, value):
+        self._r.fit = dict(value)
+
+    @property
+    def params(self):
+        """The experiment's options as used, defaults filled in (dict)."""
+        return self._r.params
+
+    @property
+    def system(self):
+        """The system spec, with the resolved preset parameters under ``"parameters"`` (dict)."""
+        return self._r.system
+
+    @property
+    def firmware(self):
+        """Per node: dict of ``node``, ``path`` (ELF), ``build_id``."""
+        return self._r.firmware
+
+    @property
+    def seed(self):
+        """The simulation seed."""
+        return self._r.seed
+
+    @property
+    def stopped(self):
+        """True when the run was stopped early (on_point returned False, or Ctrl-C)."""
+        return self._r.stopped
+
+    @property
+    def label(self):
+        """A short name for legends: by default the client's firmware image and the op
+        (e.g. ``"portals put"``); settable."""
+        if self._label is not None:
+            return self._label
+        fw = self.firmware
+        client = self.params.get("client", 0)
+        image = ""
+        for entry in fw if isinstance(fw, list) else []:
+            if entry.get("node") == client and entry.get("path"):
+                image = Path(entry["path"]).name
+                break
+        if image.endswith(".elf"):
+            image = image[:-4]
+        parts = [p for p in (image, self.params.get("op")) if p]
+        return " ".join(parts) if parts else self.experiment
+
+    @label.setter
+    def label(self, value):
+        self._label = None if value is None else str(value)
+
+    # --- text ------------------------------------------------------------------------
+    def _header(self):
+        return [f"{name} ({unit})" if unit else name for name, unit in self._r.columns]
+
+    def table(self, max_rows=None):
+        """The points as an aligned text table, one line per point; headers name the units.
+
+        `max_rows`: show at most that many (first and last halves), None for all."""
+        header = self._header()
+        cols = [_format_column(c) for c in self.columns.values()]
+        n = len(self)
+        idx = list(range(n))
+        if max_rows is not None and n > max_rows:
+            half = max(max_rows // 2, 1)
+            idx = idx[:half] + [None] + idx[n - half:]
+        widths = [max([len(h)] + [len(v) for v in c]) for h, c in zip(header, cols)]
+        lines = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
+        for i in idx:
+            if i is None:
+                lines.append("  ".join("...".rjust(w) for w in widths))
+            else:
+                lines.append("  ".join(c[i].rjust(w) for c, w in zip(cols, widths)))
+        return "\n".join(lines)
+
+    def _summary(self):
+        state = ", stopped early" if self.stopped else ""
+        return f"{self.experiment}: {self.label}, {len(self)} point(s), seed {self.seed}{state}"
+
+    def __repr__(self):
+        lines = [f"<niclab.Result {self._summary()}>", self.table(max_rows=10)]
+        if self.fit:
+            lines.append("fit: " + ", ".join(f"{k}={_fmt_fit(v)}" for k, v in self.fit.items()))
+        return "\n".join(lines)
+
+    def _repr_html_(self):
+        header = "".join(f"<th>{html.escape(h)}</th>" for h in self._header())
+        cols = [_format_column(c) for c in self.columns.values()]
+        n = len(self)
+        idx = list(range(n)) if n <= 20 else list(range(10)) + [None] + list(range(n - 10, n))
+        body = []
+        for i in idx:
+            cells = ["<td>...</td>"] * len(cols) if i is None else [f"<td>{c[i]}</td>" for c in cols]
+            body.append("<tr>" + "".join(cells) + "</tr>")
+        fit = ""
+        if self.fit:
+            fit = "<p>fit: " + html.escape(", ".join(f"{k}={_fmt_fit(v)}" for k, v in self.fit.items())) + "</p>"
+        return (f"<div><p><b>niclab.Result</b> {html.escape(self._summary())}</p>"
+                f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>{fit}</div>")
+
+    # --- export ----------------------------------------------------------------------
+    def to_json(self):
+        """The result as a JSON-ready dict (lossless; ``Result.from_json`` reads it back).
+        A label set by hand is kept under ``"label"``."""
+        d = self._r.to_json()
+        if self._label is not None:
+            d["label"] = self._label
+        return d
+
+    @classmethod
+    def from_json(cls, data):
+        """A Result from a dict made by ``to_json`` (ResultError naming a missing key)."""
+        if not isinstance(data, dict):
+            raise ResultError("result JSON: expected an object")
+        return cls(_niclab.ExpResult.from_json(data), label=data.get("label"))
+
+    def to_csv(self):
+        """CSV text: ``#`` comment lines with the metadata, a header of column names, one row per point."""
+        return self._r.to_csv()
+
+    def _default_osu_column(self):
+        names = self.column_names
+        prefer = ["bandwidth_mb_s", "latency_us"] if self.experiment in ("stream", "bidir") else \
+            ["latency_us", "bandwidth_mb_s"]
+        for c in prefer:
+            if c in names:
+                return c
+        raise ResultError(f"{self.experiment} result has no latency_us or bandwidth_mb_s column; "
+                          f"name the column for the OSU format (columns: {', '.join(names)})")
+
+    def to_osu(self, column=None):
+        """OSU micro-benchmarks text: ``# Size`` and the value column (latency in us or
+        bandwidth in MB/s), one line per size. `column` defaults to latency_us for
+        ping-pong-like results and bandwidth_mb_s for stream and bidir."""
+        return self._r.osu_text(column or self._default_osu_column())
+
+    def to_netpipe(self):
+        """NetPIPE's np.out text: per size, bytes, throughput in Mbps (10^6 bits/s) and time in us."""
+        return self._r.netpipe_text()
+
+    def save(self, path, format=None):
+        """Write the result to `path`; returns the path.
+
+        `format`: "json" (lossless), "csv", "osu" (OSU two columns), "netpipe" (np.out);
+        by default from the file name: .json, .csv, .osu/.txt, .np.out/.out."""
+        path = Path(os.fspath(path))
+        if format is None:
+            name = path.name.lower()
+            format = next((f for suffix, f in _FORMATS_BY_SUFFIX if name.endswith(suffix)), None)
+            if format is None:
+                raise ValueError(f"cannot tell the format of {path.name!r} from its name; "
+                                 f"give format= one of {', '.join(_FORMATS)}")
+        if format == "json":
+            text = json.dumps(self.to_json(), indent=1) + "\n"
+        elif format == "csv":
+            text = self.to_csv()
+        elif format == "osu":
+            text = self.to_osu()
+        elif format == "netpipe":
+            text = self.to_netpipe()
+        else:
+            raise ValueError(f"unknown format {format!r} (one of {', '.join(_FORMATS)})")
+        path.write_text(text)
+        return path
+
+    @classmethod
+    def load(cls, path):
+        """Read a result saved as JSON by ``save``. ResultError if the file is not one."""
+        path = Path(os.fspath(path))
+        try:
+            data = json.loads(path.read_text())
+        except json.JSONDecodeError as e:
+            raise ResultError(f"{path}: not JSON ({e})") from e
+        return cls.from_json(data)
+
+
+def _fmt_fit(v):
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
