@@ -29,11 +29,13 @@ uint64_t splitmix64(uint64_t x) {
 }
 
 // Byte i of the pattern `key` (seed, sender, size); depends on the position, so any
-// misplaced, missing or stale byte shows.
+// misplaced, missing or stale byte shows. `first` is a multiple of 8 (chunks start
+// at multiples of kChunk): one 64-bit word of the generator gives eight bytes.
 void pattern_chunk(uint64_t key, uint64_t first, std::span<uint8_t> out) {
-    for (size_t i = 0; i < out.size(); ++i) {
-        const uint64_t pos = first + i;
-        out[i] = uint8_t(splitmix64(key ^ (pos >> 3)) >> (8 * (pos & 7)));
+    for (size_t i = 0; i < out.size(); i += 8) {
+        const uint64_t word = splitmix64(key ^ ((first + i) >> 3));
+        const size_t n = std::min<size_t>(8, out.size() - i);
+        for (size_t b = 0; b < n; ++b) out[i + b] = uint8_t(word >> (8 * b));
     }
 }
 
@@ -113,12 +115,26 @@ void Endpoint::wait_sends(host::ProcessContext& ctx) {
 
 ptl_event_t Endpoint::next_event(host::ProcessContext& ctx) {
     ptl_event_t ev = ni_.eq_wait(ctx, eq_);
+    handle(ev);
+    return ev;
+}
+
+void Endpoint::handle(const ptl_event_t& ev) {
     if (ev.ni_fail_type != PTL_NI_OK)
         throw ExperimentError("node " + std::to_string(node_) + ": Portals event " + std::to_string(int(ev.type)) +
                               " failed (ni_fail_type " + std::to_string(int(ev.ni_fail_type)) + ")");
     switch (ev.type) {
         case PTL_EVENT_SEND_END: ++sends_done_; break;
-        case PTL_EVENT_REPLY_END: ++replies_; break;
+        case PTL_EVENT_REPLY_END:
+            ++replies_;
+            // A blocking get checks its reply itself; start_get's are checked here. All
+            // replies of one size hold the same bytes, so a later reply already landing
+            // in the buffer does not change what is checked.
+            if (gets_answered_ < gets_started_) {
+                ++gets_answered_;
+                check(pattern_key(seed_, peer_, kGetKey), get_bytes_, "get reply");
+            }
+            break;
         case PTL_EVENT_PUT_END:
             check(pattern_key(seed_, peer_, ev.mlength), ev.mlength, "put");
             ++puts_received_;
@@ -127,7 +143,35 @@ ptl_event_t Endpoint::next_event(host::ProcessContext& ctx) {
             break;
         default: break;
     }
-    return ev;
+}
+
+void Endpoint::poll(host::ProcessContext& ctx) {
+    for (;;) {
+        ptl_event_t ev;
+        const ptl_err_t rc = ni_.eq_get(ctx, eq_, ev);
+        if (rc == PTL_EQ_EMPTY) return;
+        if (rc != PTL_OK)
+            throw ExperimentError("node " + std::to_string(node_) + ": PtlEQGet returned " + std::to_string(int(rc)) +
+                                  " (the event queue overflowed)");
+        handle(ev);
+    }
+}
+
+void Endpoint::prepare_get(host::ProcessContext& ctx, uint64_t bytes) {
+    wait_replies(ctx, replies_ + (gets_started_ - gets_answered_));
+    if (get_md_ != PTL_INVALID_HANDLE) ni_.md_unlink(ctx, get_md_);
+    get_md_ = ni_.md_bind(ctx, ptl_md(kRecvBuffer, bytes, PTL_MD_EVENT_START_DISABLE, eq_), PTL_RETAIN);
+    get_bytes_ = bytes;
+}
+
+void Endpoint::start_get(host::ProcessContext& ctx) {
+    if (get_md_ == PTL_INVALID_HANDLE) throw ExperimentError("start_get before prepare_get");
+    ++gets_started_;
+    ni_.get(ctx, get_md_, {peer_, 0}, kPortal, 0, kBits << 1, 0);
+}
+
+void Endpoint::wait_replies(host::ProcessContext& ctx, uint64_t total) {
+    while (replies_ < total) next_event(ctx);
 }
 
 void Endpoint::check(uint64_t key, uint64_t bytes, const char* what) const {

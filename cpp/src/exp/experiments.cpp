@@ -18,6 +18,11 @@ const std::vector<Entry>& registry() {
         {{"pingpong", "ping-pong latency and bandwidth over a message-size sweep (NetPIPE / OSU schedule)"}, run_pingpong},
         {{"stream", "uni-directional streaming bandwidth: back-to-back messages (NetPIPE -s)"}, run_stream},
         {{"bidir", "bi-directional bandwidth: both sides send at once (NetPIPE -2)"}, run_bidir},
+        {{"logp_signature", "LogP signature: T_total/m against m for delays d; o_s, o_r, g, L (Culler et al.)"}, run_logp_signature},
+        {{"prtt", "LogGP by parametrized round trips PRTT(n,d,s), as Netgauge's loggp pattern"}, run_prtt},
+        {{"comms1", "Parkbench Comms1: a bounced message; t_n = t0 + n/r_inf and n_1/2 fitted"}, run_comms1},
+        {{"comms2", "Parkbench Comms2: simultaneous exchange; t_n = t0 + n/r_inf and n_1/2 fitted"}, run_comms2},
+        {{"cpu_load", "CPU load of Comms1/Comms2 on both hosts, by a computing process beside a realtime one"}, run_cpu_load},
     };
     return entries;
 }

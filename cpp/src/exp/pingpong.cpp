@@ -1,5 +1,7 @@
 // Ping-pong, streaming and bi-directional sweeps: the three tests of the NetPIPE
 // Portals module (seed 001 §5.2), each for put or get.
+#include <exception>
+
 #include "niclab/exp/programs.hpp"
 #include "niclab/exp/sweep.hpp"
 
@@ -19,14 +21,25 @@ struct Sweep {
     SweepPlan plan;
 };
 
-Sweep read_sweep(Options& o, unsigned min_repeats, unsigned max_repeats) {
+Sweep read_sweep(Options& o, unsigned min_repeats, unsigned max_repeats, const std::function<void(Options&)>& more = {}) {
     Sweep s;
     s.op = o.text("op", "put", {"put", "get"});
     s.pair = Pair::from(o);
     s.plan = SweepPlan::from(o, kDefaultMax, min_repeats, max_repeats);
+    if (more) more(o);
     o.reject_unknown();
     return s;
 }
+
+// Runs `leave` when a program's body ends, by return or by exception.
+struct Leave {
+    const std::function<void(bool, bool)>& leave;
+    bool client;
+    int exceptions = std::uncaught_exceptions();
+    ~Leave() {
+        if (leave) leave(client, std::uncaught_exceptions() > exceptions);
+    }
+};
 
 uint64_t largest(const SweepPlan& plan) { return std::max<uint64_t>(1, *std::max_element(plan.sizes.begin(), plan.sizes.end())); }
 
@@ -56,40 +69,7 @@ void get_server(host::ProcessContext& ctx, Endpoint& me, PortalsBench& bench, ui
 }  // namespace
 
 Result run_pingpong(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
-    Options o("pingpong", options);
-    const Sweep s = read_sweep(o, 2, 20);
-    Result result("pingpong", sweep_columns());
-    result.params = o.used();
-    PortalsBench bench(spec, result, observer, s.pair);
-    const uint64_t max = largest(s.plan);
-    const bool get = s.op == "get";
-    bench.run(
-        [&](host::ProcessContext& ctx, Endpoint& me) {
-            me.open(ctx, max);
-            bench.meet(ctx, me);
-            for (uint64_t n : s.plan.sizes) {
-                if (bench.stopping()) break;
-                const unsigned reps = s.plan.repeats(n);
-                auto transfer = [&] {
-                    if (get) return me.get(ctx, n);
-                    me.put(ctx);
-                    me.wait_put(ctx);
-                };
-                if (!get) me.prepare_send(ctx, n);
-                for (unsigned i = 0; i < s.plan.warmup; ++i) transfer();
-                const Time start = ctx.now();
-                for (unsigned i = 0; i < reps; ++i) transfer();
-                // Put: a round trip of two messages. Get: one get, itself a round trip.
-                const double per_transfer = us(ctx.now() - start) / reps / (get ? 1 : 2);
-                const double latency = get ? per_transfer / 2 : per_transfer;
-                bench.publish(ctx, {double(n), double(reps), per_transfer, latency, n / per_transfer});
-            }
-        },
-        [&](host::ProcessContext& ctx, Endpoint& me) {
-            if (get) get_server(ctx, me, bench, max);
-            else echo_server(ctx, me, bench, max, false);
-        });
-    return result;
+    return run_sweep(SweepKind::pingpong, "pingpong", spec, options, observer);
 }
 
 Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
@@ -132,17 +112,77 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
 }
 
 Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
-    Options o("bidir", options);
-    const Sweep s = read_sweep(o, 2, 20);
-    Result result("bidir", sweep_columns());
+    return run_sweep(SweepKind::bidir, "bidir", spec, options, observer);
+}
+
+Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
+                 const PointObserver& observer, const SweepHooks& hooks) {
+    Options o(name, options);
+    const Sweep s = read_sweep(o, hooks.min_repeats, hooks.max_repeats, hooks.options);
+    auto columns = sweep_columns();
+    columns.insert(columns.end(), hooks.columns.begin(), hooks.columns.end());
+    Result result(name, columns);
     result.params = o.used();
     PortalsBench bench(spec, result, observer, s.pair);
+    struct Release {
+        const std::function<void()>& release;
+        ~Release() {
+            if (release) release();
+        }
+    } const release{hooks.release};  // before the bench (and its system) is destroyed
+    if (hooks.prepare) hooks.prepare(bench);
     const uint64_t max = largest(s.plan);
     const bool get = s.op == "get";
+    auto extra = [&](host::ProcessContext& ctx, double latency) {
+        return hooks.end ? hooks.end(ctx, latency) : std::vector<double>{};
+    };
+    auto publish = [&](host::ProcessContext& ctx, std::vector<double> row, double latency) {
+        auto more = extra(ctx, latency);
+        row.insert(row.end(), more.begin(), more.end());
+        bench.publish(ctx, std::move(row));
+    };
+
+    if (kind == SweepKind::pingpong) {
+        bench.run(
+            [&](host::ProcessContext& ctx, Endpoint& me) {
+                const Leave leave{hooks.leave, true};
+                if (hooks.enter) hooks.enter(ctx, true);
+                me.open(ctx, max);
+                bench.meet(ctx, me);
+                for (uint64_t n : s.plan.sizes) {
+                    if (bench.stopping()) break;
+                    const unsigned reps = s.plan.repeats(n);
+                    auto transfer = [&] {
+                        if (get) return me.get(ctx, n);
+                        me.put(ctx);
+                        me.wait_put(ctx);
+                    };
+                    if (!get) me.prepare_send(ctx, n);
+                    for (unsigned i = 0; i < s.plan.warmup; ++i) transfer();
+                    if (hooks.begin) hooks.begin(ctx);
+                    const Time start = ctx.now();
+                    for (unsigned i = 0; i < reps; ++i) transfer();
+                    // Put: a round trip of two messages. Get: one get, itself a round trip.
+                    const double per_transfer = us(ctx.now() - start) / reps / (get ? 1 : 2);
+                    const double latency = get ? per_transfer / 2 : per_transfer;
+                    publish(ctx, {double(n), double(reps), per_transfer, latency, n / per_transfer}, latency);
+                }
+            },
+            [&](host::ProcessContext& ctx, Endpoint& me) {
+                const Leave leave{hooks.leave, false};
+                if (hooks.enter) hooks.enter(ctx, false);
+                if (get) get_server(ctx, me, bench, max);
+                else echo_server(ctx, me, bench, max, false);
+            });
+        return result;
+    }
+
     // Both sides run the same program on the same schedule: send, then wait for the
     // peer's message of the same exchange.
     auto side = [&](host::ProcessContext& ctx, Endpoint& me) {
         const bool client = me.node() == s.pair.client;
+        const Leave leave{hooks.leave, client};
+        if (hooks.enter) hooks.enter(ctx, client);
         me.open(ctx, max);
         bench.meet(ctx, me);
         for (uint64_t n : s.plan.sizes) {
@@ -155,10 +195,11 @@ Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, 
             };
             if (!get) me.prepare_send(ctx, n);
             for (unsigned i = 0; i < s.plan.warmup; ++i) exchange();
+            if (client && hooks.begin) hooks.begin(ctx);
             const Time start = ctx.now();
             for (unsigned i = 0; i < reps; ++i) exchange();
             const double per_exchange = us(ctx.now() - start) / reps;
-            if (client) bench.publish(ctx, {double(n), double(reps), per_exchange, per_exchange / 2, 2.0 * n / per_exchange});
+            if (client) publish(ctx, {double(n), double(reps), per_exchange, per_exchange / 2, 2.0 * n / per_exchange}, per_exchange / 2);
         }
     };
     bench.run(side, side);

@@ -42,6 +42,22 @@ public:
     // Every put sent so far has left the send buffer.
     void wait_sends(host::ProcessContext& ctx);
 
+    // Non-blocking use (the LogP signature, parametrized round trips):
+    // Handles every event already in the queue (one PtlEQGet each, plus one that finds
+    // the queue empty) without waiting. Puts received are counted as wait_put would and
+    // are taken by later wait_put calls.
+    void poll(host::ProcessContext& ctx);
+    // Binds the MD that start_get's replies land in: `bytes` over the receive buffer,
+    // once the previous gets have been answered. Not timed by the callers.
+    void prepare_get(host::ProcessContext& ctx, uint64_t bytes);
+    // Get the prepared size from the peer without waiting; the reply is checked when
+    // its event is handled (poll, wait_replies, or any wait).
+    void start_get(host::ProcessContext& ctx);
+    // Replies to gets received so far (blocking and non-blocking).
+    uint64_t replies() const { return replies_; }
+    // Until `total` replies have been received in all.
+    void wait_replies(host::ProcessContext& ctx, uint64_t total);
+
     uint32_t node() const { return node_; }
     uint32_t peer() const { return peer_; }
     portals::Ni& ni() { return ni_; }
@@ -49,6 +65,7 @@ public:
 
 private:
     portals::ptl_event_t next_event(host::ProcessContext& ctx);
+    void handle(const portals::ptl_event_t& ev);
     void check(uint64_t key, uint64_t bytes, const char* what) const;  // the receive buffer holds pattern `key`
 
     portals::Ni& ni_;
@@ -62,6 +79,9 @@ private:
     uint64_t puts_received_ = 0, replies_ = 0;
     uint64_t pending_puts_ = 0;  // put ends seen while waiting for something else
     portals::ptl_event_t pending_put_{};
+    portals::ptl_handle_md_t get_md_ = portals::PTL_INVALID_HANDLE;  // start_get's
+    uint64_t get_bytes_ = 0;
+    uint64_t gets_started_ = 0, gets_answered_ = 0;  // start_get's
 };
 
 }  // namespace niclab::exp

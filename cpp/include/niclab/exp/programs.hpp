@@ -3,6 +3,10 @@
 // (Options: unknown keys are errors), streams its points to `observer` and returns the
 // Result with its fitted model where it has one. The registry in experiments.hpp is the
 // one entry point the faces (Python, the CLI, the GUI) use.
+#include <functional>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "niclab/exp/portals_bench.hpp"
@@ -19,5 +23,43 @@ Result run_pingpong(const system::SystemSpec& spec, const nlohmann::json& option
 Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
 // NetPIPE's bi-directional mode: both sides send at once; bandwidth counts both directions.
 Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+
+// The ping-pong and bi-directional sweeps as building blocks, for experiments that are
+// these sweeps under another name (Comms1, Comms2) or measure more around the same
+// timed interval (cpu_load). Every hook is optional.
+enum class SweepKind { pingpong, bidir };
+struct SweepHooks {
+    std::vector<Column> columns;                       // appended to the sweep's columns
+    unsigned min_repeats = 2, max_repeats = 20;        // SweepPlan defaults
+    std::function<void(Options&)> options;             // reads the experiment's own options
+    std::function<void(PortalsBench&)> prepare;        // once the system exists, before the run
+    std::function<void()> release;                     // after the run (also a failed one), before the system goes
+    // First thing in each side's program (client: true), e.g. its scheduling class.
+    std::function<void(host::ProcessContext&, bool client)> enter;
+    // When a side's program ends (client: true), returning or by an exception (`failed`;
+    // also when an unfinished program is ended). Must not block. With op = get the
+    // server's program returns at once: its NAL answers the gets.
+    std::function<void(bool client, bool failed)> leave;
+    // Client, at the start and the end of each point's timed interval; `end` gets the
+    // point's latency (us) and returns the extra columns' values.
+    std::function<void(host::ProcessContext&)> begin;
+    std::function<std::vector<double>(host::ProcessContext&, double latency_us)> end;
+};
+Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
+                 const PointObserver& observer, const SweepHooks& hooks = {});
+
+// Culler et al.'s LogP signature (seed 002 §6.1): T_total/m against m for several
+// delays d; o_s, o_r, g and L extracted (extract_logp) with a separate round trip.
+Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+// LogGP by parametrized round trips, as Netgauge's "loggp" pattern: PRTT(1,0,s),
+// PRTT(n,0,s), PRTT(n,d,s) and o_r per size; fitted by fit_loggp.
+Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+// Parkbench Comms1 (a bounced message) and Comms2 (simultaneous exchange) as seed 003
+// §8 uses them, with the timing model t_n = t0 + n / r_inf fitted.
+Result run_comms1(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+Result run_comms2(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+// Seed 003 §8.4 / §10.1: the CPU load communication leaves on both hosts, measured by a
+// computing process beside the (realtime) communicating one; c_n = l_n * t_n fitted.
+Result run_cpu_load(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
 
 }  // namespace niclab::exp

@@ -1,0 +1,98 @@
+// The CPU load of communication (seed 003 §8.4, §10.1): a computing process beside the
+// realtime communicating one, on both hosts of the two-node SeaStar.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "niclab/exp/experiments.hpp"
+
+using namespace niclab;
+using namespace niclab::exp;
+
+namespace {
+
+system::SystemSpec seastar_pair() {
+    system::SystemSpec spec;
+    spec.nodes = 2;
+    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
+    return spec;
+}
+
+const nlohmann::json kSizes = {8, 1024, 65536, 1048576};
+
+void print(const Result& r) {
+    for (size_t i = 0; i < r.rows(); ++i)
+        std::printf("%8.0f B  t_n %9.3f us  load %6.2f %% / %6.2f %%  c_n %6.3f us\n", r.column("size")[i],
+                    r.column("latency_us")[i], r.column("load_percent")[i], r.column("load_percent_server")[i],
+                    r.column("cpu_us_per_msg")[i]);
+    std::printf("%s\n", r.fit.dump().c_str());
+}
+
+void check_loads(const Result& r) {
+    const auto client = r.column("load_percent"), server = r.column("load_percent_server");
+    for (size_t i = 0; i < r.rows(); ++i) {
+        // Interrupts cannot be turned off, so communication always costs something.
+        EXPECT_GT(client[i], 0);
+        EXPECT_GT(server[i], 0);
+        EXPECT_LT(client[i], 100);
+        EXPECT_LT(server[i], 100);
+    }
+    // Small messages load the host more than large ones (seed 003 §8.4).
+    EXPECT_GT(client.front(), 5 * client.back());
+    EXPECT_GT(server.front(), 5 * server.back());
+    for (size_t i = 0; i < r.rows(); ++i)
+        EXPECT_NEAR(r.column("cpu_us_per_msg")[i], client[i] / 100 * r.column("latency_us")[i], 1e-9);
+}
+
+TEST(CpuLoad, Comms1LoadsBothHosts) {
+    auto r = run_experiment("cpu_load", seastar_pair(), {{"sizes", kSizes}});
+    print(r);
+    ASSERT_EQ(r.rows(), 4u);
+    check_loads(r);
+    // The communicating process is realtime: the computation does not slow it down.
+    auto c1 = run_experiment("comms1", seastar_pair(), {{"sizes", kSizes}});
+    for (size_t i = 0; i < r.rows(); ++i) EXPECT_NEAR(r.column("latency_us")[i], c1.column("latency_us")[i], 0.02 * c1.column("latency_us")[i]);
+    ASSERT_FALSE(r.fit.contains("error")) << r.fit.dump();
+    const double c0 = r.fit["c0_us"], t0 = r.fit["t0_us"];
+    EXPECT_GT(c0, 0);
+    EXPECT_LE(c0, t0);  // seed 003 §10.1: 0 <= c0 <= t0
+    EXPECT_GT(double(r.fit["l0_percent"]), 0);
+    EXPECT_GT(double(r.fit["r_inf_mb_s"]), 0);
+}
+
+TEST(CpuLoad, Comms2AndGet) {
+    auto r = run_experiment("cpu_load", seastar_pair(), {{"sizes", kSizes}, {"pattern", "comms2"}});
+    print(r);
+    check_loads(r);
+    auto g = run_experiment("cpu_load", seastar_pair(), {{"sizes", kSizes}, {"op", "get"}, {"quantum_us", 0.5}});
+    print(g);
+    check_loads(g);
+}
+
+TEST(CpuLoad, ObserverStopsAndComputationEnds) {
+    size_t calls = 0;
+    auto r = run_experiment("cpu_load", seastar_pair(), {{"sizes", kSizes}}, [&](const Result&) { return ++calls < 2; });
+    EXPECT_EQ(r.rows(), 2u);
+    EXPECT_TRUE(r.stopped);
+}
+
+TEST(CpuLoad, OptionErrorsNameTheKey) {
+    auto expect_key = [](const nlohmann::json& opts, const std::string& key) {
+        try {
+            run_experiment("cpu_load", seastar_pair(), opts);
+            ADD_FAILURE() << "no error for " << opts.dump();
+        } catch (const ExperimentError& e) {
+            EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+        }
+    };
+    expect_key({{"pattern", "comms3"}}, "pattern");
+    expect_key({{"quantum_us", 0}}, "quantum_us");
+    expect_key({{"quantum", 1}}, "quantum");
+}
+
+TEST(CpuLoad, Deterministic) {
+    const nlohmann::json opts = {{"sizes", {8, 65536}}};
+    EXPECT_EQ(run_experiment("cpu_load", seastar_pair(), opts).to_json(), run_experiment("cpu_load", seastar_pair(), opts).to_json());
+}
+
+}  // namespace
