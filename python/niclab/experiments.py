@@ -110,6 +110,27 @@ class Result:
         self._label = label
         self._cache = None
 
+    @classmethod
+    def from_arrays(cls, experiment, columns, units=None, fit=None, params=None, label=None):
+        """A Result from data measured elsewhere (to plot or save it next to simulated ones).
+
+        `columns`: dict name -> sequence of numbers, all the same length, in column
+        order; `units`: dict name -> unit ("B", "us", "MB/s", "" by default); `fit`,
+        `params`: dicts stored as they are."""
+        units = units or {}
+        names = list(columns)
+        data = [np.asarray(columns[n], dtype=float).ravel() for n in names]
+        if len({len(d) for d in data}) > 1:
+            raise ResultError("from_arrays: columns of different lengths: " +
+                              ", ".join(f"{n}={len(d)}" for n, d in zip(names, data)))
+        r = _niclab.ExpResult(experiment, [(n, units.get(n, "")) for n in names])
+        for row in zip(*data):
+            r.add_row([float(v) for v in row])
+        d = r.to_json()
+        d["fit"] = dict(fit or {})
+        d["params"] = dict(params or {})
+        return cls(_niclab.ExpResult.from_json(d), label=label)
+
     # --- the table -------------------------------------------------------------------
     @property
     def experiment(self):

@@ -1,0 +1,302 @@
+"""Plots of experiment results (Matplotlib), as the papers draw them.
+
+    fig = niclab.plots.latency(r1, r2)          # one line per Result, legend from .label
+    fig = niclab.plots.plot(r)                  # the natural plot of any result
+    fig.savefig("pingpong.png")
+
+Every function returns a ``matplotlib.figure.Figure`` (or draws into the ``ax`` it is
+given and returns that Axes' figure). Figures are made without pyplot, so nothing
+here needs a display or a GUI backend (they render with Agg when saved); in Jupyter a
+returned Figure shows as an image. To open a window, draw into an ``ax`` you made
+with ``matplotlib.pyplot``.
+
+Units as everywhere in niclab: sizes in bytes (B), times in microseconds (us),
+bandwidth in MB/s (10^6 bytes per second).
+"""
+
+import time
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import LogFormatter
+
+from .errors import ResultError
+
+__all__ = ["LivePlot", "bandwidth", "cpu_load", "latency", "overlay", "plot", "prtt", "signature", "sweep"]
+
+_SWEEP_Y = {
+    "latency": ("latency_us", "latency (us)"),
+    "bandwidth": ("bandwidth_mb_s", "bandwidth (MB/s)"),
+}
+
+
+def _figure(ax, panels=1, width=6.4, height=4.2):
+    """(figure, [axes]) : the given ax, or a new figure with `panels` side-by-side axes."""
+    if ax is not None:
+        return ax.figure, [ax]
+    fig = Figure(figsize=(width * panels if panels > 1 else width, height), layout="constrained")
+    axes = fig.subplots(1, panels, squeeze=False)[0]
+    return fig, list(axes)
+
+
+def _finite_positive(x, y):
+    ok = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
+    return x[ok], y[ok]
+
+
+def _need(result, *columns):
+    missing = [c for c in columns if c not in result.column_names]
+    if missing:
+        raise ResultError(f"{result.experiment} result has no column {', '.join(missing)} "
+                          f"(it has: {', '.join(result.column_names)})")
+
+
+def _plain_log_y(ax):
+    """Log y axis labelled 6, 10, 20 (not 6x10^0): the values researchers read off."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(LogFormatter())
+    ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(1.5, 0.5)))
+
+
+def _sweep_into(ax, results, what):
+    column, ylabel = _SWEEP_Y[what]
+    for r in results:
+        _need(r, "size", column)
+        x, y = _finite_positive(r["size"], r[column])  # a 0-byte point has no place on a log axis
+        ax.plot(x, y, marker=".", label=r.label)
+    ax.set_xscale("log", base=2)
+    _plain_log_y(ax)
+    ax.set_xlabel("message size (B)")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="major", alpha=0.3)
+    if results:
+        ax.legend()
+    return ax
+
+
+def latency(*results, ax=None):
+    """Latency (us) against message size (B), log-log, one line per result (legend: ``.label``).
+
+    Returns the Figure (the figure of `ax` when given)."""
+    fig, (a,) = _figure(ax)
+    _sweep_into(a, results, "latency")
+    a.set_title("latency")
+    return fig
+
+
+def bandwidth(*results, ax=None):
+    """Bandwidth (MB/s, 10^6 B/s) against message size (B), log-log, one line per result.
+
+    Returns the Figure (the figure of `ax` when given)."""
+    fig, (a,) = _figure(ax)
+    _sweep_into(a, results, "bandwidth")
+    a.set_title("bandwidth")
+    return fig
+
+
+def sweep(*results):
+    """Two panels for message-size sweeps: latency (us) and bandwidth (MB/s) against size (B)."""
+    fig, (a, b) = _figure(None, panels=2)
+    _sweep_into(a, results, "latency")
+    _sweep_into(b, results, "bandwidth")
+    a.set_title("latency")
+    b.set_title("bandwidth")
+    return fig
+
+
+def overlay(results, what="latency", ax=None):
+    """Several sweeps on one plot: `what` is "latency" (us), "bandwidth" (MB/s) or "both"
+    (two panels). `results` is a list of Results; their ``.label`` makes the legend."""
+    results = list(results)
+    if what == "latency":
+        return latency(*results, ax=ax)
+    if what == "bandwidth":
+        return bandwidth(*results, ax=ax)
+    if what == "both":
+        if ax is not None:
+            raise ValueError('overlay(what="both") draws two panels: it takes no ax')
+        return sweep(*results)
+    raise ValueError(f'what must be "latency", "bandwidth" or "both", not {what!r}')
+
+
+def _fit_number(result, key):
+    v = result.fit.get(key)
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) else None
+
+
+def signature(result, ax=None, fit_lines=True):
+    """The LogP signature (Culler et al. 1996): T_total/m (us) against m, one curve per
+    delay d (us). With `fit_lines`, dashed lines mark the extracted o_s and g (us) when
+    ``result.fit`` has them."""
+    _need(result, "d_us", "m", "t_per_msg_us")
+    fig, (a,) = _figure(ax)
+    d, m, t = result["d_us"], result["m"], result["t_per_msg_us"]
+    for value in dict.fromkeys(d.tolist()):  # curves in the order measured
+        sel = d == value
+        a.plot(m[sel], t[sel], marker=".", label=f"d = {value:g} us")
+    if fit_lines:
+        for key, name, style in (("o_s_us", "o_s", "--"), ("g_us", "g", ":")):
+            v = _fit_number(result, key)
+            if v is not None:
+                a.axhline(v, color="0.3", linestyle=style, linewidth=1, label=f"{name} = {v:.3g} us")
+    a.set_xlabel("m (messages)")
+    a.set_ylabel("T_total / m (us)")
+    a.set_title(f"LogP signature: {result.label}")
+    a.grid(True, alpha=0.3)
+    a.legend()
+    return fig
+
+
+def prtt(result, ax=None):
+    """LogGP gap by parametrized round trips: per size s (B) the measured gap
+    (PRTT(n,0,s) - PRTT(1,0,s)) / (n-1) (us), and the fitted line g + G*(s-1) when
+    ``result.fit`` has g_us and G_us_per_byte."""
+    _need(result, "size", "prtt_1_0_us", "prtt_n_0_us")
+    n = result.params.get("n")
+    if not isinstance(n, (int, float)) or n < 2:
+        raise ResultError(f"{result.experiment} result: params has no n >= 2 (the messages per PRTT)")
+    fig, (a,) = _figure(ax)
+    s = result["size"]
+    gap = (result["prtt_n_0_us"] - result["prtt_1_0_us"]) / (n - 1)
+    a.plot(s, gap, "o", label=f"gap, n = {n:g}")
+    g, G = _fit_number(result, "g_us"), _fit_number(result, "G_us_per_byte")
+    if g is not None and G is not None and len(s):
+        xs = np.linspace(0, float(np.nanmax(s)), 200)
+        a.plot(xs, g + G * np.maximum(xs - 1, 0), "--",
+               label=f"g + G(s-1): g = {g:.3g} us, G = {G * 1e3:.3g} ns/B")
+    a.set_xlabel("message size s (B)")
+    a.set_ylabel("gap (us)")
+    a.set_title(f"LogGP by PRTT: {result.label}")
+    a.grid(True, alpha=0.3)
+    a.legend()
+    return fig
+
+
+def cpu_load(result):
+    """Host CPU load against message size (B): the load (%) of the client (and the server
+    when measured), and the CPU time per message (us) with the fitted c0 + c_byte*n."""
+    _need(result, "size", "load_percent")
+    has_cpu = "cpu_us_per_msg" in result.column_names
+    fig, axes = _figure(None, panels=2 if has_cpu else 1)
+    s = result["size"]
+    a = axes[0]
+    for col, name in (("load_percent", "client"), ("load_percent_server", "server")):
+        if col in result.column_names:
+            x, y = s[s > 0], result[col][s > 0]
+            a.plot(x, y, marker=".", label=name)
+    a.set_xscale("log", base=2)
+    a.set_xlabel("message size (B)")
+    a.set_ylabel("CPU load (%)")
+    a.set_title(f"CPU load: {result.label}")
+    a.grid(True, alpha=0.3)
+    a.legend()
+    if has_cpu:
+        b = axes[1]
+        b.plot(s, result["cpu_us_per_msg"], "o", label="measured")
+        c0, cb = _fit_number(result, "c0_us"), _fit_number(result, "c_byte_ns")
+        if c0 is not None and cb is not None and len(s):
+            xs = np.linspace(0, float(np.nanmax(s)), 200)
+            b.plot(xs, c0 + cb * 1e-3 * xs, "--", label=f"c0 + c_byte n: c0 = {c0:.3g} us, c_byte = {cb:.3g} ns/B")
+        b.set_xlabel("message size n (B)")
+        b.set_ylabel("CPU time per message (us)")
+        b.grid(True, alpha=0.3)
+        b.legend()
+    return fig
+
+
+def _generic(result):
+    names = result.column_names
+    fig, (a,) = _figure(None)
+    x = result[names[0]]
+    for name in names[1:]:
+        a.plot(x, result[name], marker=".", label=name)
+    units = result.units
+    a.set_xlabel(f"{names[0]} ({units[names[0]]})" if units[names[0]] else names[0])
+    a.set_title(f"{result.experiment}: {result.label}")
+    a.legend()
+    return fig
+
+
+def plot(result):
+    """The natural plot of a result, chosen by its columns: the LogP signature, the PRTT
+    gap fit, the CPU load, latency + bandwidth panels for message-size sweeps, or every
+    column against the first."""
+    names = set(result.column_names)
+    if {"d_us", "m", "t_per_msg_us"} <= names:
+        return signature(result)
+    if {"size", "prtt_1_0_us", "prtt_n_0_us"} <= names:
+        return prtt(result)
+    if {"size", "load_percent"} <= names:
+        return cpu_load(result)
+    if {"size", "latency_us", "bandwidth_mb_s"} <= names:
+        return sweep(result)
+    if "size" in names and "latency_us" in names:
+        return latency(result)
+    if "size" in names and "bandwidth_mb_s" in names:
+        return bandwidth(result)
+    if len(result.column_names) >= 2:
+        return _generic(result)
+    raise ResultError(f"{result.experiment} result: nothing to plot (columns: {', '.join(result.column_names)})")
+
+
+class LivePlot:
+    """An ``on_point`` callback that draws a latency or bandwidth sweep while it runs.
+
+        live = niclab.plots.LivePlot("latency")
+        r = niclab.run("pingpong", max_size=65536, on_point=live)
+        live.finish()
+
+    In Jupyter the figure is shown once and updated in place (``IPython.display``),
+    at most every `interval_s` seconds of wall time and at ``finish()``; elsewhere the
+    lines are updated and ``live.figure`` can be saved. Each run it watches becomes
+    one line (a new run is noticed when the point count drops). Never stops a run.
+    """
+
+    def __init__(self, what="latency", interval_s=0.5, ax=None):
+        if what not in _SWEEP_Y:
+            raise ValueError(f'what must be "latency" or "bandwidth", not {what!r}')
+        self.column, ylabel = _SWEEP_Y[what]
+        self.figure, (self.ax,) = _figure(ax)
+        self.ax.set_xscale("log", base=2)
+        _plain_log_y(self.ax)
+        self.ax.set_xlabel("message size (B)")
+        self.ax.set_ylabel(ylabel)
+        self.ax.grid(True, alpha=0.3)
+        self.interval_s = interval_s
+        self.points = 0
+        self._line = None
+        self._last_len = None
+        self._last_draw = 0.0
+        self._handle = None
+        try:
+            from IPython import get_ipython
+            from IPython.display import display
+            shell = get_ipython()
+            if shell is not None and getattr(shell, "kernel", None) is not None:
+                self._handle = display(self.figure, display_id=True)
+        except ImportError:
+            pass
+
+    def __call__(self, result):
+        """Take the result so far (from ``on_point``); always returns True (keep going)."""
+        if self._line is None or self._last_len is None or len(result) < self._last_len:
+            (self._line,) = self.ax.plot([], [], marker=".", label=result.label)
+            self.ax.legend()
+        self._last_len = len(result)
+        x, y = _finite_positive(result["size"], result[self.column])
+        self._line.set_data(x, y)
+        self.points += 1
+        if time.monotonic() - self._last_draw >= self.interval_s:
+            self._redraw()
+        return True
+
+    def _redraw(self):
+        self.ax.relim()
+        self.ax.autoscale_view()
+        self._last_draw = time.monotonic()
+        if self._handle is not None:
+            self._handle.update(self.figure)
+
+    def finish(self):
+        """Draw the final state (after the run returned). The figure is ``live.figure``."""
+        self._redraw()
