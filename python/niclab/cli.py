@@ -6,10 +6,19 @@
     niclab tracedump FILE [--elf FIRMWARE.elf] [--source] [--function NAME] [--value N]
                      [--last N] [--force]
                                      decode a firmware trace file (seed 000 Figure 2)
+    niclab experiments               the registered experiments with their summaries
+    niclab run EXPERIMENT [--preset P] [--nodes N] [--firmware NAME|PATH] [--set key=value ...]
+                     [--seed S] [--op put|get] [--schedule netpipe|osu] [--sizes 1,2,4K]
+                     [--max-size 8M] [--option key=value ...] [--out FILE] [--format FMT]
+                     [--plot FILE.png] [--quiet]
+                                     run an experiment: progress, table, fit; save and plot it
 """
 
 import argparse
+import json
+import re
 import sys
+import warnings
 
 from . import Nic, NiclabError, System
 
@@ -75,6 +84,151 @@ def cmd_tracedump(args):
     return 0
 
 
+# --- experiments: `niclab experiments`, `niclab run` -------------------------------------
+
+_SIZE = re.compile(r"^\s*(\d+)\s*([kmg]?)(i?b)?\s*$", re.IGNORECASE)
+_SIZE_FACTOR = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def parse_size(text):
+    """Bytes from "4096", "64K", "8M", "1G" (K = 1024 B, M = 1024 K, as NetPIPE's sizes)."""
+    m = _SIZE.match(str(text))
+    if not m:
+        raise argparse.ArgumentTypeError(f"not a size in bytes: {text!r} (e.g. 4096, 64K, 8M)")
+    return int(m.group(1)) * _SIZE_FACTOR[m.group(2).lower()]
+
+
+def _parse_size_list(text):
+    return [parse_size(t) for t in str(text).split(",") if t.strip()]
+
+
+def _option_value(text):
+    """An --option value: JSON (numbers, lists, true/false), a size with a suffix, or text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        return parse_size(text)
+    except argparse.ArgumentTypeError:
+        return text
+
+
+def _parse_options(pairs):
+    out = {}
+    for kv in pairs or []:
+        key, sep, value = kv.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"niclab: --option wants key=value, got {kv!r}")
+        out[key.strip()] = _option_value(value.strip())
+    return out
+
+
+def cmd_experiments(args):
+    """List the registered experiments with their summaries."""
+    from .experiments import list_experiments
+    exps = list_experiments()
+    width = max((len(n) for n, _ in exps), default=0)
+    for name, summary in exps:
+        print(f"{name:{width}}  {summary}")
+    return 0
+
+
+def _point_text(result):
+    names = result.column_names
+    last = result.rows[-1]
+    shown = [names[0]] + [c for c in ("latency_us", "bandwidth_mb_s", "t_per_msg_us") if c in names]
+    units = result.units
+    return "  ".join(f"{n} {last[names.index(n)]:g}{(' ' + units[n]) if units[n] else ''}" for n in shown)
+
+
+def cmd_run(args):
+    """Run one experiment with a progress bar; print its table and fit; save and plot it."""
+    from .experiments import run
+    options = _parse_options(args.option)
+    if args.op is not None:
+        options["op"] = args.op
+    if args.schedule is not None:
+        options["schedule"] = args.schedule
+    if args.sizes is not None:
+        options["sizes"] = args.sizes
+    if args.max_size is not None:
+        options["max_size"] = args.max_size
+    total = len(options["sizes"]) if isinstance(options.get("sizes"), list) else None
+    kw = dict(preset=args.preset, nodes=args.nodes, firmware=args.firmware, set=_parse_sets(args.set), seed=args.seed)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuntimeWarning)
+        if args.quiet:
+            result = run(args.experiment, **kw, **options)
+        else:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeElapsedColumn(), TextColumn("{task.fields[point]}")]
+            with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+                task = progress.add_task(args.experiment, total=total, point="")
+
+                def on_point(r):
+                    progress.update(task, completed=len(r), point=_point_text(r))
+                    return True
+
+                result = run(args.experiment, **kw, on_point=on_point, **options)
+    interrupted = any("interrupted" in str(w.message) for w in caught)
+
+    if not args.quiet:
+        print(f"# {result.experiment}: {result.label}, {len(result)} point(s), seed {result.seed}"
+              + (", stopped early" if result.stopped else ""))
+        print(result.table())
+        if result.fit:
+            print("fit:")
+            for k, v in result.fit.items():
+                print(f"  {k:16} {v:.6g}" if isinstance(v, float) else f"  {k:16} {v}")
+    if interrupted:
+        print(f"niclab: interrupted: kept {len(result)} point(s)", file=sys.stderr)
+    if args.out:
+        path = result.save(args.out, format=args.format)
+        if not args.quiet:
+            print(f"saved {path}")
+    if args.plot:
+        from .errors import ResultError
+        from .plots import plot
+        try:
+            plot(result).savefig(args.plot)
+        except ValueError as e:  # e.g. an image format Matplotlib does not write
+            raise ResultError(f"--plot {args.plot}: {e}") from e
+        if not args.quiet:
+            print(f"plotted {args.plot}")
+    return 130 if interrupted else 0
+
+
+def _add_experiment_commands(sub):
+    e = sub.add_parser("experiments", help="list the registered experiments")
+    e.set_defaults(func=cmd_experiments)
+    r = sub.add_parser("run", help="run an experiment (ping-pong, stream, LogP signature, ...)",
+                       description="Run a registered experiment (see `niclab experiments`) on a simulated "
+                                   "system. Sizes in bytes (K = 1024, M = 1024 K), times in us, "
+                                   "bandwidth in MB/s (10^6 B/s). Ctrl-C stops it, keeping the points so far.")
+    r.add_argument("experiment")
+    r.add_argument("--preset", default="seastar")
+    r.add_argument("--nodes", type=int, default=2)
+    r.add_argument("--firmware", default="portals", metavar="NAME|PATH",
+                   help="firmware image name (portals, portals_nocache, ...) or ELF path (default portals)")
+    r.add_argument("--set", action="append", metavar="KEY=VALUE", help="preset parameter override")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--op", choices=["put", "get"])
+    r.add_argument("--schedule", choices=["netpipe", "osu"])
+    r.add_argument("--sizes", type=_parse_size_list, metavar="1,2,4K", help="message sizes (B), comma-separated")
+    r.add_argument("--max-size", type=parse_size, metavar="BYTES", help="largest message size (B; 64K, 8M)")
+    r.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="an experiment option (value as JSON, a size like 8M, or text)")
+    r.add_argument("--out", metavar="FILE", help="save the result (.json, .csv, .osu/.txt, .np.out)")
+    r.add_argument("--format", choices=["json", "csv", "osu", "netpipe"], help="format of --out (default: by name)")
+    r.add_argument("--plot", metavar="FILE.png", help="save the experiment's natural plot")
+    r.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    r.set_defaults(func=cmd_run)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="niclab", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -102,12 +256,16 @@ def main(argv=None):
     t.add_argument("--force", action="store_true",
                    help="decode even if the ELF is not the build that recorded the trace (marked UNRELIABLE)")
     t.set_defaults(func=cmd_tracedump)
+    _add_experiment_commands(sub)
     args = ap.parse_args(argv)
     try:
         return args.func(args)
     except (NiclabError, FileNotFoundError) as e:
         print(f"niclab: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("niclab: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -338,7 +338,7 @@ class Result:
             name = path.name.lower()
             format = next((f for suffix, f in _FORMATS_BY_SUFFIX if name.endswith(suffix)), None)
             if format is None:
-                raise ValueError(f"cannot tell the format of {path.name!r} from its name; "
+                raise ResultError(f"cannot tell the format of {path.name!r} from its name; "
                                  f"give format= one of {', '.join(_FORMATS)}")
         if format == "json":
             text = json.dumps(self.to_json(), indent=1) + "\n"
@@ -349,7 +349,7 @@ class Result:
         elif format == "netpipe":
             text = self.to_netpipe()
         else:
-            raise ValueError(f"unknown format {format!r} (one of {', '.join(_FORMATS)})")
+            raise ResultError(f"unknown format {format!r} (one of {', '.join(_FORMATS)})")
         path.write_text(text)
         return path
 
