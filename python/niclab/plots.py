@@ -14,6 +14,7 @@ Units as everywhere in niclab: sizes in bytes (B), times in microseconds (us),
 bandwidth in MB/s (10^6 bytes per second).
 """
 
+import io
 import time
 
 import numpy as np
@@ -30,11 +31,20 @@ _SWEEP_Y = {
 }
 
 
+class NiclabFigure(Figure):
+    """A Matplotlib Figure that shows itself as a PNG in Jupyter without pyplot."""
+
+    def _repr_png_(self):
+        buf = io.BytesIO()
+        self.savefig(buf, format="png")
+        return buf.getvalue()
+
+
 def _figure(ax, panels=1, width=6.4, height=4.2):
     """(figure, [axes]) : the given ax, or a new figure with `panels` side-by-side axes."""
     if ax is not None:
         return ax.figure, [ax]
-    fig = Figure(figsize=(width * panels if panels > 1 else width, height), layout="constrained")
+    fig = NiclabFigure(figsize=(width * panels if panels > 1 else width, height), layout="constrained")
     axes = fig.subplots(1, panels, squeeze=False)[0]
     return fig, list(axes)
 

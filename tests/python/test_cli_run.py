@@ -1,0 +1,77 @@
+"""`niclab experiments` and `niclab run`, run as a user would: python -m niclab ..."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import niclab
+from niclab.cli import parse_size
+
+
+def _niclab(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "niclab", *args], capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def test_experiments_lists_the_registry():
+    r = _niclab("experiments")
+    assert r.returncode == 0, r.stderr
+    names = [line.split()[0] for line in r.stdout.splitlines()]
+    assert names == [n for n, _ in niclab.list_experiments()]
+    assert "pingpong" in names and "ping-pong" in r.stdout
+
+
+def test_run_saves_json_and_plot(tmp_path):
+    r = _niclab("run", "pingpong", "--sizes", "1,64", "--out", "x.json", "--plot", "x.png", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "latency_us (us)" in r.stdout and "portals put" in r.stdout
+    res = niclab.Result.load(tmp_path / "x.json")
+    assert res.size.tolist() == [1, 64] and not res.stopped
+    assert (tmp_path / "x.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_run_options_and_formats(tmp_path):
+    r = _niclab("run", "stream", "--op", "get", "--max-size", "4K", "--option", "repeats=2",
+                "--out", str(tmp_path / "s.dat"), "--format", "osu", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ""
+    text = (tmp_path / "s.dat").read_text()
+    assert "Bandwidth (MB/s)" in text
+    assert text.splitlines()[-1].split()[0] == "4096"
+
+
+def test_bad_option_exits_1_naming_the_key():
+    r = _niclab("run", "pingpong", "--sizes", "1", "--option", "sizez=3")
+    assert r.returncode == 1
+    assert "niclab: ExperimentError:" in r.stderr and "sizez" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_unknown_experiment_exits_1_listing_names():
+    r = _niclab("run", "pingpang")
+    assert r.returncode == 1 and "pingpong" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_sizes_accept_suffixes():
+    assert parse_size("8M") == 8 << 20 and parse_size("64K") == 65536 and parse_size("4096") == 4096
+    assert parse_size("1kib") == 1024
+
+
+def test_ctrl_c_keeps_the_points_and_writes_out(tmp_path):
+    # A long sweep (64 MiB), interrupted after it has started: whatever was measured is kept.
+    p = subprocess.Popen([sys.executable, "-m", "niclab", "run", "pingpong", "--max-size", "64M",
+                          "--out", str(tmp_path / "x.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=300)
+    finally:
+        p.kill()
+    assert p.returncode == 130, err
+    assert "interrupted: kept" in err
+    res = niclab.Result.load(tmp_path / "x.json")
+    assert res.stopped and len(res) >= 1
+    assert f"kept {len(res)} point(s)" in err

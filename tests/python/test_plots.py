@@ -1,0 +1,121 @@
+"""niclab.plots: figures with one line per result, log axes, units in the labels.
+Rendered with Agg (no display needed)."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+import niclab
+from niclab import plots
+
+
+@pytest.fixture(scope="module")
+def sweeps():
+    a = niclab.run("pingpong", sizes=[0, 1, 64, 4096])  # 0 B has no place on a log axis
+    b = niclab.run("pingpong", sizes=[1, 64, 4096], firmware="portals_nocache")
+    return a, b
+
+
+def signature_result():
+    m = np.tile(np.arange(1, 11), 3)
+    d = np.repeat([0.0, 5.0, 10.0], 10)
+    t = np.where(d == 0, 2 + 1 / m, d + 3 + 1 / m)
+    return niclab.Result.from_arrays("logp_signature", {"d_us": d, "m": m, "t_total_us": t * m, "t_per_msg_us": t},
+                                     units={"d_us": "us", "t_total_us": "us", "t_per_msg_us": "us"},
+                                     fit={"o_s_us": 1.5, "g_us": 2.0, "o_r_us": 1.0, "L_us": 3.0})
+
+
+def test_latency_one_line_per_result_log_log(sweeps, tmp_path):
+    fig = plots.latency(*sweeps)
+    assert isinstance(fig, Figure)
+    (ax,) = fig.axes
+    assert len(ax.get_lines()) == 2
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert "(B)" in ax.get_xlabel() and "(us)" in ax.get_ylabel()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["portals put", "portals_nocache put"]
+    assert len(ax.get_lines()[0].get_xdata()) == 3  # the 0-byte point is left out
+    fig.savefig(tmp_path / "lat.png")
+    assert (tmp_path / "lat.png").stat().st_size > 0
+
+
+def test_bandwidth_labels_mb_s(sweeps):
+    (ax,) = plots.bandwidth(*sweeps).axes
+    assert "MB/s" in ax.get_ylabel() and len(ax.get_lines()) == 2 and ax.get_yscale() == "log"
+
+
+def test_draws_into_a_given_axes(sweeps):
+    fig = Figure()
+    ax = fig.subplots()
+    assert plots.latency(sweeps[0], ax=ax) is fig
+    assert len(ax.get_lines()) == 1
+
+
+def test_overlay_and_sweep_panels(sweeps):
+    assert len(plots.overlay(sweeps, what="bandwidth").axes[0].get_lines()) == 2
+    fig = plots.overlay(sweeps, what="both")
+    assert len(fig.axes) == 2 and all(len(a.get_lines()) == 2 for a in fig.axes)
+    with pytest.raises(ValueError):
+        plots.overlay(sweeps, what="latncy")
+
+
+def test_signature_one_curve_per_d_and_fit_lines():
+    r = signature_result()
+    (ax,) = plots.signature(r).axes
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[:3] == ["d = 0 us", "d = 5 us", "d = 10 us"]
+    assert any(l.startswith("o_s = 1.5 us") for l in labels) and any(l.startswith("g = 2 us") for l in labels)
+    assert len(ax.get_lines()) == 5
+    assert len(plots.signature(r, fit_lines=False).axes[0].get_lines()) == 3
+
+
+def test_signature_without_fit_draws_the_curves_only():
+    r = signature_result()
+    r.fit = {"error": "no curve with d above g"}
+    assert len(plots.signature(r).axes[0].get_lines()) == 3
+
+
+def test_prtt_points_and_gap_line():
+    s = np.array([1.0, 1024, 4096])
+    g, G, n = 2.0, 0.004, 4
+    p1 = 10 + s * 0.001
+    r = niclab.Result.from_arrays("prtt", {"size": s, "prtt_1_0_us": p1, "prtt_n_0_us": p1 + (n - 1) * (g + G * (s - 1)),
+                                           "prtt_n_d_us": p1 * 2, "d_us": p1, "o_r_us": s * 0 + 1},
+                                  fit={"g_us": g, "G_us_per_byte": G}, params={"n": n})
+    (ax,) = plots.prtt(r).axes
+    points, line = ax.get_lines()
+    np.testing.assert_allclose(points.get_ydata(), g + G * (s - 1))
+    x, y = line.get_data()
+    np.testing.assert_allclose(y[-1], g + G * (x[-1] - 1))
+
+
+def test_cpu_load_panels():
+    s = np.array([1.0, 1024, 65536])
+    r = niclab.Result.from_arrays("cpu_load", {"size": s, "latency_us": 5 + s / 1000, "load_percent": [90, 50, 10],
+                                               "cpu_us_per_msg": 2 + s * 1e-4},
+                                  fit={"c0_us": 2.0, "c_byte_ns": 0.1})
+    fig = plots.cpu_load(r)
+    assert len(fig.axes) == 2
+    assert "%" in fig.axes[0].get_ylabel() and len(fig.axes[1].get_lines()) == 2
+
+
+def test_plot_picks_the_natural_figure(sweeps):
+    assert len(plots.plot(sweeps[0]).axes) == 2  # latency + bandwidth
+    assert "signature" in plots.plot(signature_result()).axes[0].get_title()
+    with pytest.raises(niclab.ResultError, match="size"):
+        plots.latency(signature_result())
+
+
+def test_live_plot_follows_the_points():
+    live = plots.LivePlot("bandwidth", interval_s=0)
+    r = niclab.run("pingpong", sizes=[1, 2, 4, 8], on_point=live)
+    live.finish()
+    assert live.points == 4 and not r.stopped
+    (line,) = live.ax.get_lines()
+    np.testing.assert_array_equal(line.get_xdata(), [1, 2, 4, 8])
+    np.testing.assert_allclose(line.get_ydata(), r.bandwidth_mb_s)
+    niclab.run("pingpong", sizes=[1, 2], on_point=live)  # a second run: a second line
+    assert len(live.ax.get_lines()) == 2
