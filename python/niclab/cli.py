@@ -139,7 +139,10 @@ def _point_text(result):
     last = result.rows[-1]
     shown = [names[0]] + [c for c in ("latency_us", "bandwidth_mb_s", "t_per_msg_us") if c in names]
     units = result.units
-    return "  ".join(f"{n} {last[names.index(n)]:g}{(' ' + units[n]) if units[n] else ''}" for n in shown)
+
+    def num(v):
+        return str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else f"{v:.6g}"
+    return "  ".join(f"{n} {num(last[names.index(n)])}{(' ' + units[n]) if units[n] else ''}" for n in shown)
 
 
 def cmd_run(args):
