@@ -1,6 +1,9 @@
 """The ``niclab`` command line.
 
-    niclab demo                      boot the hello firmware on one SeaStar NIC
+    niclab demo [--out-dir DIR]      the two-node SeaStar running C Portals: NetPIPE put ping-pong
+                                     table, latency and bandwidth PNGs, and the validation table
+    niclab validate [SYSTEM] [--out FILE.json]
+                                     the simulated system against its papers' published results
     niclab boot FIRMWARE [--until-us N] [--set key=value ...]
     niclab preset [NAME]             the preset's parameters with their sources
     niclab tracedump FILE [--elf FIRMWARE.elf] [--source] [--function NAME] [--value N]
@@ -56,10 +59,49 @@ def _report(nic, until_us):
     print(f"D-cache         {'on ' if dc['enabled'] else 'off'} {dc['accesses']} accesses, {dc['misses']} misses")
 
 
+def _validate_with_status(system):
+    """validate(system) with a status line on stderr naming the experiment running."""
+    from rich.console import Console
+
+    from .validation import validate
+    console = Console(stderr=True)
+    with console.status("validating") as status:
+        return validate(system, progress=lambda text: status.update(f"running {text}"))
+
+
 def cmd_demo(args):
-    """Boot one simulated SeaStar NIC with the hello firmware and show what it did."""
-    nic = Nic("seastar", firmware="hello")
-    _report(nic, until_us=args.until_us)
+    """The two-node SeaStar with the C Portals firmware: the NetPIPE put ping-pong table,
+    latency and bandwidth figures (with seed 000's firmware options overlaid), and the
+    validation table against seeds 000 and 001."""
+    import pathlib
+
+    from . import plots
+    v = _validate_with_status("seastar")
+    pp = v.results["pingpong"]
+    print("NetPIPE Portals put ping-pong, two-node SeaStar, C Portals firmware (portals.elf)")
+    print(pp.table())
+    out = pathlib.Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    options = [v.results[k] for k in ("nocache", "icache", "novsmall", "nowt")]
+    plots.overlay([pp] + options, what="latency").savefig(out / "latency.png", dpi=120)
+    plots.overlay([pp, v.results["stream"], v.results["stream_8mb"], v.results["bidir"]], what="bandwidth").savefig(
+        out / "bandwidth.png", dpi=120)
+    pp.save(out / "pingpong.json")
+    pp.save(out / "np.out", format="netpipe")
+    print(f"wrote {out / 'latency.png'}, {out / 'bandwidth.png'}, {out / 'pingpong.json'}, {out / 'np.out'}")
+    print()
+    print("Validation against the published results (seed 001: Brightwell et al.; seed 000: Pedretti & Hudson)")
+    print(v.table())
+    return 0
+
+
+def cmd_validate(args):
+    """The validation table of a simulated system against its source papers."""
+    v = _validate_with_status(args.system)
+    print(v.table())
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(v.to_dict(), f, indent=1)
     return 0
 
 
@@ -235,9 +277,13 @@ def _add_experiment_commands(sub):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="niclab", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("demo", help="boot the hello firmware on one SeaStar NIC")
-    d.add_argument("--until-us", type=float, default=1000.0)
+    d = sub.add_parser("demo", help="Portals ping-pong on the two-node SeaStar, figures and the validation table")
+    d.add_argument("--out-dir", default="niclab-demo", help="where the figures and results go (default: niclab-demo)")
     d.set_defaults(func=cmd_demo)
+    v = sub.add_parser("validate", help="the simulated system against its papers' published results")
+    v.add_argument("system", nargs="?", default="seastar", choices=["seastar"])
+    v.add_argument("--out", metavar="FILE.json", help="also write the table as JSON")
+    v.set_defaults(func=cmd_validate)
     b = sub.add_parser("boot", help="boot a firmware on one NIC and report")
     b.add_argument("firmware")
     b.add_argument("--preset", default="seastar")

@@ -8,8 +8,24 @@ def _niclab(*args):
     return subprocess.run([sys.executable, "-m", "niclab", *args], capture_output=True, text=True, timeout=300)
 
 
-def test_demo_prints_the_greeting():
-    r = _niclab("demo")
+def test_demo_runs_portals_pingpong_with_figures_and_validation(tmp_path):
+    r = _niclab("demo", "--out-dir", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "NetPIPE Portals put ping-pong" in r.stdout
+    assert "8388608" in r.stdout  # the sweep reaches 8 MB
+    table = r.stdout[r.stdout.index("Validation against"):]
+    for quantity in ("Portals put latency, 1 B", "put bandwidth, 8 MB", "half-bandwidth size, streaming put",
+                     "bi-directional put bandwidth, 8 MB", "caching saving", "very-small-message saving",
+                     "write-through FIFO saving"):
+        assert quantity in table
+    for name in ("latency.png", "bandwidth.png", "pingpong.json", "np.out"):
+        assert (tmp_path / name).stat().st_size > 0
+    first = (tmp_path / "np.out").read_text().splitlines()[0].split()
+    assert first[0] == "1" and len(first) == 3
+
+
+def test_boot_hello_prints_the_greeting():
+    r = _niclab("boot", "hello")
     assert r.returncode == 0, r.stderr
     assert "hello from niclab node 0 at 500 MHz" in r.stdout
     assert "halted" in r.stdout

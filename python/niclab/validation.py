@@ -1,0 +1,155 @@
+"""Validation: the simulated system against the published results of its seed papers.
+
+The preset's parameters come from hardware facts (or are marked as assumptions); the
+published end-to-end results below are never used to set them. ``validate("seastar")``
+runs the experiments the papers ran and puts each published value next to the
+simulated one, with the difference in percent.
+
+Sources: seed 001 (Brightwell et al., Portals 3.3 on the Cray XT3, NetPIPE Portals
+module, §6 and Figures 4-7) and seed 000 (Pedretti & Hudson, SeaStar firmware,
+§5.1-5.3 and Figures 5-6).
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .experiments import run
+
+_MB8 = 8 << 20
+# Small messages, where seed 000 reads its latency savings off Figures 5 and 6.
+_SMALL = [1, 2, 4, 8, 12, 16, 32, 64, 128, 256, 512, 1024]
+_VERY_SMALL = [1, 2, 3, 4, 6, 8, 12]  # NetPIPE's sizes up to the 12-byte inline payload
+
+
+@dataclass
+class Check:
+    """One published figure against its simulated counterpart."""
+
+    quantity: str
+    source: str
+    published: float
+    simulated: float
+    unit: str
+
+    @property
+    def difference_percent(self):
+        """(simulated - published) / published, in percent."""
+        return 100.0 * (self.simulated - self.published) / self.published
+
+
+@dataclass
+class Validation:
+    """The validation table and the experiment results it was computed from."""
+
+    system: str
+    checks: list = field(default_factory=list)
+    results: dict = field(default_factory=dict)
+
+    def table(self):
+        """The table as aligned text (what ``niclab validate`` prints)."""
+        rows = [("quantity", "source", "published", "simulated", "difference")]
+        for c in self.checks:
+            rows.append((c.quantity, c.source, f"{c.published:.4g} {c.unit}", f"{c.simulated:.4g} {c.unit}",
+                         f"{c.difference_percent:+.1f} %"))
+        widths = [max(len(r[i]) for r in rows) for i in range(5)]
+        lines = []
+        for k, r in enumerate(rows):
+            lines.append("  ".join(s.ljust(w) if i < 2 else s.rjust(w) for i, (s, w) in enumerate(zip(r, widths))))
+            if k == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        return "\n".join(lines) + "\n"
+
+    def to_dict(self):
+        """The checks as plain data (JSON-ready)."""
+        return {"system": self.system,
+                "checks": [dict(quantity=c.quantity, source=c.source, published=c.published,
+                                simulated=c.simulated, unit=c.unit,
+                                difference_percent=c.difference_percent) for c in self.checks]}
+
+
+def half_bandwidth_size(result, peak=None):
+    """The message size (B) at which a sweep first reaches half of `peak` (MB/s; default:
+    its bandwidth at the largest size), interpolated linearly in log(size) between the
+    measured sizes. NaN when it never does."""
+    size, bw = np.asarray(result["size"], float), np.asarray(result["bandwidth_mb_s"], float)
+    half = (bw[-1] if peak is None else peak) / 2
+    above = np.nonzero(bw >= half)[0]
+    if len(above) == 0:
+        return float("nan")
+    i = above[0]
+    if i == 0:
+        return float(size[0])
+    t = (half - bw[i - 1]) / (bw[i] - bw[i - 1])
+    return float(np.exp(np.log(size[i - 1]) + t * (np.log(size[i]) - np.log(size[i - 1]))))
+
+
+def _at(result, size, column):
+    sizes = list(result["size"])
+    return float(result[column][sizes.index(size)])
+
+
+def _mean_saving(slow, fast, sizes):
+    """Mean one-way latency saving (us) of `fast` over `slow` across `sizes`."""
+    return float(np.mean([_at(slow, n, "latency_us") - _at(fast, n, "latency_us") for n in sizes]))
+
+
+def validate_seastar(progress=None):
+    """Run seed 001's NetPIPE Portals tests and seed 000's firmware-option comparisons on
+    the two-node SeaStar and return the ``Validation`` table.
+
+    ``progress(text)`` is called before each experiment (for a progress display).
+    Takes some tens of seconds of wall time: the sweeps go up to 8 MB.
+    """
+    v = Validation("seastar")
+    say = progress or (lambda text: None)
+
+    def sweep(key, experiment, firmware="portals", **options):
+        say(f"{experiment} {options.get('op', 'put')} on {firmware}")
+        v.results[key] = run(experiment, firmware=firmware, **options)
+        v.results[key].label = f"{firmware} {options.get('op', 'put')} {experiment}"
+        return v.results[key]
+
+    pp = sweep("pingpong", "pingpong", max_size=_MB8)
+    get = sweep("get", "pingpong", op="get", sizes=[1])
+    # Streaming: the sizes around half bandwidth and the peak.
+    stream = sweep("stream", "stream", max_size=65536)
+    stream_peak = sweep("stream_8mb", "stream", sizes=[_MB8])
+    bidir = sweep("bidir", "bidir", sizes=[_MB8])
+    # seed 000's firmware options: latency over small messages (NetPIPE sizes up to
+    # 1 KB) and, separately, the bandwidth asymptote at 8 MB.
+    nocache = sweep("nocache", "pingpong", firmware="portals_nocache", max_size=1024)
+    icache = sweep("icache", "pingpong", firmware="portals_icache", max_size=1024)
+    novsmall = sweep("novsmall", "pingpong", firmware="portals_novsmall", max_size=12)
+    nowt = sweep("nowt", "pingpong", firmware="portals_nowt", max_size=1024)
+    peaks = {key: sweep(f"{key}_8mb", "pingpong", firmware=f"portals_{key}", sizes=[_MB8]) for key in ("nocache", "icache")}
+    stream_half = half_bandwidth_size(stream, peak=_at(stream_peak, _MB8, "bandwidth_mb_s"))
+    savings = [_at(nocache, n, "latency_us") - _at(pp, n, "latency_us") for n in _SMALL]
+    add = v.checks.append
+    add(Check("Portals put latency, 1 B", "seed 001 §6 Fig. 4", 5.39, _at(pp, 1, "latency_us"), "us"))
+    add(Check("Portals get latency, 1 B", "seed 001 §6 Fig. 4", 6.60, _at(get, 1, "latency_us"), "us"))
+    add(Check("put bandwidth, 8 MB", "seed 001 §6 Fig. 5", 1108.76, _at(pp, _MB8, "bandwidth_mb_s"), "MB/s"))
+    add(Check("half-bandwidth size, ping-pong put", "seed 001 §6 Fig. 5", 7000, half_bandwidth_size(pp), "B"))
+    add(Check("half-bandwidth size, streaming put", "seed 001 §6 Fig. 6", 5000, stream_half, "B"))
+    add(Check("bi-directional put bandwidth, 8 MB", "seed 001 §6 Fig. 7", 2203.19, _at(bidir, _MB8, "bandwidth_mb_s"),
+              "MB/s"))
+    add(Check("caching saving, small messages (least)", "seed 000 §5.1 Fig. 5", 7.75, min(savings), "us"))
+    add(Check("caching saving, small messages (most)", "seed 000 §5.1 Fig. 5", 11.0, max(savings), "us"))
+    for name, key in (("no caches", "nocache"), ("I-cache only", "icache")):
+        add(Check(f"bandwidth at 8 MB, {name}", "seed 000 §5.1 Fig. 5", 1100, _at(peaks[key], _MB8, "bandwidth_mb_s"),
+                  "MB/s"))
+    add(Check("very-small-message saving, < 12 B", "seed 000 §5.2 Fig. 6", 2.7, _mean_saving(novsmall, pp, _VERY_SMALL),
+              "us"))
+    add(Check("write-through FIFO saving per message", "seed 000 §5.3", 6.0, _mean_saving(nowt, pp, _SMALL), "us"))
+    return v
+
+
+_SYSTEMS = {"seastar": validate_seastar}
+
+
+def validate(system="seastar", progress=None):
+    """The validation table of `system` (only "seastar" so far)."""
+    try:
+        return _SYSTEMS[system](progress)
+    except KeyError:
+        raise ValueError(f"no validation for {system!r} (there is: {', '.join(_SYSTEMS)})") from None
