@@ -4,19 +4,14 @@
 
 #include <cstdio>
 
+#include "exp_test_support.hpp"
 #include "niclab/exp/experiments.hpp"
 
 using namespace niclab;
 using namespace niclab::exp;
+using namespace niclab::exp::testing;
 
 namespace {
-
-system::SystemSpec seastar_pair() {
-    system::SystemSpec spec;
-    spec.nodes = 2;
-    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
-    return spec;
-}
 
 const nlohmann::json kSizes = {8, 1024, 65536, 1048576};
 
@@ -77,17 +72,9 @@ TEST(CpuLoad, ObserverStopsAndComputationEnds) {
 }
 
 TEST(CpuLoad, OptionErrorsNameTheKey) {
-    auto expect_key = [](const nlohmann::json& opts, const std::string& key) {
-        try {
-            run_experiment("cpu_load", seastar_pair(), opts);
-            ADD_FAILURE() << "no error for " << opts.dump();
-        } catch (const ExperimentError& e) {
-            EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
-        }
-    };
-    expect_key({{"pattern", "comms3"}}, "pattern");
-    expect_key({{"quantum_us", 0}}, "quantum_us");
-    expect_key({{"quantum", 1}}, "quantum");
+    expect_option_error("cpu_load", {{"pattern", "comms3"}}, "pattern");
+    expect_option_error("cpu_load", {{"quantum_us", 0}}, "quantum_us");
+    expect_option_error("cpu_load", {{"quantum", 1}}, "quantum");
 }
 
 TEST(CpuLoad, Deterministic) {

@@ -4,19 +4,14 @@
 
 #include <cstdio>
 
+#include "exp_test_support.hpp"
 #include "niclab/exp/experiments.hpp"
 
 using namespace niclab;
 using namespace niclab::exp;
+using namespace niclab::exp::testing;
 
 namespace {
-
-system::SystemSpec seastar_pair() {
-    system::SystemSpec spec;
-    spec.nodes = 2;
-    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
-    return spec;
-}
 
 const nlohmann::json kSmall = {{"m", {1, 2, 4, 8, 16, 32, 40, 48, 56, 64}}, {"delays_us", {0, 10, 40}}};
 
@@ -92,18 +87,10 @@ TEST(LogPSignature, ObserverStops) {
 }
 
 TEST(LogPSignature, OptionErrorsNameTheKey) {
-    auto expect_key = [](const nlohmann::json& opts, const std::string& key) {
-        try {
-            run_experiment("logp_signature", seastar_pair(), opts);
-            ADD_FAILURE() << "no error for " << opts.dump();
-        } catch (const ExperimentError& e) {
-            EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
-        }
-    };
-    expect_key({{"delay_us", {1}}}, "delay_us");
-    expect_key({{"m", {0}}}, "'m'");
-    expect_key({{"delays_us", {-1}}}, "delays_us");
-    expect_key({{"op", "send"}}, "op");
+    expect_option_error("logp_signature", {{"delay_us", {1}}}, "delay_us");
+    expect_option_error("logp_signature", {{"m", {0}}}, "'m'");
+    expect_option_error("logp_signature", {{"delays_us", {-1}}}, "delays_us");
+    expect_option_error("logp_signature", {{"op", "send"}}, "op");
 }
 
 }  // namespace

@@ -4,19 +4,14 @@
 
 #include <cstdio>
 
+#include "exp_test_support.hpp"
 #include "niclab/exp/experiments.hpp"
 
 using namespace niclab;
 using namespace niclab::exp;
+using namespace niclab::exp::testing;
 
 namespace {
-
-system::SystemSpec seastar_pair() {
-    system::SystemSpec spec;
-    spec.nodes = 2;
-    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
-    return spec;
-}
 
 void print(const Result& r) {
     for (size_t i = 0; i < r.rows(); ++i) {

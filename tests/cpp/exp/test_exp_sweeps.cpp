@@ -2,20 +2,15 @@
 // real puts and gets through the whole stack, with the payload checked.
 #include <gtest/gtest.h>
 
+#include "exp_test_support.hpp"
 #include "niclab/exp/experiments.hpp"
 #include "niclab/exp/schedule.hpp"
 
 using namespace niclab;
 using namespace niclab::exp;
+using namespace niclab::exp::testing;
 
 namespace {
-
-system::SystemSpec seastar_pair(const std::string& image = "portals") {
-    system::SystemSpec spec;
-    spec.nodes = 2;
-    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/" + image + ".elf"};
-    return spec;
-}
 
 TEST(Schedule, NetpipeSizesFollowNetpipesLoop) {
     const std::vector<uint64_t> want = {1, 2, 3, 4, 6, 8, 12, 13, 16, 19, 21, 24, 27, 29, 32, 35, 45, 48, 51, 61, 64, 67};
