@@ -7,15 +7,14 @@
 
 namespace niclab::exp {
 
-namespace {
-
-// Numbers in messages: enough digits to tell values apart, no trailing zeros.
-std::string num(double v) {
+std::string format_number(double v) {
     std::ostringstream out;
     out.precision(6);
     out << v;
     return out.str();
 }
+
+namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw FitError(what); }
 
@@ -51,7 +50,7 @@ LinearFit fit_line(std::span<const double> x, std::span<const double> y) {
     if (n < 2) fail("fit_line: needs at least 2 points with distinct x, got " + std::to_string(n));
     if (sxx == 0)
         fail("fit_line: needs at least 2 points with distinct x, got " + std::to_string(n) + " points all at x = " +
-             num(x[0]));
+             format_number(x[0]));
     LinearFit f;
     f.points = n;
     f.slope = sxy / sxx;
@@ -71,7 +70,7 @@ ThroughputFit fit_throughput(std::span<const double> sizes, std::span<const doub
     ThroughputFit t;
     t.line = fit_line(sizes, times_us);
     if (!(t.line.slope > 0))
-        fail("fit_throughput: time does not grow with size (slope " + num(t.line.slope) +
+        fail("fit_throughput: time does not grow with size (slope " + format_number(t.line.slope) +
              " us/byte), r_inf is undefined");
     t.t0_us = t.line.intercept;
     t.r_inf_mb_s = 1 / t.line.slope;  // bytes per us == MB/s
@@ -81,9 +80,9 @@ ThroughputFit fit_throughput(std::span<const double> sizes, std::span<const doub
 
 CpuLoadFit fit_cpu_load(std::span<const double> sizes, std::span<const double> cpu_us_per_message,
                         const ThroughputFit& t) {
-    if (!(t.t0_us > 0)) fail("fit_cpu_load: the throughput fit's t0 must be positive, got " + num(t.t0_us) + " us");
+    if (!(t.t0_us > 0)) fail("fit_cpu_load: the throughput fit's t0 must be positive, got " + format_number(t.t0_us) + " us");
     if (!(t.r_inf_mb_s > 0))
-        fail("fit_cpu_load: the throughput fit's r_inf must be positive, got " + num(t.r_inf_mb_s) + " MB/s");
+        fail("fit_cpu_load: the throughput fit's r_inf must be positive, got " + format_number(t.r_inf_mb_s) + " MB/s");
     CpuLoadFit c;
     c.line = fit_line(sizes, cpu_us_per_message);
     c.c0_us = c.line.intercept;
@@ -97,10 +96,10 @@ CpuLoadFit fit_cpu_load(std::span<const double> sizes, std::span<const double> c
 double signature_steady_state_us(const SignatureCurve& curve) {
     const std::size_t n = curve.m.size();
     if (n != curve.t_per_msg_us.size())
-        fail("extract_logp: the d = " + num(curve.d_us) + " us curve has " + std::to_string(n) + " m but " +
+        fail("extract_logp: the d = " + format_number(curve.d_us) + " us curve has " + std::to_string(n) + " m but " +
              std::to_string(curve.t_per_msg_us.size()) + " T/m values");
     if (n < 2)
-        fail("extract_logp: the d = " + num(curve.d_us) + " us curve needs at least 2 points for a steady state, got " +
+        fail("extract_logp: the d = " + format_number(curve.d_us) + " us curve needs at least 2 points for a steady state, got " +
              std::to_string(n));
     // Once the pipeline is full every further message adds the same time: the slope of
     // T_total = m * T/m over the tail of the curve.
@@ -119,7 +118,7 @@ double signature_steady_state_us(const SignatureCurve& curve) {
 
 LogPParams extract_logp(std::span<const SignatureCurve> curves, double rtt_us) {
     if (!(rtt_us > 0) || !std::isfinite(rtt_us))
-        fail("extract_logp: the round trip must be positive and finite, got " + num(rtt_us) + " us");
+        fail("extract_logp: the round trip must be positive and finite, got " + format_number(rtt_us) + " us");
     const SignatureCurve* zero = nullptr;
     const SignatureCurve* widest = nullptr;
     for (const SignatureCurve& c : curves) {
@@ -137,8 +136,8 @@ LogPParams extract_logp(std::span<const SignatureCurve> curves, double rtt_us) {
     // With d > g the gap no longer limits P_s: each message costs o_s, the delay, and
     // the reply's receive overhead, which interrupts the delay.
     if (!(widest->d_us > p.g_us))
-        fail("extract_logp: the largest delay d = " + num(widest->d_us) + " us must exceed the gap g = " +
-             num(p.g_us) + " us to expose o_r");
+        fail("extract_logp: the largest delay d = " + format_number(widest->d_us) + " us must exceed the gap g = " +
+             format_number(p.g_us) + " us to expose o_r");
     p.o_r_us = signature_steady_state_us(*widest) - p.o_s_us - widest->d_us;
     p.L_us = rtt_us / 2 - p.o_s_us - p.o_r_us;
     const double bounce = p.o_s_us + p.o_r_us;
@@ -154,7 +153,7 @@ LogGPParams fit_loggp(std::span<const PrttPoint> points, int n) {
     std::size_t smallest = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const PrttPoint& p = points[i];
-        if (!(p.size >= 0)) fail("fit_loggp: size " + num(p.size) + " is negative");
+        if (!(p.size >= 0)) fail("fit_loggp: size " + format_number(p.size) + " is negative");
         s_minus_1.push_back(std::max(p.size, 1.0) - 1);
         gap.push_back((p.prtt_n_0_us - p.prtt_1_0_us) / per);
         if (p.size < points[smallest].size) smallest = i;
@@ -172,8 +171,8 @@ LogGPParams fit_loggp(std::span<const PrttPoint> points, int n) {
         const PrttPoint& p = points[i];
         // A delay shorter than the gap lets the gap, not o_s, space the client's sends.
         if (!(p.d_us > gap[i]))
-            fail("fit_loggp: at " + num(p.size) + " bytes the delay d = " + num(p.d_us) +
-                 " us does not exceed the gap " + num(gap[i]) + " us");
+            fail("fit_loggp: at " + format_number(p.size) + " bytes the delay d = " + format_number(p.d_us) +
+                 " us does not exceed the gap " + format_number(gap[i]) + " us");
         r.o_s_by_size_us.push_back((p.prtt_n_d_us - p.prtt_1_0_us) / per - p.d_us);
         r.o_r_by_size_us.push_back(p.o_r_us);
     }

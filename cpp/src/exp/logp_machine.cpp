@@ -6,20 +6,12 @@
 #include <deque>
 #include <functional>
 #include <queue>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace niclab::exp {
 
 namespace {
-
-std::string num(double v) {
-    std::ostringstream out;
-    out.precision(6);
-    out << v;
-    return out.str();
-}
 
 struct Message {
     int src = 0, dst = 0;
@@ -212,12 +204,12 @@ private:
 
 void check_cost(const char* name, double v) {
     if (!(v >= 0) || !std::isfinite(v))
-        throw LogPMachineError(std::string("LogPMachine: ") + name + " must be >= 0 and finite, got " + num(v));
+        throw LogPMachineError(std::string("LogPMachine: ") + name + " must be >= 0 and finite, got " + format_number(v));
 }
 
 void check_bytes(const char* fn, double bytes) {
     if (!(bytes >= 0) || !std::isfinite(bytes))
-        throw LogPMachineError(std::string("LogPMachine::") + fn + ": bytes must be >= 0, got " + num(bytes));
+        throw LogPMachineError(std::string("LogPMachine::") + fn + ": bytes must be >= 0, got " + format_number(bytes));
 }
 
 int default_capacity(const LogGPCosts& c) {
@@ -274,7 +266,7 @@ LogPMachine::LogPMachine(LogGPCosts c) : costs_(c) {
     check_cost("L", c.L_us);
     check_cost("G", c.G_us_per_byte);
     if (!(c.g_us > 0) || !std::isfinite(c.g_us))
-        throw LogPMachineError("LogPMachine: g must be > 0 and finite, got " + num(c.g_us));
+        throw LogPMachineError("LogPMachine: g must be > 0 and finite, got " + format_number(c.g_us));
     if (c.capacity < 0)
         throw LogPMachineError("LogPMachine: capacity must be >= 0 (0: ceil(L/g)), got " +
                                std::to_string(c.capacity));
@@ -284,7 +276,7 @@ LogPMachine::LogPMachine(LogGPCosts c) : costs_(c) {
 double LogPMachine::signature_t_total_us(int m, double d_us, double bytes) const {
     if (m < 1) throw LogPMachineError("LogPMachine::signature_t_total_us: m must be >= 1, got " + std::to_string(m));
     if (!(d_us >= 0) || !std::isfinite(d_us))
-        throw LogPMachineError("LogPMachine::signature_t_total_us: d must be >= 0, got " + num(d_us));
+        throw LogPMachineError("LogPMachine::signature_t_total_us: d must be >= 0, got " + format_number(d_us));
     check_bytes("signature_t_total_us", bytes);
     Engine e(costs_, costs_.capacity);
     e.queue_send(0, bytes);

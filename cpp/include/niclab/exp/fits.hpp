@@ -9,6 +9,7 @@
 // problem.
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "niclab/sim/error.hpp"
@@ -19,6 +20,9 @@ class FitError : public Error {
 public:
     using Error::Error;
 };
+
+// A number for an error message: enough digits to tell values apart, no trailing zeros.
+std::string format_number(double v);
 
 // Ordinary least squares y = intercept + slope * x.
 // r2 = 1 - SSR/SST (1 when every y is equal and the line goes through them);
