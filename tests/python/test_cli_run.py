@@ -75,3 +75,14 @@ def test_ctrl_c_keeps_the_points_and_writes_out(tmp_path):
     res = niclab.Result.load(tmp_path / "x.json")
     assert res.stopped and len(res) >= 1
     assert f"kept {len(res)} point(s)" in err
+
+
+@pytest.mark.parametrize("name", [n for n, _ in niclab.list_experiments()])
+def test_run_each_experiment_small_saves_and_plots(name, tmp_path):
+    from test_experiments import small
+    options = [f"--option={key}={json.dumps(value)}" for key, value in small(name).items()]
+    r = _niclab("run", name, *options, "--out", "r.json", "--plot", "r.png", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    saved = niclab.Result.load(tmp_path / "r.json")
+    assert saved.experiment == name and len(saved) > 0 and not saved.stopped
+    assert (tmp_path / "r.png").stat().st_size > 0
