@@ -126,6 +126,7 @@ void bind_exp(py::module_& m) {
         .def_property_readonly("firmware", [](const Result& r) { return from_json(r.firmware); })
         .def_readwrite("seed", &Result::seed)
         .def_readwrite("stopped", &Result::stopped)
+        .def_readwrite("planned", &Result::planned)
         .def_property("fit", [](const Result& r) { return from_json(r.fit); },
                       [](Result& r, const py::dict& d) { r.fit = to_json(d, "fit"); })
         .def("to_json", [](const Result& r) { return from_json(r.to_json()); })

@@ -199,7 +199,6 @@ def cmd_run(args):
         options["sizes"] = args.sizes
     if args.max_size is not None:
         options["max_size"] = args.max_size
-    total = len(options["sizes"]) if isinstance(options.get("sizes"), list) else None
     kw = dict(preset=args.preset, nodes=args.nodes, firmware=args.firmware, set=_parse_sets(args.set), seed=args.seed)
 
     with warnings.catch_warnings(record=True) as caught:
@@ -212,10 +211,10 @@ def cmd_run(args):
             columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), TextColumn("{task.fields[point]}")]
             with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-                task = progress.add_task(args.experiment, total=total, point="")
+                task = progress.add_task(args.experiment, total=None, point="")
 
                 def on_point(r):
-                    progress.update(task, completed=len(r), point=_point_text(r))
+                    progress.update(task, total=r.planned_points, completed=len(r), point=_point_text(r))
                     return True
 
                 result = run(args.experiment, **kw, on_point=on_point, **options)

@@ -218,6 +218,12 @@ class Result:
         return self._r.stopped
 
     @property
+    def planned_points(self):
+        """How many points the run was set to measure (None when it does not say): with
+        ``len(r)`` inside ``on_point``, the progress of a run."""
+        return self._r.planned or None
+
+    @property
     def label(self):
         """A short name for legends: by default the client's firmware image and the op
         (e.g. ``"portals put"``); settable."""

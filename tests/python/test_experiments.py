@@ -39,6 +39,7 @@ def test_every_registered_experiment_runs_small(name):
     r = niclab.run(name, **small(name))
     assert r.experiment == name
     assert len(r) > 0 and not r.stopped
+    assert r.planned_points == len(r)  # every point it planned was measured
     cols = r.columns
     assert list(cols) == r.column_names
     for col, values in cols.items():
@@ -91,6 +92,7 @@ def test_json_round_trip_keeps_everything(pingpong, tmp_path):
     assert back.fit == r.fit
     assert back.params == r.params and back.system == r.system and back.firmware == r.firmware
     assert back.seed == r.seed and back.stopped is True and back.label == "mine"
+    assert back.planned_points == r.planned_points
 
 
 def test_load_of_a_file_that_is_not_a_result(tmp_path):
@@ -171,7 +173,7 @@ def test_on_point_sees_a_growing_result():
 
 def test_on_point_returning_false_stops_early_keeping_the_points():
     r = niclab.run("pingpong", sizes=[1, 2, 3, 4, 5, 6], on_point=lambda res: len(res) < 2)
-    assert len(r) == 2 and r.stopped
+    assert len(r) == 2 and r.stopped and r.planned_points == 6
     np.testing.assert_array_equal(r.size, [1, 2])
 
 

@@ -59,6 +59,7 @@ Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& 
 
     Result result("logp_signature", {{"d_us", "us"}, {"m", ""}, {"t_total_us", "us"}, {"t_per_msg_us", "us"}});
     result.params = o.used();
+    result.planned = ms.size() * delays.size();
     PortalsBench bench(spec, result, observer, pair);
     const bool get = op == "get";
     const uint64_t max = std::max<uint64_t>(size, 1);

@@ -77,6 +77,7 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
     const Sweep s = read_sweep(o, 8, 64);
     Result result("stream", sweep_columns());
     result.params = o.used();
+    result.planned = s.plan.sizes.size();
     PortalsBench bench(spec, result, observer, s.pair);
     const uint64_t max = largest(s.plan);
     const bool get = s.op == "get";
@@ -123,6 +124,7 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
     columns.insert(columns.end(), hooks.columns.begin(), hooks.columns.end());
     Result result(name, columns);
     result.params = o.used();
+    result.planned = s.plan.sizes.size();
     PortalsBench bench(spec, result, observer, s.pair);
     struct Release {
         const std::function<void()>& release;

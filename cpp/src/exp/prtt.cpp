@@ -76,6 +76,7 @@ Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, c
                            {"d_us", "us"},
                            {"o_r_us", "us"}});
     result.params = o.used();
+    result.planned = sizes.size();
     PortalsBench bench(spec, result, observer, pair);
     const bool get = op == "get";
 

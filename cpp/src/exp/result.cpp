@@ -77,7 +77,7 @@ nlohmann::json Result::to_json() const {
     }
     return {{"format", "niclab-result"}, {"version", kFormatVersion}, {"experiment", experiment_},
             {"columns", cols}, {"rows", rows}, {"params", params}, {"system", system},
-            {"firmware", firmware}, {"seed", seed}, {"fit", fit}, {"stopped", stopped}};
+            {"firmware", firmware}, {"seed", seed}, {"fit", fit}, {"stopped", stopped}, {"planned", planned}};
 }
 
 Result Result::from_json(const nlohmann::json& j) {
@@ -106,6 +106,7 @@ Result Result::from_json(const nlohmann::json& j) {
     r.seed = j.value("seed", uint64_t{0});
     r.fit = j.value("fit", nlohmann::json::object());
     r.stopped = j.value("stopped", false);
+    r.planned = j.value("planned", uint64_t{0});
     return r;
 }
 

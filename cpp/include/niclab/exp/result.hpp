@@ -51,6 +51,7 @@ public:
     uint64_t seed = 0;
     nlohmann::json fit = nlohmann::json::object();       // model parameters fitted to the rows
     bool stopped = false;                                 // stopped early; the rows are the points done
+    uint64_t planned = 0;                                 // points the run will measure (0: not known)
 
     nlohmann::json to_json() const;
     static Result from_json(const nlohmann::json& j);  // throws ResultError naming the key

@@ -1,10 +1,10 @@
 #pragma once
 // The host CPU as a resource. Each core runs at most one process at a time; ready
 // processes wait in FIFO order per class (kernel, realtime, user: a higher class
-// preempts a lower one, see Priority), so runs are deterministic. A device interrupt takes core 0 away from whatever it was doing
-// for entry + handler + exit; the interrupted process's remaining cost resumes
-// afterwards, so its completion moves back by the interrupt's duration while the
-// interrupt's time is charged to the CPU (seed 001 §3.3: interrupts cost ≥ 2 µs,
+// preempts a lower one, see Priority), so runs are deterministic. A device interrupt
+// takes core 0 away from whatever it was doing for entry + handler + exit; the
+// interrupted process's remaining cost resumes afterwards, so its completion moves
+// back by the interrupt's duration while the interrupt's time is charged to the CPU (seed 001 §3.3: interrupts cost ≥ 2 µs,
 // which is why generic-mode Portals loads the host).
 //
 //     sim::Kernel k;
