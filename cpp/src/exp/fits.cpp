@@ -106,7 +106,7 @@ double signature_steady_state_us(const SignatureCurve& curve) {
     std::vector<std::size_t> order(n);
     for (std::size_t i = 0; i < n; ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return curve.m[a] < curve.m[b]; });
-    const std::size_t tail = std::max<std::size_t>(2, (n + 3) / 4);
+    const std::size_t tail = std::max<std::size_t>(2, (n + 1) / 2);
     std::vector<double> m, total;
     for (std::size_t k = n - tail; k < n; ++k) {
         const std::size_t i = order[k];

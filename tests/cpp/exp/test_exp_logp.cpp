@@ -73,7 +73,7 @@ TEST(LogPSignature, GetSignature) {
 
 TEST(LogPSignature, DefaultsGiveOneRowPerDelayAndM) {
     auto r = run_experiment("logp_signature", seastar_pair(), {});
-    EXPECT_EQ(r.rows(), 4u * 14u);
+    EXPECT_EQ(r.rows(), 4u * 18u);
     EXPECT_FALSE(r.fit.contains("error")) << r.fit.dump();
     EXPECT_EQ(r.params["size"], 8);
 }

@@ -77,9 +77,11 @@ struct LogPParams {
 //  o_s: T/m at the smallest m of the d = 0 curve (before the pipeline fills);
 //  g:   the steady state of the d = 0 curve;
 //  o_r: steady state of the largest-d curve minus o_s + d.
-// The steady state is the marginal time per message, the slope of T_total against m
-// over the last quarter (at least 2) of a curve's points: the mean of T/m over the last
-// m approaches it only as 1/m, which would bias g by (startup - g)/m.
+// The steady state is the marginal time per message, the least-squares slope of
+// T_total against m over the last half (at least 2) of a curve's points: the mean of T/m
+// approaches it only as 1/m, which would bias g by (startup - g)/m, and a real host's
+// curve steps (interrupts batch the events that arrived meanwhile), so a short tail
+// would read one step as the slope.
 LogPParams extract_logp(std::span<const SignatureCurve> curves, double rtt_us);
 
 // The marginal time per message (us) of one signature curve, as extract_logp uses it.
