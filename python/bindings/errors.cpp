@@ -2,6 +2,7 @@
 // fields a caller needs (key path, rule, PC, function, source line).
 #include "bindings.hpp"
 #include "niclab/core/fault.hpp"
+#include "niclab/exp/fits.hpp"
 #include "niclab/exp/options.hpp"
 #include "niclab/exp/result.hpp"
 #include "niclab/fw/firmware_image.hpp"
@@ -71,6 +72,8 @@ void register_errors(py::module_&) {
             raise("PortalsError", e.what(), d);
         } catch (const exp::ExperimentError& e) {
             raise("ExperimentError", e.what(), py::dict());
+        } catch (const exp::FitError& e) {
+            raise("FitError", e.what(), py::dict());
         } catch (const exp::ResultError& e) {
             raise("ResultError", e.what(), py::dict());
         } catch (const niclab::Error& e) {

@@ -8,9 +8,9 @@ modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmwar
 
 from ._niclab import preset_names
 from . import portals
-from .errors import (BootTimeout, ConfigError, ExperimentError, FirmwareFault, FirmwareImageError, NiclabError,
+from .errors import (BootTimeout, ConfigError, ExperimentError, FirmwareFault, FitError, FirmwareImageError, NiclabError,
                      PortalsError, ResultError, TraceBuildIdMismatch, TraceError, TraceFormatError)
-from . import experiments
+from . import experiments, fits
 from .experiments import Result, list_experiments, run
 from .firmware import firmware_path
 from .nic import Nic
@@ -18,9 +18,9 @@ from .system import System
 from .trace import Trace, read_trace
 
 __all__ = [
-    "BootTimeout", "ConfigError", "ExperimentError", "FirmwareFault", "FirmwareImageError", "NiclabError",
+    "BootTimeout", "ConfigError", "ExperimentError", "FirmwareFault", "FitError", "FirmwareImageError", "NiclabError",
     "Nic", "PortalsError", "System", "firmware_path", "portals", "preset_names",
-    "Result", "ResultError", "experiments", "list_experiments", "run",
+    "Result", "ResultError", "experiments", "fits", "list_experiments", "run",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]
 __version__ = "0.1.0"

@@ -89,6 +89,12 @@ class ExperimentError(NiclabError, ValueError):
     a payload that arrived corrupted, a faulted NIC), naming the node."""
 
 
+class FitError(NiclabError, ValueError):
+    """Data a model cannot be fitted to, naming the function and the problem: too few
+    points, equal sizes, a non-finite value, a time that does not grow with size, a
+    signature without a d = 0 curve or with no delay above the gap."""
+
+
 class ResultError(NiclabError, ValueError):
     """A result that cannot be read or used as asked: a JSON file missing a key (named),
     an unknown column (the message lists the columns there are), a row of the wrong width."""
