@@ -7,6 +7,7 @@
 #include "niclab/exp/fits.hpp"
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 
 namespace niclab::bindings {
 
@@ -15,22 +16,13 @@ namespace {
 using namespace niclab::exp;
 
 py::dict line_dict(const LinearFit& f) {
-    py::dict d;
-    d["intercept"] = f.intercept;
-    d["slope"] = f.slope;
-    d["r2"] = f.r2;
-    d["rms_residual"] = f.rms_residual;
-    d["points"] = f.points;
-    return d;
+    return py::dict("intercept"_a = f.intercept, "slope"_a = f.slope, "r2"_a = f.r2,
+                    "rms_residual"_a = f.rms_residual, "points"_a = f.points);
 }
 
 py::dict throughput_dict(const ThroughputFit& t) {
-    py::dict d;
-    d["t0_us"] = t.t0_us;
-    d["r_inf_mb_s"] = t.r_inf_mb_s;
-    d["n_half_bytes"] = t.n_half_bytes;
-    d["line"] = line_dict(t.line);
-    return d;
+    return py::dict("t0_us"_a = t.t0_us, "r_inf_mb_s"_a = t.r_inf_mb_s, "n_half_bytes"_a = t.n_half_bytes,
+                    "line"_a = line_dict(t.line));
 }
 
 }  // namespace
@@ -45,39 +37,24 @@ void bind_fits(py::module_& m) {
         const ThroughputFit t = fit_throughput(sizes, times_us);
         const CpuLoadFit c = fit_cpu_load(sizes, cpu_us, t);
         py::dict d = throughput_dict(t);
-        d["c0_us"] = c.c0_us;
-        d["c_byte_ns"] = c.c_byte_ns;
-        d["l0_percent"] = c.l0_percent;
-        d["l_inf_percent"] = c.l_inf_percent;
-        d["cpu_line"] = line_dict(c.line);
+        d.attr("update")(py::dict("c0_us"_a = c.c0_us, "c_byte_ns"_a = c.c_byte_ns, "l0_percent"_a = c.l0_percent,
+                                  "l_inf_percent"_a = c.l_inf_percent, "cpu_line"_a = line_dict(c.line)));
         return d;
     }, py::arg("sizes"), py::arg("cpu_us_per_message"), py::arg("times_us"));
     m.def("extract_logp", [](const std::vector<std::tuple<double, std::vector<double>, std::vector<double>>>& curves, double rtt_us) {
         std::vector<SignatureCurve> c;
         for (const auto& [d, ms, t] : curves) c.push_back({d, ms, t});
         const LogPParams p = extract_logp(c, rtt_us);
-        py::dict d;
-        d["o_s_us"] = p.o_s_us;
-        d["o_r_us"] = p.o_r_us;
-        d["g_us"] = p.g_us;
-        d["L_us"] = p.L_us;
-        d["gap_is_overhead_bound"] = p.gap_is_overhead_bound;
-        return d;
+        return py::dict("o_s_us"_a = p.o_s_us, "o_r_us"_a = p.o_r_us, "g_us"_a = p.g_us, "L_us"_a = p.L_us,
+                        "gap_is_overhead_bound"_a = p.gap_is_overhead_bound);
     }, py::arg("curves"), py::arg("rtt_us"));
     m.def("fit_loggp", [](const std::vector<std::array<double, 6>>& rows, int n) {
         std::vector<PrttPoint> points;
         for (const auto& r : rows) points.push_back({r[0], r[1], r[2], r[3], r[4], r[5]});
         const LogGPParams p = fit_loggp(points, n);
-        py::dict d;
-        d["L_us"] = p.L_us;
-        d["o_s_us"] = p.o_s_us;
-        d["o_r_us"] = p.o_r_us;
-        d["g_us"] = p.g_us;
-        d["G_us_per_byte"] = p.G_us_per_byte;
-        d["lsq_us"] = p.lsq_us;
-        d["L_netgauge_us"] = p.L_netgauge_us;
-        d["gap_line"] = line_dict(p.gap_fit);
-        return d;
+        return py::dict("L_us"_a = p.L_us, "o_s_us"_a = p.o_s_us, "o_r_us"_a = p.o_r_us, "g_us"_a = p.g_us,
+                        "G_us_per_byte"_a = p.G_us_per_byte, "lsq_us"_a = p.lsq_us, "L_netgauge_us"_a = p.L_netgauge_us,
+                        "gap_line"_a = line_dict(p.gap_fit));
     }, py::arg("rows"), py::arg("n"));
 }
 

@@ -1,6 +1,7 @@
 // Ping-pong, streaming and bi-directional sweeps: the three tests of the NetPIPE
 // Portals module (seed 001 §5.2), each for put or get.
 #include <exception>
+#include <functional>
 
 #include "niclab/exp/programs.hpp"
 #include "niclab/exp/sweep.hpp"
@@ -44,6 +45,26 @@ struct Leave {
 uint64_t largest(const SweepPlan& plan) { return std::max<uint64_t>(1, *std::max_element(plan.sizes.begin(), plan.sizes.end())); }
 
 double us(Time t) { return t.as_us(); }
+
+// `reps` timed transfers of n bytes after the plan's untimed warm-up ones: the
+// simulated time per transfer (us). A transfer is a get, or a put answered by the
+// peer's put (or, in bidir, the peer's own put of the same exchange). `begin` runs
+// when the timed part starts.
+double time_transfers(host::ProcessContext& ctx, Endpoint& me, const SweepPlan& plan, uint64_t n, bool get,
+                      const std::function<void()>& begin) {
+    auto transfer = [&] {
+        if (get) return me.get(ctx, n);
+        me.put(ctx);
+        me.wait_put(ctx);
+    };
+    if (!get) me.prepare_send(ctx, n);
+    for (unsigned i = 0; i < plan.warmup; ++i) transfer();
+    if (begin) begin();
+    const unsigned reps = plan.repeats(n);
+    const Time start = ctx.now();
+    for (unsigned i = 0; i < reps; ++i) transfer();
+    return us(ctx.now() - start) / reps;
+}
 
 // Serves the client's puts: answers each with a put of the same size (ping-pong), or
 // acknowledges the last of a stream (hdr_data counts down to 1) with an empty put.
@@ -138,6 +159,10 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
     auto extra = [&](host::ProcessContext& ctx, double latency) {
         return hooks.end ? hooks.end(ctx, latency) : std::vector<double>{};
     };
+    auto begin = [&](host::ProcessContext& ctx) -> std::function<void()> {
+        if (!hooks.begin) return nullptr;
+        return [&hooks, &ctx] { hooks.begin(ctx); };
+    };
     auto publish = [&](host::ProcessContext& ctx, std::vector<double> row, double latency) {
         auto more = extra(ctx, latency);
         row.insert(row.end(), more.begin(), more.end());
@@ -153,21 +178,10 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
                 bench.meet(ctx, me);
                 for (uint64_t n : s.plan.sizes) {
                     if (bench.stopping()) break;
-                    const unsigned reps = s.plan.repeats(n);
-                    auto transfer = [&] {
-                        if (get) return me.get(ctx, n);
-                        me.put(ctx);
-                        me.wait_put(ctx);
-                    };
-                    if (!get) me.prepare_send(ctx, n);
-                    for (unsigned i = 0; i < s.plan.warmup; ++i) transfer();
-                    if (hooks.begin) hooks.begin(ctx);
-                    const Time start = ctx.now();
-                    for (unsigned i = 0; i < reps; ++i) transfer();
                     // Put: a round trip of two messages. Get: one get, itself a round trip.
-                    const double per_transfer = us(ctx.now() - start) / reps / (get ? 1 : 2);
+                    const double per_transfer = time_transfers(ctx, me, s.plan, n, get, begin(ctx)) / (get ? 1 : 2);
                     const double latency = get ? per_transfer / 2 : per_transfer;
-                    publish(ctx, {double(n), double(reps), per_transfer, latency, n / per_transfer}, latency);
+                    publish(ctx, {double(n), double(s.plan.repeats(n)), per_transfer, latency, n / per_transfer}, latency);
                 }
             },
             [&](host::ProcessContext& ctx, Endpoint& me) {
@@ -189,19 +203,10 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
         bench.meet(ctx, me);
         for (uint64_t n : s.plan.sizes) {
             if (client && bench.stopping()) break;
-            const unsigned reps = s.plan.repeats(n);
-            auto exchange = [&] {
-                if (get) return me.get(ctx, n);
-                me.put(ctx);
-                me.wait_put(ctx);
-            };
-            if (!get) me.prepare_send(ctx, n);
-            for (unsigned i = 0; i < s.plan.warmup; ++i) exchange();
-            if (client && hooks.begin) hooks.begin(ctx);
-            const Time start = ctx.now();
-            for (unsigned i = 0; i < reps; ++i) exchange();
-            const double per_exchange = us(ctx.now() - start) / reps;
-            if (client) publish(ctx, {double(n), double(reps), per_exchange, per_exchange / 2, 2.0 * n / per_exchange}, per_exchange / 2);
+            const double per_exchange = time_transfers(ctx, me, s.plan, n, get, client ? begin(ctx) : nullptr);
+            if (client)
+                publish(ctx, {double(n), double(s.plan.repeats(n)), per_exchange, per_exchange / 2, 2.0 * n / per_exchange},
+                        per_exchange / 2);
         }
     };
     bench.run(side, side);
