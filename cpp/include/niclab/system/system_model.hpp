@@ -1,0 +1,90 @@
+#pragma once
+// The registry of modelled systems (DESIGN.md, Systems). A system is a preset of parts
+// (host, host bus, NIC, network); everything specific to one system lives in its folder
+// cpp/src/systems/<name>/ and reaches the rest of niclab only through its SystemModel:
+// the parameters it declares, how it builds a node's hardware and host software, the
+// transports (host libraries) experiments can run over, and its published results.
+// System (system.hpp) knows systems only through this registry.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "niclab/msg/transport.hpp"
+#include "niclab/net/network.hpp"
+
+namespace niclab::nic {
+class Nic;
+}
+
+namespace niclab::system {
+
+class System;
+class Preset;
+
+// A parameter a system declares: its key ("bus.clock_hz"), unit and allowed range.
+// Presets give every declared parameter a value and a citation (or "assumption: ...").
+struct ParameterDecl {
+    std::string key;
+    std::string unit;
+    double min = 0, max = 0;
+    bool integer = false;  // counts, sizes and flags: the value must be whole
+};
+
+// One node's system-specific part: its NIC (and the bus to it), its network port and
+// its host drivers. Built by the model, owned by the System, destroyed before the
+// node's host memory and CPU.
+class NodeHardware {
+public:
+    virtual ~NodeHardware() = default;
+    // Work that is not in the kernel's event queue (an embedded core that is running).
+    virtual bool active() const { return false; }
+    // The embedded-core NIC of systems that have one (null for fixed-function NIUs).
+    virtual nic::Nic* embedded_nic() { return nullptr; }
+};
+
+class SystemModel {
+public:
+    virtual ~SystemModel() = default;
+
+    virtual std::string name() const = 0;     // "seastar", "startx"
+    virtual std::string summary() const = 0;  // one line for listings
+    // "embedded-core" (firmware on niclab's RV32IM core) or "fixed-function" (an NIU
+    // modelled in C++).
+    virtual std::string nic_family() const = 0;
+    virtual std::string default_preset() const = 0;
+    // Every parameter the system's presets may set; Preset checks names, ranges and
+    // whole numbers against these.
+    virtual std::vector<ParameterDecl> parameters() const = 0;
+
+    // The network between the nodes for this preset (links, routers, frames).
+    virtual net::NetworkParams network_params(const Preset& preset) const = 0;
+    // The default topology (a system spec's "topology": null) for `nodes` nodes.
+    virtual nlohmann::json default_topology(uint32_t nodes) const = 0;
+    // Builds node `node` of `sys` (its host memory and CPU already exist; the network
+    // too when there is more than one node). Throws ConfigError for a bad part.
+    virtual std::unique_ptr<NodeHardware> build_node(System& sys, uint32_t node) const = 0;
+
+    // The host libraries experiments can use, default first.
+    virtual std::vector<msg::TransportInfo> transports() const = 0;
+    // A transport between `node` and `peer` for a benchmark with payload seed `seed`.
+    // `transport` is one of transports(); options are the system's own (validated).
+    virtual std::unique_ptr<msg::Transport> open_transport(System& sys, uint32_t node, uint32_t peer,
+                                                           const std::string& transport, uint64_t seed) const = 0;
+    // What must hold before a transport can be used on this system (e.g. the Portals
+    // firmware loaded); the firmware a spec gets when it names none ("" for none).
+    virtual std::string default_firmware() const { return ""; }
+
+    // The published results this system is checked against (published.json): a JSON
+    // array of {"key", "quantity", "source", "value", "unit", ...}.
+    virtual const nlohmann::json& published() const = 0;
+};
+
+// Every modelled system, in a fixed order (seastar first).
+const std::vector<const SystemModel*>& system_models();
+// The model named `name`; ConfigError("system", ...) listing the known ones otherwise.
+const SystemModel& system_model(const std::string& name);
+
+}  // namespace niclab::system
