@@ -39,6 +39,7 @@
 // a DMA read that does not continue where the previous one ended first waits
 // dma_read_latency (host memory latency; the bridge prefetches a sequential stream).
 #include <cstdint>
+#include <exception>
 #include <span>
 #include <string>
 #include <vector>
@@ -157,6 +158,7 @@ struct PciCounters {
     uint64_t store_stalls = 0;     // stores that found the store buffer full
     Time store_stall_time;         // CPU time stalled on a full store buffer
     Time flush_time;               // CPU time stalled in flush (membar)
+    Time ordering_wait;            // CPU time loads waited for earlier stores to drain
     Time busy;                     // total bus occupancy
     Time arbitration_wait;         // sum over transactions of (granted - requested)
     uint64_t interrupts = 0;
@@ -200,9 +202,7 @@ public:
     // Deliver an interrupt to the host CPU after params().interrupt_latency.
     void raise_interrupt(host::InterruptHandler handler);
 
-    // The bus timeline: request a slot of `duration` no earlier than `earliest`; returns
-    // the start granted (FIFO in request order). For bus users beyond the built-in ones.
-    Time acquire(Time earliest, Time duration);
+    // When the bus is next free (the end of the transaction granted last).
     Time free_at() const { return free_at_; }
 
 private:
@@ -215,34 +215,69 @@ private:
         uint64_t addr = 0;
         uint32_t bytes = 0;
         uint8_t data[64];
-        Window* window = nullptr;
-        Time ready;        // reaches the bridge (last store + path latency)
-        Time open_until;   // may still merge until then (if it is the tail)
+        const Window* window = nullptr;
+        Time ready;        // reaches the bridge (first store + path latency)
+        Time open_until;   // may still merge until then (while it is the tail)
         bool closed = false;
         bool issued = false;
         Time done;         // transaction end, once issued
     };
     struct DmaOp {
         bool write = false;
+        bool in_use = false;
         uint64_t addr = 0;
         uint64_t length = 0;
         uint64_t moved = 0;
         uint8_t* out = nullptr;       // dma_read destination
         std::vector<uint8_t> buffer;  // dma_write data (capacity reused)
         Done done;
+    };
+    // A PIO read waiting for or holding the bus (one per reading process).
+    struct ReadSlot {
         bool in_use = false;
+        bool granted = false;
+        Time start;
+        uint64_t offset = 0;
+        const Window* window = nullptr;
+        std::span<uint8_t> out;
+        std::exception_ptr error;  // from the target, rethrown in the reading fiber
+    };
+    // Arbitration: one pending request per would-be bus master, granted in order of
+    // (earliest, request sequence) once the bus is free.
+    enum class Kind : uint8_t { pio_write, pio_read, dma_burst };
+    struct Request {
+        Kind kind;
+        uint32_t id;      // read slot or DMA op
+        Time earliest;
+        Time duration;    // for PIO writes: decided at grant (merging goes on until then)
+        uint64_t seq;
     };
 
-    Window& window_for(uint64_t addr, uint64_t bytes);
+    const Window& window_for(uint64_t addr, uint64_t bytes, const char* what) const;
     static void check_access(uint64_t addr, std::size_t bytes, const char* what);
+    Entry& entry(uint32_t i) { return entries_[(head_ + i) % entries_.size()]; }
+    const Entry& entry(uint32_t i) const { return entries_[(head_ + i) % entries_.size()]; }
+
+    // Arbiter.
+    void request(Kind kind, uint32_t id, Time earliest, Time duration);
+    Request* find_request(Kind kind, uint32_t id);
+    void schedule_arbitration();
+    void arbitrate();
+    Time duration_of(const Request& r) const;
+    Time predict_grant(Kind kind, uint32_t id) const;
+
+    // Store buffer.
     void close_tail();
-    void schedule_drain();
-    void drain();
-    void complete_entry();
-    void wait_stores_drained(host::ProcessContext& ctx, Time& stalled);
-    Time predicted_entry_free() const;
+    void request_next_write();
+    void grant_write(Time start);
+    void complete_write();
+    void stall_until_entries_below(host::ProcessContext& ctx, uint32_t limit, Time& stalled);
+
+    // DMA.
     uint32_t alloc_dma();
-    void dma_next_burst(uint32_t op);
+    void request_burst(uint32_t op, Time earliest);
+    void grant_burst(uint32_t op, Time start);
+    void burst_done(uint32_t op, uint32_t bytes);
 
     sim::Kernel& kernel_;
     host::HostCpu& cpu_;
@@ -252,13 +287,20 @@ private:
     std::vector<Window> windows_;
 
     std::vector<Entry> entries_;  // ring of store_buffer_entries
-    uint32_t head_ = 0, count_ = 0;
-    sim::EventId drain_event_;
-    bool drain_scheduled_ = false;
-    Time drain_at_;
+    uint32_t head_ = 0;           // oldest entry not yet completed
+    uint32_t count_ = 0;          // entries in use
+    uint32_t issued_ = 0;         // of those, granted the bus (the oldest ones)
+    bool write_requested_ = false;
 
+    std::vector<ReadSlot> reads_;
     std::vector<DmaOp> dma_;
     uint64_t dma_stream_end_ = UINT64_MAX;  // where the last DMA read ended (prefetch)
+
+    std::vector<Request> pending_;
+    uint64_t request_seq_ = 0;
+    sim::EventId arbitration_event_;
+    bool arbitration_scheduled_ = false;
+    Time arbitration_at_;
     Time free_at_;
 };
 

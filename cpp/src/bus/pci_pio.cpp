@@ -1,0 +1,165 @@
+// Host PIO through the PCI bus: posted stores through the store buffer (merging
+// consecutive stores into bursts), loads ordered after earlier stores with the measured
+// linear stall, and flush (membar). The CPU time of every stall is charged with
+// ctx.compute, so it shows in the process's measured overheads.
+#include <algorithm>
+#include <cstring>
+
+#include "niclab/bus/pci.hpp"
+
+namespace niclab::bus {
+
+namespace {
+// The time an entry may go on the bus: once it reached the bridge, and, while it can
+// still merge, once the merge window after its last store has passed.
+Time write_earliest(Time ready, Time open_until, bool closed) { return closed ? ready : std::max(ready, open_until); }
+}  // namespace
+
+uint32_t PciBus::pending_stores() const { return count_; }
+
+void PciBus::store(host::ProcessContext& ctx, uint64_t addr, std::span<const uint8_t> bytes) {
+    check_access(addr, bytes.size(), "store");
+    const Window& w = window_for(addr, bytes.size(), "store");
+    ctx.compute(params_.store_issue_cost);
+    ++counters_.stores;
+    const auto n = static_cast<uint32_t>(bytes.size());
+    const uint64_t limit = params_.merge_limit_bytes;
+    const Time arrives = ctx.now() + params_.host_path_latency;
+
+    if (count_ > issued_) {  // the tail has not gone on the bus yet
+        const uint32_t tail = count_ - 1;
+        Entry& t = entry(tail);
+        const bool contiguous = !t.closed && t.window == &w && t.addr + t.bytes == addr &&
+                                t.addr / limit == (addr + n - 1) / limit;
+        if (contiguous) {
+            std::memcpy(t.data + t.bytes, bytes.data(), n);
+            t.bytes += n;
+            t.open_until = arrives + params_.merge_window;
+            if (t.bytes >= limit) t.closed = true;
+            ++counters_.merged_stores;
+            if (tail == issued_ && write_requested_) {
+                find_request(Kind::pio_write, 0)->earliest = write_earliest(t.ready, t.open_until, t.closed);
+                schedule_arbitration();
+            }
+            return;
+        }
+        close_tail();  // a store elsewhere ends the open burst
+    }
+
+    if (count_ == entries_.size()) {
+        ++counters_.store_stalls;
+        stall_until_entries_below(ctx, count_, counters_.store_stall_time);
+    }
+    Entry& e = entry(count_++);
+    e.addr = addr;
+    e.bytes = n;
+    std::memcpy(e.data, bytes.data(), n);
+    e.window = &w;
+    e.ready = ctx.now() + params_.host_path_latency;
+    e.open_until = e.ready + params_.merge_window;
+    e.closed = n >= limit;  // a store as wide as the merge limit is a burst of its own
+    e.issued = false;
+    request_next_write();
+}
+
+void PciBus::close_tail() {
+    if (count_ <= issued_) return;
+    const uint32_t tail = count_ - 1;
+    Entry& t = entry(tail);
+    if (t.closed) return;
+    t.closed = true;
+    if (tail == issued_ && write_requested_) {
+        find_request(Kind::pio_write, 0)->earliest = t.ready;
+        schedule_arbitration();
+    }
+}
+
+void PciBus::request_next_write() {
+    if (write_requested_ || issued_ >= count_) return;
+    const Entry& e = entry(issued_);
+    write_requested_ = true;
+    request(Kind::pio_write, 0, write_earliest(e.ready, e.open_until, e.closed), Time{});
+}
+
+void PciBus::grant_write(Time start) {
+    Entry& e = entry(issued_);
+    e.closed = true;
+    e.issued = true;
+    e.done = start + params_.write_occupancy(e.bytes);
+    ++issued_;
+    write_requested_ = false;
+    ++counters_.pio_writes;
+    counters_.bytes_pio_written += e.bytes;
+    kernel_.schedule_at(e.done, [this] { complete_write(); });
+    request_next_write();
+}
+
+void PciBus::complete_write() {
+    // Retire the entry before the target sees the data: the target may throw (bad input),
+    // and the store buffer must stay consistent if the run goes on.
+    const Entry& e = entry(0);
+    uint8_t data[64];
+    const uint32_t n = e.bytes;
+    std::memcpy(data, e.data, n);
+    const Window* w = e.window;
+    const uint64_t offset = e.addr - w->base;
+    head_ = (head_ + 1) % static_cast<uint32_t>(entries_.size());
+    --count_;
+    --issued_;
+    w->target->pci_write(offset, std::span<const uint8_t>(data, n), kernel_.now());
+}
+
+void PciBus::stall_until_entries_below(host::ProcessContext& ctx, uint32_t limit, Time& stalled) {
+    while (count_ >= limit && count_ > 0) {
+        Time t;
+        if (issued_ > 0) {
+            t = entry(0).done;
+        } else {
+            t = predict_grant(Kind::pio_write, 0) + params_.write_occupancy(entry(0).bytes);
+        }
+        const Time d = std::max(t - ctx.now(), Time::ns(1));
+        ctx.compute(d);
+        stalled += d;
+    }
+}
+
+void PciBus::flush(host::ProcessContext& ctx) {
+    close_tail();
+    stall_until_entries_below(ctx, 1, counters_.flush_time);
+}
+
+void PciBus::load(host::ProcessContext& ctx, uint64_t addr, std::span<uint8_t> out) {
+    check_access(addr, out.size(), "load");
+    const Window& w = window_for(addr, out.size(), "load");
+    // Uncached loads with side effects are ordered after earlier stores.
+    close_tail();
+    stall_until_entries_below(ctx, 1, counters_.ordering_wait);
+
+    uint32_t slot = 0;
+    while (slot < reads_.size() && reads_[slot].in_use) ++slot;
+    if (slot == reads_.size()) reads_.emplace_back();
+    {
+        ReadSlot& s = reads_[slot];
+        s = ReadSlot{};
+        s.in_use = true;
+        s.offset = addr - w.base;
+        s.window = &w;
+        s.out = out;
+    }
+    const auto n = static_cast<uint32_t>(out.size());
+    const Time occupancy = params_.read_stall(n) - params_.host_path_latency * 2;
+    request(Kind::pio_read, slot, ctx.now() + params_.host_path_latency, occupancy);
+    while (!reads_[slot].granted) {
+        const Time t = predict_grant(Kind::pio_read, slot);
+        ctx.compute(std::max(t - ctx.now(), Time::ns(1)));
+    }
+    const Time end = reads_[slot].start + occupancy + params_.host_path_latency;
+    if (end > ctx.now()) ctx.compute(end - ctx.now());
+    ++counters_.pio_reads;
+    counters_.bytes_pio_read += n;
+    std::exception_ptr error = reads_[slot].error;
+    reads_[slot] = ReadSlot{};
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace niclab::bus
