@@ -34,6 +34,7 @@ void PciBus::store(host::ProcessContext& ctx, uint64_t addr, std::span<const uin
         if (contiguous) {
             std::memcpy(t.data + t.bytes, bytes.data(), n);
             t.bytes += n;
+            t.ready = arrives;  // the burst can go once its last data reached the bridge
             t.open_until = arrives + params_.merge_window;
             if (t.bytes >= limit) t.closed = true;
             ++counters_.merged_stores;
@@ -90,7 +91,7 @@ void PciBus::grant_write(Time start) {
     write_requested_ = false;
     ++counters_.pio_writes;
     counters_.bytes_pio_written += e.bytes;
-    kernel_.schedule_at(e.done, [this] { complete_write(); });
+    e.event = kernel_.schedule_at(e.done, [this] { complete_write(); });
     request_next_write();
 }
 
@@ -109,8 +110,19 @@ void PciBus::complete_write() {
     w->target->pci_write(offset, std::span<const uint8_t>(data, n), kernel_.now());
 }
 
+// A stalled fiber that resumes at the very picosecond a write completes may run before
+// that completion's event: retire such writes here, so the stall ends exactly then.
+void PciBus::retire_due_writes() {
+    while (issued_ > 0 && entry(0).done <= kernel_.now()) {
+        kernel_.cancel(entry(0).event);
+        complete_write();
+    }
+}
+
 void PciBus::stall_until_entries_below(host::ProcessContext& ctx, uint32_t limit, Time& stalled) {
-    while (count_ >= limit && count_ > 0) {
+    for (;;) {
+        retire_due_writes();
+        if (count_ < limit || count_ == 0) return;
         Time t;
         if (issued_ > 0) {
             t = entry(0).done;

@@ -221,6 +221,7 @@ private:
         bool closed = false;
         bool issued = false;
         Time done;         // transaction end, once issued
+        sim::EventId event;  // its completion
     };
     struct DmaOp {
         bool write = false;
@@ -271,6 +272,7 @@ private:
     void request_next_write();
     void grant_write(Time start);
     void complete_write();
+    void retire_due_writes();
     void stall_until_entries_below(host::ProcessContext& ctx, uint32_t limit, Time& stalled);
 
     // DMA.
