@@ -22,7 +22,7 @@ public:
         packet_.length = net::Packet::kMaxPayload;
         packet_.head = packet_.tail = true;
     }
-    bool deliver(const net::Packet&) override { return true; }
+    bool deliver(const net::PacketView&) override { return true; }
     void injection_ready() override { pump(); }
     void pump() {
         for (;;) {

@@ -1,28 +1,45 @@
 #include "niclab/net/link.hpp"
 
+#include <limits>
+#include <numeric>
 #include <string>
 
 #include "niclab/net/network_error.hpp"
 
 namespace niclab::net {
 
-Link::Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_per_vc, uint64_t seed)
+Link::Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_per_vc, uint64_t seed,
+           uint32_t max_payload)
     : id_(id),
       latency_(params.latency),
       retry_(params.link_retry),
       vcs_(vcs),
       credits_per_vc_(credits_per_vc),
+      max_payload_(max_payload),
       overhead_bytes_(params.overhead_bytes),
-      wire_rate_(int64_t(Packet::kMaxPayload + params.overhead_bytes) * int64_t(params.payload_bytes_per_s)),
       random_(seed, "net.link." + std::to_string(id)) {
-    // Bounds that keep the serialization arithmetic inside 64 bits.
-    if (params.payload_bytes_per_s == 0 || params.payload_bytes_per_s > 1'000'000'000'000)
-        throw NetworkError("link bandwidth must be between 1 B/s and 1 TB/s");
+    // Bounds that keep the serialization fraction's terms inside 64 bits.
+    const uint64_t rate = params.wire_bytes_per_s ? params.wire_bytes_per_s : params.payload_bytes_per_s;
+    if (rate == 0 || rate > 1'000'000'000'000) throw NetworkError("link bandwidth must be between 1 B/s and 1 TB/s");
     if (params.overhead_bytes > 4096) throw NetworkError("link overhead above 4096 bytes per packet");
+    if (max_payload == 0 || max_payload > PacketHeader::kMaxPayloadLimit)
+        throw NetworkError("link payload capacity of " + std::to_string(max_payload) + " bytes outside 1..4096");
     if (params.latency < Time{}) throw NetworkError("link latency must not be negative");
-    if (vcs == 0 || vcs > kMaxVcs) throw NetworkError("a link has 1 or 2 virtual channels");
+    if (vcs == 0 || vcs > kMaxVcs)
+        throw NetworkError("a link has 1 to " + std::to_string(kMaxVcs) + " virtual channels, not " + std::to_string(vcs));
     if (credits_per_vc == 0) throw NetworkError("a link needs at least one buffer (credit) per virtual channel");
     for (uint32_t v = 0; v < vcs; ++v) credits_[v] = credits_per_vc;
+    if (params.wire_bytes_per_s) {
+        ps_num_ = 1'000'000'000'000;
+        ps_den_ = int64_t(params.wire_bytes_per_s);
+    } else {
+        ps_num_ = int64_t(max_payload) * 1'000'000'000'000;
+        ps_den_ = int64_t(max_payload + params.overhead_bytes) * int64_t(params.payload_bytes_per_s);
+    }
+    const int64_t g = std::gcd(ps_num_, ps_den_);
+    ps_num_ /= g;
+    ps_den_ /= g;
+    max_wire_64_ = (std::numeric_limits<int64_t>::max() - ps_den_) / ps_num_;
     set_bit_error_rate(params.bit_error_rate);
 }
 
@@ -33,10 +50,10 @@ void Link::set_bit_error_rate(double ber) {
     bit_error_rate_ = ber;
     p_clean_.clear();
     if (ber == 0.0) return;
-    p_clean_.resize(Packet::kMaxPayload + 1);
+    p_clean_.resize(max_payload_ + 1);
     double p = 1.0;
     const double bit_ok = 1.0 - ber;
-    for (unsigned len = 0; len <= Packet::kMaxPayload; ++len) {
+    for (unsigned len = 0; len <= max_payload_; ++len) {
         p_clean_[len] = p;
         for (int b = 0; b < 8; ++b) p *= bit_ok;
     }
@@ -44,32 +61,30 @@ void Link::set_bit_error_rate(double ber) {
 
 // Errors are drawn over the payload bits only: a flipped header bit would need
 // misrouting semantics this model does not have. At most one bit per copy is
-// flipped (two errors in 512 bits are negligible at realistic rates).
-bool Link::draw_error(const Packet& p, unsigned& bit) {
-    if (p_clean_.empty() || p.length == 0) return false;
-    if (random_.uniform() < p_clean_[p.length]) return false;
-    bit = unsigned(random_.below(uint64_t(p.length) * 8));
+// flipped (two errors in one packet are negligible at realistic rates).
+bool Link::draw_error(std::size_t length, unsigned& bit) {
+    if (p_clean_.empty() || length == 0) return false;
+    if (random_.uniform() < p_clean_[length]) return false;
+    bit = unsigned(random_.below(uint64_t(length) * 8));
     return true;
 }
 
-Transmission Link::transmit(Time start, Packet& p) {
-    const Time ser = serialization(p.length);
+Transmission Link::transmit(Time start, const PacketHeader& h, std::span<uint8_t> payload) {
+    const Time ser = serialization(unsigned(payload.size()));
     Transmission t;
     Time offset{};
     unsigned bit = 0;
-    while (draw_error(p, bit)) {
-        if (retry_) {
-            Packet copy = p;
-            copy.payload[bit / 8] ^= uint8_t(1u << (bit % 8));
-            if (compute_link_crc(copy) != p.link_crc) {
-                ++t.retries;
-                offset += ser + latency_ * 2;
-                continue;
-            }
-            p = copy;  // an error the CRC cannot see (never for one bit): passed on
-        } else {
-            p.payload[bit / 8] ^= uint8_t(1u << (bit % 8));
+    while (draw_error(payload.size(), bit)) {
+        // The flip is made in place and undone when the CRC catches it, so a long
+        // packet is not copied per error.
+        payload[bit / 8] ^= uint8_t(1u << (bit % 8));
+        if (retry_ && compute_link_crc(h, payload) != h.link_crc) {
+            payload[bit / 8] ^= uint8_t(1u << (bit % 8));
+            ++t.retries;
+            offset += ser + latency_ * 2;
+            continue;
         }
+        // Retry off, or an error the CRC cannot see (never for one bit): passed on.
         t.corrupted = true;
         break;
     }
@@ -79,7 +94,7 @@ Transmission Link::transmit(Time start, Packet& p) {
     busy_until_ = t.free_at;
 
     ++stats_.packets;
-    stats_.payload_bytes += p.length;
+    stats_.payload_bytes += payload.size();
     stats_.retries += t.retries;
     stats_.corrupted += t.corrupted ? 1 : 0;
     stats_.busy += t.free_at - start;

@@ -9,12 +9,23 @@
 namespace niclab::net {
 
 Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkParams& params)
-    : kernel_(kernel), params_(params), topology_(spec) {
+    : kernel_(kernel),
+      params_(params),
+      topology_(spec),
+      pool_(params.max_payload),
+      dateline_vcs_(topology_.vcs()),
+      route_random_(params.seed, "net.route") {
     if (params.router_delay < Time{}) throw NetworkError("router delay must not be negative");
-    const uint32_t vcs = topology_.vcs();
+    if (params.max_payload == 0 || params.max_payload > PacketHeader::kMaxPayloadLimit)
+        throw NetworkError("max_payload of " + std::to_string(params.max_payload) + " bytes outside 1..4096");
+    if (params.vnets == 0 || params.vnets > NetworkParams::kMaxVnets)
+        throw NetworkError("vnets = " + std::to_string(params.vnets) + " outside 1.." +
+                           std::to_string(NetworkParams::kMaxVnets));
+    const uint32_t vcs = dateline_vcs_ * params.vnets;  // router inputs and router-to-router cables
+    const uint32_t vnets = params.vnets;                // NIC receive side: no dateline there
     const uint32_t n_routers = topology_.routers();
     routers_.reserve(n_routers);
-    for (uint32_t r = 0; r < n_routers; ++r) routers_.emplace_back(r, topology_.ports(r), vcs);
+    for (uint32_t r = 0; r < n_routers; ++r) routers_.emplace_back(r, topology_.ports(r), vcs, dateline_vcs_);
     nics_.resize(topology_.nodes());
 
     // Lay the cables in a fixed order (routers by id and port, then NICs by node) so
@@ -31,14 +42,14 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     }
     for (NodeId n = 0; n < topology_.nodes(); ++n) {
         if (n_routers == 0) {  // direct cable: each NIC's transmit cable is the other's receive cable
-            nics_[n].tx_link = add_link(Side::Nic, n, 0, Side::Nic, 1 - n, 0, 1, params.receive_buffers);
+            nics_[n].tx_link = add_link(Side::Nic, n, 0, Side::Nic, 1 - n, 0, vnets, params.receive_buffers);
             nics_[1 - n].rx_link = nics_[n].tx_link;
             continue;
         }
         const uint32_t r = topology_.router_of(n);
         const uint8_t p = topology_.port_of(n);
         nics_[n].tx_link = add_link(Side::Nic, n, 0, Side::Router, r, p, vcs, params.input_buffers);
-        nics_[n].rx_link = add_link(Side::Router, r, p, Side::Nic, n, 0, 1, params.receive_buffers);
+        nics_[n].rx_link = add_link(Side::Router, r, p, Side::Nic, n, 0, vnets, params.receive_buffers);
         out[r][p] = nics_[n].rx_link;
         routers_[r].set_links(p, nics_[n].tx_link, nics_[n].rx_link);
     }
@@ -59,7 +70,7 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
 LinkId Network::add_link(Side from_side, uint32_t from, uint8_t from_port, Side to_side, uint32_t to,
                          uint8_t to_port, uint32_t vcs, uint32_t credits) {
     const LinkId id = LinkId(links_.size());
-    links_.emplace_back(id, params_.link, vcs, credits, params_.seed);
+    links_.emplace_back(id, params_.link, vcs, credits, params_.seed, params_.max_payload);
     ends_.push_back(LinkEnds{from_side, to_side, from_port, to_port, from, to});
     return id;
 }
@@ -70,38 +81,49 @@ void Network::attach(NodeId node, NetworkEndpoint* endpoint) {
     if (endpoint) endpoint_ready(node);
 }
 
-bool Network::inject(NodeId node, const Packet& packet) {
+bool Network::inject(NodeId node, const PacketView& packet) {
     if (node >= nics_.size()) throw NetworkError("inject: node " + std::to_string(node) + " does not exist");
     if (packet.src != node)
         throw NetworkError("inject at node " + std::to_string(node) + " of a packet from " + std::to_string(packet.src));
     if (packet.dst >= nics_.size())
         throw NetworkError("inject: destination " + std::to_string(packet.dst) + " does not exist");
-    if (packet.length > Packet::kMaxPayload)
-        throw NetworkError("inject: payload of " + std::to_string(packet.length) + " bytes exceeds 64");
+    if (packet.length > params_.max_payload)
+        throw NetworkError("inject: payload of " + std::to_string(packet.length) + " bytes exceeds the network's " +
+                           std::to_string(params_.max_payload));
+    if (packet.payload.size() != packet.length)
+        throw NetworkError("inject: length " + std::to_string(packet.length) + " but " +
+                           std::to_string(packet.payload.size()) + " payload bytes given");
+    if (packet.vnet >= params_.vnets)
+        throw NetworkError("inject: vnet " + std::to_string(packet.vnet) + " on a network of " +
+                           std::to_string(params_.vnets) + " vnets");
     if (routers_.empty() && packet.dst == node)
         throw NetworkError("inject: a direct cable cannot loop a packet back to its sender");
 
     NicPort& nic = nics_[node];
     Link& link = links_[nic.tx_link];
-    if (link.credits(0) == 0) {
+    // A direct cable has no dateline, so its VCs are the vnets.
+    const uint8_t vc = uint8_t(routers_.empty() ? packet.vnet : packet.vnet * dateline_vcs_);
+    if (link.credits(vc) == 0) {
         nic.injection_blocked = true;
         ++stats_.injections_refused;
         return false;
     }
-    link.take_credit(0);
+    link.take_credit(vc);
     const PacketHandle h = pool_.allocate();
     PacketSlot& slot = pool_[h];
-    slot.packet = packet;
+    slot.header = packet;
     // One value serves every hop: no header field changes on the way.
-    slot.packet.link_crc = compute_link_crc(packet);
+    slot.header.link_crc = compute_link_crc(packet);
+    std::copy(packet.payload.begin(), packet.payload.end(), pool_.payload(h).begin());
     slot.injected_at = kernel_.now();
     slot.eligible_at = kernel_.now();
     slot.tail_arrival = Time{};
-    slot.out_vc = 0;
+    slot.out_vc = vc;
     slot.corrupted = false;
     ++stats_.packets_injected;
     stats_.bytes_injected += packet.length;
-    nic.tx_queue.push(pool_, h);
+    nic.tx_queue[packet.vnet].push(pool_, h);
+    ++nic.tx_queued;
     try_send(nic.tx_link);
     return true;
 }
@@ -114,9 +136,14 @@ void Network::try_send(LinkId l) {
     const Time now = kernel_.now();
     if (e.from_side == Side::Nic) {
         NicPort& nic = nics_[e.from];
-        if (nic.tx_queue.empty()) return;
-        if (link.idle(now)) send(l, nic.tx_queue.pop(pool_), now);
-        if (nic.tx_queue.empty()) return;
+        if (nic.tx_queued == 0) return;
+        if (link.idle(now)) {
+            uint32_t v = 0;  // the injection cable serves the highest-priority vnet first
+            while (nic.tx_queue[v].empty()) ++v;
+            --nic.tx_queued;
+            send(l, nic.tx_queue[v].pop(pool_), now);
+        }
+        if (nic.tx_queued == 0) return;
     } else {
         Router& r = routers_[e.from];
         if (r.requests(e.from_port) == 0) return;
@@ -127,7 +154,7 @@ void Network::try_send(LinkId l) {
             PacketSlot& slot = pool_[h];
             link.take_credit(slot.out_vc);
             // Cut-through may not outrun the packet's own tail on the way in.
-            const Time ser = link.serialization(slot.packet.length);
+            const Time ser = link.serialization(slot.header.length);
             const Time start = std::max(now, slot.tail_arrival - ser);
             stats_.max_queueing = std::max(stats_.max_queueing, now - slot.eligible_at);
             send(l, h, start);
@@ -154,7 +181,7 @@ void Network::try_send(LinkId l) {
 
 void Network::send(LinkId l, PacketHandle h, Time start) {
     PacketSlot& slot = pool_[h];
-    const Transmission t = links_[l].transmit(start, slot.packet);
+    const Transmission t = links_[l].transmit(start, slot.header, pool_.payload(h));
     stats_.retries += t.retries;
     if (t.corrupted) slot.corrupted = true;
     slot.tail_arrival = t.tail_arrival;
@@ -171,44 +198,67 @@ void Network::arrive_at_router(LinkId l, PacketHandle h) {
     Router& r = routers_[e.to];
     PacketSlot& slot = pool_[h];
     const uint8_t in_vc = slot.out_vc;
-    slot.out_port = topology_.route(e.to, slot.packet.dst);
-    slot.out_vc = select_vc(r.port(e.to_port), in_vc, r.port(slot.out_port));
+    slot.out_port = route(e.to, slot.header);
+    const PortInfo& out = r.port(slot.out_port);
+    // VCs of one vnet are consecutive; the NIC receive side has no dateline VCs.
+    const uint8_t vnet = slot.header.vnet;
+    if (out.kind == PeerKind::Node) {
+        slot.out_vc = vnet;
+    } else {
+        const uint8_t base = uint8_t(vnet * dateline_vcs_);
+        slot.out_vc = uint8_t(base + select_vc(r.port(e.to_port), uint8_t(in_vc - base), out));
+    }
     const uint32_t b = r.buffer_index(e.to_port, in_vc);
     const bool at_head = r.enqueue(pool_, b, h);
     note_occupancy(r.input(b).size());
     if (at_head) try_send(r.out_link(slot.out_port));
 }
 
+// The output port toward the packet's destination: the table's, except that a
+// random up-route packet going up a fat tree takes any of the equivalent up ports.
+uint8_t Network::route(uint32_t router, const PacketHeader& h) {
+    const uint8_t port = topology_.route(router, h.dst);
+    if (!h.random_up_route) return port;
+    const PortRange up = topology_.up_ports(router);
+    if (up.count < 2 || port < up.first || port >= up.first + up.count) return port;
+    return uint8_t(up.first + route_random_.below(up.count));
+}
+
 void Network::arrive_at_nic(LinkId l, PacketHandle h) {
     const NodeId node = ends_[l].to;
     NicPort& nic = nics_[node];
-    nic.rx_buffer.push(pool_, h);
-    note_occupancy(nic.rx_buffer.size());
-    if (!nic.delivery_blocked) offer_packets(node);
+    const uint8_t vnet = pool_[h].header.vnet;
+    nic.rx_buffer[vnet].push(pool_, h);
+    note_occupancy(nic.rx_buffer[vnet].size());
+    if (!(nic.delivery_blocked & (1u << vnet))) offer_packets(node);
 }
 
 void Network::offer_packets(NodeId node) {
     NicPort& nic = nics_[node];
     if (nic.delivering) return;  // deliver() is on the stack: its loop picks this up
     nic.delivering = true;
-    nic.delivery_blocked = false;
-    while (!nic.rx_buffer.empty()) {
-        const PacketHandle h = nic.rx_buffer.front();
-        PacketSlot& slot = pool_[h];
-        nic.ready_while_delivering = false;
-        if (!nic.endpoint || !nic.endpoint->deliver(slot.packet)) {
-            ++stats_.deliveries_refused;
-            nic.delivery_blocked = true;
-            break;
+    for (uint32_t v = 0; v < params_.vnets; ++v) {
+        PacketQueue& q = nic.rx_buffer[v];
+        if (nic.delivery_blocked & (1u << v)) continue;
+        while (!q.empty()) {
+            const PacketHandle h = q.front();
+            PacketSlot& slot = pool_[h];
+            nic.ready_while_delivering = false;
+            if (!nic.endpoint || !nic.endpoint->deliver(PacketView(slot.header, pool_.payload(h)))) {
+                ++stats_.deliveries_refused;
+                nic.delivery_blocked |= uint8_t(1u << v);
+                break;
+            }
+            q.pop(pool_);
+            ++stats_.packets_delivered;
+            stats_.bytes_delivered += slot.header.length;
+            stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
+            stats_.latency_ns.add((kernel_.now() - slot.injected_at).as_ns());
+            pool_.release(h);
+            const LinkId rx = nic.rx_link;
+            const uint8_t vc = uint8_t(v);
+            kernel_.schedule_in(links_[rx].latency(), [this, rx, vc] { credit_returned(rx, vc); });
         }
-        nic.rx_buffer.pop(pool_);
-        ++stats_.packets_delivered;
-        stats_.bytes_delivered += slot.packet.length;
-        stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
-        stats_.latency_ns.add((kernel_.now() - slot.injected_at).as_ns());
-        pool_.release(h);
-        const LinkId rx = nic.rx_link;
-        kernel_.schedule_in(links_[rx].latency(), [this, rx] { credit_returned(rx, 0); });
     }
     nic.delivering = false;
     // The NIC refused but said "ready" from inside deliver(): offer again in a fresh
@@ -224,6 +274,7 @@ void Network::endpoint_ready(NodeId node) {
         nic.ready_while_delivering = true;
         return;
     }
+    nic.delivery_blocked = 0;
     offer_packets(node);
 }
 

@@ -87,6 +87,8 @@ void Topology::build_fat_tree(const FatTree& f) {
     for (uint32_t l = 0; l < f.leaves; ++l)
         for (uint32_t s = 0; s < f.spines; ++s)
             connect(l, uint8_t(f.nodes_per_leaf + s), f.leaves + s, uint8_t(l), -1, false);
+    up_ports_.assign(ports_.size(), PortRange{});
+    for (uint32_t l = 0; l < f.leaves; ++l) up_ports_[l] = PortRange{uint8_t(f.nodes_per_leaf), uint8_t(f.spines)};
 }
 
 std::array<uint32_t, 3> Topology::coordinates(NodeId n) const {

@@ -85,7 +85,7 @@ int RxDma::find_slot(uint32_t src, uint32_t message_id) const {
     return -1;
 }
 
-int RxDma::allocate_slot(const net::Packet& head) {
+int RxDma::allocate_slot(const net::PacketView& head) {
     if (events_.full()) return -1;
     for (uint32_t i = 0; i < slots_.size(); ++i) {
         Slot& s = slots_[i];
@@ -116,7 +116,7 @@ int RxDma::allocate_slot(const net::Packet& head) {
     return -1;
 }
 
-bool RxDma::deliver(const net::Packet& p) {
+bool RxDma::deliver(const net::PacketView& p) {
     int index = find_slot(p.src, p.message_id);
     if (index < 0 && !p.head) {
         ++orphans_;  // a packet of no message in progress (its head was lost): dropped

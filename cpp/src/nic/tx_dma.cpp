@@ -96,7 +96,7 @@ bool TxDma::gather_packet(net::Packet& p) {
     p.head = msg_.sent == 0;
     p.message_bytes = uint32_t(msg_.bytes);
     uint32_t n = uint32_t(std::min<uint64_t>(net::Packet::kMaxPayload, msg_.bytes - msg_.sent));
-    p.length = uint8_t(n);
+    p.length = uint16_t(n);
     uint32_t filled = 0;
     while (filled < n) {  // gather across the message's regions
         const uint32_t* c = cmds_.entry(msg_.cmd);

@@ -1,7 +1,9 @@
 #pragma once
-// A stand-in NIC for network tests: sends a queue of packets as fast as the
-// injection credits allow, and logs what it receives (optionally refusing some
+// A stand-in NIC for network tests: sends a queue of packets per vnet as fast as
+// the injection credits allow, and logs what it receives (optionally refusing some
 // deliveries and draining its receive buffers slowly).
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -12,57 +14,87 @@
 
 namespace niclab::net::testing {
 
-struct Delivery {
-    Time at;
-    Packet packet;
+// An owning copy of a packet of any length (tests may allocate).
+struct StoredPacket : PacketHeader {
+    std::vector<uint8_t> payload;
+    StoredPacket(const PacketView& v) : PacketHeader(v), payload(v.payload.begin(), v.payload.end()) {}
+    std::span<const uint8_t> data() const { return payload; }
+    PacketView view() const { return PacketView(*this, payload); }
 };
 
-// Fills a one-packet message with bytes that name it, and its end-to-end CRC.
-inline Packet make_packet(NodeId src, NodeId dst, uint32_t message_id, uint8_t length) {
-    Packet p;
+struct Delivery {
+    Time at;
+    StoredPacket packet;
+};
+
+// The byte at `i` of the payload of message `message_id` from `src`: bytes that name it.
+inline uint8_t payload_byte(NodeId src, uint32_t message_id, unsigned i) {
+    return uint8_t(src * 131 + message_id * 7 + i * 13);
+}
+
+// Fills a one-packet message of up to N bytes with bytes that name it, and its end-to-end CRC.
+template <std::size_t N>
+BasicPacket<N> make_frame(NodeId src, NodeId dst, uint32_t message_id, uint16_t length, uint8_t vnet = 0) {
+    BasicPacket<N> p;
     p.src = src;
     p.dst = dst;
     p.message_id = message_id;
     p.head = p.tail = true;
     p.length = length;
-    for (unsigned i = 0; i < length; ++i) p.payload[i] = uint8_t(src * 131 + message_id * 7 + i * 13);
+    p.vnet = vnet;
+    for (unsigned i = 0; i < length; ++i) p.payload[i] = payload_byte(src, message_id, i);
     p.message_crc = crc32(p.data());
     return p;
 }
 
-inline bool payload_intact(const Packet& p) {
-    const Packet want = make_packet(p.src, p.dst, p.message_id, p.length);
-    return want.payload == p.payload && crc32(p.data()) == p.message_crc;
+inline Packet make_packet(NodeId src, NodeId dst, uint32_t message_id, uint8_t length) {
+    Packet p;
+    static_cast<BasicPacket<64>&>(p) = make_frame<64>(src, dst, message_id, length);
+    return p;
 }
+
+inline bool payload_intact(const PacketView& p) {
+    for (unsigned i = 0; i < p.payload.size(); ++i)
+        if (p.payload[i] != payload_byte(p.src, p.message_id, i)) return false;
+    return p.payload.size() == p.length && crc32(p.data()) == p.message_crc;
+}
+inline bool payload_intact(const StoredPacket& p) { return payload_intact(p.view()); }
 
 class TestNic : public NetworkEndpoint {
 public:
     TestNic(Network& net, NodeId node) : net_(net), node_(node) { net.attach(node, this); }
 
-    void send(const Packet& p) {
-        outbox_.push_back(p);
+    void send(const PacketView& p) {
+        outbox_.at(p.vnet).emplace_back(p);
         pump();
     }
+    // Each vnet has its own queue, as a NIC for a network with vnets must have: one
+    // vnet out of credits does not hold back the others.
     void pump() {
-        while (!outbox_.empty() && net_.inject(node_, outbox_.front())) outbox_.pop_front();
+        for (auto& q : outbox_)
+            while (!q.empty() && net_.inject(node_, q.front().view())) q.pop_front();
     }
 
-    bool deliver(const Packet& p) override {
+    bool deliver(const PacketView& p) override {
         if (accept && !accept(p)) return false;
-        log.push_back({net_.kernel().now(), p});
+        log.push_back({net_.kernel().now(), StoredPacket(p)});
         return true;
     }
     void injection_ready() override { pump(); }
 
-    std::size_t unsent() const { return outbox_.size(); }
+    std::size_t unsent() const {
+        std::size_t n = 0;
+        for (const auto& q : outbox_) n += q.size();
+        return n;
+    }
 
     std::vector<Delivery> log;
-    std::function<bool(const Packet&)> accept;  // empty: accept everything
+    std::function<bool(const PacketView&)> accept;  // empty: accept everything
 
 private:
     Network& net_;
     NodeId node_;
-    std::deque<Packet> outbox_;
+    std::array<std::deque<StoredPacket>, NetworkParams::kMaxVnets> outbox_;
 };
 
 }  // namespace niclab::net::testing

@@ -94,7 +94,7 @@ TEST(Delivery, InOrderUnderHeavyRandomTrafficFatTree) { random_traffic_in_order(
 class SlowSink : public NetworkEndpoint {
 public:
     SlowSink(Network& net, NodeId node) : net_(net), node_(node), rng_(7, "sink") { net.attach(node, this); }
-    bool deliver(const Packet& p) override {
+    bool deliver(const PacketView& p) override {
         if (free_ == 0) return false;  // endpoint_ready() comes when a buffer drains
         if (rng_.bernoulli(0.3)) {     // busy for another reason: ask again shortly
             net_.kernel().schedule_in(Time::ns(40), [this] { net_.endpoint_ready(node_); });
@@ -108,7 +108,7 @@ public:
         });
         return true;
     }
-    std::vector<Packet> log;
+    std::vector<testing::StoredPacket> log;
 
 private:
     Network& net_;
@@ -134,7 +134,7 @@ TEST(Delivery, ManyToOneBurstIntoSlowRefusingNic) {
     ASSERT_EQ(sink.log.size(), 63u * kPerSource);
     uint64_t got_bytes = 0;
     std::vector<int64_t> last(64, -1);
-    for (const Packet& p : sink.log) {
+    for (const auto& p : sink.log) {
         ASSERT_TRUE(payload_intact(p));
         ASSERT_LT(last[p.src], int64_t(p.message_id));
         last[p.src] = p.message_id;

@@ -44,7 +44,7 @@ TrafficRun run_traffic(double ber, bool retry, uint64_t seed, int per_node = 100
     TrafficRun r;
     for (NodeId d = 0; d < net.nodes(); ++d)
         for (const auto& got : nics[d]->log) {
-            const Packet& pk = got.packet;
+            const auto& pk = got.packet;
             r.deliveries.emplace_back(got.at.ps(), pk.src, d, pk.message_id);
             if (crc32(pk.data()) != pk.message_crc) ++r.crc_failures;
             if (payload_intact(pk)) continue;

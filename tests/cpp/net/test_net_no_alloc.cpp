@@ -20,7 +20,7 @@ namespace {
 class Saturator : public NetworkEndpoint {
 public:
     Saturator(Network& net, NodeId node) : net_(net), node_(node), rng_(node, "dst") { net.attach(node, this); }
-    bool deliver(const Packet&) override { return true; }
+    bool deliver(const PacketView&) override { return true; }
     void injection_ready() override { pump(); }
     void pump() {
         Packet p;

@@ -14,6 +14,7 @@
 // is through, which keeps packets in order.
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "niclab/net/packet.hpp"
@@ -25,13 +26,19 @@ namespace niclab::net {
 using LinkId = uint32_t;
 
 struct LinkParams {
-    // Payload bandwidth per direction with full 64-byte packets: 2.5 GB/s, which
-    // already accounts for packet and retry-protocol overhead (seed 001 §2).
+    // Payload bandwidth per direction with full packets (of the network's max_payload
+    // bytes): 2.5 GB/s for SeaStar's 64-byte packets, which already accounts for
+    // packet and retry-protocol overhead (seed 001 §2).
     uint64_t payload_bytes_per_s = 2'500'000'000;
-    // Wire bytes per packet besides the payload. Short packets pay it in full, so the
-    // wire rate is payload_bytes_per_s × (64 + overhead) / 64 (full packets then run at
-    // exactly the cited payload rate).
+    // Wire bytes per packet besides the payload: header + trailer/CRC. Short packets
+    // pay it in full, so the wire rate is payload_bytes_per_s × (max_payload + overhead)
+    // / max_payload (full packets then run at exactly the cited payload rate).
+    // Default: SeaStar's 26 bytes.
     uint32_t overhead_bytes = Packet::kWireOverhead;
+    // When non-zero, the raw wire rate in bytes per second, for systems whose papers
+    // cite the signalling rate (DS links: 100 Mbit/s, 10 bits a byte) rather than a
+    // payload rate; payload_bytes_per_s is then ignored.
+    uint64_t wire_bytes_per_s = 0;
     // Propagation + SerDes latency of one cable. Assumption (not in the seeds): 10 ns,
     // about two metres of cable and the transceivers.
     Time latency = Time::ns(10);
@@ -62,16 +69,27 @@ struct Transmission {
 
 class Link {
 public:
-    static constexpr uint32_t kMaxVcs = 2;
+    // Up to 4 virtual networks × 2 dateline channels.
+    static constexpr uint32_t kMaxVcs = 8;
 
-    Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_per_vc, uint64_t seed);
+    // max_payload: the network's payload capacity, the "full packet" of the payload
+    // rate and the longest packet that may cross.
+    Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_per_vc, uint64_t seed,
+         uint32_t max_payload = Packet::kMaxPayload);
 
     LinkId id() const { return id_; }
     Time latency() const { return latency_; }
     // Computed, not tabled: thousands of links share the numbers, and a division is
     // cheaper than the cache misses of a per-link table.
     Time serialization(unsigned payload_length) const {
-        const int64_t ps = ((payload_length + overhead_bytes_) * kPsPerSecondTimesPayload + wire_rate_ - 1) / wire_rate_;
+        const int64_t wire = payload_length + overhead_bytes_;
+        int64_t ps;
+        if (wire <= max_wire_64_) {
+            ps = (wire * ps_num_ + ps_den_ - 1) / ps_den_;
+        } else {  // long packets on a slow reference: the product needs more than 63 bits
+            __extension__ using u128 = unsigned __int128;
+            ps = int64_t((u128(wire) * u128(ps_num_) + u128(ps_den_ - 1)) / u128(ps_den_));
+        }
         return Time::ps(ps > 0 ? ps : 1);
     }
     Time busy_until() const { return busy_until_; }
@@ -83,9 +101,9 @@ public:
     void take_credit(uint32_t vc) { --credits_[vc]; }
     void return_credit(uint32_t vc) { ++credits_[vc]; }
 
-    // Sends `p` starting at `start` (the link must be idle by then). Bit errors are
-    // drawn here; with retry off a flipped bit is left in `p.payload`.
-    Transmission transmit(Time start, Packet& p);
+    // Sends a packet starting at `start` (the link must be idle by then). Bit errors
+    // are drawn here; with retry off a flipped bit is left in `payload`.
+    Transmission transmit(Time start, const PacketHeader& h, std::span<uint8_t> payload);
 
     double bit_error_rate() const { return bit_error_rate_; }
     void set_bit_error_rate(double ber);
@@ -94,18 +112,22 @@ public:
     const LinkStats& stats() const { return stats_; }
 
 private:
-    bool draw_error(const Packet& p, unsigned& bit);
+    bool draw_error(std::size_t length, unsigned& bit);
 
     LinkId id_;
     Time latency_;
     bool retry_;
     uint32_t vcs_;
     uint32_t credits_per_vc_;
+    uint32_t max_payload_;
     std::array<uint32_t, kMaxVcs> credits_{};
-    // serialization = wire bytes × 64 × 1e12 / ((64 + overhead) × payload rate) ps.
-    static constexpr int64_t kPsPerSecondTimesPayload = int64_t(Packet::kMaxPayload) * 1'000'000'000'000;
+    // serialization = ceil(wire bytes × ps_num_ / ps_den_) ps, the fraction being
+    // max_payload × 1e12 / ((max_payload + overhead) × payload rate) in lowest terms
+    // (or 1e12 / wire rate); max_wire_64_ is the longest packet whose product fits.
     int64_t overhead_bytes_;
-    int64_t wire_rate_;
+    int64_t ps_num_ = 1;
+    int64_t ps_den_ = 1;
+    int64_t max_wire_64_ = 0;
     Time busy_until_{};
     double bit_error_rate_ = 0.0;
     // P(no error in a packet of payload length L), by repeated multiplication so the

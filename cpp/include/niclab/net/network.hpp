@@ -9,8 +9,16 @@
 // where links = hop_count + 2 (injection and ejection cables) and routers =
 // hop_count + 1 on a mesh or fat tree, and links = 1, routers = 0 on a direct cable.
 //
+// Virtual networks: each vnet has its own buffers and credits on every link, router
+// input and NIC queue (combined with a torus's dateline channels: VC = vnet × 2 +
+// dateline VC), and every arbiter — router outputs and the injection cable — serves
+// the lowest vnet first. So congestion in vnet 0 can hold vnet 1 back, never the
+// reverse, and each vnet on one path stays FIFO.
+//
 // Everything is deterministic for a given topology, parameters, seed and traffic:
-// all decisions are made in kernel events, which fire in (time, sequence) order.
+// all decisions are made in kernel events, which fire in (time, sequence) order,
+// and random up-routes come from one seeded stream of the network.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +28,7 @@
 #include "niclab/net/router.hpp"
 #include "niclab/net/topology.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "niclab/sim/random.hpp"
 #include "niclab/sim/stats.hpp"
 
 namespace niclab::net {
@@ -28,10 +37,11 @@ namespace niclab::net {
 class NetworkEndpoint {
 public:
     virtual ~NetworkEndpoint() = default;
-    // A packet has fully arrived. Return false when there is no receive buffer now:
-    // the network keeps the packet (and those behind it) and offers it again after
-    // the NIC calls Network::endpoint_ready(node).
-    virtual bool deliver(const Packet& packet) = 0;
+    // A packet has fully arrived; its payload is valid during the call only. Return
+    // false when there is no receive buffer now: the network keeps the packet (and
+    // those of its vnet behind it) and offers it again after the NIC calls
+    // Network::endpoint_ready(node). Other vnets are still offered meanwhile.
+    virtual bool deliver(const PacketView& packet) = 0;
     // The injection port has a credit again after inject() returned false.
     virtual void injection_ready() {}
 };
@@ -44,9 +54,16 @@ struct NetworkParams {
     // Packet buffers (credits) per router input port and virtual channel.
     // Assumption: 8, enough to cover a hop's credit round trip at full rate.
     uint32_t input_buffers = 8;
-    // Packet buffers between the ejection cable and the NIC (the NIC's receive FIFO).
+    // Packet buffers between the ejection cable and the NIC (the NIC's receive FIFO),
+    // per vnet.
     uint32_t receive_buffers = 8;
     uint64_t seed = 0;
+    // Largest payload a packet may carry, in bytes (1..4096): SeaStar's 64, StarT-X's
+    // 96, a DS link's 4096. Also the "full packet" of link.payload_bytes_per_s.
+    uint32_t max_payload = 64;
+    // Virtual networks (priority classes), 1..kMaxVnets; vnet 0 has the highest priority.
+    uint32_t vnets = 1;
+    static constexpr uint32_t kMaxVnets = 4;
 };
 
 struct NetworkStats {
@@ -77,10 +94,11 @@ public:
     // The NIC of `node` receives its packets through `endpoint` (nullptr detaches;
     // packets then wait in the network).
     void attach(NodeId node, NetworkEndpoint* endpoint);
-    // Hands a packet to the network at the current kernel time. False when the
-    // injection cable has no credit; the NIC then waits for injection_ready().
-    // The network sets packet.link_crc. Throws NetworkError on a malformed packet.
-    bool inject(NodeId node, const Packet& packet);
+    // Hands a packet to the network at the current kernel time (its payload is
+    // copied). False when the injection cable has no credit for its vnet; the NIC then
+    // waits for injection_ready(). The network sets link_crc. Throws NetworkError on a
+    // malformed packet (source, destination, payload longer than max_payload, vnet).
+    bool inject(NodeId node, const PacketView& packet);
     // The NIC of `node` has receive buffers again: offer the packets held for it.
     void endpoint_ready(NodeId node);
 
@@ -107,10 +125,13 @@ private:
         NetworkEndpoint* endpoint = nullptr;
         LinkId tx_link = 0;
         LinkId rx_link = 0;
-        PacketQueue tx_queue;   // injected, each holding a credit, waiting for the cable
-        PacketQueue rx_buffer;  // arrived, waiting for deliver() to accept
+        // Per vnet: injected, each holding a credit, waiting for the cable.
+        std::array<PacketQueue, NetworkParams::kMaxVnets> tx_queue;
+        // Per vnet: arrived, waiting for deliver() to accept.
+        std::array<PacketQueue, NetworkParams::kMaxVnets> rx_buffer;
+        uint32_t tx_queued = 0;         // over all vnets
+        uint8_t delivery_blocked = 0;   // bit v: deliver() refused vnet v's head
         bool injection_blocked = false;
-        bool delivery_blocked = false;
         bool delivering = false;
         bool ready_while_delivering = false;
     };
@@ -123,6 +144,7 @@ private:
     void arrive_at_nic(LinkId l, PacketHandle h);
     void credit_returned(LinkId l, uint8_t vc);
     void offer_packets(NodeId node);
+    uint8_t route(uint32_t router, const PacketHeader& h);
     void note_occupancy(uint32_t size) {
         if (size > stats_.max_buffer_occupancy) stats_.max_buffer_occupancy = size;
     }
@@ -137,6 +159,8 @@ private:
     std::vector<NicPort> nics_;
     PacketPool pool_;
     NetworkStats stats_;
+    uint32_t dateline_vcs_;  // VCs per vnet on router-to-router links: 2 on a torus
+    sim::Random route_random_;
 };
 
 }  // namespace niclab::net

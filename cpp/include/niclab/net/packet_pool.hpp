@@ -3,10 +3,13 @@
 // handle, so events capture four bytes instead of a packet and nothing is allocated
 // per packet. The pool is sized at build time to the network's total buffer space
 // (every live packet holds a credit for some buffer), so it never grows in a run.
+// Headers and payloads are kept apart: each slot owns max_payload bytes of one flat
+// array, so the payload capacity is the network's, not the largest of any network.
 //
 // A slot also carries the packet's place in the network: the intrusive `next` link
 // of the buffer queue it waits in, and the routing decision of its current hop.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "niclab/net/packet.hpp"
@@ -18,19 +21,24 @@ using PacketHandle = uint32_t;
 inline constexpr PacketHandle kNoPacket = UINT32_MAX;
 
 struct PacketSlot {
-    Packet packet;
+    PacketHeader header;
     Time injected_at{};     // for end-to-end network latency
     Time eligible_at{};     // when it may compete for its output at the current router
     Time tail_arrival{};    // when its last byte reaches the current buffer (cut-through bound)
     PacketHandle next = kNoPacket;
     uint8_t out_port = 0;   // routing decision at the current router
-    uint8_t out_vc = 0;     // virtual channel on the output link
+    uint8_t out_vc = 0;     // virtual channel on the output link (vnet × dateline VCs + dateline VC)
     bool corrupted = false; // a bit was flipped on some hop with link retry off
 };
 
 class PacketPool {
 public:
-    void reserve(std::size_t n) { slots_.reserve(n); }
+    explicit PacketPool(uint32_t payload_capacity) : payload_capacity_(payload_capacity) {}
+    void reserve(std::size_t n) {
+        slots_.reserve(n);
+        bytes_.reserve(n * payload_capacity_);
+    }
+    uint32_t payload_capacity() const { return payload_capacity_; }
     std::size_t capacity() const { return slots_.capacity(); }
     std::size_t live() const { return live_; }
 
@@ -43,6 +51,7 @@ public:
             return h;
         }
         slots_.emplace_back();
+        bytes_.resize(slots_.size() * payload_capacity_);
         return PacketHandle(slots_.size() - 1);
     }
     void release(PacketHandle h) {
@@ -53,9 +62,18 @@ public:
 
     PacketSlot& operator[](PacketHandle h) { return slots_[h]; }
     const PacketSlot& operator[](PacketHandle h) const { return slots_[h]; }
+    // The payload bytes in use (header.length of them).
+    std::span<uint8_t> payload(PacketHandle h) {
+        return {bytes_.data() + std::size_t(h) * payload_capacity_, slots_[h].header.length};
+    }
+    std::span<const uint8_t> payload(PacketHandle h) const {
+        return {bytes_.data() + std::size_t(h) * payload_capacity_, slots_[h].header.length};
+    }
 
 private:
+    uint32_t payload_capacity_;
     std::vector<PacketSlot> slots_;
+    std::vector<uint8_t> bytes_;  // slots × payload_capacity_
     PacketHandle free_ = kNoPacket;
     std::size_t live_ = 0;
 };

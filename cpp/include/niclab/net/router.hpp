@@ -1,7 +1,8 @@
 #pragma once
 // A SeaStar-style router: input buffers per port and virtual channel, a routing
-// table lookup (the Topology's), and per output port a round-robin arbiter over the
-// input buffers whose head packet wants that port. Input-queued with head-of-line
+// table lookup (the Topology's), and per output port an arbiter over the input
+// buffers whose head packet wants that port: strict priority to the lower virtual
+// network, round-robin within one. Input-queued with head-of-line
 // blocking per buffer, as a FIFO input buffer is. The Network drives it in time;
 // this class holds the state and makes the decisions.
 #include <cstdint>
@@ -15,7 +16,8 @@ namespace niclab::net {
 
 class Router {
 public:
-    Router(uint32_t id, const std::vector<PortInfo>& ports, uint32_t vcs);
+    // vcs = virtual networks × dateline_vcs; a buffer's VC is vnet × dateline_vcs + dateline VC.
+    Router(uint32_t id, const std::vector<PortInfo>& ports, uint32_t vcs, uint32_t dateline_vcs = 1);
 
     uint32_t id() const { return id_; }
     uint32_t port_count() const { return uint32_t(ports_.size()); }
@@ -54,20 +56,25 @@ public:
     // Output requested by the head of buffer b, or -1 when it is empty.
     int head_port(uint32_t b) const { return inputs_[b].head_port == kNoHead ? -1 : inputs_[b].head_port; }
 
-    // Round-robin grant for output port `out`: the next input buffer after the last
-    // winner whose head packet is routed to `out` and whose output VC has a credit on
-    // `link`. Returns the buffer index, or -1. Reads only the router's own head
-    // cache, not the packets, because this runs for every packet at every hop.
+    // Grant for output port `out`: among the input buffers whose head packet is
+    // routed to `out` and whose output VC has a credit on `link`, the lowest virtual
+    // network wins, and within it the next buffer after the last winner (round-robin).
+    // Returns the buffer index, or -1. Reads only the router's own head cache, not
+    // the packets, because this runs for every packet at every hop.
     int arbitrate(uint8_t out, const Link& link) {
         const uint32_t n = uint32_t(inputs_.size());
         uint32_t b = ports_[out].next_grant;
+        int best = -1;
+        uint8_t best_vnet = 0xFF;
         for (uint32_t k = 0; k < n; ++k, b = (b + 1 == n ? 0 : b + 1)) {
             const Input& in = inputs_[b];
-            if (in.head_port != out || link.credits(in.head_vc) == 0) continue;
-            ports_[out].next_grant = b + 1 == n ? 0 : b + 1;
-            return int(b);
+            if (in.head_port != out || in.vnet >= best_vnet || link.credits(in.head_vc) == 0) continue;
+            best = int(b);
+            best_vnet = in.vnet;
+            if (best_vnet == 0) break;  // nothing outranks the top network
         }
-        return -1;
+        if (best >= 0) ports_[out].next_grant = uint32_t(best) + 1 == n ? 0 : uint32_t(best) + 1;
+        return best;
     }
 
     // Input buffers whose head packet is routed to output p: a busy output needs a
@@ -90,6 +97,7 @@ private:
         PacketQueue queue;
         uint8_t head_port = kNoHead;  // routing decision of the head packet, cached
         uint8_t head_vc = 0;
+        uint8_t vnet = 0;             // of every packet this buffer holds
     };
     void set_head(Input& in, const PacketSlot& head) {
         in.head_port = head.out_port;

@@ -7,13 +7,16 @@
 //  - Mesh / torus: dimension order, x then y then z; on a wrapped dimension the
 //    shorter way round the ring (ties go the + way).
 //  - Fat tree: up to spine (dst mod spines), then down: destination-mod-k routing,
-//    which spreads destinations over the spines yet keeps one path per pair.
+//    which spreads destinations over the spines yet keeps one path per pair. A
+//    packet flagged random_up_route instead takes a seeded random spine on the way
+//    up (Topology::up_ports, Network::route); the way down is the table's.
 //
 // Deadlock: dimension order is deadlock-free on a mesh. A torus ring is a cycle of
 // buffers, so tori use two virtual channels with a dateline at the wrap cable
 // (Dally & Seitz): a packet enters each dimension on VC 0 and moves to VC 1 when it
 // crosses the wrap cable, which it does at most once per dimension. Up/down routing
-// on the fat tree has no cycles.
+// on the fat tree has no cycles. Virtual networks multiply the channels (each vnet
+// has its own pair), and no packet changes vnet, so each vnet is deadlock-free alone.
 #include <cstdint>
 #include <vector>
 

@@ -50,6 +50,12 @@ struct PortInfo {
     bool wrap = false;       // the wrap-around cable of a torus ring (the dateline)
 };
 
+// Consecutive router ports, e.g. the up-links of a fat-tree leaf.
+struct PortRange {
+    uint8_t first = 0;
+    uint8_t count = 0;
+};
+
 class Topology {
 public:
     static constexpr uint8_t kNicPort = 0;  // port 0 of a mesh router faces its node
@@ -72,6 +78,9 @@ public:
 
     // Output port of `router` toward `dst`: the routing table.
     uint8_t route(uint32_t router, NodeId dst) const { return table_[size_t(router) * nodes_ + dst]; }
+    // The up-going ports of `router`, any of which reaches every node not below it
+    // (a fat-tree leaf's spine links); empty where there is no such choice.
+    PortRange up_ports(uint32_t router) const { return up_ports_.empty() ? PortRange{} : up_ports_[router]; }
 
     // Routers a packet from src to dst passes, in order (empty on a direct cable).
     std::vector<uint32_t> path(NodeId src, NodeId dst) const;
@@ -90,6 +99,7 @@ private:
     std::vector<uint32_t> node_router_;
     std::vector<uint8_t> node_port_;
     std::vector<uint8_t> table_;  // routers × nodes
+    std::vector<PortRange> up_ports_;  // per router; empty off fat trees
 };
 
 }  // namespace niclab::net

@@ -32,7 +32,7 @@ public:
     bool read(uint32_t offset, uint32_t& value);
     bool write(uint32_t offset, uint32_t value);
     // A packet from the network; false = no room now (call port->receive_ready() later).
-    bool deliver(const net::Packet& p);
+    bool deliver(const net::PacketView& p);
     void reset();
 
     uint64_t packets_received() const { return packets_; }
@@ -64,7 +64,7 @@ private:
         bool end_seen = false;
     };
     int find_slot(uint32_t src, uint32_t message_id) const;
-    int allocate_slot(const net::Packet& head);
+    int allocate_slot(const net::PacketView& head);
     void take_commands();
     void drain(Slot& s, uint32_t index);
     void maybe_complete(Slot& s, uint32_t index);

@@ -22,7 +22,7 @@ public:
 
     bool inject(const net::Packet& p) override { return network_.inject(nic_.node_id(), p); }
     void receive_ready() override { network_.endpoint_ready(nic_.node_id()); }
-    bool deliver(const net::Packet& p) override { return nic_.rx_dma().deliver(p); }
+    bool deliver(const net::PacketView& p) override { return nic_.rx_dma().deliver(p); }
     void injection_ready() override { nic_.tx_dma().injection_ready(); }
 
 private:
