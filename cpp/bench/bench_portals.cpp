@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/msg/portals/ni.hpp"
 #include "niclab/system/system.hpp"
@@ -47,8 +48,8 @@ void BM_PortalsPutPingPong(benchmark::State& state) {
         spec.nodes = 2;
         spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
         system::System sys(spec);
-        auto a = std::make_unique<Ni>(sys.portals(0), 0);
-        auto b = std::make_unique<Ni>(sys.portals(1), 0);
+        auto a = std::make_unique<Ni>(seastar::portals(sys, 0), 0);
+        auto b = std::make_unique<Ni>(seastar::portals(sys, 1), 0);
         Time start_a, end_a, start_b, end_b;
         host::Process pa(sys.host_cpu(0), "ping", [&](host::ProcessContext& ctx) { player(ctx, *a, 1, bytes, true, start_a, end_a); });
         host::Process pb(sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *b, 0, bytes, false, start_b, end_b); });

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/fw/hw.h"
 #include "niclab/host/process.hpp"
 #include "niclab/msg/raw_nic.hpp"
@@ -32,8 +33,8 @@ void run_transfer(benchmark::State& state, uint32_t nodes, nlohmann::json topolo
         spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/examples/raw_msg.elf"};
         system::System sys(spec);
         sys.host_memory(0).write(0x100000, data);
-        msg::RawNic tx(sys.nic(0), sys.host_cpu(0), sys.params().pio);
-        msg::RawNic rx(sys.nic(dst), sys.host_cpu(dst), sys.params().pio);
+        msg::RawNic tx(sys.nic(0), sys.host_cpu(0), seastar::params(sys).pio);
+        msg::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
         Time posted{}, seen{};
         uint32_t status = ~0u;
         host::Process receiver(sys.host_cpu(dst), "receiver", [&](host::ProcessContext& ctx) {

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/msg/portals/injector.hpp"
 #include "niclab/msg/portals/ni.hpp"
 #include "niclab/system/system.hpp"
@@ -18,7 +19,7 @@ namespace {
 
 struct PortalsInterface {
     PortalsInterface(system::System& sys, size_t node, uint32_t pid)
-        : ni(sys.portals(node), pid), injector(sys.host_cpu(node), ni, "portals-injector-" + std::to_string(pid)) {}
+        : ni(seastar::portals(sys, node), pid), injector(sys.host_cpu(node), ni, "portals-injector-" + std::to_string(pid)) {}
     Ni ni;
     Injector injector;
     Library& lib() {

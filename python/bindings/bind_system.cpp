@@ -7,7 +7,9 @@
 
 #include "bindings.hpp"
 #include "niclab/system/preset.hpp"
+#include "niclab/system/published.hpp"
 #include "niclab/system/system.hpp"
+#include "niclab/system/system_model.hpp"
 
 namespace py = pybind11;
 using niclab::system::System;
@@ -80,6 +82,8 @@ void bind_system(py::module_& m) {
         .def_property_readonly("now_ps", [](const System& s) { return s.now().ps(); })
         .def_property_readonly("node_count", &System::node_count)
         .def("nic", &System::nic, py::arg("node"), py::return_value_policy::reference_internal)
+        .def_property_readonly("system_name", [](const System& s) { return s.model().name(); })
+        .def_property_readonly("has_embedded_nics", &System::has_embedded_nics)
         .def("host_memory", [](System& s, size_t node) { return HostMemoryRef{&s.host_memory(node)}; },
              py::arg("node"), py::keep_alive<0, 1>())
         .def("parameters", [](const System& s) {
@@ -87,7 +91,7 @@ void bind_system(py::module_& m) {
             for (const auto& p : s.preset().parameters()) {
                 py::dict d;
                 d["key"] = p.key;
-                d["value"] = p.value;
+                d["value"] = from_json(system::number_json(p.value));
                 d["unit"] = p.unit;
                 d["source"] = p.source;
                 out.append(d);
@@ -131,6 +135,57 @@ void bind_system(py::module_& m) {
         });
 
     m.def("preset_names", &system::Preset::names);
+    // The registry of systems: what each offers, for the Python API, the CLI and the GUI.
+    m.def("systems", [] {
+        py::list out;
+        for (const system::SystemModel* model : system::system_models()) {
+            py::dict d;
+            d["name"] = model->name();
+            d["summary"] = model->summary();
+            d["nic_family"] = model->nic_family();
+            d["default_preset"] = model->default_preset();
+            d["default_firmware"] = model->default_firmware();
+            py::list presets;
+            for (const auto& name : system::Preset::names())
+                if (system::Preset::named(name).system() == model->name()) presets.append(name);
+            d["presets"] = presets;
+            py::list transports;
+            for (const auto& t : model->transports()) {
+                py::dict td;
+                td["name"] = t.name;
+                td["summary"] = t.summary;
+                td["ops"] = t.ops;
+                td["max_message"] = t.max_message;
+                transports.append(td);
+            }
+            d["transports"] = transports;
+            out.append(d);
+        }
+        return out;
+    });
+    m.def("preset_info", [](const std::string& name) {
+        const system::Preset p = system::Preset::named(name);
+        py::dict d;
+        d["name"] = p.name();
+        d["system"] = p.system();
+        d["description"] = p.description();
+        d["parts"] = from_json(p.parts());
+        py::list params;
+        for (const auto& param : p.parameters()) {
+            py::dict pd;
+            pd["key"] = param.key;
+            pd["value"] = from_json(system::number_json(param.value));
+            pd["unit"] = param.unit;
+            pd["source"] = param.source;
+            params.append(pd);
+        }
+        d["parameters"] = params;
+        return d;
+    }, py::arg("name"));
+    m.def("published", [](const std::string& name) {
+        system::system_model(name);  // ConfigError for an unknown system
+        return from_json(system::published(name));
+    }, py::arg("system"));
 }
 
 }  // namespace niclab::bindings

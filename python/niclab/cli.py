@@ -5,13 +5,14 @@
     niclab validate [SYSTEM] [--out FILE.json]
                                      the simulated system against its papers' published results
     niclab boot FIRMWARE [--until-us N] [--set key=value ...]
-    niclab preset [NAME]             the preset's parameters with their sources
+    niclab systems                   the modelled systems: parts, presets, transports
+    niclab preset [NAME]             the preset's parts and parameters with their sources
     niclab tracedump FILE [--elf FIRMWARE.elf] [--source] [--function NAME] [--value N]
                      [--last N] [--force]
                                      decode a firmware trace file (seed 000 Figure 2)
     niclab experiments               the registered experiments with their summaries
-    niclab run EXPERIMENT [--preset P] [--nodes N] [--firmware NAME|PATH] [--set key=value ...]
-                     [--seed S] [--op put|get] [--schedule netpipe|osu] [--sizes 1,2,4K]
+    niclab run EXPERIMENT [--system S] [--preset P] [--transport T] [--nodes N]
+                     [--firmware NAME|PATH] [--set key=value ...] [--seed S] [--op put|get|send] [--schedule netpipe|osu] [--sizes 1,2,4K]
                      [--max-size 8M] [--option key=value ...] [--out FILE] [--format FMT]
                      [--plot FILE.png] [--quiet]
                                      run an experiment: progress, table, fit; save and plot it
@@ -24,6 +25,11 @@ import sys
 import warnings
 
 from . import Nic, NiclabError, System
+
+
+def _system_names():
+    from . import _niclab
+    return [s["name"] for s in _niclab.systems()]
 
 
 def _parse_sets(pairs):
@@ -96,12 +102,20 @@ def cmd_demo(args):
 
 
 def cmd_validate(args):
-    """The validation table of a simulated system against its source papers."""
-    v = _validate_with_status(args.system)
-    print(v.table())
+    """The validation table of a simulated system (or of every system) against its
+    source papers."""
+    from .validation import validated_systems
+    names = [args.system] if args.system else validated_systems()
+    tables = []
+    for name in names:
+        v = _validate_with_status(name)
+        if len(names) > 1:
+            print(f"== {name} ==")
+        print(v.table())
+        tables.append(v.to_dict())
     if args.out:
         with open(args.out, "w") as f:
-            json.dump(v.to_dict(), f, indent=1)
+            json.dump(tables[0] if len(tables) == 1 else tables, f, indent=1)
     return 0
 
 
@@ -112,9 +126,25 @@ def cmd_boot(args):
 
 
 def cmd_preset(args):
-    sys_ = System.from_preset(args.name, nodes=1)
-    for p in sys_.parameters():
-        print(f"{p['key']:32} {p['value']:>8} {p['unit']:7} {p['source']}")
+    from . import _niclab
+    info = _niclab.preset_info(args.name)
+    print(f"preset {info['name']} (system {info['system']}): {info['description']}")
+    for part, what in info["parts"].items():
+        print(f"  {part:8} {what}")
+    print()
+    for p in info["parameters"]:
+        print(f"{p['key']:34} {p['value']:>12} {p['unit']:7} {p['source']}")
+    return 0
+
+
+def cmd_systems(args):
+    from .experiments import systems
+    for s in systems():
+        print(f"{s['name']}: {s['summary']}")
+        print(f"  NIC family: {s['nic_family']}; presets: {', '.join(s['presets'])}"
+              + (f"; default firmware: {s['default_firmware']}" if s["default_firmware"] else ""))
+        for t in s["transports"]:
+            print(f"  transport {t['name']:8} ops {'/'.join(t['ops']):8} {t['summary']}")
     return 0
 
 
@@ -199,7 +229,11 @@ def cmd_run(args):
         options["sizes"] = args.sizes
     if args.max_size is not None:
         options["max_size"] = args.max_size
-    kw = dict(preset=args.preset, nodes=args.nodes, firmware=args.firmware, set=_parse_sets(args.set), seed=args.seed)
+    kw = dict(system=args.system, preset=args.preset, nodes=args.nodes, set=_parse_sets(args.set), seed=args.seed)
+    if args.firmware is not None:
+        kw["firmware"] = args.firmware
+    if args.transport is not None:
+        kw["transport"] = args.transport
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
@@ -254,13 +288,15 @@ def _add_experiment_commands(sub):
                                    "system. Sizes in bytes (K = 1024, M = 1024 K), times in us, "
                                    "bandwidth in MB/s (10^6 B/s). Ctrl-C stops it, keeping the points so far.")
     r.add_argument("experiment")
-    r.add_argument("--preset", default="seastar")
+    r.add_argument("--system", choices=_system_names(), help="the modelled system (default: the preset's, seastar)")
+    r.add_argument("--preset", help="the preset (default: the system's default preset)")
+    r.add_argument("--transport", help="the host library to run over (default: the system's first; see `niclab systems`)")
     r.add_argument("--nodes", type=int, default=2)
-    r.add_argument("--firmware", default="portals", metavar="NAME|PATH",
-                   help="firmware image name (portals, portals_nocache, ...) or ELF path (default portals)")
+    r.add_argument("--firmware", metavar="NAME|PATH",
+                   help="firmware image name (portals, portals_nocache, ...) or ELF path (default: the system's own)")
     r.add_argument("--set", action="append", metavar="KEY=VALUE", help="preset parameter override")
     r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--op", choices=["put", "get"])
+    r.add_argument("--op", choices=["put", "get", "send"])
     r.add_argument("--schedule", choices=["netpipe", "osu"])
     r.add_argument("--sizes", type=_parse_size_list, metavar="1,2,4K", help="message sizes (B), comma-separated")
     r.add_argument("--max-size", type=parse_size, metavar="BYTES", help="largest message size (B; 64K, 8M)")
@@ -280,7 +316,7 @@ def main(argv=None):
     d.add_argument("--out-dir", default="niclab-demo", help="where the figures and results go (default: niclab-demo)")
     d.set_defaults(func=cmd_demo)
     v = sub.add_parser("validate", help="the simulated system against its papers' published results")
-    v.add_argument("system", nargs="?", default="seastar", choices=["seastar"])
+    v.add_argument("system", nargs="?", choices=_system_names(), help="one system (default: every system)")
     v.add_argument("--out", metavar="FILE.json", help="also write the table as JSON")
     v.set_defaults(func=cmd_validate)
     b = sub.add_parser("boot", help="boot a firmware on one NIC and report")
@@ -292,6 +328,8 @@ def main(argv=None):
     p = sub.add_parser("preset", help="list a preset's parameters and their sources")
     p.add_argument("name", nargs="?", default="seastar")
     p.set_defaults(func=cmd_preset)
+    s = sub.add_parser("systems", help="the modelled systems with their parts, presets and transports")
+    s.set_defaults(func=cmd_systems)
     t = sub.add_parser("tracedump", help="decode a firmware trace file",
                        description="One line per record: timestamp (hex): value (decimal): raw word "
                                    "function+offset (time to the next record). See traces/FORMAT.md.")

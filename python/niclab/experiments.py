@@ -40,17 +40,64 @@ def list_experiments():
     return list(_niclab.experiments())
 
 
-def run(experiment, *, preset="seastar", nodes=2, firmware="portals", set=None, seed=0, topology=None,
-        on_point=None, **options):
+_DEFAULT = object()
+
+
+def system_info(name):
+    """The registry's entry for system `name` (dict: name, summary, nic_family,
+    default_preset, default_firmware, presets, transports). ``ConfigError`` when unknown."""
+    for s in _niclab.systems():
+        if s["name"] == name:
+            return s
+    from .errors import ConfigError
+    known = ", ".join(s["name"] for s in _niclab.systems())
+    err = ConfigError(f"system: unknown system '{name}' (known: {known})")
+    err.key_path = "system"
+    raise err
+
+
+def systems():
+    """Every modelled system, as the registry describes it (list of dicts)."""
+    return list(_niclab.systems())
+
+
+def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, set=None, seed=0, topology=None):
+    """The system spec (dict) ``run`` builds from its keyword arguments."""
+    if preset is None:
+        preset = system_info(system or "seastar")["default_preset"]
+    spec = {"preset": preset, "nodes": nodes, "seed": seed}
+    if system is not None:
+        spec["system"] = system
+    if firmware is _DEFAULT:  # the system's own: Portals on the SeaStar, none on a fixed-function NIU
+        firmware = system_info(_niclab.preset_info(preset)["system"])["default_firmware"] or None
+    if firmware is not None:
+        spec["firmware"] = firmware
+    if set:
+        spec["set"] = dict(set)
+    if topology is not None:
+        spec["topology"] = topology
+    return spec
+
+
+def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, transport=None, set=None, seed=0,
+        topology=None, on_point=None, **options):
     """Run the experiment named `experiment` on a freshly built system; return a ``Result``.
 
-    System: `preset` (e.g. ``"seastar"``), `nodes` (count), `firmware` (an image name
-    such as ``"portals"`` or ``"portals_nocache"``, a path to an ELF, or one per node),
-    `set` (preset parameter overrides, ``{"core.clock_mhz": 400}``), `seed`, `topology`
-    (dict, as in a system spec).
+    System: `system` (``"seastar"``, ``"startx"``, see ``niclab.systems()``; default the
+    preset's), `preset` (default: the system's default preset), `nodes` (count),
+    `firmware` (for systems with an embedded core: an image name such as ``"portals"``
+    or ``"portals_nocache"``, a path to an ELF, or one per node; default the system's
+    own), `set` (preset parameter overrides, ``{"core.clock_mhz": 400}``), `seed`,
+    `topology` (dict, as in a system spec).
+
+    `transport` is the host library the experiment runs over (default: the system's
+    first; ``"portals"`` on the SeaStar; ``"pio"``, ``"pio64"``, ``"vi"``, ``"rdma"``,
+    ``"rpc"`` on the StarT-X) and ``op`` the operation (``"put"``/``"get"`` for Portals,
+    ``"send"`` for two-sided libraries). An unsupported combination raises
+    ExperimentError naming what the system offers. Message sizes are payload bytes.
 
     `options` are the experiment's own (see ``niclab experiments`` and the C++ docs);
-    for the message-size sweeps (pingpong, stream, bidir): ``op`` ("put"|"get"),
+    for the message-size sweeps (pingpong, stream, bidir): ``op``,
     ``schedule`` ("netpipe"|"osu"), ``sizes`` (list of bytes), ``min_size`` /
     ``max_size`` (bytes), ``perturbation`` (bytes), ``warmup``, ``repeats``,
     ``min_repeats``, ``max_repeats``, ``repeat_bytes`` (bytes), ``client``, ``server``
@@ -64,13 +111,9 @@ def run(experiment, *, preset="seastar", nodes=2, firmware="portals", set=None, 
 
     The GIL is released while the simulation runs.
     """
-    spec = {"preset": preset, "nodes": nodes, "seed": seed}
-    if firmware is not None:
-        spec["firmware"] = firmware
-    if set:
-        spec["set"] = dict(set)
-    if topology is not None:
-        spec["topology"] = topology
+    spec = run_spec(system=system, preset=preset, nodes=nodes, firmware=firmware, set=set, seed=seed, topology=topology)
+    if transport is not None:
+        options["transport"] = transport
     spec = _spec_with_resolved_firmware(spec)
     observer = None
     if on_point is not None:

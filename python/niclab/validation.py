@@ -1,9 +1,10 @@
 """Validation: the simulated system against the published results of its seed papers.
 
 The preset's parameters come from hardware facts (or are marked as assumptions); the
-published end-to-end results below are never used to set them. ``validate("seastar")``
-runs the experiments the papers ran and puts each published value next to the
-simulated one, with the difference in percent.
+published end-to-end results are never used to set them. They live with each system
+(``cpp/src/systems/<name>/published.json``: value, unit, source), and
+``validate(system)`` runs the experiments the papers ran and puts each published
+value next to the simulated one, with the difference in percent.
 
 Sources: seed 001 (Brightwell et al., Portals 3.3 on the Cray XT3, NetPIPE Portals
 module, §6 and Figures 4-7) and seed 000 (Pedretti & Hudson, SeaStar firmware,
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import _niclab
 from .experiments import run
 
 _MB8 = 8 << 20
@@ -36,6 +38,18 @@ class Check:
     def difference_percent(self):
         """(simulated - published) / published, in percent."""
         return 100.0 * (self.simulated - self.published) / self.published
+
+
+def published(system):
+    """The published results `system` is checked against: {key: entry}, each entry a
+    dict with quantity, source, value and unit (from the system's published.json)."""
+    return {e["key"]: e for e in _niclab.published(system)}
+
+
+def check(published_entries, key, simulated):
+    """The ``Check`` of published result `key` against `simulated`."""
+    e = published_entries[key]
+    return Check(e["quantity"], e["source"], float(e["value"]), float(simulated), e["unit"])
 
 
 @dataclass
@@ -125,30 +139,36 @@ def validate_seastar(progress=None):
     peaks = {key: sweep(f"{key}_8mb", "pingpong", firmware=f"portals_{key}", sizes=[_MB8]) for key in ("nocache", "icache")}
     stream_half = half_bandwidth_size(stream, peak=_at(stream_peak, _MB8, "bandwidth_mb_s"))
     savings = [_at(nocache, n, "latency_us") - _at(pp, n, "latency_us") for n in _SMALL]
-    add = v.checks.append
-    add(Check("Portals put latency, 1 B", "seed 001 §6 Fig. 4", 5.39, _at(pp, 1, "latency_us"), "us"))
-    add(Check("Portals get latency, 1 B", "seed 001 §6 Fig. 4", 6.60, _at(get, 1, "latency_us"), "us"))
-    add(Check("put bandwidth, 8 MB", "seed 001 §6 Fig. 5", 1108.76, _at(pp, _MB8, "bandwidth_mb_s"), "MB/s"))
-    add(Check("half-bandwidth size, ping-pong put", "seed 001 §6 Fig. 5", 7000, half_bandwidth_size(pp), "B"))
-    add(Check("half-bandwidth size, streaming put", "seed 001 §6 Fig. 6", 5000, stream_half, "B"))
-    add(Check("bi-directional put bandwidth, 8 MB", "seed 001 §6 Fig. 7", 2203.19, _at(bidir, _MB8, "bandwidth_mb_s"),
-              "MB/s"))
-    add(Check("caching saving, small messages (least)", "seed 000 §5.1 Fig. 5", 7.75, min(savings), "us"))
-    add(Check("caching saving, small messages (most)", "seed 000 §5.1 Fig. 5", 11.0, max(savings), "us"))
-    for name, key in (("no caches", "nocache"), ("I-cache only", "icache")):
-        add(Check(f"bandwidth at 8 MB, {name}", "seed 000 §5.1 Fig. 5", 1100, _at(peaks[key], _MB8, "bandwidth_mb_s"),
-                  "MB/s"))
-    add(Check("very-small-message saving, < 12 B", "seed 000 §5.2 Fig. 6", 2.7, _mean_saving(novsmall, pp, _VERY_SMALL),
-              "us"))
-    add(Check("write-through FIFO saving per message", "seed 000 §5.3", 6.0, _mean_saving(nowt, pp, _SMALL), "us"))
+    pub = published("seastar")
+
+    def add(key, simulated):
+        v.checks.append(check(pub, key, simulated))
+
+    add("put_latency_1b", _at(pp, 1, "latency_us"))
+    add("get_latency_1b", _at(get, 1, "latency_us"))
+    add("put_bandwidth_8mb", _at(pp, _MB8, "bandwidth_mb_s"))
+    add("put_half_bandwidth", half_bandwidth_size(pp))
+    add("stream_half_bandwidth", stream_half)
+    add("bidir_bandwidth_8mb", _at(bidir, _MB8, "bandwidth_mb_s"))
+    add("cache_saving_least", min(savings))
+    add("cache_saving_most", max(savings))
+    add("nocache_bandwidth_8mb", _at(peaks["nocache"], _MB8, "bandwidth_mb_s"))
+    add("icache_bandwidth_8mb", _at(peaks["icache"], _MB8, "bandwidth_mb_s"))
+    add("vsmall_saving", _mean_saving(novsmall, pp, _VERY_SMALL))
+    add("wt_saving", _mean_saving(nowt, pp, _SMALL))
     return v
 
 
 _SYSTEMS = {"seastar": validate_seastar}
 
 
+def validated_systems():
+    """The systems that have a validation, in the registry's order."""
+    return [s["name"] for s in _niclab.systems() if s["name"] in _SYSTEMS]
+
+
 def validate(system="seastar", progress=None):
-    """The validation table of `system` (only "seastar" so far)."""
+    """The validation table of `system` (see ``validated_systems()``)."""
     try:
         return _SYSTEMS[system](progress)
     except KeyError:

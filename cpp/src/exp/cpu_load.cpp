@@ -66,7 +66,7 @@ Result run_cpu_load(const system::SystemSpec& spec, const nlohmann::json& option
         probe.quantum = Time::ps(int64_t(q * 1e6 + 0.5));
         if (probe.quantum <= Time{}) throw ExperimentError("cpu_load: option 'quantum_us' is below a picosecond");
     };
-    hooks.prepare = [&](PortalsBench& bench) {
+    hooks.prepare = [&](Bench& bench) {
         const uint32_t nodes[2] = {bench.pair().client, bench.pair().server};
         for (int i = 0; i < 2; ++i)
             probe.compute[i] = std::make_unique<host::Process>(

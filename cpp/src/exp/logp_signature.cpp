@@ -42,7 +42,6 @@ std::vector<uint64_t> default_ms() { return {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 4
 
 Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
     Options o("logp_signature", options);
-    const std::string op = o.text("op", "put", {"put", "get"});
     const uint64_t size = o.unsigned_int("size", 8);
     std::vector<uint64_t> ms = o.unsigned_list("m");
     if (ms.empty()) ms = default_ms();
@@ -55,18 +54,18 @@ Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& 
     for (double d : delays)
         if (!(d >= 0) || d > 1e6) throw ExperimentError("logp_signature: option 'delays_us' holds " + std::to_string(d) + "; delays must be 0..1e6 us");
     if (rtt_repeats == 0) throw ExperimentError("logp_signature: option 'rtt_repeats' must be at least 1");
-    if (size > Endpoint::kMaxMessage) throw ExperimentError("logp_signature: option 'size' exceeds the benchmark buffers");
 
     Result result("logp_signature", {{"d_us", "us"}, {"m", ""}, {"t_total_us", "us"}, {"t_per_msg_us", "us"}});
     result.params = o.used();
     result.planned = ms.size() * delays.size();
-    PortalsBench bench(spec, result, observer, pair);
-    const bool get = op == "get";
+    Bench bench(spec, result, observer, pair);
+    bench.check_size("size", size);
+    const bool get = bench.get();
     const uint64_t max = std::max<uint64_t>(size, 1);
     double rtt_us = 0;
 
     bench.run(
-        [&](host::ProcessContext& ctx, Endpoint& me) {
+        [&](host::ProcessContext& ctx, msg::Transport& me) {
             me.open(ctx, max);
             bench.meet(ctx, me);
             if (get) me.prepare_get(ctx, size);
@@ -75,13 +74,13 @@ Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& 
             auto send = [&] {
                 ++sent;
                 if (get) me.start_get(ctx);
-                else me.put(ctx);
+                else me.send(ctx);
             };
             auto drain = [&] {
                 if (get) {
                     me.wait_replies(ctx, sent);
                 } else {
-                    while (me.puts_received() < sent) me.wait_put(ctx);
+                    while (me.received() < sent) me.recv(ctx);
                     me.wait_sends(ctx);
                 }
             };
@@ -117,14 +116,14 @@ Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& 
                 }
             }
         },
-        [&](host::ProcessContext& ctx, Endpoint& me) {
+        [&](host::ProcessContext& ctx, msg::Transport& me) {
             me.open(ctx, max);
             bench.meet(ctx, me);
             if (get) return;  // the NAL answers gets
             me.prepare_send(ctx, size);
             for (;;) {
-                me.wait_put(ctx);
-                me.put(ctx);
+                me.recv(ctx);
+                me.send(ctx);
             }
         });
 

@@ -17,14 +17,12 @@ std::vector<Column> sweep_columns() {
 }
 
 struct Sweep {
-    std::string op;
     Pair pair;
     SweepPlan plan;
 };
 
 Sweep read_sweep(Options& o, unsigned min_repeats, unsigned max_repeats, const std::function<void(Options&)>& more = {}) {
     Sweep s;
-    s.op = o.text("op", "put", {"put", "get"});
     s.pair = Pair::from(o);
     s.plan = SweepPlan::from(o, kDefaultMax, min_repeats, max_repeats);
     if (more) more(o);
@@ -50,12 +48,12 @@ double us(Time t) { return t.as_us(); }
 // simulated time per transfer (us). A transfer is a get, or a put answered by the
 // peer's put (or, in bidir, the peer's own put of the same exchange). `begin` runs
 // when the timed part starts.
-double time_transfers(host::ProcessContext& ctx, Endpoint& me, const SweepPlan& plan, uint64_t n, bool get,
+double time_transfers(host::ProcessContext& ctx, msg::Transport& me, const SweepPlan& plan, uint64_t n, bool get,
                       const std::function<void()>& begin) {
     auto transfer = [&] {
         if (get) return me.get(ctx, n);
-        me.put(ctx);
-        me.wait_put(ctx);
+        me.send(ctx);
+        me.recv(ctx);
     };
     if (!get) me.prepare_send(ctx, n);
     for (unsigned i = 0; i < plan.warmup; ++i) transfer();
@@ -68,21 +66,21 @@ double time_transfers(host::ProcessContext& ctx, Endpoint& me, const SweepPlan& 
 
 // Serves the client's puts: answers each with a put of the same size (ping-pong), or
 // acknowledges the last of a stream (hdr_data counts down to 1) with an empty put.
-void echo_server(host::ProcessContext& ctx, Endpoint& me, PortalsBench& bench, uint64_t max, bool stream) {
+void echo_server(host::ProcessContext& ctx, msg::Transport& me, Bench& bench, uint64_t max, bool stream) {
     me.open(ctx, max);
     bench.meet(ctx, me);
     uint64_t prepared = ~uint64_t{0};
     for (;;) {
-        const auto ev = me.wait_put(ctx);
-        if (stream && ev.hdr_data != 1) continue;
-        const uint64_t reply = stream ? 0 : ev.mlength;
+        const auto ev = me.recv(ctx);
+        if (stream && ev.tag != 1) continue;
+        const uint64_t reply = stream ? 0 : ev.bytes;
         if (reply != prepared) me.prepare_send(ctx, prepared = reply);
-        me.put(ctx);
+        me.send(ctx);
     }
 }
 
 // Gets need nothing from the server's program: its NAL answers them.
-void get_server(host::ProcessContext& ctx, Endpoint& me, PortalsBench& bench, uint64_t max) {
+void get_server(host::ProcessContext& ctx, msg::Transport& me, Bench& bench, uint64_t max) {
     me.open(ctx, max);
     bench.meet(ctx, me);
 }
@@ -99,11 +97,12 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
     Result result("stream", sweep_columns());
     result.params = o.used();
     result.planned = s.plan.sizes.size();
-    PortalsBench bench(spec, result, observer, s.pair);
+    Bench bench(spec, result, observer, s.pair);
     const uint64_t max = largest(s.plan);
-    const bool get = s.op == "get";
+    bench.check_size("sizes", max);
+    const bool get = bench.get();
     bench.run(
-        [&](host::ProcessContext& ctx, Endpoint& me) {
+        [&](host::ProcessContext& ctx, msg::Transport& me) {
             me.open(ctx, max);
             bench.meet(ctx, me);
             // A burst of `count` messages; the time is the client's, up to the acknowledgement
@@ -111,9 +110,9 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
             auto burst = [&](uint64_t n, unsigned count) {
                 for (unsigned k = 0; k < count; ++k) {
                     if (get) me.get(ctx, n);
-                    else me.put(ctx, count - k);
+                    else me.send(ctx, count - k);
                 }
-                if (!get) me.wait_put(ctx);
+                if (!get) me.recv(ctx);
             };
             for (uint64_t n : s.plan.sizes) {
                 if (bench.stopping()) break;
@@ -126,7 +125,7 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
                 bench.publish(ctx, {double(n), double(reps), per_message, per_message, n / per_message});
             }
         },
-        [&](host::ProcessContext& ctx, Endpoint& me) {
+        [&](host::ProcessContext& ctx, msg::Transport& me) {
             if (get) get_server(ctx, me, bench, max);
             else echo_server(ctx, me, bench, max, true);
         });
@@ -146,7 +145,7 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
     Result result(name, columns);
     result.params = o.used();
     result.planned = s.plan.sizes.size();
-    PortalsBench bench(spec, result, observer, s.pair);
+    Bench bench(spec, result, observer, s.pair);
     struct Release {
         const std::function<void()>& release;
         ~Release() {
@@ -155,7 +154,7 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
     } const release{hooks.release};  // before the bench (and its system) is destroyed
     if (hooks.prepare) hooks.prepare(bench);
     const uint64_t max = largest(s.plan);
-    const bool get = s.op == "get";
+    const bool get = bench.get();
     auto extra = [&](host::ProcessContext& ctx, double latency) {
         return hooks.end ? hooks.end(ctx, latency) : std::vector<double>{};
     };
@@ -171,7 +170,7 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
 
     if (kind == SweepKind::pingpong) {
         bench.run(
-            [&](host::ProcessContext& ctx, Endpoint& me) {
+            [&](host::ProcessContext& ctx, msg::Transport& me) {
                 const Leave leave{hooks.leave, true};
                 if (hooks.enter) hooks.enter(ctx, true);
                 me.open(ctx, max);
@@ -184,7 +183,7 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
                     publish(ctx, {double(n), double(s.plan.repeats(n)), per_transfer, latency, n / per_transfer}, latency);
                 }
             },
-            [&](host::ProcessContext& ctx, Endpoint& me) {
+            [&](host::ProcessContext& ctx, msg::Transport& me) {
                 const Leave leave{hooks.leave, false};
                 if (hooks.enter) hooks.enter(ctx, false);
                 if (get) get_server(ctx, me, bench, max);
@@ -195,7 +194,7 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
 
     // Both sides run the same program on the same schedule: send, then wait for the
     // peer's message of the same exchange.
-    auto side = [&](host::ProcessContext& ctx, Endpoint& me) {
+    auto side = [&](host::ProcessContext& ctx, msg::Transport& me) {
         const bool client = me.node() == s.pair.client;
         const Leave leave{hooks.leave, client};
         if (hooks.enter) hooks.enter(ctx, client);

@@ -57,7 +57,6 @@ double mean(const std::vector<double>& v) {
 
 Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
     Options o("prtt", options);
-    const std::string op = o.text("op", "put", {"put", "get"});
     const uint64_t n = o.unsigned_int("n", 10);
     std::vector<uint64_t> sizes = o.unsigned_list("sizes");
     if (sizes.empty()) sizes = osu_sizes(64 * 1024, false);
@@ -67,7 +66,6 @@ Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, c
     if (n < 2 || n > 1000) throw ExperimentError("prtt: option 'n' must be 2..1000 (got " + std::to_string(n) + ")");
     if (repeats == 0 || repeats > 1000) throw ExperimentError("prtt: option 'repeats' must be 1..1000");
     const uint64_t max = std::max<uint64_t>(1, *std::max_element(sizes.begin(), sizes.end()));
-    if (max > Endpoint::kMaxMessage) throw ExperimentError("prtt: option 'sizes' exceeds the benchmark buffers");
 
     Result result("prtt", {{"size", "B"},
                            {"prtt_1_0_us", "us"},
@@ -77,11 +75,12 @@ Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, c
                            {"o_r_us", "us"}});
     result.params = o.used();
     result.planned = sizes.size();
-    PortalsBench bench(spec, result, observer, pair);
-    const bool get = op == "get";
+    Bench bench(spec, result, observer, pair);
+    bench.check_size("sizes", max);
+    const bool get = bench.get();
 
     bench.run(
-        [&](host::ProcessContext& ctx, Endpoint& me) {
+        [&](host::ProcessContext& ctx, msg::Transport& me) {
             me.open(ctx, max);
             bench.meet(ctx, me);
             uint64_t sent = 0;
@@ -110,10 +109,10 @@ Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, c
                 }
                 for (uint64_t i = 0; i < k; ++i) {
                     if (i > 0 && !o_r_round) ctx.compute(d);
-                    me.put(ctx, hdr);
+                    me.send(ctx, hdr);
                 }
-                const auto answer = me.wait_put(ctx);
-                return {ctx.now() - start, answer.hdr_data};
+                const auto answer = me.recv(ctx);
+                return {ctx.now() - start, answer.tag};
             };
             auto us_of = [](Time t) { return t.as_us(); };
 
@@ -131,28 +130,28 @@ Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, c
                 bench.publish(ctx, {double(s), mean(p10), mean(pn0), mean(pnd), d.as_us(), mean(o_r)});
             }
         },
-        [&](host::ProcessContext& ctx, Endpoint& me) {
+        [&](host::ProcessContext& ctx, msg::Transport& me) {
             me.open(ctx, max);
             bench.meet(ctx, me);
             if (get) return;  // the NAL answers gets
             uint64_t prepared = ~uint64_t{0};
             for (;;) {
-                const auto first = me.wait_put(ctx);
-                const uint64_t k = decode_n(first.hdr_data);
-                const Time d = decode_d(first.hdr_data);
+                const auto first = me.recv(ctx);
+                const uint64_t k = decode_n(first.tag);
+                const Time d = decode_d(first.tag);
                 uint64_t answer = 0;
-                if (decode_o_r(first.hdr_data) && k > 1) {
+                if (decode_o_r(first.tag) && k > 1) {
                     const Time t_first = ctx.now();
                     for (uint64_t i = 2; i <= k; ++i) {
                         ctx.compute(d);
-                        me.wait_put(ctx);
+                        me.recv(ctx);
                     }
                     answer = uint64_t(receive_overhead(t_first, ctx.now(), k, d).ps());
                 } else {
-                    for (uint64_t i = 2; i <= k; ++i) me.wait_put(ctx);
+                    for (uint64_t i = 2; i <= k; ++i) me.recv(ctx);
                 }
-                if (first.mlength != prepared) me.prepare_send(ctx, prepared = first.mlength);
-                me.put(ctx, answer);
+                if (first.bytes != prepared) me.prepare_send(ctx, prepared = first.bytes);
+                me.send(ctx, answer);
             }
         });
 

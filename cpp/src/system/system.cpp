@@ -3,65 +3,81 @@
 #include <algorithm>
 
 #include "niclab/system/config_error.hpp"
+#include "niclab/system/host_part.hpp"
 
 namespace niclab::system {
 
-System::System(const SystemSpec& spec) : spec_(spec), preset_(Preset::named(spec.preset)) {
+namespace {
+
+// The spec's preset, or the default preset of the system it names.
+Preset resolve_preset(const SystemSpec& spec) {
+    if (spec.preset.empty()) return Preset::named(system_model(spec.system).default_preset());
+    Preset p = Preset::named(spec.preset);
+    if (!spec.system.empty() && spec.system != p.system())
+        throw ConfigError("system", "is '" + spec.system + "' but preset '" + p.name() + "' belongs to system '" +
+                                        p.system() + "'");
+    return p;
+}
+
+}  // namespace
+
+System::System(const SystemSpec& spec)
+    : spec_(spec), preset_(resolve_preset(spec)), model_(preset_.model()) {
     preset_.apply_overrides(spec.overrides, "set");
-    params_ = preset_.params(0);
-    ras_ = RasMonitor(Time::us(preset_.value("ras.heartbeat_timeout_us")));
+    spec_.preset = preset_.name();
+    spec_.system = preset_.system();
+    const host::HostConfig host = host_config(preset_);
+    if (preset_.has("ras.heartbeat_timeout_us")) ras_ = RasMonitor(Time::us(preset_.integer("ras.heartbeat_timeout_us")));
     if (spec.has_network()) {
-        net::NetworkParams np = params_.net;
+        net::NetworkParams np = model_.network_params(preset_);
         np.seed = spec.seed;
-        network_ = std::make_unique<net::Network>(kernel_, spec.topology_spec(), np);
+        network_ = std::make_unique<net::Network>(kernel_, spec.topology_spec(model_.default_topology(spec.nodes)), np);
     }
     for (uint32_t i = 0; i < spec.nodes; ++i) {
         Node n;
         n.memory = std::make_unique<host::HostMemory>();
-        n.cpu = std::make_unique<host::HostCpu>(kernel_, params_.host);
-        n.nic = std::make_unique<nic::Nic>(kernel_, preset_.nic_config(i), *n.memory);
-        if (network_) n.port = std::make_unique<NetPort>(*network_, *n.nic);
+        n.cpu = std::make_unique<host::HostCpu>(kernel_, host);
         nodes_.push_back(std::move(n));
     }
+    for (uint32_t i = 0; i < spec.nodes; ++i) nodes_[i].hardware = model_.build_node(*this, i);
+    if (!spec.firmware.empty() && !has_embedded_nics())
+        throw ConfigError("firmware", "system '" + model_.name() + "' has no embedded core to load firmware into (" +
+                                          model_.nic_family() + " NIC)");
     for (uint32_t i = 0; i < spec.nodes && !spec.firmware.empty(); ++i)
-        nodes_[i].nic->load_firmware(spec.firmware.size() == 1 ? spec.firmware[0] : spec.firmware[i]);
+        nic(i).load_firmware(spec.firmware.size() == 1 ? spec.firmware[0] : spec.firmware[i]);
 }
 
 System::~System() {
-    for (Node& n : nodes_)
-        if (n.nal) n.nal->retire();
+    // The system's hardware (drivers holding host processes' interfaces, NICs attached
+    // to the network) goes before the hosts and the network.
+    for (Node& n : nodes_) n.hardware.reset();
 }
 
-nic::Nic& System::nic(size_t node) {
+NodeHardware& System::hardware(size_t node) {
     if (node >= nodes_.size())
         throw std::out_of_range("node " + std::to_string(node) + " (system has " + std::to_string(nodes_.size()) +
                                 " nodes)");
-    return *nodes_[node].nic;
+    return *nodes_[node].hardware;
+}
+
+bool System::has_embedded_nics() const { return model_.nic_family() == "embedded-core"; }
+
+nic::Nic& System::nic(size_t node) {
+    nic::Nic* n = hardware(node).embedded_nic();
+    if (!n)
+        throw Error("node " + std::to_string(node) + " of system '" + model_.name() + "' has a " + model_.nic_family() +
+                    " NIC: there is no embedded core or firmware");
+    return *n;
 }
 
 host::HostCpu& System::host_cpu(size_t node) {
-    nic(node);  // range check
+    hardware(node);  // range check
     return *nodes_[node].cpu;
 }
 
 host::HostMemory& System::host_memory(size_t node) {
-    nic(node);  // range check
+    hardware(node);  // range check
     return *nodes_[node].memory;
-}
-
-portals::SsNal& System::portals(size_t node) {
-    nic(node);  // range check
-    Node& n = nodes_[node];
-    if (n.nal && n.nal_loads != n.nic->loads()) {
-        n.nal->retire();
-        retired_nals_.push_back(std::move(n.nal));  // kept: events and interfaces may still refer to it
-    }
-    if (!n.nal) {
-        n.nal = std::make_unique<portals::SsNal>(*n.nic, *n.cpu, *n.memory, params_.pio, params_.portals,
-                                                  uint32_t(nodes_.size()));
-        n.nal_loads = n.nic->loads();
-    }
-    return *n.nal;
 }
 
 void System::set_observer(Observer observer, Time interval) {
@@ -71,18 +87,24 @@ void System::set_observer(Observer observer, Time interval) {
 
 bool System::idle() const {
     if (kernel_.has_pending_events()) return false;
-    return std::none_of(nodes_.begin(), nodes_.end(), [](const Node& n) { return n.nic->cpu().active(); });
+    return std::none_of(nodes_.begin(), nodes_.end(), [](const Node& n) { return n.hardware->active(); });
+}
+
+bool System::faulted(size_t node) {
+    nic::Nic* n = nodes_[node].hardware->embedded_nic();
+    return n && n->faulted();
 }
 
 void System::sample_ras(RunResult& r) {
+    if (!ras_.enabled() || !has_embedded_nics()) return;
     std::vector<const nic::Nic*> nics;
-    for (const Node& n : nodes_) nics.push_back(n.nic.get());
+    for (Node& n : nodes_) nics.push_back(n.hardware->embedded_nic());
     for (size_t node : ras_.sample(nics, kernel_.now())) r.dead_nodes.push_back(node);
 }
 
 System::RunResult System::run_until(Time until) {
     std::vector<bool> was_faulted;
-    for (auto& n : nodes_) was_faulted.push_back(n.nic->faulted());
+    for (size_t i = 0; i < nodes_.size(); ++i) was_faulted.push_back(faulted(i));
     RunResult r;
     const bool to_quiescence = until == Time::max();
     while (kernel_.now() < until) {
@@ -108,7 +130,7 @@ System::RunResult System::run_until(Time until) {
     }
     r.reached = kernel_.now();
     for (size_t i = 0; i < nodes_.size(); ++i)
-        if (!was_faulted[i] && nodes_[i].nic->faulted()) r.faulted_nodes.push_back(i);
+        if (!was_faulted[i] && faulted(i)) r.faulted_nodes.push_back(i);
     return r;
 }
 

@@ -22,9 +22,9 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& key = it.key();
         const auto& v = *it;
-        if (key == "preset") {
+        if (key == "preset" || key == "system") {
             if (!v.is_string()) throw ConfigError(key, std::string("expected a string, got ") + v.type_name());
-            s.preset = v.get<std::string>();
+            (key == "preset" ? s.preset : s.system) = v.get<std::string>();
         } else if (key == "nodes") {
             s.nodes = integer<uint32_t>(v, key, 1, 1 << 20);
         } else if (key == "seed") {
@@ -48,13 +48,14 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
                 throw ConfigError(key, "expected a path or a list of paths");
             }
         } else {
-            throw ConfigError(key, "unknown key (expected preset, nodes, seed, set, firmware, topology)");
+            throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, set, firmware, topology)");
         }
     }
+    if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset
     if (s.firmware.size() > 1 && s.firmware.size() != s.nodes)
         throw ConfigError("firmware", "gives " + std::to_string(s.firmware.size()) + " images for " +
                                           std::to_string(s.nodes) + " nodes (give one, or one per node)");
-    if (s.has_network()) s.topology_spec();  // validate now, naming the key
+    if (s.has_network() && !s.topology.is_null()) s.topology_spec();  // validate now, naming the key
     return s;
 }
 
@@ -87,7 +88,12 @@ uint32_t field(const nlohmann::json& t, const char* name) {
 }
 }  // namespace
 
-net::TopologySpec SystemSpec::topology_spec() const {
+net::TopologySpec SystemSpec::topology_spec(const nlohmann::json& fallback) const {
+    if (topology.is_null() && !fallback.is_null()) {
+        SystemSpec with = *this;
+        with.topology = fallback;
+        return with.topology_spec();
+    }
     net::TopologySpec spec = net::DirectCable{};
     uint64_t count = 2;
     if (topology.is_null()) {
@@ -127,6 +133,7 @@ net::TopologySpec SystemSpec::topology_spec() const {
 
 nlohmann::json SystemSpec::to_json() const {
     nlohmann::json j{{"preset", preset}, {"nodes", nodes}, {"seed", seed}, {"set", overrides}};
+    if (!system.empty()) j["system"] = system;
     if (!topology.is_null()) j["topology"] = topology;
     if (!firmware.empty()) j["firmware"] = firmware;
     return j;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/msg/portals/ni.hpp"
 #include "niclab/system/system.hpp"
@@ -34,7 +35,7 @@ inline system::SystemSpec portals_spec(uint32_t nodes, nlohmann::json topology =
 
 struct Cluster {
     explicit Cluster(const system::SystemSpec& spec) : sys(spec) {
-        for (size_t i = 0; i < sys.node_count(); ++i) ni.push_back(std::make_unique<Ni>(sys.portals(i), 0));
+        for (size_t i = 0; i < sys.node_count(); ++i) ni.push_back(std::make_unique<Ni>(seastar::portals(sys, i), 0));
     }
     ~Cluster() {
         procs.clear();  // processes first, then the interfaces, then the system

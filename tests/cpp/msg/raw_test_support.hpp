@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/msg/raw_nic.hpp"
 #include "niclab/system/system.hpp"
@@ -47,8 +48,8 @@ inline Stream stream(system::System& sys, uint32_t src, uint32_t dst, uint32_t c
         sys.host_memory(src).write(kSrcBase + i * stride, pattern(length, i + 1));
         sys.host_memory(dst).fill(kDstBase + i * stride, 0xEE, stride);
     }
-    msg::RawNic tx(sys.nic(src), sys.host_cpu(src), sys.params().pio);
-    msg::RawNic rx(sys.nic(dst), sys.host_cpu(dst), sys.params().pio);
+    msg::RawNic tx(sys.nic(src), sys.host_cpu(src), seastar::params(sys).pio);
+    msg::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
     Stream s;
     host::Process receiver(sys.host_cpu(dst), "receiver", [&](host::ProcessContext& ctx) {
         for (uint32_t i = 0; i < count; ++i) rx.post_receive(ctx, kDstBase + i * stride, length, i);

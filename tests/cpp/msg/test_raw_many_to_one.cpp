@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/fw/hw.h"
 #include "niclab/fw/raw_msg.h"
 #include "raw_test_support.hpp"
@@ -42,9 +43,9 @@ Outcome run_many_to_one() {
     for (uint32_t s : kSenders) {
         for (uint32_t k = 0; k < kPerSender; ++k)
             sys.host_memory(s).write(kSrcAddr + k * kStride, raw::pattern(kLength, seed_of(s, k)));
-        nics.push_back(std::make_unique<msg::RawNic>(sys.nic(s), sys.host_cpu(s), sys.params().pio));
+        nics.push_back(std::make_unique<msg::RawNic>(sys.nic(s), sys.host_cpu(s), seastar::params(sys).pio));
     }
-    msg::RawNic rx(sys.nic(0), sys.host_cpu(0), sys.params().pio);
+    msg::RawNic rx(sys.nic(0), sys.host_cpu(0), seastar::params(sys).pio);
 
     Outcome o;
     o.sent.resize(kSenders.size());

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/fw/hw.h"
 #include "niclab/fw/raw_msg.h"
 #include "niclab/host/process.hpp"
@@ -38,8 +39,8 @@ Transfer transfer(system::System& sys, uint32_t src, uint32_t dst, uint32_t leng
     auto data = pattern(length, length ^ src);
     sys.host_memory(src).write(src_addr, data);
     sys.host_memory(dst).fill(dst_addr, 0xEE, uint64_t(length) + 16);
-    msg::RawNic tx(sys.nic(src), sys.host_cpu(src), sys.params().pio);
-    msg::RawNic rx(sys.nic(dst), sys.host_cpu(dst), sys.params().pio);
+    msg::RawNic tx(sys.nic(src), sys.host_cpu(src), seastar::params(sys).pio);
+    msg::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
     Transfer t;
     host::Process receiver(sys.host_cpu(dst), "receiver", [&](host::ProcessContext& ctx) {
         rx.post_receive(ctx, dst_addr, length, 2);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/fw/hw.h"
 #include "niclab/fw/mailbox.h"
 #include "niclab/fw/portals_fw.h"
@@ -142,7 +143,7 @@ public:
     bool has_event() const { return !events_.empty(); }
 
     void post(host::ProcessContext& ctx, const std::array<uint32_t, 8>& words) {
-        const auto& pio = sys_.params().pio;
+        const auto pio = seastar::params(sys_).pio;
         uint32_t next = (cmd_tail_ + 1) % NICLAB_MAILBOX_ENTRIES;
         while (next == cmd_head_) {  // looks full: refresh the cached head (§5.3 on the host side)
             ctx.compute(pio.read);
@@ -162,7 +163,7 @@ private:
 
     void on_interrupt(host::InterruptContext& ictx) {
         ++interrupts_;
-        const auto& pio = sys_.params().pio;
+        const auto pio = seastar::params(sys_).pio;
         ictx.charge(pio.read);
         uint32_t tail = peek(mailbox_ + NICLAB_MAILBOX_RES_TAIL);
         while (res_head_ != tail) {  // only PTL_CMD_INIT answers here

@@ -32,7 +32,10 @@ TEST(Preset, EveryParameterCitesItsSource) {
             EXPECT_FALSE(param.unit.empty());
             EXPECT_GE(param.value, 0);
         }
-        p.nic_config(0);  // every parameter maps onto the NIC's configuration
+        // The preset names its parts, and its system knows every parameter it sets.
+        for (const char* part : {"host", "bus", "nic", "network"}) EXPECT_TRUE(p.parts().contains(part)) << name << " " << part;
+        const auto decls = p.model().parameters();
+        EXPECT_EQ(decls.size(), p.parameters().size()) << name;
     }
 }
 
@@ -42,7 +45,7 @@ TEST(Preset, SeastarValuesReachTheNic) {
     const nic::NicConfig& cfg = sys.nic(0).config();
     EXPECT_EQ(cfg.core.clock_mhz, p.value("core.clock_mhz"));
     EXPECT_EQ(int64_t(cfg.core.icache.size_bytes), p.value("core.icache.size_bytes"));
-    EXPECT_EQ(cfg.boot_timeout, Time::us(p.value("boot_timeout_us")));
+    EXPECT_EQ(cfg.boot_timeout, Time::us(p.integer("boot_timeout_us")));
     EXPECT_EQ(int64_t(cfg.core.watchdog_cycles), p.value("core.watchdog_us") * p.value("core.clock_mhz"));
 }
 

@@ -74,7 +74,7 @@ TEST(SystemSpec, UnknownParameterFlatAndNested) {
 TEST(SystemSpec, WrongTypeForAParameterValue) {
     std::string msg;
     EXPECT_EQ(error_key_path({{"set", {{"core.clock_mhz", "fast"}}}}, &msg), "set.core.clock_mhz");
-    EXPECT_NE(msg.find("integer"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("whole number"), std::string::npos) << msg;
     EXPECT_EQ(error_key_path({{"set", {{"core", {{"clock_mhz", true}}}}}}), "set.core.clock_mhz");
     EXPECT_EQ(error_key_path({{"set", {{"core.clock_mhz", 250.5}}}}), "set.core.clock_mhz");
     EXPECT_EQ(error_key_path({{"set", {{"core.clock_mhz", json::array({250})}}}}), "set.core.clock_mhz");

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "niclab/exp/portals_bench.hpp"
+#include "niclab/exp/bench.hpp"
 #include "niclab/exp/result.hpp"
 #include "niclab/system/system_spec.hpp"
 

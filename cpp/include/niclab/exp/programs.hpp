@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "niclab/exp/portals_bench.hpp"
+#include "niclab/exp/bench.hpp"
 #include "niclab/exp/result.hpp"
 #include "niclab/system/system_spec.hpp"
 
@@ -32,7 +32,7 @@ struct SweepHooks {
     std::vector<Column> columns;                       // appended to the sweep's columns
     unsigned min_repeats = 2, max_repeats = 20;        // SweepPlan defaults
     std::function<void(Options&)> options;             // reads the experiment's own options
-    std::function<void(PortalsBench&)> prepare;        // once the system exists, before the run
+    std::function<void(Bench&)> prepare;        // once the system exists, before the run
     std::function<void()> release;                     // after the run (also a failed one), before the system goes
     // First thing in each side's program (client: true), e.g. its scheduling class.
     std::function<void(host::ProcessContext&, bool client)> enter;

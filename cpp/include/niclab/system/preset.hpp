@@ -1,23 +1,24 @@
 #pragma once
-// Hardware presets: named sets of parameters, each with its unit and the source it
-// comes from (a seed section or a datasheet). A preset plus overrides gives the
-// NicConfig of every node.
+// Hardware presets: a system (system_model.hpp) and a value for each parameter it
+// declares, each with its unit and the source it comes from (a seed section, a
+// datasheet, or "assumption: ..."), plus the parts the preset is made of (host, host
+// bus, NIC, network). Values are doubles with units ("bus.clock_hz": 33333333.3);
+// parameters declared whole (counts, sizes, flags) must hold whole numbers.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
-#include "niclab/nic/nic_config.hpp"
-#include "niclab/system/system_params.hpp"
+#include <nlohmann/json.hpp>
 
 namespace niclab::system {
 
+class SystemModel;
+
 struct Parameter {
     std::string key;      // "core.clock_mhz"
-    int64_t value = 0;
+    double value = 0;
     std::string unit;
-    std::string source;   // citation
+    std::string source;   // citation, "assumption: ...", or "override"
 };
 
 class Preset {
@@ -27,20 +28,29 @@ public:
 
     const std::string& name() const { return name_; }
     const std::string& description() const { return description_; }
+    const std::string& system() const { return system_; }  // the SystemModel's name
+    const SystemModel& model() const;
+    // Part -> what it is ({"host": "SUN E5000, 166 MHz UltraSPARC-1", "bus": ...}).
+    const nlohmann::json& parts() const { return parts_; }
     const std::vector<Parameter>& parameters() const { return params_; }
 
-    // Override parameters from a flat or nested JSON object of integers; errors name
+    // Override parameters from a flat or nested JSON object of numbers; errors name
     // the key path under `path_prefix` (e.g. "set").
     void apply_overrides(const nlohmann::json& overrides, const std::string& path_prefix);
-    nic::NicConfig nic_config(uint32_t node_id) const;
-    SystemParams params(uint32_t node_id) const;
-    int64_t value(const std::string& key) const;  // throws ConfigError
+    double value(const std::string& key) const;    // throws ConfigError
+    int64_t integer(const std::string& key) const;  // value() of a whole-number parameter
+    bool has(const std::string& key) const;
+
+    // {key: value} with whole numbers as JSON integers (results embed it).
+    nlohmann::json values_json() const;
 
 private:
-    void check_cache_geometry(const std::string& cache) const;  // throws ConfigError
-
-    std::string name_, description_;
+    std::string name_, description_, system_;
+    nlohmann::json parts_ = nlohmann::json::object();
     std::vector<Parameter> params_;
 };
+
+// A whole number as a JSON integer, anything else as a double.
+nlohmann::json number_json(double v);
 
 }  // namespace niclab::system

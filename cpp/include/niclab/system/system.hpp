@@ -1,7 +1,9 @@
 #pragma once
 // A simulated cluster built from a SystemSpec: the kernel, the network, and per node
-// a host (memory and CPU) and a NIC wired to the network. Host processes
-// (host::Process on host_cpu(n)) must be destroyed before the System.
+// a host (memory and CPU) and the system's own hardware (NodeHardware: its NIC, the
+// bus to it, its drivers), built by the system's model from the registry
+// (system_model.hpp). Host processes (host::Process on host_cpu(n)) must be destroyed
+// before the System.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -9,13 +11,12 @@
 
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/host_memory.hpp"
-#include "niclab/msg/portals/ss_nal.hpp"
 #include "niclab/net/network.hpp"
 #include "niclab/nic/nic.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "niclab/system/preset.hpp"
-#include "niclab/system/net_port.hpp"
 #include "niclab/system/ras_monitor.hpp"
+#include "niclab/system/system_model.hpp"
 #include "niclab/system/system_spec.hpp"
 
 namespace niclab::system {
@@ -27,19 +28,18 @@ public:
 
     const SystemSpec& spec() const { return spec_; }
     const Preset& preset() const { return preset_; }
+    const SystemModel& model() const { return model_; }
     sim::Kernel& kernel() { return kernel_; }
     Time now() const { return kernel_.now(); }
     size_t node_count() const { return nodes_.size(); }
+    // The embedded-core NIC of a node; niclab::Error for a system whose NICs have no
+    // core (a fixed-function NIU), naming the system.
     nic::Nic& nic(size_t node);
+    bool has_embedded_nics() const;
     host::HostMemory& host_memory(size_t node);
     host::HostCpu& host_cpu(size_t node);
-    const SystemParams& params() const { return params_; }
+    NodeHardware& hardware(size_t node);
     net::Network* network() { return network_.get(); }  // null for one node
-    // The generic-mode Portals driver (SeaStar NAL) of a node running the Portals
-    // firmware, started on first use with the preset's PIO and Portals costs. A
-    // firmware reload retires it (its interfaces then refuse work) and the next call
-    // starts a fresh one. Throws niclab::Error if the node runs other firmware.
-    portals::SsNal& portals(size_t node);
 
     // Observe progress: called every `interval` of simulated time during run_until
     // with the time reached; returning false stops the run there (the state stays
@@ -68,21 +68,18 @@ private:
     struct Node {
         std::unique_ptr<host::HostMemory> memory;
         std::unique_ptr<host::HostCpu> cpu;
-        std::unique_ptr<nic::Nic> nic;
-        std::unique_ptr<NetPort> port;
-        std::unique_ptr<portals::SsNal> nal;
-        uint64_t nal_loads = 0;               // the NIC's load count when the driver started
+        std::unique_ptr<NodeHardware> hardware;  // destroyed first (members in reverse)
     };
     bool idle() const;
+    bool faulted(size_t node);
     void sample_ras(RunResult& r);
 
     SystemSpec spec_;
     Preset preset_;
-    SystemParams params_;
+    const SystemModel& model_;
     sim::Kernel kernel_;
     std::unique_ptr<net::Network> network_;
     std::vector<Node> nodes_;
-    std::vector<std::unique_ptr<portals::SsNal>> retired_nals_;
     RasMonitor ras_{Time{}};
     Observer observer_;
     Time observe_interval_ = Time::us(100);

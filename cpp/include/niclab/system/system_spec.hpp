@@ -13,7 +13,10 @@
 namespace niclab::system {
 
 struct SystemSpec {
+    // The preset, or empty for the default preset of `system` (a spec naming only
+    // {"system": "startx"}); `system` empty means "whatever system the preset is of".
     std::string preset = "seastar";
+    std::string system;
     uint32_t nodes = 1;
     uint64_t seed = 0;
     nlohmann::json overrides = nlohmann::json::object();  // "set": parameter -> value
@@ -21,11 +24,12 @@ struct SystemSpec {
     // {"kind": "direct"} | {"kind": "mesh", "dims": [x, y, z], "wrap": [false, false, true]}
     // | {"kind": "torus", "dims": [x, y, z]} | {"kind": "fat_tree", "leaves": L,
     // "nodes_per_leaf": N, "spines": S}. Null: none for one node, a direct cable for two,
-    // an N x 1 x 1 mesh for more.
+    // an N x 1 x 1 mesh for more, unless the system's model gives its own default.
     nlohmann::json topology;
 
-    // The network topology; throws ConfigError("topology...") when it does not fit.
-    net::TopologySpec topology_spec() const;
+    // The network topology (`fallback` when the spec gives none and it is not null);
+    // throws ConfigError("topology...") when it does not fit.
+    net::TopologySpec topology_spec(const nlohmann::json& fallback = nullptr) const;
     bool has_network() const { return nodes > 1; }
 
     static SystemSpec from_json(const nlohmann::json& j);  // throws ConfigError

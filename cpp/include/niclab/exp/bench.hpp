@@ -1,0 +1,93 @@
+#pragma once
+// The frame every experiment runs in, on every system: a System built from the spec, a
+// transport (msg::Transport, the system's host library) on a client and a server node,
+// one host process on each, and the point loop. NetPIPE's Portals module (seed 001
+// §5.2) was the model; the transport makes it system-independent.
+//
+// Host programs are blocking-style C++ in the simulated processes. When the client
+// measures a point it calls publish(); the simulation pauses, the harness appends the
+// row and calls the observer on the caller's own stack (never inside a fiber:
+// observers may be Python that redraws a plot), and the run resumes. An observer that
+// returns false stops the run cleanly: the client sees stopping() at its next point
+// and returns, and the Result keeps every point done so far (Result::stopped).
+//
+//     Bench bench(spec, result, observer, Pair::from(options));
+//     bench.run([&](host::ProcessContext& ctx, msg::Transport& me) { ... me.send(ctx) ...; bench.publish(ctx, row); },
+//               [&](host::ProcessContext& ctx, msg::Transport& me) { ... });
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "niclab/exp/options.hpp"
+#include "niclab/exp/result.hpp"
+#include "niclab/host/condition.hpp"
+#include "niclab/host/process.hpp"
+#include "niclab/msg/transport.hpp"
+#include "niclab/system/system.hpp"
+
+namespace niclab::exp {
+
+// Called after each new row; returning false stops the run (keeping the rows).
+using PointObserver = std::function<bool(const Result&)>;
+
+// Which nodes talk, over which of the system's transports, with which operation.
+// Empty transport / op: the system's first transport and that transport's first op.
+struct Pair {
+    uint32_t client = 0;
+    uint32_t server = 1;
+    std::string transport;
+    std::string op;
+    static Pair from(Options& o);  // "client", "server", "transport", "op"
+};
+
+class Bench {
+public:
+    // Builds the System (ConfigError for a bad spec), resolves the transport and op
+    // (ExperimentError naming what the system offers) and opens a transport on each
+    // node; fills the result's system, firmware and seed metadata and its "transport"
+    // and "op" parameters.
+    Bench(const system::SystemSpec& spec, Result& result, PointObserver observer, Pair pair);
+    ~Bench();
+
+    system::System& sys() { return *sys_; }
+    Result& result() { return result_; }
+    const Pair& pair() const { return pair_; }  // transport and op resolved
+    bool get() const { return pair_.op == "get"; }
+    // The largest message the transport takes (bytes).
+    uint64_t max_message() const { return info_.max_message; }
+    // Throws ExperimentError "<experiment>: option '<key>' ..." when `bytes` exceeds it.
+    void check_size(const std::string& key, uint64_t bytes) const;
+
+    using Body = std::function<void(host::ProcessContext&, msg::Transport&)>;
+    // Runs both programs until the client's returns. The server's may still be waiting
+    // for a message then; it is ended. A failed program (a library error, a data
+    // mismatch) or a faulted NIC is rethrown as ExperimentError naming the node.
+    void run(Body client, Body server);
+
+    // From the client program: a measured point (the row of result's columns). Returns
+    // once the observer has seen it, so stopping() is current.
+    void publish(host::ProcessContext& ctx, std::vector<double> row);
+    // The observer asked to stop: finish the current point and return.
+    bool stopping() const { return stopping_; }
+    // From either program once its transport is open: wait until the other one's is too.
+    void meet(host::ProcessContext& ctx, const msg::Transport& me);
+
+private:
+    void deliver();
+    [[noreturn]] void fail(const std::string& what);
+
+    Result& result_;
+    PointObserver observer_;
+    Pair pair_;
+    msg::TransportInfo info_;
+    std::unique_ptr<system::System> sys_;
+    std::unique_ptr<msg::Transport> transport_[2];  // client, server
+    std::vector<std::vector<double>> published_;
+    host::Condition delivered_;
+    bool stopping_ = false;
+    bool open_[2] = {false, false};  // client, server
+};
+
+}  // namespace niclab::exp

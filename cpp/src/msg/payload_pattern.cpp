@@ -1,0 +1,72 @@
+#include "niclab/msg/payload_pattern.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "niclab/msg/transport.hpp"
+
+namespace niclab::msg {
+
+namespace {
+
+constexpr size_t kChunk = 64 * 1024;
+
+uint64_t splitmix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+// Scratch for patterns and checks: these run inside host-process fibers, whose stacks
+// are small, so the chunks live off the stack (allocated once per thread).
+std::span<uint8_t> scratch(int which) {
+    static thread_local std::vector<uint8_t> buffers[2] = {std::vector<uint8_t>(kChunk), std::vector<uint8_t>(kChunk)};
+    return buffers[which];
+}
+
+}  // namespace
+
+uint64_t pattern_key(uint64_t seed, uint32_t from, uint64_t bytes) {
+    return splitmix64(seed ^ (uint64_t(from) << 40) ^ splitmix64(bytes));
+}
+
+// One 64-bit word of the generator gives eight bytes; the word depends on the position.
+void pattern_chunk(uint64_t key, uint64_t first, std::span<uint8_t> out) {
+    for (size_t i = 0; i < out.size(); i += 8) {
+        const uint64_t word = splitmix64(key ^ ((first + i) >> 3));
+        const size_t n = std::min<size_t>(8, out.size() - i);
+        for (size_t b = 0; b < n; ++b) out[i + b] = uint8_t(word >> (8 * b));
+    }
+}
+
+void fill_pattern(host::HostMemory& memory, uint64_t addr, uint64_t bytes, uint64_t key) {
+    auto chunk = scratch(0);
+    for (uint64_t done = 0; done < bytes; done += kChunk) {
+        const size_t n = size_t(std::min<uint64_t>(kChunk, bytes - done));
+        pattern_chunk(key, done, chunk.first(n));
+        memory.write(addr + done, chunk.first(n));
+    }
+}
+
+void check_pattern(const host::HostMemory& memory, uint64_t addr, uint64_t bytes, uint64_t key, uint32_t node,
+                   uint32_t peer, const std::string& what, uint64_t first) {
+    auto got = scratch(0), want = scratch(1);
+    for (uint64_t done = 0; done < bytes; done += kChunk) {
+        const size_t n = size_t(std::min<uint64_t>(kChunk, bytes - done));
+        memory.read(addr + done, got.first(n));
+        pattern_chunk(key, first + done, want.first(n));
+        if (std::memcmp(got.data(), want.data(), n) == 0) continue;
+        size_t i = 0;
+        while (got[i] == want[i]) ++i;
+        char detail[96];
+        std::snprintf(detail, sizeof detail, " at offset %llu: expected 0x%02x, found 0x%02x",
+                      static_cast<unsigned long long>(first + done + i), want[i], got[i]);
+        throw TransportError("node " + std::to_string(node) + " received wrong data in a " + std::to_string(bytes) +
+                             "-byte " + what + " from node " + std::to_string(peer) + detail);
+    }
+}
+
+}  // namespace niclab::msg

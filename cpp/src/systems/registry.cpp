@@ -1,0 +1,23 @@
+// The registry of modelled systems: the one place that lists them.
+#include <algorithm>
+
+#include "niclab/system/config_error.hpp"
+#include "niclab/system/system_model.hpp"
+#include "niclab/systems/seastar/seastar.hpp"
+
+namespace niclab::system {
+
+const std::vector<const SystemModel*>& system_models() {
+    static const std::vector<const SystemModel*> models = {&seastar::model()};
+    return models;
+}
+
+const SystemModel& system_model(const std::string& name) {
+    for (const SystemModel* m : system_models())
+        if (m->name() == name) return *m;
+    std::string known;
+    for (const SystemModel* m : system_models()) known += (known.empty() ? "" : ", ") + m->name();
+    throw ConfigError("system", "unknown system '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace niclab::system

@@ -1,0 +1,91 @@
+// The SeaStar in the registry of systems: its node (NIC on HyperTransport, network
+// port, Portals driver), its transport (Portals put/get) and its published results.
+#include <memory>
+
+#include "niclab/system/config_error.hpp"
+#include "niclab/system/net_port.hpp"
+#include "niclab/system/published.hpp"
+#include "niclab/systems/seastar/portals_transport.hpp"
+#include "niclab/systems/seastar/seastar.hpp"
+
+namespace niclab::seastar {
+
+namespace {
+
+class SeaStarNode final : public system::NodeHardware {
+public:
+    SeaStarNode(system::System& sys, uint32_t node)
+        : params_(params(sys.preset(), node)),
+          nic_(std::make_unique<nic::Nic>(sys.kernel(), params_.nic, sys.host_memory(node))) {
+        if (sys.network()) port_ = std::make_unique<system::NetPort>(*sys.network(), *nic_);
+    }
+    ~SeaStarNode() override {
+        if (nal_) nal_->retire();
+    }
+
+    bool active() const override { return nic_->cpu().active(); }
+    nic::Nic* embedded_nic() override { return nic_.get(); }
+
+    portals::SsNal& portals(system::System& sys, uint32_t node) {
+        if (nal_ && nal_loads_ != nic_->loads()) {
+            nal_->retire();
+            retired_.push_back(std::move(nal_));  // kept: events and interfaces may still refer to it
+        }
+        if (!nal_) {
+            nal_ = std::make_unique<portals::SsNal>(*nic_, sys.host_cpu(node), sys.host_memory(node), params_.pio,
+                                                     params_.portals, uint32_t(sys.node_count()));
+            nal_loads_ = nic_->loads();
+        }
+        return *nal_;
+    }
+
+private:
+    system::SystemParams params_;
+    std::unique_ptr<nic::Nic> nic_;
+    std::unique_ptr<system::NetPort> port_;
+    std::unique_ptr<portals::SsNal> nal_;
+    uint64_t nal_loads_ = 0;  // the NIC's load count when the driver started
+    std::vector<std::unique_ptr<portals::SsNal>> retired_;
+};
+
+class SeaStarModel final : public system::SystemModel {
+public:
+    std::string name() const override { return "seastar"; }
+    std::string summary() const override {
+        return "Cray SeaStar (Red Storm): C Portals firmware on an embedded core, HyperTransport, 3-D mesh";
+    }
+    std::string nic_family() const override { return "embedded-core"; }
+    std::string default_preset() const override { return "seastar"; }
+    std::vector<system::ParameterDecl> parameters() const override { return seastar::parameters(); }
+    net::NetworkParams network_params(const system::Preset& preset) const override { return params(preset, 0).net; }
+    // Null: SystemSpec's own default (a direct cable for two nodes, a line for more).
+    nlohmann::json default_topology(uint32_t) const override { return nullptr; }
+    std::unique_ptr<system::NodeHardware> build_node(system::System& sys, uint32_t node) const override {
+        return std::make_unique<SeaStarNode>(sys, node);
+    }
+    std::vector<msg::TransportInfo> transports() const override {
+        return {{"portals", "Portals 3.3 in generic mode: put and get through the SeaStar NAL (interrupt-driven)",
+                 {"put", "get"}, PortalsTransport::kMaxMessage}};
+    }
+    std::unique_ptr<msg::Transport> open_transport(system::System& sys, uint32_t node, uint32_t peer,
+                                                   const std::string&, uint64_t seed) const override {
+        return std::make_unique<PortalsTransport>(seastar::portals(sys, node), sys.host_memory(node), peer, seed);
+    }
+    std::string default_firmware() const override { return "portals"; }
+    const nlohmann::json& published() const override { return system::published("seastar"); }
+};
+
+}  // namespace
+
+const system::SystemModel& model() {
+    static const SeaStarModel m;
+    return m;
+}
+
+portals::SsNal& portals(system::System& sys, size_t node) {
+    auto* n = dynamic_cast<SeaStarNode*>(&sys.hardware(node));
+    if (!n) throw Error("node " + std::to_string(node) + " is a " + sys.model().name() + " node: Portals runs on the SeaStar");
+    return n->portals(sys, uint32_t(node));
+}
+
+}  // namespace niclab::seastar
