@@ -197,16 +197,24 @@ public:
 
 private:
     enum class TxMode : uint8_t { idle, vi, rdma };
+    struct TxSlot {
+        Message msg;
+        Time launched_at;
+        bool rdma = false;
+    };
     struct TxQueue {
-        std::deque<Message> launched;  // whole messages, oldest first (launch times below)
-        std::deque<Time> launched_at;
+        std::deque<TxSlot> launched;   // whole messages, oldest first; the front may be on the link
         Message partial;               // the message being written
         uint32_t expected = 0;         // its total words once the header is in; 0 = none
+        uint32_t used() const { return uint32_t(launched.size()) + (expected ? 1 : 0); }
+    };
+    struct RxSlot {
+        Message msg;
+        Time visible_at;
     };
     struct RxQueue {
-        std::deque<Message> messages;
-        std::deque<Time> visible_at;
-        uint32_t read_words = 0;       // words of the head message already dequeued
+        std::deque<RxSlot> messages;
+        uint32_t read_words = 0;       // words of the head message already dequeued by PIO
     };
     struct TxDma {
         TxMode mode = TxMode::idle;
@@ -219,27 +227,32 @@ private:
     struct ViRx {
         bool armed = false, exhausted = false, busy = false;
         uint64_t base = 0, size = 0, written = 0;
+        uint32_t inflight = 0;         // bytes of the message being written
         std::array<uint8_t, kMaxBytes> staging{};
     };
     struct Window {
         bool open = false, done = false, busy = false;
         uint64_t base = 0, size = 0, received = 0;
         uint32_t sender = 0;
+        uint32_t inflight = 0;
         std::array<uint8_t, kMaxBytes> staging{};
-        std::deque<uint32_t> pending_bytes;  // accepted messages' data not yet written
     };
 
+    Time sync_time() const;
     void push_word(Priority p, uint32_t word, bool from_dma);
-    void launch(Priority p);
+    void launch(Priority p, bool rdma);
     void kick_back_end();
-    void back_end_send();
+    void back_end_done(Priority p);
     void tx_dma_step();
     void tx_dma_arrived();
     void rx_visible(Priority p);
     void rx_drain();
     void vi_rx_step();
+    void vi_rx_done();
     void rdma_rx_step();
+    void rdma_rx_done();
     void pop_rx(Priority p);
+    bool rx_head_visible(Priority p) const;
     void write_control(uint32_t word_index, uint32_t value);
     uint32_t read_rx_word(Priority p);
     void changed() { activity_.notify_all(); }
@@ -257,6 +270,9 @@ private:
     std::array<uint32_t, 12> control_{};
     bool back_end_busy_ = false;
     bool back_end_scheduled_ = false;
+    sim::EventId back_end_event_;
+    Time back_end_at_;
+    bool rx_interrupt_enabled_ = false;
     host::InterruptHandler rx_interrupt_;
     host::Condition activity_;
 };
