@@ -9,26 +9,24 @@
 
 namespace niclab::bus {
 
-uint32_t PciBus::alloc_dma() {
-    for (uint32_t i = 0; i < dma_.size(); ++i)
-        if (!dma_[i].in_use) {
-            dma_[i].in_use = true;
-            return i;
-        }
-    dma_.emplace_back();
-    dma_.back().in_use = true;
-    return static_cast<uint32_t>(dma_.size() - 1);
+uint32_t PciBus::alloc_dma(bool write, uint64_t addr, uint64_t length, Done done) {
+    uint32_t i = 0;
+    while (i < dma_.size() && dma_[i].in_use) ++i;
+    if (i == dma_.size()) dma_.emplace_back();
+    DmaOp& op = dma_[i];
+    op.in_use = true;
+    op.write = write;
+    op.addr = addr;
+    op.length = length;
+    op.moved = 0;
+    op.out = nullptr;
+    op.done = std::move(done);
+    return i;
 }
 
 void PciBus::dma_read(uint64_t addr, std::span<uint8_t> out, Done done) {
-    const uint32_t i = alloc_dma();
-    DmaOp& op = dma_[i];
-    op.write = false;
-    op.addr = addr;
-    op.length = out.size();
-    op.moved = 0;
-    op.out = out.data();
-    op.done = std::move(done);
+    const uint32_t i = alloc_dma(false, addr, out.size(), std::move(done));
+    dma_[i].out = out.data();
     // The bridge prefetches a sequential stream: only a read that does not continue where
     // the last one ended waits for host memory.
     Time earliest = kernel_.now();
@@ -38,15 +36,8 @@ void PciBus::dma_read(uint64_t addr, std::span<uint8_t> out, Done done) {
 }
 
 void PciBus::dma_write(uint64_t addr, std::span<const uint8_t> data, Done done) {
-    const uint32_t i = alloc_dma();
-    DmaOp& op = dma_[i];
-    op.write = true;
-    op.addr = addr;
-    op.length = data.size();
-    op.moved = 0;
-    op.out = nullptr;
-    op.buffer.assign(data.begin(), data.end());  // capacity is kept across transfers
-    op.done = std::move(done);
+    const uint32_t i = alloc_dma(true, addr, data.size(), std::move(done));
+    dma_[i].buffer.assign(data.begin(), data.end());  // capacity is kept across transfers
     request_burst(i, kernel_.now());
 }
 

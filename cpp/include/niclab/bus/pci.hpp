@@ -276,7 +276,7 @@ private:
     void stall_until_entries_below(host::ProcessContext& ctx, uint32_t limit, Time& stalled);
 
     // DMA.
-    uint32_t alloc_dma();
+    uint32_t alloc_dma(bool write, uint64_t addr, uint64_t length, Done done);
     void request_burst(uint32_t op, Time earliest);
     void grant_burst(uint32_t op, Time start);
     void burst_done(uint32_t op, uint32_t bytes);
