@@ -1,0 +1,72 @@
+"""The family of systems from Python and the command line: the registry, presets
+with parts, transports and their errors, every experiment on every system."""
+
+import subprocess
+import sys
+
+import pytest
+
+import niclab
+from test_experiments import small
+
+
+def _niclab(*args):
+    return subprocess.run([sys.executable, "-m", "niclab", *args], capture_output=True, text=True, timeout=300)
+
+
+SYSTEMS = [s["name"] for s in niclab.systems()]
+
+
+def test_registry_lists_seastar_first_with_its_transports():
+    s = niclab.systems()
+    assert s[0]["name"] == "seastar" and s[0]["nic_family"] == "embedded-core"
+    assert s[0]["default_firmware"] == "portals"
+    assert [t["name"] for t in s[0]["transports"]] == ["portals"]
+    assert s[0]["transports"][0]["ops"] == ["put", "get"]
+    for entry in s:
+        assert entry["presets"] and entry["default_preset"] in entry["presets"]
+
+
+def test_unknown_transport_names_what_the_system_offers():
+    with pytest.raises(niclab.ExperimentError) as e:
+        niclab.run("pingpong", transport="jam", sizes=[8])
+    assert "no transport 'jam'" in str(e.value) and "portals (put/get)" in str(e.value)
+
+
+def test_unknown_system_is_a_config_error():
+    with pytest.raises(niclab.ConfigError) as e:
+        niclab.run("pingpong", system="cm5", sizes=[8])
+    assert "cm5" in str(e.value) and "seastar" in str(e.value)
+
+
+def test_result_records_system_parts_transport_and_op():
+    r = niclab.run("pingpong", sizes=[8])
+    assert r.system["system"] == "seastar"
+    assert set(r.system["parts"]) == {"host", "bus", "nic", "network"}
+    assert r.params["transport"] == "portals" and r.params["op"] == "put"
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("experiment", [n for n, _ in niclab.list_experiments()])
+def test_every_experiment_runs_on_every_system(system, experiment):
+    r = niclab.run(experiment, system=system, **small(experiment))
+    assert len(r) > 0 and r.system["system"] == system
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_cli_preset_lists_parts_and_cited_parameters(system):
+    preset = next(s for s in niclab.systems() if s["name"] == system)["default_preset"]
+    r = _niclab("preset", preset)
+    assert r.returncode == 0, r.stderr
+    assert f"(system {system})" in r.stdout
+    for part in ("host", "bus", "nic", "network"):
+        assert f"  {part} " in r.stdout
+    params = [line for line in r.stdout.splitlines()[6:] if line.strip()]
+    assert params and all(len(line.split()) >= 4 for line in params)
+
+
+def test_cli_systems_and_run_system_choice():
+    r = _niclab("systems")
+    assert r.returncode == 0 and "seastar:" in r.stdout and "transport portals" in r.stdout
+    r = _niclab("run", "pingpong", "--system", "nope")
+    assert r.returncode == 2 and "invalid choice" in r.stderr
