@@ -1,0 +1,124 @@
+// The StarT-X's parameters: their ranges and where each preset value goes (the bus, the
+// NIU, the network, JAM). Values and citations are in presets/startx.json.
+#include <cmath>
+
+#include "niclab/system/host_part.hpp"
+#include "niclab/systems/startx/arctic_port.hpp"
+#include "niclab/systems/startx/model.hpp"
+
+namespace niclab::startx {
+
+using system::time_ns;
+using system::time_us;
+
+std::vector<system::ParameterDecl> parameters() {
+    std::vector<system::ParameterDecl> d = system::host_parameters();
+    const std::vector<system::ParameterDecl> own = {
+        {"host.clock_hz", "Hz", 1e6, 1e11, false},
+        {"bus.clock_hz", "Hz", 1e6, 1e9, false},
+        {"bus.width_bytes", "bytes", 4, 8, true},
+        {"bus.pio_read_small_bytes", "bytes", 4, 4, true},
+        {"bus.pio_read_small_ns", "ns", 1, 1e6, false},
+        {"bus.pio_read_large_bytes", "bytes", 8, 64, true},
+        {"bus.pio_read_large_ns", "ns", 1, 1e6, false},
+        {"bus.host_path_latency_ns", "ns", 0, 1e5, false},
+        {"bus.store_buffer_entries", "entries", 1, 64, true},
+        {"bus.merge_limit_bytes", "bytes", 4, 64, true},
+        {"bus.merge_window_ns", "ns", 0, 1e5, false},
+        {"bus.store_issue_ns", "ns", 0, 1e5, false},
+        {"bus.address_cycles", "cycles", 1, 2, true},
+        {"bus.write_overhead_cycles", "cycles", 0, 64, true},
+        {"bus.dma_burst_bytes", "bytes", 4, 4096, true},
+        {"bus.dma_overhead_cycles", "cycles", 0, 64, true},
+        {"bus.dma_read_latency_ns", "ns", 0, 1e6, false},
+        {"bus.interrupt_latency_ns", "ns", 0, 1e7, false},
+        {"niu.queue_messages", "messages", 1, 31, true},
+        {"niu.rx_count_saturation", "messages", 1, 31, true},
+        {"niu.queue_clock_hz", "Hz", 1e6, 1e10, false},
+        {"niu.link_clock_hz", "Hz", 1e6, 1e10, false},
+        {"niu.link_width_bytes", "bytes", 1, 16, true},
+        {"niu.sync_cycles", "cycles", 0, 64, true},
+        {"niu.page_bytes", "bytes", 4096, 65536, true},
+        {"niu.rdma_chunk_words", "words", 2, 22, true},
+        {"net.link_wire_mb_s", "MB/s", 1, 1e6, false},
+        {"net.overhead_bytes", "bytes", 0, 64, true},
+        {"net.router_delay_ns", "ns", 0, 1e6, false},
+        {"net.link_latency_ns", "ns", 0, 1e6, false},
+        {"net.input_buffers", "messages", 1, 64, true},
+        {"net.receive_buffers", "messages", 1, 64, true},
+        {"jam.call_cycles", "cycles", 0, 1e6, true},
+        {"jam.word_cycles", "cycles", 0, 1e3, true},
+        {"jam.poll_cycles", "cycles", 0, 1e6, true},
+        {"jam.poll_spin_us", "us", 1, 1e9, false},
+        {"jam.driver_work_ns", "ns", 0, 1e9, false},
+        {"jam.vi_rx_buffer_bytes", "bytes", 4096, 1ull << 31, true},
+        {"jam.rpc_pio_max_bytes", "bytes", 0, 16 << 20, true},
+        {"jam.rpc_dispatch_cycles", "cycles", 0, 1e6, true},
+        {"jam.rpc_lock_cycles", "cycles", 0, 1e6, true},
+    };
+    d.insert(d.end(), own.begin(), own.end());
+    return d;
+}
+
+bus::PciParams pci_params(const system::Preset& p) {
+    bus::PciParams b;
+    b.clock_hz = p.value("bus.clock_hz");
+    b.width_bytes = uint32_t(p.integer("bus.width_bytes"));
+    b.read_small_bytes = uint32_t(p.integer("bus.pio_read_small_bytes"));
+    b.read_small_cost = time_ns(p.value("bus.pio_read_small_ns"));
+    b.read_large_bytes = uint32_t(p.integer("bus.pio_read_large_bytes"));
+    b.read_large_cost = time_ns(p.value("bus.pio_read_large_ns"));
+    b.host_path_latency = time_ns(p.value("bus.host_path_latency_ns"));
+    b.store_buffer_entries = uint32_t(p.integer("bus.store_buffer_entries"));
+    b.merge_limit_bytes = uint32_t(p.integer("bus.merge_limit_bytes"));
+    b.merge_window = time_ns(p.value("bus.merge_window_ns"));
+    b.store_issue_cost = time_ns(p.value("bus.store_issue_ns"));
+    b.address_cycles = uint32_t(p.integer("bus.address_cycles"));
+    b.write_overhead_cycles = uint32_t(p.integer("bus.write_overhead_cycles"));
+    b.dma_burst_bytes = uint32_t(p.integer("bus.dma_burst_bytes"));
+    b.dma_overhead_cycles = uint32_t(p.integer("bus.dma_overhead_cycles"));
+    b.dma_read_latency = time_ns(p.value("bus.dma_read_latency_ns"));
+    b.interrupt_latency = time_ns(p.value("bus.interrupt_latency_ns"));
+    return b;
+}
+
+NiuParams niu_params(const system::Preset& p, uint32_t node) {
+    NiuParams n;
+    n.node_id = node;
+    n.queue_messages = uint32_t(p.integer("niu.queue_messages"));
+    n.rx_count_saturation = uint32_t(p.integer("niu.rx_count_saturation"));
+    n.queue_clock_hz = p.value("niu.queue_clock_hz");
+    n.link_clock_hz = p.value("niu.link_clock_hz");
+    n.link_width_bytes = uint32_t(p.integer("niu.link_width_bytes"));
+    n.sync_cycles = uint32_t(p.integer("niu.sync_cycles"));
+    n.page_bytes = uint64_t(p.integer("niu.page_bytes"));
+    n.rdma_chunk_words = uint32_t(p.integer("niu.rdma_chunk_words"));
+    return n;
+}
+
+JamParams jam_params(const system::Preset& p) {
+    JamParams j;
+    j.cycle = Time::ps(std::llround(1e12 / p.value("host.clock_hz")));
+    j.call_cycles = uint32_t(p.integer("jam.call_cycles"));
+    j.word_cycles = uint32_t(p.integer("jam.word_cycles"));
+    j.poll_cycles = uint32_t(p.integer("jam.poll_cycles"));
+    j.spin_limit = time_us(p.value("jam.poll_spin_us"));
+    j.driver_work = time_ns(p.value("jam.driver_work_ns"));
+    return j;
+}
+
+RpcParams rpc_params(const system::Preset& p) {
+    RpcParams r;
+    r.pio_max_bytes = uint32_t(p.integer("jam.rpc_pio_max_bytes"));
+    r.dispatch_cycles = uint32_t(p.integer("jam.rpc_dispatch_cycles"));
+    r.lock_cycles = uint32_t(p.integer("jam.rpc_lock_cycles"));
+    return r;
+}
+
+net::NetworkParams network_params(const system::Preset& p) {
+    return arctic_network_params(p.value("net.link_wire_mb_s"), uint32_t(p.integer("net.overhead_bytes")),
+                                 time_ns(p.value("net.router_delay_ns")), time_ns(p.value("net.link_latency_ns")),
+                                 uint32_t(p.integer("net.input_buffers")), uint32_t(p.integer("net.receive_buffers")));
+}
+
+}  // namespace niclab::startx
