@@ -8,3 +8,6 @@ add_library(niclab_startx_sw STATIC
   ${_startx_dir}/transport_factory.cpp ${_startx_dir}/arctic_port.cpp)
 target_include_directories(niclab_startx_sw PUBLIC ${PROJECT_SOURCE_DIR}/cpp/include)
 target_link_libraries(niclab_startx_sw PUBLIC niclab_startx_hw niclab_msg niclab_net PRIVATE niclab_warnings)
+# The model joins the registry's library (registry.cpp lists startx::model()).
+target_sources(niclab_system PRIVATE ${_startx_dir}/model.cpp ${_startx_dir}/model_params.cpp)
+target_link_libraries(niclab_system PUBLIC niclab_startx_sw)
