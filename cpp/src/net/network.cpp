@@ -14,6 +14,7 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
       topology_(spec),
       pool_(params.max_payload),
       dateline_vcs_(topology_.vcs()),
+      unit_{params.flit_bytes, params.link.overhead_bytes},
       route_random_(params.seed, "net.route") {
     if (params.router_delay < Time{}) throw NetworkError("router delay must not be negative");
     if (params.max_payload == 0 || params.max_payload > PacketHeader::kMaxPayloadLimit)
@@ -21,11 +22,18 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     if (params.vnets == 0 || params.vnets > NetworkParams::kMaxVnets)
         throw NetworkError("vnets = " + std::to_string(params.vnets) + " outside 1.." +
                            std::to_string(NetworkParams::kMaxVnets));
+    if (params.flit_bytes) {
+        const uint32_t need = unit_.cost(params.max_payload);
+        if (params.input_buffers < need || params.receive_buffers < need)
+            throw NetworkError("buffers of " + std::to_string(std::min(params.input_buffers, params.receive_buffers)) +
+                               " flits cannot hold a full packet of " + std::to_string(need) + " flits of " +
+                               std::to_string(params.flit_bytes) + " bytes (virtual cut-through)");
+    }
     const uint32_t vcs = dateline_vcs_ * params.vnets;  // router inputs and router-to-router cables
     const uint32_t vnets = params.vnets;                // NIC receive side: no dateline there
     const uint32_t n_routers = topology_.routers();
     routers_.reserve(n_routers);
-    for (uint32_t r = 0; r < n_routers; ++r) routers_.emplace_back(r, topology_.ports(r), vcs, dateline_vcs_);
+    for (uint32_t r = 0; r < n_routers; ++r) routers_.emplace_back(r, topology_.ports(r), vcs, dateline_vcs_, unit_);
     nics_.resize(topology_.nodes());
 
     // Lay the cables in a fixed order (routers by id and port, then NICs by node) so
@@ -60,10 +68,10 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
         }
     wakeup_pending_.assign(links_.size(), 0);
 
-    // Every live packet holds a credit of some buffer, so the pool never needs more
-    // slots than there are buffers.
+    // Every live packet holds the credits of some buffer, at least those of the
+    // shortest packet, so the pool never needs more slots than that allows.
     std::size_t buffers = 0;
-    for (const Link& l : links_) buffers += std::size_t(l.vcs()) * l.credits_per_vc();
+    for (const Link& l : links_) buffers += std::size_t(l.vcs()) * (l.credits_per_vc() / unit_.cost(0));
     pool_.reserve(buffers);
 }
 
@@ -98,22 +106,25 @@ bool Network::inject(NodeId node, const PacketView& packet) {
                            std::to_string(params_.vnets) + " vnets");
     if (routers_.empty() && packet.dst == node)
         throw NetworkError("inject: a direct cable cannot loop a packet back to its sender");
+    if (packet.route_bytes) check_source_route(packet);
 
     NicPort& nic = nics_[node];
     Link& link = links_[nic.tx_link];
     // A direct cable has no dateline, so its VCs are the vnets.
     const uint8_t vc = uint8_t(routers_.empty() ? packet.vnet : packet.vnet * dateline_vcs_);
-    if (link.credits(vc) == 0) {
+    const uint32_t cost = unit_.cost(packet.length);
+    if (link.credits(vc) < cost) {
         nic.injection_blocked = true;
         ++stats_.injections_refused;
         return false;
     }
-    link.take_credit(vc);
+    link.take_credit(vc, cost);
     const PacketHandle h = pool_.allocate();
     PacketSlot& slot = pool_[h];
     slot.header = packet;
-    // One value serves every hop: no header field changes on the way.
+    // One value serves every hop unless a source route is consumed on the way.
     slot.header.link_crc = compute_link_crc(packet);
+    slot.stripped = 0;
     std::copy(packet.payload.begin(), packet.payload.end(), pool_.payload(h).begin());
     slot.injected_at = kernel_.now();
     slot.eligible_at = kernel_.now();
@@ -152,7 +163,10 @@ void Network::try_send(LinkId l) {
             if (b < 0) return;  // every requester waits for a credit: credit_returned() retries
             const PacketHandle h = r.dequeue(pool_, uint32_t(b));
             PacketSlot& slot = pool_[h];
-            link.take_credit(slot.out_vc);
+            link.take_credit(slot.out_vc, unit_.cost(slot.header.length));
+            // It came in one route byte longer if this router stripped one (every
+            // router on a source route does).
+            const uint32_t cost = unit_.cost(slot.header.length + (slot.stripped ? 1 : 0));
             // Cut-through may not outrun the packet's own tail on the way in.
             const Time ser = link.serialization(slot.header.length);
             const Time start = std::max(now, slot.tail_arrival - ser);
@@ -163,7 +177,7 @@ void Network::try_send(LinkId l) {
             const LinkId in = r.in_link(r.buffer_port(uint32_t(b)));
             const uint8_t vc = r.buffer_vc(uint32_t(b));
             kernel_.schedule_at(link.busy_until() + links_[in].latency(),
-                                [this, in, vc] { credit_returned(in, vc); });
+                                [this, in, vc, cost] { credit_returned(in, vc, cost); });
             const int next_port = r.head_port(uint32_t(b));
             if (next_port >= 0) try_send(r.out_link(uint8_t(next_port)));
         }
@@ -198,7 +212,17 @@ void Network::arrive_at_router(LinkId l, PacketHandle h) {
     Router& r = routers_[e.to];
     PacketSlot& slot = pool_[h];
     const uint8_t in_vc = slot.out_vc;
-    slot.out_port = route(e.to, slot.header);
+    if (slot.header.route_bytes) {
+        // The router takes the leading route byte off the packet, as a Myrinet switch
+        // does; the link CRC then covers what is left.
+        slot.out_port = pool_.payload(h)[0];
+        ++slot.stripped;
+        --slot.header.length;
+        --slot.header.route_bytes;
+        slot.header.link_crc = compute_link_crc(slot.header, pool_.payload(h));
+    } else {
+        slot.out_port = route(e.to, slot.header);
+    }
     const PortInfo& out = r.port(slot.out_port);
     // VCs of one vnet are consecutive; the NIC receive side has no dateline VCs.
     const uint8_t vnet = slot.header.vnet;
@@ -212,6 +236,33 @@ void Network::arrive_at_router(LinkId l, PacketHandle h) {
     const bool at_head = r.enqueue(pool_, b, h);
     note_occupancy(r.input(b).size());
     if (at_head) try_send(r.out_link(slot.out_port));
+}
+
+// A source route must lead, port by connected port, from the sender's router to the
+// destination's NIC port, ending there: a wrong byte would otherwise surface deep in
+// a run as a packet at a port with no cable.
+void Network::check_source_route(const PacketView& p) const {
+    auto fail = [&](const std::string& what) {
+        throw NetworkError("inject: source route of " + std::to_string(p.route_bytes) + " bytes from " +
+                           std::to_string(p.src) + " to " + std::to_string(p.dst) + ": " + what);
+    };
+    if (routers_.empty()) fail("a direct cable has no router to read it");
+    if (p.route_bytes > p.length) fail("longer than the payload of " + std::to_string(p.length) + " bytes");
+    uint32_t r = topology_.router_of(p.src);
+    for (uint32_t i = 0; i < p.route_bytes; ++i) {
+        const uint8_t port = p.payload[i];
+        const auto& ports = topology_.ports(r);
+        if (port >= ports.size() || ports[port].kind == PeerKind::None)
+            fail("byte " + std::to_string(i) + " names port " + std::to_string(port) + " of router " +
+                 std::to_string(r) + ", which has no cable");
+        if (ports[port].kind == PeerKind::Node) {
+            if (ports[port].peer != p.dst || i + 1 != p.route_bytes)
+                fail("byte " + std::to_string(i) + " leaves the network at node " + std::to_string(ports[port].peer));
+            return;
+        }
+        r = ports[port].peer;
+    }
+    fail("ends at router " + std::to_string(r) + " before reaching the destination");
 }
 
 // The output port toward the packet's destination: the table's, except that a
@@ -254,10 +305,11 @@ void Network::offer_packets(NodeId node) {
             stats_.bytes_delivered += slot.header.length;
             stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
             stats_.latency_ns.add((kernel_.now() - slot.injected_at).as_ns());
+            const uint32_t cost = unit_.cost(slot.header.length);
             pool_.release(h);
             const LinkId rx = nic.rx_link;
             const uint8_t vc = uint8_t(v);
-            kernel_.schedule_in(links_[rx].latency(), [this, rx, vc] { credit_returned(rx, vc); });
+            kernel_.schedule_in(links_[rx].latency(), [this, rx, vc, cost] { credit_returned(rx, vc, cost); });
         }
     }
     nic.delivering = false;
@@ -278,8 +330,8 @@ void Network::endpoint_ready(NodeId node) {
     offer_packets(node);
 }
 
-void Network::credit_returned(LinkId l, uint8_t vc) {
-    links_[l].return_credit(vc);
+void Network::credit_returned(LinkId l, uint8_t vc, uint32_t n) {
+    links_[l].return_credit(vc, n);
     const LinkEnds& e = ends_[l];
     if (e.from_side == Side::Router) {
         try_send(l);

@@ -21,6 +21,7 @@ std::array<uint8_t, PacketHeader::kHeaderBytes> header_bytes(const PacketHeader&
     o = put(o, p.sequence);
     o = put(o, uint8_t((p.head ? 1 : 0) | (p.tail ? 2 : 0) | (p.random_up_route ? 4 : 0)));
     o = put(o, p.vnet);
+    o = put(o, p.route_bytes);
     o = put(o, p.length);
     o = put(o, p.message_bytes);
     put(o, p.message_crc);

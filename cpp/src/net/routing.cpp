@@ -2,25 +2,28 @@
 
 namespace niclab::net {
 
+uint8_t dimension_order_port(const Mesh3D& mesh, const std::array<uint32_t, 3>& here,
+                             const std::array<uint32_t, 3>& there) {
+    for (int d = 0; d < 3; ++d) {
+        if (here[d] == there[d]) continue;
+        bool plus = there[d] > here[d];
+        if (mesh.wrap[d]) {
+            const uint32_t size = mesh.dims[d];
+            const uint32_t forward = (there[d] + size - here[d]) % size;
+            plus = forward <= size - forward;
+        }
+        return uint8_t(plus ? 1 + 2 * d : 2 + 2 * d);
+    }
+    return Topology::kNicPort;
+}
+
 std::vector<uint8_t> dimension_order_table(const Topology& topo, const Mesh3D& mesh) {
     const uint32_t n = topo.nodes();
     std::vector<uint8_t> table(size_t(n) * n, Topology::kNicPort);
     for (uint32_t r = 0; r < n; ++r) {
         const auto here = topo.coordinates(r);
-        for (NodeId dst = 0; dst < n; ++dst) {
-            const auto there = topo.coordinates(dst);
-            for (int d = 0; d < 3; ++d) {
-                if (here[d] == there[d]) continue;
-                bool plus = there[d] > here[d];
-                if (mesh.wrap[d]) {
-                    const uint32_t size = mesh.dims[d];
-                    const uint32_t forward = (there[d] + size - here[d]) % size;
-                    plus = forward <= size - forward;
-                }
-                table[size_t(r) * n + dst] = uint8_t(plus ? 1 + 2 * d : 2 + 2 * d);
-                break;
-            }
-        }
+        for (NodeId dst = 0; dst < n; ++dst)
+            table[size_t(r) * n + dst] = dimension_order_port(mesh, here, topo.coordinates(dst));
     }
     return table;
 }

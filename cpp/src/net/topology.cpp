@@ -20,7 +20,13 @@ Topology::Topology(const TopologySpec& spec) : spec_(spec) {
         node_port_.assign(2, 0);
     } else if (const auto* m = std::get_if<Mesh3D>(&spec)) {
         build_mesh(*m);
-        table_ = dimension_order_table(*this, *m);
+        if (m->routing == MeshRouting::Table) {
+            table_ = dimension_order_table(*this, *m);
+        } else {
+            mesh_ = *m;
+            coords_.resize(nodes_);
+            for (NodeId n = 0; n < nodes_; ++n) coords_[n] = coordinates(n);
+        }
     } else {
         const auto& f = std::get<FatTree>(spec);
         build_fat_tree(f);
@@ -39,8 +45,12 @@ void Topology::build_mesh(const Mesh3D& m) {
         if (d == 0) throw NetworkError("mesh dimensions must be at least 1");
         n *= d;
     }
-    // The routing tables hold routers × nodes bytes: 1 GB at this bound.
-    if (n > (1u << 15)) throw NetworkError("mesh of " + std::to_string(n) + " nodes is larger than 32768");
+    // A routing table holds routers × nodes bytes: 1 GB at 32768 nodes. Computed
+    // routes need none; their bound keeps the network's own state near 1 GB.
+    const uint64_t limit = m.routing == MeshRouting::Table ? (1u << 15) : (1u << 18);
+    if (n > limit)
+        throw NetworkError("mesh of " + std::to_string(n) + " nodes is larger than " + std::to_string(limit) +
+                           (m.routing == MeshRouting::Table ? " (computed routing allows more)" : ""));
     nodes_ = uint32_t(n);
     ports_.assign(nodes_, std::vector<PortInfo>(7));
     node_router_.resize(nodes_);
@@ -89,6 +99,10 @@ void Topology::build_fat_tree(const FatTree& f) {
             connect(l, uint8_t(f.nodes_per_leaf + s), f.leaves + s, uint8_t(l), -1, false);
     up_ports_.assign(ports_.size(), PortRange{});
     for (uint32_t l = 0; l < f.leaves; ++l) up_ports_[l] = PortRange{uint8_t(f.nodes_per_leaf), uint8_t(f.spines)};
+}
+
+uint8_t Topology::computed_route(uint32_t router, NodeId dst) const {
+    return dimension_order_port(mesh_, coords_[router], coords_[dst]);
 }
 
 std::array<uint32_t, 3> Topology::coordinates(NodeId n) const {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "niclab/net/crc.hpp"
@@ -96,5 +97,12 @@ private:
     NodeId node_;
     std::array<std::deque<StoredPacket>, NetworkParams::kMaxVnets> outbox_;
 };
+
+// A TestNic on every node.
+inline std::vector<std::unique_ptr<TestNic>> make_nics(Network& net) {
+    std::vector<std::unique_ptr<TestNic>> nics;
+    for (NodeId n = 0; n < net.nodes(); ++n) nics.push_back(std::make_unique<TestNic>(net, n));
+    return nics;
+}
 
 }  // namespace niclab::net::testing

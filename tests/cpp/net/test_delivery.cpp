@@ -13,14 +13,9 @@ namespace niclab::net {
 namespace {
 
 using testing::TestNic;
+using testing::make_nics;
 using testing::make_packet;
 using testing::payload_intact;
-
-std::vector<std::unique_ptr<TestNic>> make_nics(Network& net) {
-    std::vector<std::unique_ptr<TestNic>> nics;
-    for (NodeId n = 0; n < net.nodes(); ++n) nics.push_back(std::make_unique<TestNic>(net, n));
-    return nics;
-}
 
 TEST(Delivery, EveryPairOnEveryTopology) {
     const TopologySpec specs[] = {Mesh3D{{4, 4, 4}, {}}, Mesh3D::red_storm(3, 3, 4), FatTree::with_radix(8),

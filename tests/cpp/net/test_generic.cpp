@@ -15,15 +15,10 @@ namespace niclab::net {
 namespace {
 
 using testing::make_frame;
+using testing::make_nics;
 using testing::make_packet;
 using testing::payload_intact;
 using testing::TestNic;
-
-std::vector<std::unique_ptr<TestNic>> make_nics(Network& net) {
-    std::vector<std::unique_ptr<TestNic>> nics;
-    for (NodeId n = 0; n < net.nodes(); ++n) nics.push_back(std::make_unique<TestNic>(net, n));
-    return nics;
-}
 
 // A DS-link-like network: 4096-byte payloads, 10 MB/s on the wire, 8 bytes of
 // header and trailer per packet (numbers chosen to make the arithmetic plain).
@@ -278,11 +273,15 @@ TEST(VirtualNetworks, RouterArbiterPrefersTheLowerVnetWhateverTheRoundRobin) {
 
 // Random traffic over random vnets: FIFO per (source, destination, vnet), no
 // deadlock on a torus with two vnets × two dateline channels.
-void vnet_traffic_in_order(const TopologySpec& spec) {
-    sim::Kernel k;
+NetworkParams two_vnets() {
     NetworkParams p;
     p.vnets = 2;
     p.input_buffers = 2;
+    return p;
+}
+
+void vnet_traffic_in_order(const TopologySpec& spec, const NetworkParams& p = two_vnets()) {
+    sim::Kernel k;
     Network net(k, spec, p);
     auto nics = make_nics(net);
     sim::Random rng(5, "traffic");
@@ -310,6 +309,174 @@ void vnet_traffic_in_order(const TopologySpec& spec) {
 TEST(VirtualNetworks, FifoPerVnetUnderRandomTrafficTorus) { vnet_traffic_in_order(Mesh3D{{4, 4, 4}, {true, true, true}}); }
 TEST(VirtualNetworks, FifoPerVnetUnderRandomTrafficFatTree) { vnet_traffic_in_order(FatTree::with_radix(8)); }
 TEST(VirtualNetworks, FifoPerVnetOnADirectCable) { vnet_traffic_in_order(DirectCable{}); }
+
+// ---- flow control in flits ------------------------------------------------------
+
+// 8-byte flits, 8 bytes of overhead: a full 64-byte packet is 9 flits.
+NetworkParams flits(uint32_t buffer_flits) {
+    NetworkParams p;
+    p.flit_bytes = 8;
+    p.link.overhead_bytes = 8;
+    p.input_buffers = p.receive_buffers = buffer_flits;
+    return p;
+}
+
+TEST(FlitCredits, APacketTakesItsWireBytesInFlits) {
+    const CreditUnit unit{8, 8};
+    EXPECT_EQ(unit.cost(0), 1u);
+    EXPECT_EQ(unit.cost(56), 8u);
+    EXPECT_EQ(unit.cost(57), 9u);
+    EXPECT_EQ(unit.cost(64), 9u);
+    EXPECT_EQ((CreditUnit{0, 26}.cost(64)), 1u) << "SeaStar: one credit per packet";
+    EXPECT_EQ((CreditUnit{16, 0}.cost(0)), 1u) << "even an empty packet takes a buffer";
+}
+
+TEST(FlitCredits, ABufferSmallerThanTheLargestPacketIsAnError) {
+    sim::Kernel k;
+    EXPECT_THROW(Network(k, Mesh3D{{2, 1, 1}, {}}, flits(8)), NetworkError);
+    EXPECT_NO_THROW(Network(k, Mesh3D{{2, 1, 1}, {}}, flits(9)));
+}
+
+// The gaps between deliveries of `n` back-to-back packets of `len` bytes on a cable
+// whose receiver has one full packet's worth of flits.
+std::vector<Time> delivery_gaps(uint16_t len, int n) {
+    sim::Kernel k;
+    Network net(k, DirectCable{}, flits(9));
+    TestNic a(net, 0), b(net, 1);
+    for (int i = 0; i < n; ++i) a.send(make_frame<64>(0, 1, uint32_t(i), len));
+    k.run_until(Time::us(20));
+    EXPECT_EQ(b.log.size(), size_t(n));
+    std::vector<Time> gaps;
+    for (size_t i = 1; i < b.log.size(); ++i) gaps.push_back(b.log[i].at - b.log[i - 1].at);
+    return gaps;
+}
+
+TEST(FlitCredits, CreditsAreCountedInFlitsNotPackets) {
+    const NetworkParams p = flits(9);
+    const Link link(0, p.link, 1, 1, 0);
+    // A full packet takes all 9 flits: each waits for the last one's credit to return.
+    for (Time g : delivery_gaps(64, 50)) ASSERT_EQ(g, link.serialization(64) + p.link.latency * 2);
+    // Empty packets take one flit each: 9 in flight cover the round trip, so they
+    // stream at the wire rate.
+    for (Time g : delivery_gaps(0, 50)) ASSERT_EQ(g, link.serialization(0));
+}
+
+TEST(FlitCredits, RandomTrafficInOrderWithFlitBuffers) {
+    NetworkParams p = flits(12);
+    p.vnets = 2;
+    vnet_traffic_in_order(Mesh3D{{4, 4, 4}, {true, true, true}}, p);
+    vnet_traffic_in_order(FatTree::with_radix(8), p);
+}
+
+// ---- source routes -----------------------------------------------------------------
+
+// A frame whose payload is `route` followed by `data_bytes` bytes that name it.
+BasicPacket<64> routed(NodeId src, NodeId dst, uint32_t id, std::vector<uint8_t> route, uint16_t data_bytes) {
+    BasicPacket<64> p = make_frame<64>(src, dst, id, 0);
+    std::copy(route.begin(), route.end(), p.payload.begin());
+    for (unsigned i = 0; i < data_bytes; ++i) p.payload[route.size() + i] = testing::payload_byte(src, id, i);
+    p.route_bytes = uint8_t(route.size());
+    p.length = uint16_t(route.size() + data_bytes);
+    p.message_crc = crc32(std::span<const uint8_t>(p.payload.data() + route.size(), data_bytes));
+    return p;
+}
+
+bool all_credits_back(const Network& net) {
+    for (const Link& l : net.links())
+        for (uint32_t v = 0; v < l.vcs(); ++v)
+            if (l.credits(v) != l.credits_per_vc()) return false;
+    return true;
+}
+
+constexpr uint8_t kPlusX = 1, kPlusY = 3, kNic = 0;
+
+TEST(SourceRoutes, EachRouterConsumesItsByteAndTheReceiverGetsTheRest) {
+    sim::Kernel k;
+    const NetworkParams p;
+    Network net(k, Mesh3D{{4, 4, 1}, {}}, p);
+    TestNic a(net, 0), b(net, 5);
+    // (0,0) to (1,1) y first: not the way dimension order goes.
+    a.send(routed(0, 5, 7, {kPlusY, kPlusX, kNic}, 40));
+    k.run_until(Time::us(2));
+    ASSERT_EQ(b.log.size(), 1u);
+    const auto& got = b.log[0].packet;
+    EXPECT_EQ(got.length, 40u);
+    EXPECT_EQ(got.route_bytes, 0u);
+    EXPECT_TRUE(payload_intact(got));
+    EXPECT_EQ(net.link(net.router(0).out_link(kPlusY)).stats().packets, 1u);
+    EXPECT_EQ(net.link(net.router(0).out_link(kPlusX)).stats().packets, 0u);
+    // The packet shrinks a byte a hop; cut-through, so only the last serialization counts.
+    const Link link(0, p.link, 1, 1, 0);
+    EXPECT_EQ(b.log[0].at, p.router_delay * 3 + p.link.latency * 4 + link.serialization(40));
+    EXPECT_EQ(net.stats().bytes_delivered, 40u);
+}
+
+TEST(SourceRoutes, ChooseTheSpineOfAFatTree) {
+    sim::Kernel k;
+    const FatTree f{2, 2, 2};
+    Network net(k, f);
+    auto nics = make_nics(net);
+    // Leaf 0's up-link to spine 1, spine 1's down-link to leaf 1, leaf 1's port to node 2.
+    for (uint32_t i = 0; i < 10; ++i) nics[0]->send(routed(0, 2, i, {3, 1, 0}, 16));
+    k.run_until(Time::us(5));
+    ASSERT_EQ(nics[2]->log.size(), 10u);
+    for (uint32_t i = 0; i < 10; ++i) EXPECT_EQ(nics[2]->log[i].packet.message_id, i) << "one path: in order";
+    EXPECT_EQ(net.link(net.router(0).out_link(3)).stats().packets, 10u);
+    EXPECT_EQ(net.link(net.router(0).out_link(2)).stats().packets, 0u);
+    EXPECT_TRUE(all_credits_back(net));
+}
+
+TEST(SourceRoutes, FlitCreditsComeBackWhole) {
+    // Each hop strips a byte: the credits an input gets back must be those the
+    // longer packet took, or the buffers would leak away.
+    sim::Kernel k;
+    Network net(k, Mesh3D{{4, 4, 1}, {}}, flits(9));
+    auto nics = make_nics(net);
+    for (uint32_t i = 0; i < 200; ++i) nics[0]->send(routed(0, 15, i, {kPlusX, kPlusX, kPlusX, kPlusY, kPlusY, kPlusY, kNic}, 57));
+    k.run_until(Time::us(100));
+    EXPECT_EQ(nics[15]->log.size(), 200u);
+    EXPECT_TRUE(all_credits_back(net));
+}
+
+TEST(SourceRoutes, BadRoutesAreNamedErrors) {
+    sim::Kernel k;
+    Network net(k, Mesh3D{{2, 2, 1}, {}});
+    auto expect_error = [&](const BasicPacket<64>& p, const std::string& words) {
+        try {
+            net.inject(p.src, p);
+            ADD_FAILURE() << "accepted: " << words;
+        } catch (const NetworkError& e) {
+            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+        }
+    };
+    expect_error(routed(0, 3, 0, {kPlusX, kNic}, 4), "leaves the network at node 1");
+    expect_error(routed(0, 3, 0, {kPlusX, kPlusY}, 4), "ends at router 3");
+    expect_error(routed(0, 3, 0, {2, kNic}, 4), "names port 2 of router 0, which has no cable");
+    expect_error(routed(0, 1, 0, {kPlusX, kNic, kNic}, 4), "byte 1 leaves the network");
+    BasicPacket<64> short_one = routed(0, 1, 0, {kPlusX, kNic}, 0);
+    short_one.length = 1;
+    expect_error(short_one, "longer than the payload");
+    sim::Kernel k2;
+    Network cable(k2, DirectCable{});
+    EXPECT_THROW(cable.inject(0, routed(0, 1, 0, {kNic}, 4)), NetworkError);
+    EXPECT_EQ(net.packets_in_flight(), 0u);
+}
+
+TEST(Invariants, EveryCreditComesBackAfterTraffic) {
+    for (const NetworkParams& p : {NetworkParams{}, flits(12), two_vnets()}) {
+        sim::Kernel k;
+        Network net(k, Mesh3D::red_storm(3, 3, 4), p);
+        auto nics = make_nics(net);
+        sim::Random rng(8, "traffic");
+        for (int i = 0; i < 50; ++i)
+            for (NodeId s = 0; s < net.nodes(); ++s)
+                nics[s]->send(make_frame<64>(s, NodeId(rng.below(net.nodes())), uint32_t(i), uint16_t(rng.below(65)),
+                                             uint8_t(rng.below(p.vnets))));
+        k.run_until(Time::ms(1));
+        EXPECT_EQ(net.stats().packets_delivered, 50u * net.nodes());
+        EXPECT_TRUE(all_credits_back(net));
+    }
+}
 
 // ---- fat trees and random up-routes -------------------------------------------------
 

@@ -79,6 +79,9 @@ TEST(Timing, OnePacketLatencyIsExact) {
     EXPECT_EQ(one_packet_latency(FatTree::with_radix(8), 0, 31, 64), expected(2, p, full));
     // A NIC sending to itself still goes through its router: one router, two cables.
     EXPECT_EQ(one_packet_latency(Mesh3D{{2, 2, 2}, {}}, 5, 5, 64), expected(0, p, full));
+    // Computed dimension-order routes take the same time as the table's.
+    Mesh3D computed{{4, 4, 4}, {}, MeshRouting::Computed};
+    EXPECT_EQ(one_packet_latency(computed, 0, 63, 64), expected(9, p, full));
     // Direct cable: one cable, no router.
     EXPECT_EQ(one_packet_latency(DirectCable{}, 0, 1, 64), p.link.latency + full);
 }

@@ -105,5 +105,26 @@ TEST(Topology, BadSpecsAreNetworkErrors) {
     EXPECT_THROW(Topology(Mesh3D{{2, 2, 2}, {}}).path(0, 8), NetworkError);
 }
 
+TEST(Topology, ComputedDimensionOrderRoutesAreTheTablesRoutes) {
+    for (Mesh3D m : {Mesh3D{{4, 4, 4}, {}}, Mesh3D::red_storm(3, 3, 4), Mesh3D{{3, 2, 5}, {true, true, true}},
+                     Mesh3D{{5, 1, 1}, {}}}) {
+        const Topology tabled(m);
+        m.routing = MeshRouting::Computed;
+        const Topology computed(m);
+        for (uint32_t r = 0; r < tabled.routers(); ++r)
+            for (NodeId d = 0; d < tabled.nodes(); ++d) ASSERT_EQ(computed.route(r, d), tabled.route(r, d)) << r << " -> " << d;
+        check_mesh(m);
+    }
+}
+
+TEST(Topology, ComputedRoutesNeedNoTableSoMeshesMayBeLarger) {
+    Mesh3D big{{64, 32, 32}, {false, false, true}};  // 65536 nodes: a 4 GB table
+    EXPECT_THROW(Topology{big}, NetworkError);
+    big.routing = MeshRouting::Computed;
+    const Topology t(big);
+    EXPECT_EQ(t.nodes(), 65536u);
+    EXPECT_EQ(t.hop_count(0, 65535), 63u + 31u + 1u);
+}
+
 }  // namespace
 }  // namespace niclab::net

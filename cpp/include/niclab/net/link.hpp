@@ -2,9 +2,10 @@
 // A unidirectional channel between two buffers (NIC or router port). It models
 //  - serialization: a packet occupies the link for its wire bytes at the wire rate;
 //  - propagation latency;
-//  - credit-based flow control: the sender holds one credit per free packet buffer
-//    at the receiver (per virtual channel) and sends only with one, so flow control
-//    never drops a packet;
+//  - credit-based flow control: the sender holds one credit per free buffer unit
+//    at the receiver (per virtual channel) and sends a packet only when it holds the
+//    packet's worth, so flow control never drops a packet. A unit is a whole packet
+//    buffer (SeaStar) or a flit of the system's size (CreditUnit);
 //  - bit errors with SeaStar's 16-bit link CRC and link-level retry (seed 001 §2).
 //
 // Timing model of retry (an assumption; the seeds give none): the receiver checks
@@ -47,6 +48,19 @@ struct LinkParams {
     // With retry off, corrupted packets are delivered as they are (the end-to-end
     // CRC of the receiving NIC is then the only check).
     bool link_retry = true;
+};
+
+// What one credit stands for: a whole packet buffer (flit_bytes == 0, SeaStar), or
+// flit_bytes of buffer, a packet then needing its wire bytes (payload + overhead)
+// rounded up to flits — flow control counted in the system's own units.
+struct CreditUnit {
+    uint32_t flit_bytes = 0;
+    uint32_t overhead_bytes = 0;
+    uint32_t cost(uint32_t payload_length) const {
+        if (flit_bytes == 0) return 1;
+        const uint32_t flits = (payload_length + overhead_bytes + flit_bytes - 1) / flit_bytes;
+        return flits ? flits : 1;
+    }
 };
 
 struct LinkStats {
@@ -98,8 +112,8 @@ public:
     uint32_t vcs() const { return vcs_; }
     uint32_t credits(uint32_t vc) const { return credits_[vc]; }
     uint32_t credits_per_vc() const { return credits_per_vc_; }
-    void take_credit(uint32_t vc) { --credits_[vc]; }
-    void return_credit(uint32_t vc) { ++credits_[vc]; }
+    void take_credit(uint32_t vc, uint32_t n = 1) { credits_[vc] -= n; }
+    void return_credit(uint32_t vc, uint32_t n = 1) { credits_[vc] += n; }
 
     // Sends a packet starting at `start` (the link must be idle by then). Bit errors
     // are drawn here; with retry off a flipped bit is left in `payload`.

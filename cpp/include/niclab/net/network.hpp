@@ -3,8 +3,10 @@
 // simulation kernel, with one endpoint per node for the NIC to attach to.
 //
 // Switching is virtual cut-through: a router may forward a packet router_delay after
-// its head arrives, before its tail is in, and an input buffer holds a whole packet
-// (one credit = one packet buffer). So one packet crossing an idle network takes
+// its head arrives, before its tail is in, once the next buffer has room for all of
+// it (one credit = one packet buffer, or a flit when flit_bytes is set). Wormhole
+// switching, where a blocked packet holds every link it spans, is not modelled yet.
+// So one packet crossing an idle network takes
 //     routers × router_delay + links × link latency + one serialization,
 // where links = hop_count + 2 (injection and ejection cables) and routers =
 // hop_count + 1 on a mesh or fat tree, and links = 1, routers = 0 on a direct cable.
@@ -14,6 +16,10 @@
 // dateline VC), and every arbiter — router outputs and the injection cable — serves
 // the lowest vnet first. So congestion in vnet 0 can hold vnet 1 back, never the
 // reverse, and each vnet on one path stays FIFO.
+//
+// Routing: the topology's table (or dimension order computed from coordinates, see
+// MeshRouting), a random spine on the way up a fat tree for packets that ask, or the
+// packet's own source route, consumed a byte per router (PacketHeader::route_bytes).
 //
 // Everything is deterministic for a given topology, parameters, seed and traffic:
 // all decisions are made in kernel events, which fire in (time, sequence) order,
@@ -64,6 +70,11 @@ struct NetworkParams {
     // Virtual networks (priority classes), 1..kMaxVnets; vnet 0 has the highest priority.
     uint32_t vnets = 1;
     static constexpr uint32_t kMaxVnets = 4;
+    // Flow-control unit. 0: one credit is one packet buffer (SeaStar). Otherwise
+    // input_buffers and receive_buffers count flits of this many bytes, and a packet
+    // takes its wire bytes (payload + link.overhead_bytes) in flits; switching is
+    // still virtual cut-through, so every buffer must hold the largest packet.
+    uint32_t flit_bytes = 0;
 };
 
 struct NetworkStats {
@@ -142,9 +153,10 @@ private:
     void send(LinkId l, PacketHandle h, Time start);
     void arrive_at_router(LinkId l, PacketHandle h);
     void arrive_at_nic(LinkId l, PacketHandle h);
-    void credit_returned(LinkId l, uint8_t vc);
+    void credit_returned(LinkId l, uint8_t vc, uint32_t n);
     void offer_packets(NodeId node);
     uint8_t route(uint32_t router, const PacketHeader& h);
+    void check_source_route(const PacketView& p) const;
     void note_occupancy(uint32_t size) {
         if (size > stats_.max_buffer_occupancy) stats_.max_buffer_occupancy = size;
     }
@@ -160,6 +172,7 @@ private:
     PacketPool pool_;
     NetworkStats stats_;
     uint32_t dateline_vcs_;  // VCs per vnet on router-to-router links: 2 on a torus
+    CreditUnit unit_;
     sim::Random route_random_;
 };
 

@@ -23,7 +23,7 @@ struct PacketHeader {
     // The largest payload any network may be built for (DS-link packets).
     static constexpr std::size_t kMaxPayloadLimit = 4096;
     // Bytes of the header as serialised for the link CRC (see header_bytes()).
-    static constexpr std::size_t kHeaderBytes = 26;
+    static constexpr std::size_t kHeaderBytes = 27;
 
     NodeId src = 0;
     NodeId dst = 0;
@@ -47,6 +47,11 @@ struct PacketHeader {
     // CRC-16-CCITT over header_bytes() + payload, set by the network on injection and
     // checked per hop by link-level retry.
     uint16_t link_crc = 0;
+    // Source routing (Myrinet): the first route_bytes bytes of the payload are the
+    // output port to take at each router in turn. Each router consumes its byte,
+    // which leaves the packet (length and route_bytes one less), so the receiver
+    // gets the payload behind the route. 0: the network routes by its table.
+    uint8_t route_bytes = 0;
 };
 
 template <std::size_t N>

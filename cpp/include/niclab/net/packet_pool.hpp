@@ -29,6 +29,7 @@ struct PacketSlot {
     uint8_t out_port = 0;   // routing decision at the current router
     uint8_t out_vc = 0;     // virtual channel on the output link (vnet × dateline VCs + dateline VC)
     bool corrupted = false; // a bit was flipped on some hop with link retry off
+    uint8_t stripped = 0;   // source-route bytes consumed: the payload starts that far in
 };
 
 class PacketPool {
@@ -64,10 +65,10 @@ public:
     const PacketSlot& operator[](PacketHandle h) const { return slots_[h]; }
     // The payload bytes in use (header.length of them).
     std::span<uint8_t> payload(PacketHandle h) {
-        return {bytes_.data() + std::size_t(h) * payload_capacity_, slots_[h].header.length};
+        return {bytes_.data() + std::size_t(h) * payload_capacity_ + slots_[h].stripped, slots_[h].header.length};
     }
     std::span<const uint8_t> payload(PacketHandle h) const {
-        return {bytes_.data() + std::size_t(h) * payload_capacity_, slots_[h].header.length};
+        return {bytes_.data() + std::size_t(h) * payload_capacity_ + slots_[h].stripped, slots_[h].header.length};
     }
 
 private:

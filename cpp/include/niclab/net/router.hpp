@@ -17,7 +17,8 @@ namespace niclab::net {
 class Router {
 public:
     // vcs = virtual networks × dateline_vcs; a buffer's VC is vnet × dateline_vcs + dateline VC.
-    Router(uint32_t id, const std::vector<PortInfo>& ports, uint32_t vcs, uint32_t dateline_vcs = 1);
+    Router(uint32_t id, const std::vector<PortInfo>& ports, uint32_t vcs, uint32_t dateline_vcs = 1,
+           CreditUnit unit = {});
 
     uint32_t id() const { return id_; }
     uint32_t port_count() const { return uint32_t(ports_.size()); }
@@ -57,7 +58,7 @@ public:
     int head_port(uint32_t b) const { return inputs_[b].head_port == kNoHead ? -1 : inputs_[b].head_port; }
 
     // Grant for output port `out`: among the input buffers whose head packet is
-    // routed to `out` and whose output VC has a credit on `link`, the lowest virtual
+    // routed to `out` and whose output VC has its credits on `link`, the lowest virtual
     // network wins, and within it the next buffer after the last winner (round-robin).
     // Returns the buffer index, or -1. Reads only the router's own head cache, not
     // the packets, because this runs for every packet at every hop.
@@ -68,7 +69,7 @@ public:
         uint8_t best_vnet = 0xFF;
         for (uint32_t k = 0; k < n; ++k, b = (b + 1 == n ? 0 : b + 1)) {
             const Input& in = inputs_[b];
-            if (in.head_port != out || in.vnet >= best_vnet || link.credits(in.head_vc) == 0) continue;
+            if (in.head_port != out || in.vnet >= best_vnet || link.credits(in.head_vc) < in.head_cost) continue;
             best = int(b);
             best_vnet = in.vnet;
             if (best_vnet == 0) break;  // nothing outranks the top network
@@ -91,6 +92,7 @@ private:
     };
     uint32_t id_;
     uint32_t vcs_;
+    CreditUnit unit_;
     std::vector<Port> ports_;
     static constexpr uint8_t kNoHead = 0xFF;
     struct Input {
@@ -98,10 +100,12 @@ private:
         uint8_t head_port = kNoHead;  // routing decision of the head packet, cached
         uint8_t head_vc = 0;
         uint8_t vnet = 0;             // of every packet this buffer holds
+        uint32_t head_cost = 1;       // credits the head packet needs downstream
     };
     void set_head(Input& in, const PacketSlot& head) {
         in.head_port = head.out_port;
         in.head_vc = head.out_vc;
+        in.head_cost = unit_.cost(head.header.length);
         ++ports_[head.out_port].requests;
     }
 

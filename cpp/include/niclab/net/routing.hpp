@@ -17,12 +17,18 @@
 // crosses the wrap cable, which it does at most once per dimension. Up/down routing
 // on the fat tree has no cycles. Virtual networks multiply the channels (each vnet
 // has its own pair), and no packet changes vnet, so each vnet is deadlock-free alone.
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "niclab/net/topology.hpp"
 
 namespace niclab::net {
+
+// The port dimension order takes at the router at `here` toward `there`: the first
+// dimension that differs, the shorter way round a ring; the NIC port when equal.
+uint8_t dimension_order_port(const Mesh3D& mesh, const std::array<uint32_t, 3>& here,
+                             const std::array<uint32_t, 3>& there);
 
 // Router-major table (routers × nodes) of output ports.
 std::vector<uint8_t> dimension_order_table(const Topology& topo, const Mesh3D& mesh);

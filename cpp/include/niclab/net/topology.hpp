@@ -24,9 +24,15 @@ namespace niclab::net {
 
 struct DirectCable {};
 
+// How a mesh router finds its output port. A table costs routers × nodes bytes
+// (1 GB at 32768 nodes) but one load per hop; computing dimension order from the
+// coordinates costs a few compares per hop and no table, for larger machines.
+enum class MeshRouting : uint8_t { Table, Computed };
+
 struct Mesh3D {
     std::array<uint32_t, 3> dims{1, 1, 1};
     std::array<bool, 3> wrap{false, false, false};
+    MeshRouting routing = MeshRouting::Table;
     // Red Storm's shape: torus only in z (seed 001 §5.1).
     static Mesh3D red_storm(uint32_t x, uint32_t y, uint32_t z) { return {{x, y, z}, {false, false, true}}; }
 };
@@ -76,8 +82,11 @@ public:
     // Mesh coordinates of a node (x fastest). Only for Mesh3D.
     std::array<uint32_t, 3> coordinates(NodeId n) const;
 
-    // Output port of `router` toward `dst`: the routing table.
-    uint8_t route(uint32_t router, NodeId dst) const { return table_[size_t(router) * nodes_ + dst]; }
+    // Output port of `router` toward `dst`: the routing table, or dimension order
+    // computed from the coordinates (Mesh3D::routing; the same ports either way).
+    uint8_t route(uint32_t router, NodeId dst) const {
+        return table_.empty() ? computed_route(router, dst) : table_[size_t(router) * nodes_ + dst];
+    }
     // The up-going ports of `router`, any of which reaches every node not below it
     // (a fat-tree leaf's spine links); empty where there is no such choice.
     PortRange up_ports(uint32_t router) const { return up_ports_.empty() ? PortRange{} : up_ports_[router]; }
@@ -91,6 +100,7 @@ private:
     void build_mesh(const Mesh3D& m);
     void build_fat_tree(const FatTree& f);
     void connect(uint32_t a, uint8_t pa, uint32_t b, uint8_t pb, int8_t dim, bool wrap);
+    uint8_t computed_route(uint32_t router, NodeId dst) const;
 
     TopologySpec spec_;
     uint32_t nodes_ = 0;
@@ -98,7 +108,9 @@ private:
     std::vector<std::vector<PortInfo>> ports_;
     std::vector<uint32_t> node_router_;
     std::vector<uint8_t> node_port_;
-    std::vector<uint8_t> table_;  // routers × nodes
+    std::vector<uint8_t> table_;  // routers × nodes; empty when routes are computed
+    std::vector<std::array<uint32_t, 3>> coords_;  // per node, for computed routes
+    Mesh3D mesh_{};                                 // the mesh of computed routes
     std::vector<PortRange> up_ports_;  // per router; empty off fat trees
 };
 
