@@ -33,6 +33,12 @@ class Check:
     published: float
     simulated: float
     unit: str
+    bound: str = ""  # "above" / "below": the paper gives a bound ("over 60 MB/s"), not a value
+
+    @property
+    def published_text(self):
+        sign = {"above": "> ", "below": "< "}.get(self.bound, "")
+        return f"{sign}{self.published:.4g} {self.unit}"
 
     @property
     def difference_percent(self):
@@ -49,7 +55,7 @@ def published(system):
 def check(published_entries, key, simulated):
     """The ``Check`` of published result `key` against `simulated`."""
     e = published_entries[key]
-    return Check(e["quantity"], e["source"], float(e["value"]), float(simulated), e["unit"])
+    return Check(e["quantity"], e["source"], float(e["value"]), float(simulated), e["unit"], e.get("bound", ""))
 
 
 @dataclass
@@ -64,7 +70,7 @@ class Validation:
         """The table as aligned text (what ``niclab validate`` prints)."""
         rows = [("quantity", "source", "published", "simulated", "difference")]
         for c in self.checks:
-            rows.append((c.quantity, c.source, f"{c.published:.4g} {c.unit}", f"{c.simulated:.4g} {c.unit}",
+            rows.append((c.quantity, c.source, c.published_text, f"{c.simulated:.4g} {c.unit}",
                          f"{c.difference_percent:+.1f} %"))
         widths = [max(len(r[i]) for r in rows) for i in range(5)]
         lines = []
@@ -78,7 +84,7 @@ class Validation:
         """The checks as plain data (JSON-ready)."""
         return {"system": self.system,
                 "checks": [dict(quantity=c.quantity, source=c.source, published=c.published,
-                                simulated=c.simulated, unit=c.unit,
+                                simulated=c.simulated, unit=c.unit, bound=c.bound,
                                 difference_percent=c.difference_percent) for c in self.checks]}
 
 
@@ -159,7 +165,55 @@ def validate_seastar(progress=None):
     return v
 
 
-_SYSTEMS = {"seastar": validate_seastar}
+def validate_startx(progress=None):
+    """Seed 002's checks on the two-node StarT-X (SUN E5000s, Arctic fat tree, JAM):
+    Table 1's three rows from the LogP signature run as §6.1.1 runs it (high priority,
+    fixed path over two router stages, polling JAM primitives), footnote 5's g = o_r,
+    RDMA one-way bandwidth (Fig. 6(a)) and the exchange against it (Fig. 6(b)), and the
+    JAM RPC latency of the smallest transfer (§6.2).
+
+    Table 1's message sizes include the 8-byte header (digest A-S2): a 16-byte message
+    is 8 payload bytes, a 64-byte one 56. B_s and B_r are the paper's own derivation,
+    message size / overhead."""
+    v = Validation("startx")
+    say = progress or (lambda text: None)
+    pub = published("startx")
+
+    def add(key, simulated):
+        v.checks.append(check(pub, key, simulated))
+
+    def exp(key, experiment, transport, **options):
+        say(f"{experiment} over {transport} on the StarT-X")
+        r = run(experiment, system="startx", transport=transport, **options)
+        r.label = f"startx {transport} {experiment}"
+        v.results[key] = r
+        return r
+
+    for row, transport, payload, message in (("a", "pio", 8, 16), ("b", "pio", 56, 64), ("c", "pio64", 56, 64)):
+        sig = exp(f"table1_{row}", "logp_signature", transport, size=payload)
+        f = sig.fit
+        add(f"table1_{row}_o_s", f["o_s_us"])
+        add(f"table1_{row}_b_s", message / f["o_s_us"])
+        add(f"table1_{row}_o_r", f["o_r_us"])
+        add(f"table1_{row}_b_r", message / f["o_r_us"])
+        add(f"table1_{row}_rtt_half", f["rtt_us"] / 2)
+        add(f"table1_{row}_l", f["L_us"])
+        if row == "a":
+            add("logp_gap_equals_o_r", f["g_us"] / f["o_r_us"])
+    block = [_RDMA_BLOCK]
+    one_way = exp("rdma", "pingpong", "rdma", sizes=block)
+    exchange = exp("rdma_exchange", "bidir", "rdma", sizes=block)
+    add("rdma_one_way_bandwidth", _at(one_way, _RDMA_BLOCK, "bandwidth_mb_s"))
+    ratio = _at(exchange, _RDMA_BLOCK, "bandwidth_mb_s") / _at(one_way, _RDMA_BLOCK, "bandwidth_mb_s")
+    v.checks.append(Check("RDMA exchange / one-way bandwidth, 1 MB", "seed 002 §6.1.2 Fig. 6(b) L226", 1.0, ratio,
+                          "x", "below"))
+    rpc = exp("rpc", "pingpong", "rpc", sizes=[1])
+    add("jam_rpc_latency_smallest", _at(rpc, 1, "latency_us"))
+    return v
+
+
+_RDMA_BLOCK = 1 << 20  # "large data blocks" (L61): 1 MB, well past the knee of Fig. 6
+_SYSTEMS = {"seastar": validate_seastar, "startx": validate_startx}
 
 
 def validated_systems():

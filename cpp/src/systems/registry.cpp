@@ -4,11 +4,12 @@
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/system_model.hpp"
 #include "niclab/systems/seastar/seastar.hpp"
+#include "niclab/systems/startx/model.hpp"
 
 namespace niclab::system {
 
 const std::vector<const SystemModel*>& system_models() {
-    static const std::vector<const SystemModel*> models = {&seastar::model()};
+    static const std::vector<const SystemModel*> models = {&seastar::model(), &startx::model()};
     return models;
 }
 
