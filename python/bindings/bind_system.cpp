@@ -182,6 +182,11 @@ void bind_system(py::module_& m) {
         d["parameters"] = params;
         return d;
     }, py::arg("name"));
+    m.def("parts", [] {
+        py::list out;
+        for (const auto& part : system::Preset::parts_available()) out.append(from_json(part));
+        return out;
+    });
     m.def("published", [](const std::string& name) {
         system::system_model(name);  // ConfigError for an unknown system
         return from_json(system::published(name));

@@ -11,7 +11,7 @@ from . import portals
 from .errors import (BootTimeout, ConfigError, ExperimentError, FirmwareFault, FitError, FirmwareImageError, NiclabError,
                      PortalsError, ResultError, TraceBuildIdMismatch, TraceError, TraceFormatError)
 from . import experiments, fits
-from .experiments import Result, list_experiments, run, systems
+from .experiments import Result, list_experiments, parts, run, systems
 from .firmware import firmware_path
 from .nic import Nic
 from .system import System
@@ -20,7 +20,7 @@ from .trace import Trace, read_trace
 __all__ = [
     "BootTimeout", "ConfigError", "ExperimentError", "FirmwareFault", "FitError", "FirmwareImageError", "NiclabError",
     "Nic", "PortalsError", "System", "firmware_path", "portals", "preset_names",
-    "Result", "ResultError", "experiments", "fits", "list_experiments", "run", "systems",
+    "Result", "ResultError", "experiments", "fits", "list_experiments", "parts", "run", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]
 __version__ = "0.1.0"

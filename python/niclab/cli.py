@@ -6,13 +6,15 @@
                                      the simulated system against its papers' published results
     niclab boot FIRMWARE [--until-us N] [--set key=value ...]
     niclab systems                   the modelled systems: parts, presets, transports
+    niclab parts                     the parts a spec can swap in (--part bus=pci-64-66)
     niclab preset [NAME]             the preset's parts and parameters with their sources
     niclab tracedump FILE [--elf FIRMWARE.elf] [--source] [--function NAME] [--value N]
                      [--last N] [--force]
                                      decode a firmware trace file (seed 000 Figure 2)
     niclab experiments               the registered experiments with their summaries
     niclab run EXPERIMENT [--system S] [--preset P] [--transport T] [--nodes N]
-                     [--firmware NAME|PATH] [--set key=value ...] [--seed S] [--op put|get|send] [--schedule netpipe|osu] [--sizes 1,2,4K]
+                     [--firmware NAME|PATH] [--part KIND=NAME ...] [--set key=value ...] [--seed S]
+                     [--op put|get|send] [--schedule netpipe|osu] [--sizes 1,2,4K]
                      [--max-size 8M] [--option key=value ...] [--out FILE] [--format FMT]
                      [--plot FILE.png] [--quiet]
                                      run an experiment: progress, table, fit; save and plot it
@@ -137,6 +139,25 @@ def cmd_preset(args):
     return 0
 
 
+def _parse_parts(pairs):
+    out = {}
+    for pair in pairs:
+        kind, sep, name = pair.partition("=")
+        if not sep or not kind or not name:
+            raise SystemExit(f"niclab: --part wants KIND=NAME, e.g. bus=pci-64-66 (got {pair!r})")
+        out[kind] = name
+    return out
+
+
+def cmd_parts(args):
+    from .experiments import parts
+    for p in parts():
+        print(f"{p['part']:8} {p['name']:12} {p['description']}")
+        for key, e in p["parameters"].items():
+            print(f"           {key:20} {e['value']:>12} {e['unit']:6} {e['source']}")
+    return 0
+
+
 def cmd_systems(args):
     from .experiments import systems
     for s in systems():
@@ -234,6 +255,8 @@ def cmd_run(args):
         kw["firmware"] = args.firmware
     if args.transport is not None:
         kw["transport"] = args.transport
+    if args.part:
+        kw["parts"] = _parse_parts(args.part)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
@@ -294,6 +317,8 @@ def _add_experiment_commands(sub):
     r.add_argument("--nodes", type=int, default=2)
     r.add_argument("--firmware", metavar="NAME|PATH",
                    help="firmware image name (portals, portals_nocache, ...) or ELF path (default: the system's own)")
+    r.add_argument("--part", action="append", metavar="KIND=NAME",
+                   help="swap a part of the preset, e.g. bus=pci-64-66 (see `niclab parts`)")
     r.add_argument("--set", action="append", metavar="KEY=VALUE", help="preset parameter override")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--op", choices=["put", "get", "send"])
@@ -330,6 +355,8 @@ def main(argv=None):
     p.set_defaults(func=cmd_preset)
     s = sub.add_parser("systems", help="the modelled systems with their parts, presets and transports")
     s.set_defaults(func=cmd_systems)
+    pa = sub.add_parser("parts", help="the parts a spec can swap into a system (--part KIND=NAME)")
+    pa.set_defaults(func=cmd_parts)
     t = sub.add_parser("tracedump", help="decode a firmware trace file",
                        description="One line per record: timestamp (hex): value (decimal): raw word "
                                    "function+offset (time to the next record). See traces/FORMAT.md.")

@@ -61,7 +61,13 @@ def systems():
     return list(_niclab.systems())
 
 
-def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, set=None, seed=0, topology=None):
+def parts():
+    """Every part a spec can swap into a system that has it (list of dicts: name, part
+    kind, description, parameters with their sources), e.g. ``{"bus": "pci-64-66"}``."""
+    return list(_niclab.parts())
+
+
+def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, parts=None, set=None, seed=0, topology=None):
     """The system spec (dict) ``run`` builds from its keyword arguments."""
     if preset is None:
         preset = system_info(system or "seastar")["default_preset"]
@@ -72,6 +78,8 @@ def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, set=None, 
         firmware = system_info(_niclab.preset_info(preset)["system"])["default_firmware"] or None
     if firmware is not None:
         spec["firmware"] = firmware
+    if parts:
+        spec["parts"] = dict(parts)
     if set:
         spec["set"] = dict(set)
     if topology is not None:
@@ -79,15 +87,17 @@ def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, set=None, 
     return spec
 
 
-def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, transport=None, set=None, seed=0,
-        topology=None, on_point=None, **options):
+def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, transport=None, parts=None, set=None,
+        seed=0, topology=None, on_point=None, **options):
     """Run the experiment named `experiment` on a freshly built system; return a ``Result``.
 
     System: `system` (``"seastar"``, ``"startx"``, see ``niclab.systems()``; default the
     preset's), `preset` (default: the system's default preset), `nodes` (count),
     `firmware` (for systems with an embedded core: an image name such as ``"portals"``
     or ``"portals_nocache"``, a path to an ELF, or one per node; default the system's
-    own), `set` (preset parameter overrides, ``{"core.clock_mhz": 400}``), `seed`,
+    own), `parts` (swap a part of the preset: ``{"bus": "pci-64-66"}`` asks what the
+    StarT-X would do behind 64-bit/66 MHz PCI; see ``niclab.parts()``), `set` (preset
+    parameter overrides, applied after the parts, ``{"core.clock_mhz": 400}``), `seed`,
     `topology` (dict, as in a system spec).
 
     `transport` is the host library the experiment runs over (default: the system's
@@ -111,7 +121,8 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
 
     The GIL is released while the simulation runs.
     """
-    spec = run_spec(system=system, preset=preset, nodes=nodes, firmware=firmware, set=set, seed=seed, topology=topology)
+    spec = run_spec(system=system, preset=preset, nodes=nodes, firmware=firmware, parts=parts, set=set, seed=seed,
+                    topology=topology)
     if transport is not None:
         options["transport"] = transport
     spec = _spec_with_resolved_firmware(spec)

@@ -42,7 +42,7 @@ def test_unknown_system_is_a_config_error():
 def test_result_records_system_parts_transport_and_op():
     r = niclab.run("pingpong", sizes=[8])
     assert r.system["system"] == "seastar"
-    assert set(r.system["parts"]) == {"host", "bus", "nic", "network"}
+    assert set(r.system["hardware"]) == {"host", "bus", "nic", "network"}
     assert r.params["transport"] == "portals" and r.params["op"] == "put"
 
 
@@ -70,3 +70,29 @@ def test_cli_systems_and_run_system_choice():
     assert r.returncode == 0 and "seastar:" in r.stdout and "transport portals" in r.stdout
     r = _niclab("run", "pingpong", "--system", "nope")
     assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_parts_swap_a_bus_into_the_startx():
+    names = {(p["part"], p["name"]) for p in niclab.parts()}
+    assert ("bus", "pci-64-66") in names
+    narrow = niclab.run("pingpong", system="startx", transport="rdma", sizes=[1 << 18])
+    wide = niclab.run("pingpong", system="startx", transport="rdma", sizes=[1 << 18], parts={"bus": "pci-64-66"})
+    assert wide.bandwidth_mb_s[0] > 1.05 * narrow.bandwidth_mb_s[0]
+    assert wide.system["parts"] == {"bus": "pci-64-66"}
+    assert "64-bit 66 MHz" in wide.system["hardware"]["bus"]
+    assert wide.system["parameters"]["bus.width_bytes"] == 8
+
+
+def test_a_part_that_does_not_fit_is_a_config_error():
+    with pytest.raises(niclab.ConfigError) as e:
+        niclab.run("pingpong", sizes=[8], parts={"bus": "pci-64-66"})  # the SeaStar is on HyperTransport
+    assert e.value.key_path == "parts.bus" and "does not fit" in str(e.value)
+
+
+def test_cli_parts_and_run_with_a_part(tmp_path):
+    r = _niclab("parts")
+    assert r.returncode == 0 and "pci-64-66" in r.stdout and "bus.width_bytes" in r.stdout
+    r = _niclab("run", "pingpong", "--system", "startx", "--transport", "rdma", "--part", "bus=pci-64-66",
+                "--sizes", "64K", "--quiet", "--out", str(tmp_path / "x.json"))
+    assert r.returncode == 0, r.stderr
+    assert niclab.Result.load(tmp_path / "x.json").system["parts"] == {"bus": "pci-64-66"}

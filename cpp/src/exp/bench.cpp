@@ -59,7 +59,7 @@ Bench::Bench(const system::SystemSpec& spec, Result& result, PointObserver obser
     result_.seed = spec.seed;
     result_.system = sys_->spec().to_json();
     result_.system["parameters"] = sys_->preset().values_json();  // the preset with the overrides applied
-    result_.system["parts"] = sys_->preset().parts();
+    result_.system["hardware"] = sys_->preset().parts();  // part -> what it is (after any swapped parts)
     result_.firmware = nlohmann::json::array();
     for (size_t n = 0; sys_->has_embedded_nics() && n < sys_->node_count(); ++n) {
         const auto* image = sys_->nic(n).image();

@@ -82,6 +82,39 @@ Preset Preset::named(const std::string& name) {
 
 const SystemModel& Preset::model() const { return system_model(system_); }
 
+std::vector<nlohmann::json> Preset::parts_available() {
+    std::vector<nlohmann::json> out;
+    for (const auto& [name, text] : part_sources()) out.push_back(nlohmann::json::parse(text));
+    return out;
+}
+
+void Preset::apply_part(const std::string& kind, const std::string& name) {
+    const std::string path = "parts." + kind;
+    if (!parts_.contains(kind))
+        throw ConfigError(path, "system '" + system_ + "' has no part '" + kind + "' (its parts: host, bus, nic, network)");
+    std::string known;
+    for (const auto& part : parts_available()) {
+        if (part.at("part") != kind) continue;
+        known += (known.empty() ? "" : ", ") + part.at("name").get<std::string>();
+        if (part.at("name") != name) continue;
+        const auto decls = model().parameters();
+        for (auto& [key, entry] : part.at("parameters").items()) {
+            const ParameterDecl* d = find_decl(decls, key);
+            if (!d)
+                throw ConfigError(path, kind + " part '" + name + "' sets " + key + ", which system '" + system_ +
+                                            "' does not have: the part does not fit this system");
+            const double v = entry.at("value").get<double>();
+            check_value(*d, v, path + ": " + key);
+            auto it = std::find_if(params_.begin(), params_.end(), [&](const Parameter& p) { return p.key == key; });
+            it->value = v;
+            it->source = "part " + name + ": " + entry.at("source").get<std::string>();
+        }
+        parts_[kind] = part.at("description");
+        return;
+    }
+    throw ConfigError(path, "unknown " + kind + " part '" + name + "' (known: " + (known.empty() ? "none" : known) + ")");
+}
+
 void Preset::apply_overrides(const nlohmann::json& overrides, const std::string& path_prefix) {
     std::map<std::string, const nlohmann::json*> flat;
     flatten(overrides, "", flat, path_prefix);

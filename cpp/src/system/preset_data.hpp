@@ -1,6 +1,7 @@
 #pragma once
 // The systems' preset and published-result JSON files, embedded at build time
-// (preset_data.cpp is generated): (preset name, text) and (system name, text).
+// (preset_data.cpp is generated): (preset name, text), (system name, text) and
+// (part name, text).
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -8,4 +9,5 @@
 namespace niclab::system {
 const std::vector<std::pair<std::string_view, std::string_view>>& preset_sources();
 const std::vector<std::pair<std::string_view, std::string_view>>& published_sources();
+const std::vector<std::pair<std::string_view, std::string_view>>& part_sources();  // (part name, text)
 }

@@ -23,6 +23,7 @@ Preset resolve_preset(const SystemSpec& spec) {
 
 System::System(const SystemSpec& spec)
     : spec_(spec), preset_(resolve_preset(spec)), model_(preset_.model()) {
+    for (auto it = spec.parts.begin(); it != spec.parts.end(); ++it) preset_.apply_part(it.key(), it->get<std::string>());
     preset_.apply_overrides(spec.overrides, "set");
     spec_.preset = preset_.name();
     spec_.system = preset_.system();

@@ -32,6 +32,11 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
         } else if (key == "set") {
             if (!v.is_object()) throw ConfigError(key, std::string("expected an object, got ") + v.type_name());
             s.overrides = v;
+        } else if (key == "parts") {
+            if (!v.is_object()) throw ConfigError(key, std::string("expected an object {kind: part name}, got ") + v.type_name());
+            for (auto it2 = v.begin(); it2 != v.end(); ++it2)
+                if (!it2->is_string()) throw ConfigError("parts." + it2.key(), "expected a part name");
+            s.parts = v;
         } else if (key == "topology") {
             if (!v.is_object()) throw ConfigError(key, std::string("expected an object, got ") + v.type_name());
             s.topology = v;
@@ -48,7 +53,7 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
                 throw ConfigError(key, "expected a path or a list of paths");
             }
         } else {
-            throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, set, firmware, topology)");
+            throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology)");
         }
     }
     if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset
@@ -134,6 +139,7 @@ net::TopologySpec SystemSpec::topology_spec(const nlohmann::json& fallback) cons
 nlohmann::json SystemSpec::to_json() const {
     nlohmann::json j{{"preset", preset}, {"nodes", nodes}, {"seed", seed}, {"set", overrides}};
     if (!system.empty()) j["system"] = system;
+    if (!parts.empty()) j["parts"] = parts;
     if (!topology.is_null()) j["topology"] = topology;
     if (!firmware.empty()) j["firmware"] = firmware;
     return j;

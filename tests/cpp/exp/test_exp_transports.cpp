@@ -24,7 +24,7 @@ TEST(Transports, DefaultsAreTheSystemsFirstTransportAndOp) {
     EXPECT_EQ(r.params.at("transport"), "portals");
     EXPECT_EQ(r.params.at("op"), "put");
     EXPECT_EQ(r.system.at("system"), "seastar");
-    EXPECT_TRUE(r.system.at("parts").contains("bus"));
+    EXPECT_TRUE(r.system.at("hardware").contains("bus"));
 }
 
 TEST(Transports, AnUnknownTransportNamesWhatTheSystemOffers) {

@@ -34,6 +34,14 @@ public:
     const nlohmann::json& parts() const { return parts_; }
     const std::vector<Parameter>& parameters() const { return params_; }
 
+    // Swap in a part (cpp/src/parts/<kind>/<name>.json): its parameters replace the
+    // preset's, with the part's citations, and parts()[kind] names it. ConfigError
+    // ("parts.<kind>") for an unknown part, a part of another kind, or a part whose
+    // parameters this system does not have (a PCI bus on the SeaStar).
+    void apply_part(const std::string& kind, const std::string& name);
+    // Every part: {name, part (kind), description, parameters}.
+    static std::vector<nlohmann::json> parts_available();
+
     // Override parameters from a flat or nested JSON object of numbers; errors name
     // the key path under `path_prefix` (e.g. "set").
     void apply_overrides(const nlohmann::json& overrides, const std::string& path_prefix);

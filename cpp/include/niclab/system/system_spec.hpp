@@ -20,6 +20,8 @@ struct SystemSpec {
     uint32_t nodes = 1;
     uint64_t seed = 0;
     nlohmann::json overrides = nlohmann::json::object();  // "set": parameter -> value
+    // "parts": part kind -> part name ({"bus": "pci-64-66"}), applied before "set".
+    nlohmann::json parts = nlohmann::json::object();
     std::vector<std::string> firmware;  // empty, one for all nodes, or one per node
     // {"kind": "direct"} | {"kind": "mesh", "dims": [x, y, z], "wrap": [false, false, true]}
     // | {"kind": "torus", "dims": [x, y, z]} | {"kind": "fat_tree", "leaves": L,
