@@ -17,6 +17,20 @@ using niclab::system::System;
 namespace niclab::bindings {
 
 namespace {
+// A preset's parameters as dicts of key, value, unit and source.
+py::list parameter_list(const system::Preset& preset) {
+    py::list out;
+    for (const auto& p : preset.parameters()) {
+        py::dict d;
+        d["key"] = p.key;
+        d["value"] = from_json(system::number_json(p.value));
+        d["unit"] = p.unit;
+        d["source"] = p.source;
+        out.append(d);
+    }
+    return out;
+}
+
 struct HostMemoryRef {
     host::HostMemory* mem;
 };
@@ -86,18 +100,7 @@ void bind_system(py::module_& m) {
         .def_property_readonly("has_embedded_nics", &System::has_embedded_nics)
         .def("host_memory", [](System& s, size_t node) { return HostMemoryRef{&s.host_memory(node)}; },
              py::arg("node"), py::keep_alive<0, 1>())
-        .def("parameters", [](const System& s) {
-            py::list out;
-            for (const auto& p : s.preset().parameters()) {
-                py::dict d;
-                d["key"] = p.key;
-                d["value"] = from_json(system::number_json(p.value));
-                d["unit"] = p.unit;
-                d["source"] = p.source;
-                out.append(d);
-            }
-            return out;
-        })
+        .def("parameters", [](const System& s) { return parameter_list(s.preset()); })
         .def("run_until_ps", [](System& s, int64_t until_ps, py::object observer, double interval_us) {
             return run(s, Time::ps(until_ps), std::move(observer), interval_us);
         }, py::arg("until_ps"), py::arg("observer") = py::none(), py::arg("interval_us") = 100.0)
@@ -170,16 +173,7 @@ void bind_system(py::module_& m) {
         d["system"] = p.system();
         d["description"] = p.description();
         d["parts"] = from_json(p.parts());
-        py::list params;
-        for (const auto& param : p.parameters()) {
-            py::dict pd;
-            pd["key"] = param.key;
-            pd["value"] = from_json(system::number_json(param.value));
-            pd["unit"] = param.unit;
-            pd["source"] = param.source;
-            params.append(pd);
-        }
-        d["parameters"] = params;
+        d["parameters"] = parameter_list(p);
         return d;
     }, py::arg("name"));
     m.def("parts", [] {

@@ -6,21 +6,12 @@
 #include "niclab/exp/experiments.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/system.hpp"
+#include "system_test_support.hpp"
 
 namespace niclab::system {
 namespace {
 
 using nlohmann::json;
-
-std::string error_key(const json& spec, std::string* message = nullptr) {
-    try {
-        System sys(SystemSpec::from_json(spec));
-    } catch (const ConfigError& e) {
-        if (message) *message = e.what();
-        return e.key_path();
-    }
-    return "";
-}
 
 TEST(Parts, EveryPartNamesItsKindAndCitesItsParameters) {
     const auto parts = Preset::parts_available();
@@ -57,13 +48,13 @@ TEST(Parts, SetOverridesComeAfterTheParts) {
 
 TEST(Parts, APartThatDoesNotFitIsRefusedByName) {
     std::string msg;
-    EXPECT_EQ(error_key({{"nodes", 2}, {"parts", {{"bus", "pci-64-66"}}}}, &msg), "parts.bus");  // the SeaStar is on HT
+    EXPECT_EQ(error_key_path({{"nodes", 2}, {"parts", {{"bus", "pci-64-66"}}}}, &msg), "parts.bus");  // the SeaStar is on HT
     EXPECT_NE(msg.find("does not fit"), std::string::npos) << msg;
-    EXPECT_EQ(error_key({{"system", "startx"}, {"nodes", 2}, {"parts", {{"bus", "pci-128"}}}}, &msg), "parts.bus");
+    EXPECT_EQ(error_key_path({{"system", "startx"}, {"nodes", 2}, {"parts", {{"bus", "pci-128"}}}}, &msg), "parts.bus");
     EXPECT_NE(msg.find("pci-64-66"), std::string::npos) << msg;  // lists the known ones
-    EXPECT_EQ(error_key({{"system", "startx"}, {"nodes", 2}, {"parts", {{"cooler", "fan"}}}}, &msg), "parts.cooler");
-    EXPECT_EQ(error_key({{"system", "startx"}, {"nodes", 2}, {"parts", {{"bus", 64}}}}), "parts.bus");
-    EXPECT_EQ(error_key({{"system", "startx"}, {"nodes", 2}, {"parts", "pci"}}), "parts");
+    EXPECT_EQ(error_key_path({{"system", "startx"}, {"nodes", 2}, {"parts", {{"cooler", "fan"}}}}, &msg), "parts.cooler");
+    EXPECT_EQ(error_key_path({{"system", "startx"}, {"nodes", 2}, {"parts", {{"bus", 64}}}}), "parts.bus");
+    EXPECT_EQ(error_key_path({{"system", "startx"}, {"nodes", 2}, {"parts", "pci"}}), "parts");
 }
 
 // The swap reaches the simulated hardware: a bus-bound RDMA transfer gets faster.

@@ -6,22 +6,12 @@
 
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/system.hpp"
+#include "system_test_support.hpp"
 
 namespace niclab::system {
 namespace {
 
 using nlohmann::json;
-
-// The key path of the ConfigError that parsing and building `spec` raises ("" if none).
-std::string error_key_path(const json& spec, std::string* message = nullptr) {
-    try {
-        System sys(SystemSpec::from_json(spec));
-    } catch (const ConfigError& e) {
-        if (message) *message = e.what();
-        return e.key_path();
-    }
-    return "";
-}
 
 TEST(SystemSpec, DefaultsAreOneSeastarNode) {
     SystemSpec s = SystemSpec::from_json(json::object());
