@@ -9,6 +9,7 @@
 #include "niclab/msg/portals/types.hpp"
 #include "niclab/nic/nic.hpp"
 #include "niclab/system/config_error.hpp"
+#include "niclab/systems/startx/message.hpp"
 #include "niclab/trace/trace.hpp"
 
 namespace py = pybind11;
@@ -70,6 +71,20 @@ void register_errors(py::module_&) {
             py::dict d;
             d["code"] = portals::ptl_err_str(e.code());
             raise("PortalsError", e.what(), d);
+        } catch (const startx::MessageFormatError& e) {
+            raise("MessageFormatError", e.what(), py::dict());
+        } catch (const startx::UnknownPriorityError& e) {
+            raise("UnknownPriorityError", e.what(), py::dict());
+        } catch (const startx::QueueOverflowError& e) {
+            raise("QueueOverflowError", e.what(), py::dict());
+        } catch (const startx::EmptyQueueError& e) {
+            raise("EmptyQueueError", e.what(), py::dict());
+        } catch (const startx::RdmaError& e) {
+            raise("RdmaError", e.what(), py::dict());
+        } catch (const startx::DriverError& e) {
+            raise("DriverError", e.what(), py::dict());
+        } catch (const startx::StartxError& e) {
+            raise("StartxError", e.what(), py::dict());
         } catch (const exp::ExperimentError& e) {
             raise("ExperimentError", e.what(), py::dict());
         } catch (const exp::FitError& e) {

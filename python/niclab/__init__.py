@@ -7,9 +7,10 @@ modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmwar
 """
 
 from ._niclab import preset_names
-from . import portals
-from .errors import (BootTimeout, ConfigError, ExperimentError, FirmwareFault, FitError, FirmwareImageError, NiclabError,
-                     PortalsError, ResultError, TraceBuildIdMismatch, TraceError, TraceFormatError)
+from . import portals, startx
+from .errors import (BootTimeout, ConfigError, DriverError, EmptyQueueError, ExperimentError, FirmwareFault, FitError,
+                     FirmwareImageError, MessageFormatError, NiclabError, PortalsError, QueueOverflowError, RdmaError,
+                     ResultError, StartxError, TraceBuildIdMismatch, TraceError, TraceFormatError, UnknownPriorityError)
 from . import experiments, fits
 from .experiments import Result, list_experiments, parts, run, systems
 from .firmware import firmware_path
@@ -19,7 +20,9 @@ from .trace import Trace, read_trace
 
 __all__ = [
     "BootTimeout", "ConfigError", "ExperimentError", "FirmwareFault", "FitError", "FirmwareImageError", "NiclabError",
-    "Nic", "PortalsError", "System", "firmware_path", "portals", "preset_names",
+    "Nic", "PortalsError", "System", "firmware_path", "portals", "preset_names", "startx",
+    "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError", "EmptyQueueError", "RdmaError",
+    "DriverError",
     "Result", "ResultError", "experiments", "fits", "list_experiments", "parts", "run", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]

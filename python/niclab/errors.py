@@ -98,3 +98,39 @@ class FitError(NiclabError, ValueError):
 class ResultError(NiclabError, ValueError):
     """A result that cannot be read or used as asked: a JSON file missing a key (named),
     an unknown column (the message lists the columns there are), a row of the wrong width."""
+
+
+class StartxError(NiclabError):
+    """A StarT-X NIU or JAM operation that cannot be done (seed 002 §5); the message names
+    the node and the offending value. The subclasses say which rule was broken."""
+
+
+class MessageFormatError(StartxError, ValueError):
+    """A malformed StarT-X message: a payload outside 2..22 words (8..88 bytes, e.g. a
+    23-word message), a payload that is not whole 32-bit words, a destination the system
+    does not have, a 64-byte primitive given a message that is not 16 words."""
+
+
+class UnknownPriorityError(StartxError, ValueError):
+    """A priority that is neither ``"high"`` nor ``"low"``."""
+
+
+class QueueOverflowError(StartxError):
+    """A write into a full transmit queue, or a send that found its queue full with nothing
+    left in the system to drain it."""
+
+
+class EmptyQueueError(StartxError):
+    """A read of a receive queue that holds no message (or, for a waiting receive, no
+    message arrived and nothing in the system was left to bring one)."""
+
+
+class RdmaError(StartxError):
+    """A violation of the RDMA rules (seed 002 §5.3): RDMA into a window the receiver did
+    not open, or opened for another sender, or too small; random up-route; VI or
+    high-priority PIO traffic while RDMA owns the high-priority path; a second RDMA."""
+
+
+class DriverError(StartxError):
+    """Misuse of a StarT-X driver operation: VI receive not armed, a VI batch ending inside
+    a message, a DMA region that is not word aligned, a bad handler index."""

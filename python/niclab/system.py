@@ -34,6 +34,7 @@ class System:
         spec.update(kwargs)
         self._sys = _niclab.System(_spec_with_resolved_firmware(spec))
         self._portals = {}
+        self._jam = {}
 
     @classmethod
     def from_preset(cls, name="seastar", nodes=1, **kwargs):
@@ -128,6 +129,16 @@ class System:
         if key not in self._portals or self._portals[key][0] != loads:
             self._portals[key] = (loads, Portals(self._sys, node, pid))
         return self._portals[key][1]
+
+    def jam(self, node):
+        """The JAM library of StarT-X node `node` (``niclab.startx.Jam``): PIO, 64-byte,
+        VI and RDMA messaging and JAM RPC, each call performed by a host process on the
+        node while the simulation runs. One per node. niclab.NiclabError on a system
+        that is not a StarT-X."""
+        from .startx import Jam
+        if node not in self._jam:
+            self._jam[node] = Jam(self._sys, node)
+        return self._jam[node]
 
     @property
     def events_fired(self):

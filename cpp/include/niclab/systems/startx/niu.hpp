@@ -179,6 +179,8 @@ public:
     bool rdma_window_open() const { return window_.open; }
     bool rdma_window_done() const { return window_.done; }
     uint64_t rdma_received() const { return window_.received; }
+    uint64_t rdma_window_size() const { return window_.size; }
+    uint32_t rdma_window_sender() const { return window_.sender; }
     // Receive interrupt (footnote 3): raised through the bus for every message that
     // becomes visible while enabled. An empty handler disables it.
     void set_rx_interrupt(host::InterruptHandler handler);
