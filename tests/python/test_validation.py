@@ -1,5 +1,5 @@
 """The validation table: its arithmetic on hand-made data, and the published values it
-compares against on the real SeaStar run (the run itself is the demo's, in test_cli)."""
+compares against on the real runs of every system (``niclab validate`` with no argument)."""
 
 import json
 import math
@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from niclab import Result
-from niclab.validation import Check, half_bandwidth_size
+from niclab.validation import Check, half_bandwidth_size, published
 
 
 def _sweep(sizes, bw):
@@ -31,12 +31,45 @@ def test_check_difference_is_relative_to_the_published_value():
     assert math.isclose(c.difference_percent, 100 * (5.288 - 5.39) / 5.39)
 
 
-def test_validate_command_writes_the_table_as_json(tmp_path):
+def test_check_shows_a_bound_as_a_bound():
+    assert Check("x", "s", 60, 86.1, "MB/s", "above").published_text == "> 60 MB/s"
+    assert Check("x", "s", 1, 0.9, "x", "below").published_text == "< 1 x"
+    assert Check("x", "s", 5.39, 5.2, "us").published_text == "5.39 us"
+
+
+def test_validate_without_a_system_prints_every_systems_table(tmp_path):
     out = tmp_path / "v.json"
-    r = subprocess.run([sys.executable, "-m", "niclab", "validate", "seastar", "--out", str(out)],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run([sys.executable, "-m", "niclab", "validate", "--out", str(out)],
+                       capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr
-    checks = {c["quantity"]: c for c in json.loads(out.read_text())["checks"]}
+    tables = {t["system"]: t for t in json.loads(out.read_text())}
+    assert list(tables) == ["seastar", "startx"]
+    assert "== seastar ==" in r.stdout and "== startx ==" in r.stdout
+    _check_seastar({c["quantity"]: c for c in tables["seastar"]["checks"]})
+    _check_startx({c["quantity"]: c for c in tables["startx"]["checks"]}, r.stdout.split("== startx ==")[1])
+
+
+def _check_startx(checks, text):
+    # Every published result of the StarT-X that an experiment can reproduce has its row.
+    for key, e in published("startx").items():
+        if "experiment" not in e:
+            continue
+        rows = [c for q, c in checks.items() if q.startswith(e["quantity"])]
+        assert rows, f"{key}: no row for {e['quantity']!r}"
+        assert e["quantity"] in text
+        if e["unit"] != "bool":
+            assert rows[0]["published"] == e["value"] and rows[0]["bound"] == e.get("bound", "")
+    assert "Table 1" in checks["o_r, 16-byte PIO message (ldd/std)"]["source"]
+    # Bounds are shown as bounds, values as values.
+    assert "> 60 MB/s" in text
+    assert "< 1 x" in text
+    assert "3 us" in text.split("o_r, 16-byte PIO message (ldd/std)")[1].splitlines()[0]
+    # The simulation itself: PIO receive costs more than PIO send, RDMA beats PIO.
+    assert checks["o_r, 16-byte PIO message (ldd/std)"]["simulated"] > checks["o_s, 16-byte PIO message (ldd/std)"]["simulated"]
+    assert checks["RDMA one-way bandwidth, large blocks (lower bound)"]["simulated"] > 20
+
+
+def _check_seastar(checks):
     assert checks["Portals put latency, 1 B"]["published"] == 5.39
     assert checks["put bandwidth, 8 MB"]["published"] == 1108.76
     assert checks["bi-directional put bandwidth, 8 MB"]["published"] == 2203.19
