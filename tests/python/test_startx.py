@@ -232,3 +232,13 @@ def test_high_priority_traffic_into_an_open_rdma_window_is_refused(pair):
     assert b.rdma_wait()["data"] == pattern(64)
     a.send(1, b"closed now..", priority="high")
     assert b.receive("high").payload == b"closed now.."
+
+
+def test_rpc_above_the_pio_threshold_takes_the_rdma_protocol(pair):
+    _, a, b = pair
+    arg = pattern(5000, 9)
+    assert b.rpc(0, handler=3, data=arg, tag=1)["path"] == "rdma"
+    assert a.rpc_poll()["calls"] == []   # the receiver opens a window and grants
+    assert b.rpc_poll()["did"] >= 1      # the sender streams into it
+    calls = a.rpc_poll()["calls"]       # the window filled: the handler runs
+    assert [(c["source"], c["handler"], c["data"]) for c in calls] == [(1, 3, arg)]
