@@ -228,6 +228,36 @@ EmptyQueueError nothing_came(const JamNode& n, const std::string& where, bool wa
                                                                  : ": no message waits (status word read)"));
 }
 
+// A PIO send (`op`) of the message in the buffer at `buf`; QueueOverflowError when the
+// transmit queue stayed full with nothing left to drain it.
+py::dict pio_send(JamNode& n, const std::string& what, Priority p, uint64_t buf,
+                  std::function<void(host::ProcessContext&)> op) {
+    if (!n.perform(what, std::move(op)))
+        throw QueueOverflowError(node_name(n.node()) + what + ": the " + to_string(p) +
+                                 "-priority transmit queue stayed full and nothing in the system was left to drain it");
+    py::dict d = timing(n.last());
+    d["address"] = buf;
+    return d;
+}
+
+// The next message of a receive queue by the generalized (ldd) or the 64-byte (ldda)
+// primitive; with `wait`, JAM polls until one arrives.
+py::dict pio_receive(JamNode& n, int priority, bool wait, bool wide) {
+    const Priority p = priority_from_int(priority);
+    auto got = std::make_shared<std::optional<ReceivedMessage>>();
+    const uint64_t buf = wide ? n.rx64_ : n.rx_;
+    const std::string what = wide ? "receive64" : "receive";
+    const bool finished = n.perform(what, [&n, p, buf, wait, wide, got](host::ProcessContext& ctx) {
+        Jam& jam = n.jam();
+        JamMessage m;
+        if (wait) m = wide ? jam.receive64(ctx, p, buf) : jam.receive(ctx, p, buf);
+        else if (!(wide ? jam.try_receive64(ctx, p, buf, m) : jam.try_receive(ctx, p, buf, m))) return;
+        *got = finish_receive(n, m, ctx.now());
+    });
+    if (!finished || !*got) throw nothing_came(n, what + " from the " + to_string(p) + "-priority queue", wait);
+    return message_dict(**got);
+}
+
 }  // namespace
 
 void bind_startx(py::module_& m) {
@@ -252,30 +282,12 @@ void bind_startx(py::module_& m) {
             n.write(n.tx_, data);
             const uint64_t buf = n.tx_;
             const auto words = uint32_t(data.size() / 4);
-            if (!n.perform("send", [&n, dst, p, w1, buf, words, random_up](host::ProcessContext& ctx) {
-                    n.jam().send(ctx, dst, p, w1, buf, words, random_up);
-                }))
-                throw QueueOverflowError(node_name(n.node()) + "send: the " + to_string(p) +
-                                         "-priority transmit queue stayed full and nothing in the system was left to "
-                                         "drain it");
-            py::dict d = timing(n.last());
-            d["address"] = buf;
-            return d;
-        }, py::arg("dst"), py::arg("payload"), py::arg("priority"), py::arg("random_up"), py::arg("word1"))
-        .def("receive", [](JamNode& n, int priority, bool wait) {
-            const Priority p = priority_from_int(priority);
-            auto got = std::make_shared<std::optional<ReceivedMessage>>();
-            const uint64_t buf = n.rx_;
-            const bool finished = n.perform("receive", [&n, p, buf, wait, got](host::ProcessContext& ctx) {
-                JamMessage m;
-                if (wait) m = n.jam().receive(ctx, p, buf);
-                else if (!n.jam().try_receive(ctx, p, buf, m)) return;
-                *got = finish_receive(n, m, ctx.now());
+            return pio_send(n, "send", p, buf, [&n, dst, p, w1, buf, words, random_up](host::ProcessContext& ctx) {
+                n.jam().send(ctx, dst, p, w1, buf, words, random_up);
             });
-            const std::string where = std::string("receive from the ") + to_string(p) + "-priority queue";
-            if (!finished || !*got) throw nothing_came(n, where, wait);
-            return message_dict(**got);
-        }, py::arg("priority"), py::arg("wait"))
+        }, py::arg("dst"), py::arg("payload"), py::arg("priority"), py::arg("random_up"), py::arg("word1"))
+        .def("receive", [](JamNode& n, int priority, bool wait) { return pio_receive(n, priority, wait, false); },
+             py::arg("priority"), py::arg("wait"))
 
         // --- PIO, 64-byte primitives (ldda/stda)
         .def("send64", [](JamNode& n, uint32_t dst, const py::bytes& payload, int priority, bool random_up,
@@ -288,30 +300,13 @@ void bind_startx(py::module_& m) {
             const uint32_t w1 = n.word1_or_default(word1);
             const uint64_t msg = n.tx64_;
             n.write(msg + 8, data);
-            if (!n.perform("send64", [&n, dst, p, w1, msg, random_up](host::ProcessContext& ctx) {
-                    n.jam().format64(ctx, msg, dst, p, w1, random_up);
-                    n.jam().send64(ctx, p, msg);
-                }))
-                throw QueueOverflowError(node_name(n.node()) + "send64: the " + to_string(p) +
-                                         "-priority transmit queue stayed full and nothing was left to drain it");
-            py::dict d = timing(n.last());
-            d["address"] = msg;
-            return d;
-        }, py::arg("dst"), py::arg("payload"), py::arg("priority"), py::arg("random_up"), py::arg("word1"))
-        .def("receive64", [](JamNode& n, int priority, bool wait) {
-            const Priority p = priority_from_int(priority);
-            auto got = std::make_shared<std::optional<ReceivedMessage>>();
-            const uint64_t msg = n.rx64_;
-            const bool finished = n.perform("receive64", [&n, p, msg, wait, got](host::ProcessContext& ctx) {
-                JamMessage m;
-                if (wait) m = n.jam().receive64(ctx, p, msg);
-                else if (!n.jam().try_receive64(ctx, p, msg, m)) return;
-                *got = finish_receive(n, m, ctx.now());
+            return pio_send(n, "send64", p, msg, [&n, dst, p, w1, msg, random_up](host::ProcessContext& ctx) {
+                n.jam().format64(ctx, msg, dst, p, w1, random_up);
+                n.jam().send64(ctx, p, msg);
             });
-            const std::string where = std::string("receive64 from the ") + to_string(p) + "-priority queue";
-            if (!finished || !*got) throw nothing_came(n, where, wait);
-            return message_dict(**got);
-        }, py::arg("priority"), py::arg("wait"))
+        }, py::arg("dst"), py::arg("payload"), py::arg("priority"), py::arg("random_up"), py::arg("word1"))
+        .def("receive64", [](JamNode& n, int priority, bool wait) { return pio_receive(n, priority, wait, true); },
+             py::arg("priority"), py::arg("wait"))
 
         // --- the status word
         .def("status", [](JamNode& n) {

@@ -23,6 +23,16 @@ void raise(const char* cls, const char* message, py::dict attrs) {
     for (auto item : attrs) py::setattr(exc, item.first, item.second);
     PyErr_SetObject(type.ptr(), exc.ptr());
 }
+// The niclab.errors class of a StarT-X error: its own, or StartxError.
+const char* startx_error_class(const startx::StartxError& e) {
+    if (dynamic_cast<const startx::MessageFormatError*>(&e)) return "MessageFormatError";
+    if (dynamic_cast<const startx::UnknownPriorityError*>(&e)) return "UnknownPriorityError";
+    if (dynamic_cast<const startx::QueueOverflowError*>(&e)) return "QueueOverflowError";
+    if (dynamic_cast<const startx::EmptyQueueError*>(&e)) return "EmptyQueueError";
+    if (dynamic_cast<const startx::RdmaError*>(&e)) return "RdmaError";
+    if (dynamic_cast<const startx::DriverError*>(&e)) return "DriverError";
+    return "StartxError";
+}
 }  // namespace
 
 py::dict fault_attrs(const core::FirmwareFault& f) {
@@ -71,20 +81,8 @@ void register_errors(py::module_&) {
             py::dict d;
             d["code"] = portals::ptl_err_str(e.code());
             raise("PortalsError", e.what(), d);
-        } catch (const startx::MessageFormatError& e) {
-            raise("MessageFormatError", e.what(), py::dict());
-        } catch (const startx::UnknownPriorityError& e) {
-            raise("UnknownPriorityError", e.what(), py::dict());
-        } catch (const startx::QueueOverflowError& e) {
-            raise("QueueOverflowError", e.what(), py::dict());
-        } catch (const startx::EmptyQueueError& e) {
-            raise("EmptyQueueError", e.what(), py::dict());
-        } catch (const startx::RdmaError& e) {
-            raise("RdmaError", e.what(), py::dict());
-        } catch (const startx::DriverError& e) {
-            raise("DriverError", e.what(), py::dict());
         } catch (const startx::StartxError& e) {
-            raise("StartxError", e.what(), py::dict());
+            raise(startx_error_class(e), e.what(), py::dict());
         } catch (const exp::ExperimentError& e) {
             raise("ExperimentError", e.what(), py::dict());
         } catch (const exp::FitError& e) {
