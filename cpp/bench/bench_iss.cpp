@@ -11,7 +11,7 @@ static void run_crc(benchmark::State& state, const char* firmware) {
     system::SystemSpec spec;
     spec.overrides["core.watchdog_us"] = 0;  // a pure compute loop shows no progress by design
     system::System sys(spec);
-    nic::Nic& nic = sys.nic(0);
+    nic::EmbeddedNic& nic = sys.nic(0);
     nic.load_firmware(std::string(NICLAB_FIRMWARE_DIR) + "/examples/" + firmware);
     uint32_t iterations_addr = 0;
     if (!nic.image()->find_symbol("iterations", iterations_addr)) {

@@ -12,7 +12,7 @@
 #include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/fw/hw.h"
 #include "niclab/host/process.hpp"
-#include "niclab/msg/raw_nic.hpp"
+#include "niclab/systems/seastar/raw_nic.hpp"
 #include "niclab/system/system.hpp"
 
 using namespace niclab;
@@ -33,13 +33,13 @@ void run_transfer(benchmark::State& state, uint32_t nodes, nlohmann::json topolo
         spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/examples/raw_msg.elf"};
         system::System sys(spec);
         sys.host_memory(0).write(0x100000, data);
-        msg::RawNic tx(sys.nic(0), sys.host_cpu(0), seastar::params(sys).pio);
-        msg::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
+        seastar::RawNic tx(sys.nic(0), sys.host_cpu(0), seastar::params(sys).pio);
+        seastar::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
         Time posted{}, seen{};
         uint32_t status = ~0u;
         host::Process receiver(sys.host_cpu(dst), "receiver", [&](host::ProcessContext& ctx) {
             rx.post_receive(ctx, 0x200000, kBytes, 2);
-            msg::RawResult r = rx.wait(ctx);
+            seastar::RawResult r = rx.wait(ctx);
             seen = r.when;
             status = r.status;
         });

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     }
     try {
         system::System sys(spec);
-        nic::Nic& nic = sys.nic(0);
+        nic::EmbeddedNic& nic = sys.nic(0);
         nic.load_firmware(elf);
         sys.run_until(sys.now() + Time::us(max_us));
         std::cout << nic.console() << std::flush;

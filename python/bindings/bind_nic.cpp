@@ -3,10 +3,12 @@
 #include <pybind11/stl/filesystem.h>
 
 #include "bindings.hpp"
-#include "niclab/nic/nic.hpp"
+#include "niclab/nic/embedded_nic.hpp"
+#include "niclab/sim/error.hpp"
+#include "niclab/systems/seastar/host_bridge.hpp"
 
 namespace py = pybind11;
-using niclab::nic::Nic;
+using niclab::nic::EmbeddedNic;
 
 namespace niclab::bindings {
 
@@ -31,13 +33,20 @@ py::dict boot_report(const nic::BootReport& r) {
     return d;
 }
 
-py::dict load(Nic& n, const std::filesystem::path& path) {
+py::dict load(EmbeddedNic& n, const std::filesystem::path& path) {
     nic::BootReport r;
     {
         py::gil_scoped_release release;
         r = n.load_firmware(path);
     }
     return boot_report(r);
+}
+
+// The host windows are the SeaStar's: found on the NIC's memory map at address 0.
+seastar::HostBridge& host_bridge(EmbeddedNic& n) {
+    auto* bridge = dynamic_cast<seastar::HostBridge*>(n.memory_map().window_at(0));
+    if (!bridge) throw Error("node " + std::to_string(n.node_id()) + ": this NIC has no SeaStar host bridge windows");
+    return *bridge;
 }
 
 py::dict cache_stats(const core::CacheModel& c, bool enabled) {
@@ -51,73 +60,73 @@ py::dict cache_stats(const core::CacheModel& c, bool enabled) {
 }  // namespace
 
 void bind_nic(py::module_& m) {
-    py::class_<Nic>(m, "Nic")
-        .def_property_readonly("loads", &nic::Nic::loads)
-        .def_property_readonly("node_id", &Nic::node_id)
+    py::class_<EmbeddedNic>(m, "Nic")
+        .def_property_readonly("loads", &nic::EmbeddedNic::loads)
+        .def_property_readonly("node_id", &EmbeddedNic::node_id)
         .def("load_firmware", &load, py::arg("path"))
         .def("reload_firmware", &load, py::arg("path"))  // the same flow on a live NIC
-        .def_property_readonly("firmware", [](const Nic& n) -> py::object {
+        .def_property_readonly("firmware", [](const EmbeddedNic& n) -> py::object {
             if (!n.image()) return py::none();
             return py::str(n.image()->path().string());
         })
-        .def_property_readonly("build_id", [](const Nic& n) -> py::object {
+        .def_property_readonly("build_id", [](const EmbeddedNic& n) -> py::object {
             if (!n.image()) return py::none();
             return py::str(n.image()->build_id());
         })
-        .def("symbol", [](const Nic& n, const std::string& name) -> py::object {
+        .def("symbol", [](const EmbeddedNic& n, const std::string& name) -> py::object {
             uint32_t a;
             if (!n.image() || !n.image()->find_symbol(name, a)) return py::none();
             return py::int_(a);
         }, py::arg("name"))
-        .def("where", &Nic::where, py::arg("address"))
-        .def_property_readonly("state", [](const Nic& n) { return state_name(n.cpu().state()); })
-        .def_property_readonly("halted", &Nic::halted)
-        .def_property_readonly("faulted", &Nic::faulted)
-        .def_property_readonly("stop_time_us", [](const Nic& n) { return n.cpu().stop_time().as_us(); })
-        .def_property_readonly("exit_code", [](const Nic& n) { return n.cpu().exit_code(); })
-        .def_property_readonly("fault", [](const Nic& n) -> py::object {
+        .def("where", &EmbeddedNic::where, py::arg("address"))
+        .def_property_readonly("state", [](const EmbeddedNic& n) { return state_name(n.cpu().state()); })
+        .def_property_readonly("halted", &EmbeddedNic::halted)
+        .def_property_readonly("faulted", &EmbeddedNic::faulted)
+        .def_property_readonly("stop_time_us", [](const EmbeddedNic& n) { return n.cpu().stop_time().as_us(); })
+        .def_property_readonly("exit_code", [](const EmbeddedNic& n) { return n.cpu().exit_code(); })
+        .def_property_readonly("fault", [](const EmbeddedNic& n) -> py::object {
             auto f = n.fault();
             if (!f) return py::none();
             py::object exc = py::module_::import("niclab.errors").attr("FirmwareFault")(f->what());
             for (auto item : fault_attrs(*f)) py::setattr(exc, item.first, item.second);
             return exc;
         })
-        .def_property_readonly("console", &Nic::console)
-        .def_property_readonly("pc", [](const Nic& n) { return n.cpu().pc(); })
-        .def_property_readonly("registers", [](const Nic& n) {
+        .def_property_readonly("console", &EmbeddedNic::console)
+        .def_property_readonly("pc", [](const EmbeddedNic& n) { return n.cpu().pc(); })
+        .def_property_readonly("registers", [](const EmbeddedNic& n) {
             std::vector<uint32_t> r(32);
             for (unsigned i = 0; i < 32; ++i) r[i] = n.cpu().reg(i);
             return r;
         })
-        .def("csr", [](const Nic& n, uint32_t number) {
+        .def("csr", [](const EmbeddedNic& n, uint32_t number) {
             uint32_t v;
             if (!n.cpu().read_csr(number, v)) throw py::value_error("CSR " + std::to_string(number) + " is not implemented");
             return v;
         }, py::arg("number"))
-        .def_property_readonly("cycles", [](const Nic& n) { return n.cpu().cycles(); })
-        .def_property_readonly("instret", [](const Nic& n) { return n.cpu().instret(); })
-        .def_property_readonly("stall_cycles", [](const Nic& n) { return n.cpu().stall_cycles(); })
-        .def_property_readonly("clock_mhz", [](const Nic& n) { return n.cpu().clock().mhz(); })
-        .def_property_readonly("icache", [](const Nic& n) { return cache_stats(n.cpu().icache(), n.cpu().icache_enabled()); })
-        .def_property_readonly("dcache", [](const Nic& n) { return cache_stats(n.cpu().dcache(), n.cpu().dcache_enabled()); })
-        .def_property_readonly("host_interrupts", [](Nic& n) { return n.control().host_interrupts(); })
-        .def("peek32", &Nic::peek32, py::arg("address"))
-        .def("poke32", &Nic::poke32, py::arg("address"), py::arg("value"))
-        .def("read_sram", [](const Nic& n, uint32_t address, uint32_t length) {
+        .def_property_readonly("cycles", [](const EmbeddedNic& n) { return n.cpu().cycles(); })
+        .def_property_readonly("instret", [](const EmbeddedNic& n) { return n.cpu().instret(); })
+        .def_property_readonly("stall_cycles", [](const EmbeddedNic& n) { return n.cpu().stall_cycles(); })
+        .def_property_readonly("clock_mhz", [](const EmbeddedNic& n) { return n.cpu().clock().mhz(); })
+        .def_property_readonly("icache", [](const EmbeddedNic& n) { return cache_stats(n.cpu().icache(), n.cpu().icache_enabled()); })
+        .def_property_readonly("dcache", [](const EmbeddedNic& n) { return cache_stats(n.cpu().dcache(), n.cpu().dcache_enabled()); })
+        .def_property_readonly("host_interrupts", [](EmbeddedNic& n) { return n.control().host_interrupts(); })
+        .def("peek32", &EmbeddedNic::peek32, py::arg("address"))
+        .def("poke32", &EmbeddedNic::poke32, py::arg("address"), py::arg("value"))
+        .def("read_sram", [](const EmbeddedNic& n, uint32_t address, uint32_t length) {
             n.sram_offset(address, length);  // range check before allocating
             std::string out(length, '\0');
             n.read_sram(address, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
             return py::bytes(out);
         }, py::arg("address"), py::arg("length"))
-        .def("write_sram", [](Nic& n, uint32_t address, const py::bytes& data) {
+        .def("write_sram", [](EmbeddedNic& n, uint32_t address, const py::bytes& data) {
             std::string_view v = data;
             n.write_sram(address, {reinterpret_cast<const uint8_t*>(v.data()), v.size()});
         }, py::arg("address"), py::arg("data"))
-        .def("open_host_window", [](Nic& n, unsigned index, uint64_t host_addr, uint32_t limit, bool writable) {
-            n.host_bridge().open_window(index, host_addr, limit, writable);
+        .def("open_host_window", [](EmbeddedNic& n, unsigned index, uint64_t host_addr, uint32_t limit, bool writable) {
+            host_bridge(n).open_window(index, host_addr, limit, writable);
         }, py::arg("index"), py::arg("host_addr"), py::arg("limit"), py::arg("writable") = true)
-        .def("close_host_window", [](Nic& n, unsigned index) { n.host_bridge().close_window(index); }, py::arg("index"))
-        .def("raise_interrupt", [](Nic& n, uint32_t sources) { n.control().raise_external(sources); },
+        .def("close_host_window", [](EmbeddedNic& n, unsigned index) { host_bridge(n).close_window(index); }, py::arg("index"))
+        .def("raise_interrupt", [](EmbeddedNic& n, uint32_t sources) { n.control().raise_external(sources); },
              py::arg("sources") = 1);
 }
 

@@ -19,7 +19,9 @@ namespace {
 
 struct PortalsInterface {
     PortalsInterface(system::System& sys, size_t node, uint32_t pid)
-        : ni(seastar::portals(sys, node), pid), injector(sys.host_cpu(node), ni, "portals-injector-" + std::to_string(pid)) {}
+        : nal(seastar::portals(sys, node)), ni(nal, pid),
+          injector(sys.host_cpu(node), ni, "portals-injector-" + std::to_string(pid)) {}
+    seastar::SsNal& nal;  // the SeaStar's driver: its counters and the firmware's control block
     Ni ni;
     Injector injector;
     Library& lib() {
@@ -150,7 +152,7 @@ void bind_portals(py::module_& m) {
             return d;
         })
         .def("driver_counters", [](PortalsInterface& p) {
-            const NalCounters& c = p.ni.nal().counters();
+            const seastar::NalCounters& c = p.nal.counters();
             py::dict d;
             d["interrupts"] = c.interrupts;
             d["events"] = c.events;
@@ -161,7 +163,7 @@ void bind_portals(py::module_& m) {
             return d;
         })
         .def("niccb", [](PortalsInterface& p) {
-            const ptl_niccb& cb = p.ni.nal().niccb();
+            const ptl_niccb& cb = p.nal.niccb();
             py::dict d;
             d["features"] = cb.features;
             d["tx_pendings"] = cb.tx_pendings;

@@ -8,7 +8,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include "bindings.hpp"
-#include "niclab/nic/nic.hpp"
+#include "niclab/nic/embedded_nic.hpp"
 #include "niclab/trace/decoder.hpp"
 #include "niclab/nic/trace_ring.hpp"
 #include "niclab/trace/trace_file.hpp"
@@ -113,8 +113,8 @@ void bind_trace(py::module_& m) {
           py::arg("path"));
 
     // Nic.trace(): read the ring now, through the debug back door (no simulated time).
-    auto nic = py::reinterpret_borrow<py::class_<nic::Nic>>(m.attr("Nic"));
-    nic.def("trace", [](const nic::Nic& n) {
+    auto nic = py::reinterpret_borrow<py::class_<nic::EmbeddedNic>>(m.attr("Nic"));
+    nic.def("trace", [](const nic::EmbeddedNic& n) {
         Trace t = nic::read_trace(n);
         return wrap(std::move(t), n.image()->path());
     }, "The firmware's trace ring, read now without costing the firmware simulated time "

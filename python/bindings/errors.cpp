@@ -7,7 +7,7 @@
 #include "niclab/exp/result.hpp"
 #include "niclab/fw/firmware_image.hpp"
 #include "niclab/msg/portals/types.hpp"
-#include "niclab/nic/nic.hpp"
+#include "niclab/nic/embedded_nic.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/systems/startx/message.hpp"
 #include "niclab/trace/trace.hpp"

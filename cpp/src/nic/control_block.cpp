@@ -1,6 +1,8 @@
 #include "niclab/nic/control_block.hpp"
 
-#include "niclab/fw/hw.h"
+#include <algorithm>
+
+#include "niclab/fw/core_hw.h"
 
 namespace niclab::nic {
 
@@ -13,6 +15,24 @@ void ControlBlock::reset() {
     mtimecmp_ = UINT64_MAX;
     ext_pending_ = 0;
     console_.clear();
+}
+
+ControlBlock::HandlerId ControlBlock::add_host_interrupt_handler(HostInterruptHandler handler) {
+    host_irq_handlers_.emplace_back(next_handler_id_, std::move(handler));
+    return next_handler_id_++;
+}
+
+void ControlBlock::remove_host_interrupt_handler(HandlerId id) {
+    std::erase_if(host_irq_handlers_, [id](const auto& h) { return h.first == id; });
+}
+
+void ControlBlock::raise_host_interrupt() {
+    ++host_interrupts_;
+    // By index on a copy of each handler: a handler may add or remove handlers.
+    for (size_t i = 0; i < host_irq_handlers_.size(); ++i) {
+        HostInterruptHandler h = host_irq_handlers_[i].second;
+        h();
+    }
 }
 
 uint64_t ControlBlock::mtime() const { return cpu_.cycle_at(kernel_.now()); }
@@ -78,10 +98,7 @@ bool ControlBlock::write(uint32_t offset, uint32_t value) {
             arm_timer();
             return true;
         case NICLAB_CTRL_WDT_KICK: return true;  // any store here is progress for the watchdog
-        case NICLAB_CTRL_HOST_IRQ:
-            ++host_interrupts_;
-            if (host_irq_cb_) host_irq_cb_();
-            return true;
+        case NICLAB_CTRL_HOST_IRQ: raise_host_interrupt(); return true;
         case NICLAB_CTRL_EXT_IRQ_STATUS:  // write 1 to clear
             ext_pending_ &= ~value;
             cpu_.set_interrupt_pending(core::kMipMEIP, ext_pending_ != 0);

@@ -5,9 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "niclab/fw/hw.h"
 #include "niclab/fw/trace.h"
-#include "niclab/nic/nic.hpp"
+#include "niclab/nic/embedded_nic.hpp"
 
 namespace niclab::nic {
 
@@ -35,7 +34,7 @@ uint64_t mcycle(const core::Cpu& cpu) {
 }
 }  // namespace
 
-RingInfo find_ring(const Nic& nic) {
+RingInfo find_ring(const EmbeddedNic& nic) {
     const fw::FirmwareImage* image = nic.image();
     const std::string node = "node " + std::to_string(nic.node_id());
     if (!image) throw TraceError(node + ": no firmware loaded, so there is no trace");
@@ -74,7 +73,7 @@ RingInfo find_ring(const Nic& nic) {
     return info;
 }
 
-Trace read_trace(const Nic& nic) {
+Trace read_trace(const EmbeddedNic& nic) {
     const RingInfo info = find_ring(nic);
     const uint32_t count = nic.cpu().reg(info.index_reg);
     const uint64_t now = mcycle(nic.cpu());
@@ -91,7 +90,7 @@ Trace read_trace(const Nic& nic) {
         t.records.push_back({word_at(p), word_at(p + 4)});
     }
     t.header.clock_hz = uint64_t(nic.config().core.clock_mhz) * 1'000'000u;
-    t.header.sram_cached_base = NICLAB_SRAM_CACHED_BASE;
+    t.header.sram_cached_base = nic.config().sram.cached_base;
     t.header.node_id = nic.node_id();
     t.header.build_id = nic.image()->build_id();
     t.header.total_count = count;

@@ -1,19 +1,17 @@
 #include "niclab/system/ras_monitor.hpp"
 
-#include "niclab/fw/hw.h"
-
 namespace niclab::system {
 
-std::vector<size_t> RasMonitor::sample(const std::vector<const nic::Nic*>& nics, Time now) {
+std::vector<size_t> RasMonitor::sample(const std::vector<const nic::EmbeddedNic*>& nics, Time now) {
     std::vector<size_t> newly_dead;
     if (!enabled()) return newly_dead;
     watches_.resize(nics.size());
     for (size_t i = 0; i < nics.size(); ++i) {
-        const nic::Nic& nic = *nics[i];
+        const nic::EmbeddedNic& nic = *nics[i];
         Watch& w = watches_[i];
         if (w.loads != nic.loads()) w = Watch{0, now, nic.loads(), false, {}};  // new firmware
         if (w.dead || !nic.image()) continue;
-        uint32_t beat = nic.peek32(NICLAB_HEARTBEAT_ADDR);
+        uint32_t beat = nic.peek32(nic.heartbeat_address());
         if (beat != w.last) {
             w.last = beat;
             w.changed = now;

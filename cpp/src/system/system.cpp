@@ -63,8 +63,8 @@ NodeHardware& System::hardware(size_t node) {
 
 bool System::has_embedded_nics() const { return model_.nic_family() == "embedded-core"; }
 
-nic::Nic& System::nic(size_t node) {
-    nic::Nic* n = hardware(node).embedded_nic();
+nic::EmbeddedNic& System::nic(size_t node) {
+    nic::EmbeddedNic* n = hardware(node).embedded_nic();
     if (!n)
         throw Error("node " + std::to_string(node) + " of system '" + model_.name() + "' has a " + model_.nic_family() +
                     " NIC: there is no embedded core or firmware");
@@ -92,13 +92,13 @@ bool System::idle() const {
 }
 
 bool System::faulted(size_t node) {
-    nic::Nic* n = nodes_[node].hardware->embedded_nic();
+    nic::EmbeddedNic* n = nodes_[node].hardware->embedded_nic();
     return n && n->faulted();
 }
 
 void System::sample_ras(RunResult& r) {
     if (!ras_.enabled() || !has_embedded_nics()) return;
-    std::vector<const nic::Nic*> nics;
+    std::vector<const nic::EmbeddedNic*> nics;
     for (Node& n : nodes_) nics.push_back(n.hardware->embedded_nic());
     for (size_t node : ras_.sample(nics, kernel_.now())) r.dead_nodes.push_back(node);
 }

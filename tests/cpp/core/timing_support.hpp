@@ -32,7 +32,7 @@ public:
         sys_->run_until(Time::ms(5));
     }
 
-    nic::Nic& nic() { return sys_->nic(0); }
+    nic::EmbeddedNic& nic() { return sys_->nic(0); }
     bool halted() { return nic().halted(); }
     int64_t param(const std::string& key) const { return sys_->preset().value(key); }
 

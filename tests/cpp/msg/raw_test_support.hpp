@@ -10,7 +10,7 @@
 
 #include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/host/process.hpp"
-#include "niclab/msg/raw_nic.hpp"
+#include "niclab/systems/seastar/raw_nic.hpp"
 #include "niclab/system/system.hpp"
 #include "test_support.hpp"
 
@@ -33,8 +33,8 @@ inline system::SystemSpec spec_for(uint32_t nodes, nlohmann::json topology, uint
 
 
 struct Stream {
-    std::vector<msg::RawResult> sent;      // in completion order
-    std::vector<msg::RawResult> received;  // in completion order
+    std::vector<seastar::RawResult> sent;      // in completion order
+    std::vector<seastar::RawResult> received;  // in completion order
     std::vector<bool> intact;              // per buffer (= per message, in send order)
 };
 
@@ -48,8 +48,8 @@ inline Stream stream(system::System& sys, uint32_t src, uint32_t dst, uint32_t c
         sys.host_memory(src).write(kSrcBase + i * stride, pattern(length, i + 1));
         sys.host_memory(dst).fill(kDstBase + i * stride, 0xEE, stride);
     }
-    msg::RawNic tx(sys.nic(src), sys.host_cpu(src), seastar::params(sys).pio);
-    msg::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
+    seastar::RawNic tx(sys.nic(src), sys.host_cpu(src), seastar::params(sys).pio);
+    seastar::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
     Stream s;
     host::Process receiver(sys.host_cpu(dst), "receiver", [&](host::ProcessContext& ctx) {
         for (uint32_t i = 0; i < count; ++i) rx.post_receive(ctx, kDstBase + i * stride, length, i);

@@ -95,11 +95,11 @@ uint64_t target_interrupts(const std::string& image, uint32_t n) {
         auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, kBits, 0, PTL_UNLINK, PTL_INS_AFTER);
         ni.md_attach(ctx, me, md(kDst, n, PTL_MD_OP_PUT, eq), PTL_UNLINK);
         ctx.sleep_for(Time::us(20));  // the start-up interrupt (INIT's result) is over
-        before = ni.nal().counters().interrupts;
+        before = dynamic_cast<seastar::SsNal&>(ni.nal()).counters().interrupts;
         expect_event(ctx, ni, eq, PTL_EVENT_PUT_START);
         expect_event(ctx, ni, eq, PTL_EVENT_PUT_END);
         ctx.sleep_for(Time::us(50));
-        after = ni.nal().counters().interrupts;
+        after = dynamic_cast<seastar::SsNal&>(ni.nal()).counters().interrupts;
     });
     c.spawn(0, "initiator", [&](host::ProcessContext& ctx, Ni& ni) {
         ctx.sleep_for(Time::us(30));

@@ -30,7 +30,7 @@ TEST(RawMsgBitErrors, LinkRetryDeliversEveryMessageIntact) {
     }
     EXPECT_GT(sys.network()->stats().retries, 0u) << "errors happened and were retried";
     EXPECT_EQ(sys.network()->stats().corrupted_delivered, 0u);
-    EXPECT_EQ(sys.nic(1).rx_dma().crc_errors(), 0u);
+    EXPECT_EQ(seastar::seastar_nic(sys, 1).rx_dma().crc_errors(), 0u);
 }
 
 TEST(RawMsgBitErrors, WithoutRetryTheEndToEndCrcFlagsExactlyTheDamagedMessages) {
@@ -38,7 +38,7 @@ TEST(RawMsgBitErrors, WithoutRetryTheEndToEndCrcFlagsExactlyTheDamagedMessages) 
     raw::Stream s = raw::stream(sys, 0, 1, kMessages, kLength);
     ASSERT_EQ(s.received.size(), kMessages);
     uint32_t crc_errors = 0;
-    for (const msg::RawResult& r : s.received) {
+    for (const seastar::RawResult& r : s.received) {
         ASSERT_LT(r.tag, kMessages);
         EXPECT_EQ(r.bytes, kLength);
         EXPECT_TRUE(r.status == NICLAB_DMA_OK || r.status == NICLAB_DMA_CRC_ERROR) << r.status;
@@ -48,8 +48,8 @@ TEST(RawMsgBitErrors, WithoutRetryTheEndToEndCrcFlagsExactlyTheDamagedMessages) 
     EXPECT_GT(crc_errors, 0u) << "the end-to-end CRC caught some damage";
     EXPECT_EQ(sys.network()->stats().retries, 0u);
     EXPECT_GT(sys.network()->stats().corrupted_delivered, 0u);
-    EXPECT_EQ(sys.nic(1).rx_dma().crc_errors(), crc_errors);
-    for (const msg::RawResult& r : s.sent) EXPECT_EQ(r.status, NICLAB_DMA_OK) << "the sender cannot tell";
+    EXPECT_EQ(seastar::seastar_nic(sys, 1).rx_dma().crc_errors(), crc_errors);
+    for (const seastar::RawResult& r : s.sent) EXPECT_EQ(r.status, NICLAB_DMA_OK) << "the sender cannot tell";
 }
 
 TEST(RawMsgBitErrors, ADifferentSeedDrawsDifferentErrors) {

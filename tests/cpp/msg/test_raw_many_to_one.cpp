@@ -27,8 +27,8 @@ const uint32_t kBuffers = uint32_t(kSenders.size()) * kPerSender;
 uint32_t seed_of(uint32_t src, uint32_t k) { return src * 16 + k + 1; }
 
 struct Outcome {
-    std::vector<msg::RawResult> received;           // node 0, in completion order
-    std::vector<std::vector<msg::RawResult>> sent;  // per sender
+    std::vector<seastar::RawResult> received;           // node 0, in completion order
+    std::vector<std::vector<seastar::RawResult>> sent;  // per sender
     std::vector<std::vector<uint8_t>> buffers;      // node 0's buffers (+16 guard bytes)
     bool finished = false;
     net::NetworkStats net;
@@ -39,13 +39,13 @@ struct Outcome {
 Outcome run_many_to_one() {
     system::System sys(raw::spec_for(64, {{"kind", "mesh"}, {"dims", {4, 4, 4}}}));
     for (uint32_t i = 0; i < kBuffers; ++i) sys.host_memory(0).fill(kDstBase + i * kStride, 0xEE, kStride);
-    std::vector<std::unique_ptr<msg::RawNic>> nics;
+    std::vector<std::unique_ptr<seastar::RawNic>> nics;
     for (uint32_t s : kSenders) {
         for (uint32_t k = 0; k < kPerSender; ++k)
             sys.host_memory(s).write(kSrcAddr + k * kStride, raw::pattern(kLength, seed_of(s, k)));
-        nics.push_back(std::make_unique<msg::RawNic>(sys.nic(s), sys.host_cpu(s), seastar::params(sys).pio));
+        nics.push_back(std::make_unique<seastar::RawNic>(sys.nic(s), sys.host_cpu(s), seastar::params(sys).pio));
     }
-    msg::RawNic rx(sys.nic(0), sys.host_cpu(0), seastar::params(sys).pio);
+    seastar::RawNic rx(sys.nic(0), sys.host_cpu(0), seastar::params(sys).pio);
 
     Outcome o;
     o.sent.resize(kSenders.size());
@@ -74,7 +74,7 @@ Outcome run_many_to_one() {
     }
     o.net = sys.network()->stats();
     o.in_flight = sys.network()->packets_in_flight();
-    o.rx_packets = sys.nic(0).rx_dma().packets_received();
+    o.rx_packets = seastar::seastar_nic(sys, 0).rx_dma().packets_received();
     o.end = sys.now();
     return o;
 }
@@ -108,13 +108,13 @@ TEST_F(RawMsgManyToOne, EveryMessageArrivesIntactInItsOwnBuffer) {
         for (uint32_t g = kLength; g < kLength + 16; ++g) EXPECT_EQ(o.buffers[i][g], 0xEE) << "past buffer " << i;
     }
     EXPECT_EQ(seen.size(), kBuffers) << "sixteen different messages";
-    for (const msg::RawResult& r : o.received) {
+    for (const seastar::RawResult& r : o.received) {
         EXPECT_EQ(r.op, RAW_RES_RECEIVED);
         EXPECT_EQ(r.status, NICLAB_DMA_OK);
         EXPECT_EQ(r.bytes, kLength);
     }
     for (auto& per_sender : o.sent)
-        for (const msg::RawResult& r : per_sender) {
+        for (const seastar::RawResult& r : per_sender) {
             EXPECT_EQ(r.op, RAW_RES_SENT);
             EXPECT_EQ(r.status, NICLAB_DMA_OK);
             EXPECT_EQ(r.bytes, kLength);
@@ -142,7 +142,7 @@ TEST_F(RawMsgManyToOne, EachResultNamesItsBufferAndSource) {
     const Outcome& o = *outcome;
     ASSERT_TRUE(o.finished);
     std::vector<int> completions(kBuffers, 0);
-    for (const msg::RawResult& r : o.received) {
+    for (const seastar::RawResult& r : o.received) {
         ASSERT_LT(r.tag, kBuffers);
         ++completions[r.tag];
         EXPECT_EQ(identify(o.buffers[r.tag]).first, r.src) << "buffer " << r.tag;

@@ -11,7 +11,7 @@
 #include "niclab/fw/hw.h"
 #include "niclab/fw/raw_msg.h"
 #include "niclab/host/process.hpp"
-#include "niclab/msg/raw_nic.hpp"
+#include "niclab/systems/seastar/raw_nic.hpp"
 #include "niclab/system/system.hpp"
 #include "test_support.hpp"
 
@@ -30,7 +30,7 @@ system::SystemSpec spec_for(uint32_t nodes, nlohmann::json topology) {
 
 
 struct Transfer {
-    msg::RawResult sent, received;
+    seastar::RawResult sent, received;
 };
 
 // Sends `length` bytes from node src (host address src_addr) to node dst (dst_addr).
@@ -39,8 +39,8 @@ Transfer transfer(system::System& sys, uint32_t src, uint32_t dst, uint32_t leng
     auto data = pattern(length, length ^ src);
     sys.host_memory(src).write(src_addr, data);
     sys.host_memory(dst).fill(dst_addr, 0xEE, uint64_t(length) + 16);
-    msg::RawNic tx(sys.nic(src), sys.host_cpu(src), seastar::params(sys).pio);
-    msg::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
+    seastar::RawNic tx(sys.nic(src), sys.host_cpu(src), seastar::params(sys).pio);
+    seastar::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
     Transfer t;
     host::Process receiver(sys.host_cpu(dst), "receiver", [&](host::ProcessContext& ctx) {
         rx.post_receive(ctx, dst_addr, length, 2);

@@ -38,7 +38,7 @@ inline std::unique_ptr<system::System> make_system(nlohmann::json spec = nlohman
 }
 
 // Address of a firmware symbol; fails the test if the image has no such symbol.
-inline uint32_t symbol(const nic::Nic& nic, const std::string& name) {
+inline uint32_t symbol(const nic::EmbeddedNic& nic, const std::string& name) {
     uint32_t address = 0;
     EXPECT_NE(nic.image(), nullptr);
     if (nic.image() && !nic.image()->find_symbol(name, address)) ADD_FAILURE() << "no symbol " << name;

@@ -15,7 +15,7 @@ constexpr uint32_t kUncached = NICLAB_SRAM_UNCACHED_BASE + kOffset;
 
 TEST(DebugDoor, BothViewsAliasTheSameBytes) {
     auto sys = make_system();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic.poke32(kUncached, 0xDEADBEEF);
     EXPECT_EQ(nic.peek32(kCached), 0xDEADBEEFu);
 
@@ -30,7 +30,7 @@ TEST(DebugDoor, BothViewsAliasTheSameBytes) {
 
 TEST(DebugDoor, FirstAndLastWordOfEachView) {
     auto sys = make_system();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     const uint32_t last = NICLAB_SRAM_SIZE - 4;
     nic.poke32(NICLAB_SRAM_CACHED_BASE + last, 0x11223344);
     EXPECT_EQ(nic.peek32(NICLAB_SRAM_UNCACHED_BASE + last), 0x11223344u);
@@ -40,7 +40,7 @@ TEST(DebugDoor, FirstAndLastWordOfEachView) {
 
 TEST(DebugDoor, OutsideSramThrowsNamingTheAddress) {
     auto sys = make_system();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     for (uint32_t address : {0x0000'1000u, NICLAB_CTRL_BASE, NICLAB_SRAM_UNCACHED_BASE - 4,
                              // straddling the end of the uncached view into the cached one
                              NICLAB_SRAM_UNCACHED_BASE + NICLAB_SRAM_SIZE - 2,
@@ -61,7 +61,7 @@ TEST(DebugDoor, OutsideSramThrowsNamingTheAddress) {
 
 TEST(DebugDoor, InspectingDoesNotAdvanceSimulatedTime) {
     auto sys = make_system({{"firmware", "counter"}});
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     sys->run_for(Time::us(50));
     const Time now = sys->now();
     const uint64_t cycles = nic.cpu().cycles(), instret = nic.cpu().instret();
@@ -112,7 +112,7 @@ TEST(DebugDoor, PeekingDuringARunDoesNotChangeIt) {
 
 TEST(DebugDoor, PokeChangesWhatTheFirmwareReads) {
     auto sys = make_system();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic.load_firmware(firmware("crc32"));  // stopped at its running flag, before it reads `iterations`
     nic.poke32(symbol(nic, "iterations"), 2);
     sys->run_until(Time::max());
@@ -123,7 +123,7 @@ TEST(DebugDoor, PokeChangesWhatTheFirmwareReads) {
 
 TEST(DebugDoor, PokedCodeIsExecutedNotAStaleDecode) {
     auto sys = make_system();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic.load_firmware(firmware("spin"));
     sys->run_for(Time::us(1));  // the spin loop has been decoded and executed
     ASSERT_FALSE(nic.faulted());

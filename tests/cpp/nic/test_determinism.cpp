@@ -19,7 +19,7 @@ Outcome run(const nlohmann::json& spec, Time until) {
     sys->run_until(until);
     Outcome o;
     for (size_t i = 0; i < sys->node_count(); ++i) {
-        const nic::Nic& n = sys->nic(i);
+        const nic::EmbeddedNic& n = sys->nic(i);
         o.cycles.push_back(n.cpu().cycles());
         o.instret.push_back(n.cpu().instret());
         o.stall.push_back(n.cpu().stall_cycles());

@@ -13,7 +13,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 // Loads `name`, runs to quiescence, and returns the fault the NIC stopped with.
 core::FirmwareFault run_to_fault(system::System& sys, const std::string& name) {
-    nic::Nic& nic = sys.nic(0);
+    nic::EmbeddedNic& nic = sys.nic(0);
     nic.load_firmware(firmware(name));
     auto result = sys.run_until(Time::max());
     EXPECT_EQ(result.faulted_nodes, std::vector<size_t>{0});
@@ -109,7 +109,7 @@ TEST(Fault, DoubleFaultReportNamesTheFirstTrapsFunction) {
 
 TEST(Fault, WatchdogStopsAStuckFirmware) {
     auto sys = make_system({{"set", {{"core.watchdog_us", 50}}}});
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic::BootReport boot = nic.load_firmware(firmware("spin"));
     auto result = sys->run_until(Time::ms(1));
 
@@ -133,7 +133,7 @@ TEST(Fault, WatchdogSparesAFirmwareThatSleeps) {
 
 TEST(Fault, AFaultedNicDoesNotStopTheOtherNode) {
     auto sys = make_system({{"nodes", 2}, {"firmware", {"fault_illegal", "counter"}}});
-    nic::Nic& counter_nic = sys->nic(1);
+    nic::EmbeddedNic& counter_nic = sys->nic(1);
     const uint32_t counter = symbol(counter_nic, "fw_counter");
 
     sys->run_until(Time::us(100));

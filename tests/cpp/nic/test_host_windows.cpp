@@ -6,6 +6,7 @@
 
 #include "nic_test_support.hpp"
 #include "niclab/fw/hw.h"
+#include "niclab/systems/seastar/seastar.hpp"
 
 namespace niclab::test {
 namespace {
@@ -22,7 +23,8 @@ protected:
         pages_before_ = memory().pages_touched();
     }
     host::HostMemory& memory() { return sys_->host_memory(0); }
-    nic::Nic& nic() { return sys_->nic(0); }
+    nic::EmbeddedNic& nic() { return sys_->nic(0); }
+    seastar::HostBridge& bridge() { return seastar::seastar_nic(*sys_, 0).host_bridge(); }
     std::array<uint8_t, kBytes> host_bytes(uint64_t addr) {
         std::array<uint8_t, kBytes> out{};
         memory().read(addr, out);
@@ -51,7 +53,7 @@ protected:
 };
 
 TEST_F(HostWindow, OpenWindowReadsAndWritesHostMemory) {
-    nic().host_bridge().open_window(0, kBuffer, 0x1000, true);
+    bridge().open_window(0, kBuffer, 0x1000, true);
     load_and_run();
     ASSERT_FALSE(nic().faulted()) << nic().fault()->what();
     EXPECT_TRUE(nic().halted());
@@ -71,15 +73,15 @@ TEST_F(HostWindow, ClosedWindowIsALoadFault) {
 }
 
 TEST_F(HostWindow, WindowClosedAgainIsALoadFault) {
-    nic().host_bridge().open_window(0, kBuffer, 0x1000, true);
-    nic().host_bridge().close_window(0);
+    bridge().open_window(0, kBuffer, 0x1000, true);
+    bridge().close_window(0);
     load_and_run();
     EXPECT_EQ(fault().info().cause, uint32_t(core::TrapCause::LoadAccessFault));
     expect_host_memory_unchanged();
 }
 
 TEST_F(HostWindow, WriteBeyondTheLimitIsAStoreFault) {
-    nic().host_bridge().open_window(0, kBuffer, kDest, true);  // the source fits, the destination does not
+    bridge().open_window(0, kBuffer, kDest, true);  // the source fits, the destination does not
     load_and_run();
     core::FirmwareFault f = fault();
     EXPECT_EQ(f.info().cause, uint32_t(core::TrapCause::StoreAccessFault));
@@ -91,7 +93,7 @@ TEST_F(HostWindow, WriteBeyondTheLimitIsAStoreFault) {
 TEST_F(HostWindow, LimitIsExactToTheByte) {
     // 32 bytes of the destination lie inside the window: those words land, the
     // first word past the limit faults, and nothing beyond the limit is written.
-    nic().host_bridge().open_window(0, kBuffer, kDest + 32, true);
+    bridge().open_window(0, kBuffer, kDest + 32, true);
     load_and_run();
     core::FirmwareFault f = fault();
     EXPECT_EQ(f.info().cause, uint32_t(core::TrapCause::StoreAccessFault));
@@ -102,7 +104,7 @@ TEST_F(HostWindow, LimitIsExactToTheByte) {
 }
 
 TEST_F(HostWindow, ReadBeyondTheLimitIsALoadFault) {
-    nic().host_bridge().open_window(0, kBuffer, 2, true);  // open, but shorter than one word
+    bridge().open_window(0, kBuffer, 2, true);  // open, but shorter than one word
     load_and_run();
     core::FirmwareFault f = fault();
     EXPECT_EQ(f.info().cause, uint32_t(core::TrapCause::LoadAccessFault));
@@ -111,7 +113,7 @@ TEST_F(HostWindow, ReadBeyondTheLimitIsALoadFault) {
 }
 
 TEST_F(HostWindow, ReadOnlyWindowRefusesWrites) {
-    nic().host_bridge().open_window(0, kBuffer, 0x1000, false);
+    bridge().open_window(0, kBuffer, 0x1000, false);
     load_and_run();
     core::FirmwareFault f = fault();
     EXPECT_EQ(f.info().cause, uint32_t(core::TrapCause::StoreAccessFault));
@@ -125,7 +127,7 @@ TEST_F(HostWindow, OnlyItsOwnNodesMemoryIsReachable) {
     other.fill(0x5A);
     two->host_memory(1).write(kBuffer, other);
     two->host_memory(0).write(kBuffer, pattern_);
-    two->nic(0).host_bridge().open_window(0, kBuffer, 0x1000, true);
+    seastar::seastar_nic(*two, 0).host_bridge().open_window(0, kBuffer, 0x1000, true);
     two->nic(0).load_firmware(firmware("host_copy"));
     two->run_until(Time::max());
     ASSERT_TRUE(two->nic(0).halted());
@@ -138,8 +140,8 @@ TEST_F(HostWindow, OnlyItsOwnNodesMemoryIsReachable) {
 
 TEST(HostBridge, BadWindowIndexOrLimitIsRefused) {
     auto sys = make_system();
-    EXPECT_THROW(sys->nic(0).host_bridge().open_window(15, 0, 16, true), std::out_of_range);
-    EXPECT_THROW(sys->nic(0).host_bridge().open_window(0, 0, NICLAB_HOST_WINDOW_SIZE + 1, true), std::out_of_range);
+    EXPECT_THROW(seastar::seastar_nic(*sys, 0).host_bridge().open_window(15, 0, 16, true), std::out_of_range);
+    EXPECT_THROW(seastar::seastar_nic(*sys, 0).host_bridge().open_window(0, 0, NICLAB_HOST_WINDOW_SIZE + 1, true), std::out_of_range);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace {
 
 TEST(Load, HelloBootsPrintsAndHaltsCleanly) {
     auto sys = make_system();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic::BootReport boot = nic.load_firmware(firmware("hello"));
 
     EXPECT_GT(boot.running, boot.started);
@@ -49,7 +49,7 @@ protected:
 
 TEST_P(BadImage, HaltedFirmwareIsUntouched) {
     auto sys = make_system({{"firmware", "hello"}});
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     sys->run_until(Time::max());
     ASSERT_TRUE(nic.halted());
     const std::string build_id = nic.image()->build_id();
@@ -69,7 +69,7 @@ TEST_P(BadImage, HaltedFirmwareIsUntouched) {
 
 TEST_P(BadImage, RunningFirmwareKeepsRunning) {
     auto sys = make_system({{"firmware", "counter"}});
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     const uint32_t counter = symbol(nic, "fw_counter");
     sys->run_for(Time::us(50));
     const std::string build_id = nic.image()->build_id();
@@ -104,7 +104,7 @@ TEST(Load, MissingFileIsAnImageError) {
 
 TEST(Load, NoBootIsABootTimeoutNamingTheFlagAndThePc) {
     auto sys = make_system();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     try {
         nic.load_firmware(firmware("noboot"));
         FAIL() << "noboot booted";

@@ -11,7 +11,7 @@ constexpr uint32_t kMipMtip = 1u << 7;
 
 TEST(Reload, AlternatingImagesManyTimes) {
     auto sys = make_system();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     struct Expect {
         const char* name;
         uint32_t version;
@@ -35,13 +35,13 @@ TEST(Reload, AlternatingImagesManyTimes) {
 }
 
 // A core left behind global time by a run that ended early (see the bug notes).
-bool stranded(system::System& sys, const nic::Nic& nic) {
+bool stranded(system::System& sys, const nic::EmbeddedNic& nic) {
     return nic.cpu().active() && nic.cpu().local_time() < sys.now();
 }
 
 TEST(Reload, ArmedTimerOfThePreviousFirmwareDoesNotFire) {
     auto sys = make_system({{"firmware", "timer_irq"}});
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     sys->run_for(Time::us(5));  // a few of its ten ticks, the next one armed
     ASSERT_FALSE(nic.halted());
 
@@ -71,8 +71,8 @@ TEST(Reload, ReloadedFirmwareRunsExactlyLikeAFreshLoad) {
     nic::BootReport boot = reloaded->nic(0).reload_firmware(firmware("timer_irq"));
     reloaded->run_for(Time::us(100));
 
-    const nic::Nic& f = fresh->nic(0);
-    const nic::Nic& r = reloaded->nic(0);
+    const nic::EmbeddedNic& f = fresh->nic(0);
+    const nic::EmbeddedNic& r = reloaded->nic(0);
     ASSERT_TRUE(f.halted());
     ASSERT_TRUE(r.halted());
     EXPECT_EQ(r.console(), f.console());
@@ -85,7 +85,7 @@ TEST(Reload, ReloadedFirmwareRunsExactlyLikeAFreshLoad) {
 
 TEST(Reload, AfterAFaultTheNicLoadsAgain) {
     auto sys = make_system({{"firmware", "fault_illegal"}});
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     sys->run_for(Time::us(50));
     ASSERT_TRUE(nic.faulted());
 
@@ -101,7 +101,7 @@ TEST(Reload, AfterAFaultTheNicLoadsAgain) {
 // the NIC can be used again (the Python default: nic.run() with no limit).
 TEST(Reload, AfterRunningToQuiescence) {
     auto sys = make_system({{"firmware", "hello"}});
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     auto result = sys->run_until(Time::max());
     ASSERT_TRUE(nic.halted());
     EXPECT_LT(result.reached, Time::ms(1));

@@ -13,9 +13,8 @@
 #include "niclab/host/host_memory.hpp"
 #include "niclab/net/crc.hpp"
 #include "niclab/net/packet.hpp"
-#include "niclab/nic/dma_config.hpp"
 #include "niclab/nic/packet_port.hpp"
-#include "niclab/nic/rx_dma.hpp"
+#include "niclab/systems/seastar/rx_dma.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "test_support.hpp"
 #include "dma_test_support.hpp"
@@ -69,7 +68,7 @@ protected:
     void SetUp() override { build(); }
 
     void build() {
-        engine = std::make_unique<nic::RxDma>(kernel, memory, cfg,
+        engine = std::make_unique<seastar::RxDma>(kernel, memory, cfg,
                                               [this](uint32_t s) { irqs.push_back({kernel.now(), s}); });
         engine->set_port(&port);
         cmd_tail = 0;
@@ -126,10 +125,10 @@ protected:
 
     sim::Kernel kernel;
     host::HostMemory memory;
-    nic::DmaConfig cfg;
+    seastar::DmaConfig cfg;
     CountingPort port;
     std::vector<std::pair<Time, uint32_t>> irqs;
-    std::unique_ptr<nic::RxDma> engine;
+    std::unique_ptr<seastar::RxDma> engine;
     uint32_t cmd_tail = 0;
 };
 

@@ -12,9 +12,8 @@
 #include "niclab/host/host_memory.hpp"
 #include "niclab/net/crc.hpp"
 #include "niclab/net/packet.hpp"
-#include "niclab/nic/dma_config.hpp"
 #include "niclab/nic/packet_port.hpp"
-#include "niclab/nic/tx_dma.hpp"
+#include "niclab/systems/seastar/tx_dma.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "test_support.hpp"
 #include "dma_test_support.hpp"
@@ -60,7 +59,7 @@ protected:
 
     // Builds (or rebuilds) the engine from `cfg`.
     void build() {
-        engine = std::make_unique<nic::TxDma>(kernel, memory, cfg, kNode,
+        engine = std::make_unique<seastar::TxDma>(kernel, memory, cfg, kNode,
                                               [this](uint32_t s) { irqs.push_back({kernel.now(), s}); });
         engine->set_port(&port);
         tail = 0;
@@ -131,10 +130,10 @@ protected:
 
     sim::Kernel kernel;
     host::HostMemory memory;
-    nic::DmaConfig cfg;
+    seastar::DmaConfig cfg;
     RecordingPort port{kernel};
     std::vector<std::pair<Time, uint32_t>> irqs;
-    std::unique_ptr<nic::TxDma> engine;
+    std::unique_ptr<seastar::TxDma> engine;
     uint32_t tail = 0;
 };
 

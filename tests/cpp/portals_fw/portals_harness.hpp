@@ -24,6 +24,7 @@
 #include "niclab/fw/portals_fw.h"
 #include "niclab/host/condition.hpp"
 #include "niclab/host/process.hpp"
+#include "niclab/nic/mailbox_producer.hpp"
 #include "niclab/system/system.hpp"
 #include "test_support.hpp"
 
@@ -68,10 +69,10 @@ public:
     static constexpr uint64_t kUpperBase = 0x70000000;  // upper pendings, then the EQ, behind window 0 (away from test buffers)
     static constexpr uint32_t kWindowBytes = 0x80000;
 
-    PortalsHost(system::System& sys, size_t node) : sys_(sys), node_(node), nic_(sys.nic(node)) {
-        if (!nic_.image()->find_symbol(PTL_NICCB_SYMBOL, niccb_) ||
-            !nic_.image()->find_symbol(NICLAB_MAILBOX_SYMBOL, mailbox_))
-            throw std::runtime_error("not a Portals firmware: no niccb or mailbox symbol");
+    PortalsHost(system::System& sys, size_t node)
+        : sys_(sys), node_(node), nic_(sys.nic(node)), commands_(nic_, portals_mailbox(nic_)), mailbox_(commands_.address()) {
+        if (!nic_.image()->find_symbol(PTL_NICCB_SYMBOL, niccb_))
+            throw std::runtime_error("not a Portals firmware: no niccb symbol");
         if (niccb(kMagic) != PTL_NICCB_MAGIC) throw std::runtime_error("niccb magic not set");
         tx_pendings_ = niccb(kTxPendings);
         rx_pendings_ = niccb(kRxPendings);
@@ -80,16 +81,17 @@ public:
         eq_addr_ = kUpperBase + uint64_t(tx_pendings_ + rx_pendings_) * PTL_UPPER_BYTES;
         if (eq_addr_ + uint64_t(eq_entries_) * PTL_EQ_BYTES - kUpperBase > kWindowBytes)
             throw std::runtime_error("host structures larger than the window");
-        cmd_tail_ = peek(mailbox_ + NICLAB_MAILBOX_CMD_TAIL);
-        cmd_head_ = peek(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
         res_head_ = peek(mailbox_ + NICLAB_MAILBOX_RES_HEAD);
-        nic_.host_bridge().open_window(0, kUpperBase, kWindowBytes, true);
-        nic_.control().on_host_interrupt([this] {
+        seastar::seastar_nic(sys, node).host_bridge().open_window(0, kUpperBase, kWindowBytes, true);
+        irq_handler_ = nic_.control().add_host_interrupt_handler([this] {
             sys_.host_cpu(node_).raise_interrupt([this](host::InterruptContext& ictx) { on_interrupt(ictx); });
         });
     }
+    ~PortalsHost() { nic_.control().remove_host_interrupt_handler(irq_handler_); }
+    PortalsHost(const PortalsHost&) = delete;
+    PortalsHost& operator=(const PortalsHost&) = delete;
 
-    nic::Nic& nic() { return nic_; }
+    nic::EmbeddedNic& nic() { return nic_; }
     uint32_t node() const { return uint32_t(node_); }
     uint32_t tx_pendings() const { return tx_pendings_; }
     uint32_t rx_pendings() const { return rx_pendings_; }
@@ -144,21 +146,22 @@ public:
 
     void post(host::ProcessContext& ctx, const std::array<uint32_t, 8>& words) {
         const auto pio = seastar::params(sys_).pio;
-        uint32_t next = (cmd_tail_ + 1) % NICLAB_MAILBOX_ENTRIES;
-        while (next == cmd_head_) {  // looks full: refresh the cached head (§5.3 on the host side)
+        while (commands_.looks_full()) {  // refresh the cached head (§5.3 on the host side)
             ctx.compute(pio.read);
-            cmd_head_ = peek(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
-            if (next == cmd_head_) ctx.sleep_for(Time::us(1));
+            if (!commands_.refresh_head()) ctx.sleep_for(Time::us(1));
         }
         ctx.compute(pio.write * 3);
-        uint32_t slot = mailbox_ + NICLAB_MAILBOX_CMD + cmd_tail_ * NICLAB_MAILBOX_WORDS * 4;
-        for (uint32_t i = 0; i < 8; ++i) nic_.poke32(slot + 4 * i, words[i]);
-        cmd_tail_ = next;
-        nic_.poke32(mailbox_ + NICLAB_MAILBOX_CMD_TAIL, cmd_tail_);
-        nic_.control().raise_external(NICLAB_IRQ_DOORBELL);
+        commands_.push(words);
     }
 
 private:
+    static uint32_t portals_mailbox(const nic::EmbeddedNic& nic) {
+        uint32_t mailbox = 0;
+        if (!nic.image()->find_symbol(NICLAB_MAILBOX_SYMBOL, mailbox))
+            throw std::runtime_error("not a Portals firmware: no mailbox symbol");
+        return mailbox;
+    }
+
     uint32_t peek(uint32_t a) const { return nic_.peek32(a); }
 
     void on_interrupt(host::InterruptContext& ictx) {
@@ -192,11 +195,13 @@ private:
 
     system::System& sys_;
     size_t node_;
-    nic::Nic& nic_;
-    uint32_t niccb_ = 0, mailbox_ = 0;
+    nic::EmbeddedNic& nic_;
+    nic::MailboxProducer commands_;
+    uint32_t mailbox_ = 0, niccb_ = 0;
+    nic::ControlBlock::HandlerId irq_handler_ = 0;
     uint32_t tx_pendings_ = 0, rx_pendings_ = 0, eq_entries_ = 0, eq_mask_ = 0, eq_head_ = 0;
     uint64_t eq_addr_ = 0;
-    uint32_t cmd_tail_ = 0, cmd_head_ = 0, res_head_ = 0;
+    uint32_t res_head_ = 0;
     bool init_done_ = false;
     uint32_t init_status_ = 0;
     std::deque<Event> events_;

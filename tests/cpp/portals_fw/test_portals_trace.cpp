@@ -10,7 +10,7 @@ namespace {
 
 // Function names of the trace records, in order, without repeats in a row. Inlined
 // helpers report as their caller (trace.h caveat): tx_program shows as tx_progress.
-std::vector<std::string> path(const nic::Nic& nic) {
+std::vector<std::string> path(const nic::EmbeddedNic& nic) {
     std::vector<std::string> names;
     for (const auto& r : nic::read_trace(nic).records) {
         std::string w = nic.where(r.pc());

@@ -42,7 +42,7 @@ TEST(Preset, EveryParameterCitesItsSource) {
 TEST(Preset, SeastarValuesReachTheNic) {
     System sys(SystemSpec::from_json(json::object()));
     const Preset& p = sys.preset();
-    const nic::NicConfig& cfg = sys.nic(0).config();
+    const nic::EmbeddedNicConfig& cfg = sys.nic(0).config();
     EXPECT_EQ(cfg.core.clock_mhz, p.value("core.clock_mhz"));
     EXPECT_EQ(int64_t(cfg.core.icache.size_bytes), p.value("core.icache.size_bytes"));
     EXPECT_EQ(cfg.boot_timeout, Time::us(p.integer("boot_timeout_us")));
@@ -69,7 +69,7 @@ TEST(Preset, WatchdogPeriodFollowsAnOverriddenClock) {
 TEST(Preset, HalfTheClockTakesAboutTwiceAsLong) {
     auto boot = [](int64_t mhz) {
         System sys(SystemSpec::from_json({{"set", {{"core.clock_mhz", mhz}}}}));
-        nic::Nic& nic = sys.nic(0);
+        nic::EmbeddedNic& nic = sys.nic(0);
         EXPECT_EQ(nic.cpu().clock().mhz(), mhz);
         nic::BootReport r = nic.load_firmware(hello());
         sys.run_until(Time::max());

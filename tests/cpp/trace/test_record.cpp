@@ -27,7 +27,7 @@ TEST(TraceRecord, LayoutOfFigure2FirstLine) {
 
 TEST(TraceRecord, FirmwareWritesTheDocumentedLayout) {
     auto sys = one_node();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic.load_firmware(cost_firmware("cost_on"));
     sys->run_until(Time::us(200));
     ASSERT_TRUE(nic.halted());

@@ -13,7 +13,7 @@ using nic::RingInfo;
 
 TEST(RingReader, ReadsWithoutDisturbingTheNic) {
     auto sys = one_node();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic.load_firmware(example("trace_demo"));
     sys->run_until(Time::us(40));
     const uint64_t cycles = nic.cpu().cycles();
@@ -44,7 +44,7 @@ TEST(RingReader, ReadsWithoutDisturbingTheNic) {
 
 TEST(RingReader, WrapKeepsTheNewestRecordsOldestFirst) {
     auto sys = one_node();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic.load_firmware(example("trace_demo"));
     sys->run_until(Time::us(300));
     const Trace before = read_trace(nic);
@@ -68,7 +68,7 @@ TEST(RingReader, WrapKeepsTheNewestRecordsOldestFirst) {
 
 TEST(RingReader, FirmwareWithoutTracingIsNamed) {
     auto sys = one_node();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     EXPECT_THROW(read_trace(nic), TraceError);  // nothing loaded
     nic.load_firmware(example("hello"));
     try {
@@ -81,7 +81,7 @@ TEST(RingReader, FirmwareWithoutTracingIsNamed) {
 
 TEST(RingReader, ElfOfAnotherBuildIsRefused) {
     auto sys = one_node();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic.load_firmware(example("trace_demo"));
     sys->run_until(Time::us(20));
     const Trace t = read_trace(nic);

@@ -14,7 +14,7 @@ struct Results {
 
 Results run(const std::string& name) {
     auto sys = one_node();
-    nic::Nic& nic = sys->nic(0);
+    nic::EmbeddedNic& nic = sys->nic(0);
     nic.load_firmware(cost_firmware(name));
     sys->run_until(Time::us(500));
     EXPECT_TRUE(nic.halted()) << name;

@@ -32,7 +32,7 @@ inline std::unique_ptr<system::System> one_node(uint32_t nodes = 1) {
     return std::make_unique<system::System>(system::SystemSpec::from_json({{"preset", "seastar"}, {"nodes", nodes}}));
 }
 
-inline uint32_t symbol(const nic::Nic& nic, const std::string& name) {
+inline uint32_t symbol(const nic::EmbeddedNic& nic, const std::string& name) {
     uint32_t a = 0;
     if (!nic.image() || !nic.image()->find_symbol(name, a)) ADD_FAILURE() << "no symbol " << name;
     return a;

@@ -6,7 +6,7 @@
 
 namespace niclab::nic {
 
-class Nic;
+class EmbeddedNic;
 
 // Where the firmware's ring is, from its descriptor `niclab_trace` (trace.h).
 struct RingInfo {
@@ -18,10 +18,10 @@ struct RingInfo {
 
 // Throws TraceError if the NIC has no firmware, the firmware was built without
 // tracing (no niclab_trace symbol), or the descriptor in SRAM is not valid.
-RingInfo find_ring(const Nic& nic);
+RingInfo find_ring(const EmbeddedNic& nic);
 
 // The ring's records, oldest first (after a wrap: the last `entries` records), with
 // 64-bit timestamps unwrapped back from the core's current mcycle.
-trace::Trace read_trace(const Nic& nic);
+trace::Trace read_trace(const EmbeddedNic& nic);
 
 }  // namespace niclab::nic

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "niclab/nic/nic.hpp"
+#include "niclab/nic/embedded_nic.hpp"
 
 namespace niclab::system {
 
@@ -22,7 +22,7 @@ public:
     Time period() const { return Time::ps(std::max<int64_t>(timeout_.ps() / 2, 1)); }
 
     // Looks at every NIC's heartbeat at `now`; returns the nodes newly marked dead.
-    std::vector<size_t> sample(const std::vector<const nic::Nic*>& nics, Time now);
+    std::vector<size_t> sample(const std::vector<const nic::EmbeddedNic*>& nics, Time now);
     bool dead(size_t node) const { return node < watches_.size() && watches_[node].dead; }
     const std::string& reason(size_t node) const { return watches_.at(node).reason; }
 

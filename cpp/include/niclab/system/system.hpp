@@ -12,7 +12,7 @@
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/host_memory.hpp"
 #include "niclab/net/network.hpp"
-#include "niclab/nic/nic.hpp"
+#include "niclab/nic/embedded_nic.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "niclab/system/preset.hpp"
 #include "niclab/system/ras_monitor.hpp"
@@ -34,7 +34,7 @@ public:
     size_t node_count() const { return nodes_.size(); }
     // The embedded-core NIC of a node; niclab::Error for a system whose NICs have no
     // core (a fixed-function NIU), naming the system.
-    nic::Nic& nic(size_t node);
+    nic::EmbeddedNic& nic(size_t node);
     bool has_embedded_nics() const;
     host::HostMemory& host_memory(size_t node);
     host::HostCpu& host_cpu(size_t node);

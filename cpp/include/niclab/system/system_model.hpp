@@ -16,7 +16,7 @@
 #include "niclab/net/network.hpp"
 
 namespace niclab::nic {
-class Nic;
+class EmbeddedNic;
 }
 
 namespace niclab::system {
@@ -42,7 +42,7 @@ public:
     // Work that is not in the kernel's event queue (an embedded core that is running).
     virtual bool active() const { return false; }
     // The embedded-core NIC of systems that have one (null for fixed-function NIUs).
-    virtual nic::Nic* embedded_nic() { return nullptr; }
+    virtual nic::EmbeddedNic* embedded_nic() { return nullptr; }
 };
 
 class SystemModel {

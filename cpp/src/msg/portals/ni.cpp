@@ -2,7 +2,7 @@
 
 namespace niclab::portals {
 
-Ni::Ni(SsNal& nal, ptl_pid_t pid, Limits limits) : nal_(nal), lib_({nal.nic().node_id(), pid}, 0, limits) {
+Ni::Ni(Nal& nal, ptl_pid_t pid, Limits limits) : nal_(nal), lib_({nal.nid(), pid}, 0, limits) {
     if (pid > 0xFFFF) throw PortalsError(PTL_PROCESS_INVALID, "pid " + std::to_string(pid) + " does not fit the header's 16 bits");
     nal_.attach(lib_);
 }

@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "niclab/system/config_error.hpp"
-#include "niclab/system/net_port.hpp"
 #include "niclab/system/published.hpp"
+#include "niclab/systems/seastar/net_port.hpp"
 #include "niclab/systems/seastar/portals_transport.hpp"
 #include "niclab/systems/seastar/seastar.hpp"
 
@@ -16,36 +16,37 @@ class SeaStarNode final : public system::NodeHardware {
 public:
     SeaStarNode(system::System& sys, uint32_t node)
         : params_(params(sys.preset(), node)),
-          nic_(std::make_unique<nic::Nic>(sys.kernel(), params_.nic, sys.host_memory(node))) {
-        if (sys.network()) port_ = std::make_unique<system::NetPort>(*sys.network(), *nic_);
+          nic_(std::make_unique<SeaStar>(sys.kernel(), params_.nic, sys.host_memory(node))) {
+        if (sys.network()) port_ = std::make_unique<NetPort>(*sys.network(), *nic_);
     }
     ~SeaStarNode() override {
         if (nal_) nal_->retire();
     }
 
-    bool active() const override { return nic_->cpu().active(); }
-    nic::Nic* embedded_nic() override { return nic_.get(); }
+    bool active() const override { return nic_->nic().cpu().active(); }
+    nic::EmbeddedNic* embedded_nic() override { return &nic_->nic(); }
+    SeaStar& seastar() { return *nic_; }
 
-    portals::SsNal& portals(system::System& sys, uint32_t node) {
-        if (nal_ && nal_loads_ != nic_->loads()) {
+    SsNal& portals(system::System& sys, uint32_t node) {
+        if (nal_ && nal_loads_ != nic_->nic().loads()) {
             nal_->retire();
             retired_.push_back(std::move(nal_));  // kept: events and interfaces may still refer to it
         }
         if (!nal_) {
-            nal_ = std::make_unique<portals::SsNal>(*nic_, sys.host_cpu(node), sys.host_memory(node), params_.pio,
+            nal_ = std::make_unique<SsNal>(*nic_, sys.host_cpu(node), sys.host_memory(node), params_.pio,
                                                      params_.portals, uint32_t(sys.node_count()));
-            nal_loads_ = nic_->loads();
+            nal_loads_ = nic_->nic().loads();
         }
         return *nal_;
     }
 
 private:
-    system::SystemParams params_;
-    std::unique_ptr<nic::Nic> nic_;
-    std::unique_ptr<system::NetPort> port_;
-    std::unique_ptr<portals::SsNal> nal_;
+    SystemParams params_;
+    std::unique_ptr<SeaStar> nic_;
+    std::unique_ptr<NetPort> port_;
+    std::unique_ptr<SsNal> nal_;
     uint64_t nal_loads_ = 0;  // the NIC's load count when the driver started
-    std::vector<std::unique_ptr<portals::SsNal>> retired_;
+    std::vector<std::unique_ptr<SsNal>> retired_;
 };
 
 class SeaStarModel final : public system::SystemModel {
@@ -82,10 +83,20 @@ const system::SystemModel& model() {
     return m;
 }
 
-portals::SsNal& portals(system::System& sys, size_t node) {
+namespace {
+SeaStarNode& seastar_node(system::System& sys, size_t node, const char* what) {
     auto* n = dynamic_cast<SeaStarNode*>(&sys.hardware(node));
-    if (!n) throw Error("node " + std::to_string(node) + " is a " + sys.model().name() + " node: Portals runs on the SeaStar");
-    return n->portals(sys, uint32_t(node));
+    if (!n) throw Error("node " + std::to_string(node) + " is a " + sys.model().name() + " node: " + what);
+    return *n;
+}
+}  // namespace
+
+SsNal& portals(system::System& sys, size_t node) {
+    return seastar_node(sys, node, "Portals runs on the SeaStar").portals(sys, uint32_t(node));
+}
+
+SeaStar& seastar_nic(system::System& sys, size_t node) {
+    return seastar_node(sys, node, "not a SeaStar").seastar();
 }
 
 }  // namespace niclab::seastar

@@ -12,7 +12,6 @@ namespace niclab::seastar {
 namespace {
 
 using system::ConfigError;
-using system::SystemParams;
 using Setter = void (*)(SystemParams&, int64_t);
 
 struct Mapping {
@@ -22,32 +21,32 @@ struct Mapping {
 
 const std::map<std::string, Mapping>& mappings() {
     static const std::map<std::string, Mapping> table = {
-        {"core.clock_mhz", {1, 100000, [](auto& p, int64_t v) { p.nic.core.clock_mhz = v; }}},
-        {"core.cpi_alu", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_alu = uint32_t(v); }}},
-        {"core.cpi_load", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_load = uint32_t(v); }}},
-        {"core.cpi_store", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_store = uint32_t(v); }}},
-        {"core.cpi_mul", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_mul = uint32_t(v); }}},
-        {"core.cpi_div", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_div = uint32_t(v); }}},
-        {"core.cpi_csr", {1, 128, [](auto& p, int64_t v) { p.nic.core.cpi_csr = uint32_t(v); }}},
-        {"core.taken_branch_penalty", {0, 1000, [](auto& p, int64_t v) { p.nic.core.taken_branch_penalty = uint32_t(v); }}},
-        {"core.trap_penalty", {0, 1000, [](auto& p, int64_t v) { p.nic.core.trap_penalty = uint32_t(v); }}},
-        {"core.icache.size_bytes", {4, 16777216, [](auto& p, int64_t v) { p.nic.core.icache.size_bytes = uint32_t(v); }}},
-        {"core.icache.line_bytes", {4, 4096, [](auto& p, int64_t v) { p.nic.core.icache.line_bytes = uint32_t(v); }}},
-        {"core.icache.ways", {1, 4096, [](auto& p, int64_t v) { p.nic.core.icache.ways = uint32_t(v); }}},
-        {"core.dcache.size_bytes", {4, 16777216, [](auto& p, int64_t v) { p.nic.core.dcache.size_bytes = uint32_t(v); }}},
-        {"core.dcache.line_bytes", {4, 4096, [](auto& p, int64_t v) { p.nic.core.dcache.line_bytes = uint32_t(v); }}},
-        {"core.dcache.ways", {1, 4096, [](auto& p, int64_t v) { p.nic.core.dcache.ways = uint32_t(v); }}},
-        {"core.sram_read_cycles", {0, 127, [](auto& p, int64_t v) { p.nic.core.sram_read_cycles = uint32_t(v); }}},
-        {"core.sram_write_cycles", {0, 1000, [](auto& p, int64_t v) { p.nic.core.sram_write_cycles = uint32_t(v); }}},
-        {"core.line_beat_cycles", {0, 1000, [](auto& p, int64_t v) { p.nic.core.line_beat_cycles = uint32_t(v); }}},
-        {"core.bus_bytes_per_beat", {1, 4096, [](auto& p, int64_t v) { p.nic.core.bus_bytes_per_beat = uint32_t(v); }}},
-        {"core.posted_writes", {1, 64, [](auto& p, int64_t v) { p.nic.core.posted_writes = uint32_t(v); }}},
-        {"core.watchdog_us", {0, 1000000000, [](auto& p, int64_t v) { p.nic.core.watchdog_cycles = uint64_t(v * p.nic.core.clock_mhz); }}},
+        {"core.clock_mhz", {1, 100000, [](auto& p, int64_t v) { p.nic.embedded.core.clock_mhz = v; }}},
+        {"core.cpi_alu", {1, 128, [](auto& p, int64_t v) { p.nic.embedded.core.cpi_alu = uint32_t(v); }}},
+        {"core.cpi_load", {1, 128, [](auto& p, int64_t v) { p.nic.embedded.core.cpi_load = uint32_t(v); }}},
+        {"core.cpi_store", {1, 128, [](auto& p, int64_t v) { p.nic.embedded.core.cpi_store = uint32_t(v); }}},
+        {"core.cpi_mul", {1, 128, [](auto& p, int64_t v) { p.nic.embedded.core.cpi_mul = uint32_t(v); }}},
+        {"core.cpi_div", {1, 128, [](auto& p, int64_t v) { p.nic.embedded.core.cpi_div = uint32_t(v); }}},
+        {"core.cpi_csr", {1, 128, [](auto& p, int64_t v) { p.nic.embedded.core.cpi_csr = uint32_t(v); }}},
+        {"core.taken_branch_penalty", {0, 1000, [](auto& p, int64_t v) { p.nic.embedded.core.taken_branch_penalty = uint32_t(v); }}},
+        {"core.trap_penalty", {0, 1000, [](auto& p, int64_t v) { p.nic.embedded.core.trap_penalty = uint32_t(v); }}},
+        {"core.icache.size_bytes", {4, 16777216, [](auto& p, int64_t v) { p.nic.embedded.core.icache.size_bytes = uint32_t(v); }}},
+        {"core.icache.line_bytes", {4, 4096, [](auto& p, int64_t v) { p.nic.embedded.core.icache.line_bytes = uint32_t(v); }}},
+        {"core.icache.ways", {1, 4096, [](auto& p, int64_t v) { p.nic.embedded.core.icache.ways = uint32_t(v); }}},
+        {"core.dcache.size_bytes", {4, 16777216, [](auto& p, int64_t v) { p.nic.embedded.core.dcache.size_bytes = uint32_t(v); }}},
+        {"core.dcache.line_bytes", {4, 4096, [](auto& p, int64_t v) { p.nic.embedded.core.dcache.line_bytes = uint32_t(v); }}},
+        {"core.dcache.ways", {1, 4096, [](auto& p, int64_t v) { p.nic.embedded.core.dcache.ways = uint32_t(v); }}},
+        {"core.sram_read_cycles", {0, 127, [](auto& p, int64_t v) { p.nic.embedded.core.sram_read_cycles = uint32_t(v); }}},
+        {"core.sram_write_cycles", {0, 1000, [](auto& p, int64_t v) { p.nic.embedded.core.sram_write_cycles = uint32_t(v); }}},
+        {"core.line_beat_cycles", {0, 1000, [](auto& p, int64_t v) { p.nic.embedded.core.line_beat_cycles = uint32_t(v); }}},
+        {"core.bus_bytes_per_beat", {1, 4096, [](auto& p, int64_t v) { p.nic.embedded.core.bus_bytes_per_beat = uint32_t(v); }}},
+        {"core.posted_writes", {1, 64, [](auto& p, int64_t v) { p.nic.embedded.core.posted_writes = uint32_t(v); }}},
+        {"core.watchdog_us", {0, 1000000000, [](auto& p, int64_t v) { p.nic.embedded.core.watchdog_cycles = uint64_t(v * p.nic.embedded.core.clock_mhz); }}},
         {"host_bridge.read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.host_bridge.read_latency = Time::ns(v); }}},
         {"host_bridge.write_occupancy_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.host_bridge.write_occupancy = Time::ns(v); }}},
-        {"mmio.read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.mmio_read_latency = Time::ns(v); }}},
-        {"mmio.write_occupancy_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.mmio_write_occupancy = Time::ns(v); }}},
-        {"boot_timeout_us", {1, 1000000000, [](auto& p, int64_t v) { p.nic.boot_timeout = Time::us(v); }}},
+        {"mmio.read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.embedded.mmio.read_latency = Time::ns(v); }}},
+        {"mmio.write_occupancy_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.embedded.mmio.write_occupancy = Time::ns(v); }}},
+        {"boot_timeout_us", {1, 1000000000, [](auto& p, int64_t v) { p.nic.embedded.boot_timeout = Time::us(v); }}},
         {"ras.heartbeat_timeout_us", {0, 1000000000, [](auto&, int64_t) {}}},  // read by System
         {"dma.host_read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.nic.dma.host_read_latency = Time::ns(v); }}},
         {"dma.host_bandwidth_mb_s", {1, 1000000, [](auto& p, int64_t v) { p.nic.dma.host_bandwidth_mb_s = uint64_t(v); }}},
@@ -95,7 +94,7 @@ std::vector<system::ParameterDecl> parameters() {
 
 SystemParams params(const system::Preset& preset, uint32_t node_id) {
     SystemParams cfg;
-    cfg.nic.node_id = node_id;
+    cfg.nic.embedded.node_id = node_id;
     cfg.host = system::host_config(preset);
     // The clock first: time-valued parameters in microseconds convert through it.
     mappings().at("core.clock_mhz").apply(cfg, preset.integer("core.clock_mhz"));

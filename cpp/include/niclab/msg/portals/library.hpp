@@ -4,7 +4,7 @@
 // (SAND2006-0420 §2 and §3). Pure logic, like the platform-independent "lib" layer of
 // Sandia's reference implementation that generic-mode SeaStar Portals runs in the
 // host kernel (seed 001 §3.1, §3.3): it never moves bytes or spends time itself. A
-// network abstraction layer (the SeaStar NAL, ss_nal.hpp) feeds it incoming headers
+// network abstraction layer (nal.hpp; the SeaStar NAL in systems/seastar) feeds it incoming headers
 // and completions and carries out what it returns; `now` only stamps events.
 //
 // Life of a put, initiator side:  put() -> Send (SEND_START posted) ... NAL transmits

@@ -3,7 +3,8 @@
 // the Portals 3.3 API for code running in a host::Process. Generic processes forward
 // every call to the OS kernel (seed 000 §4.1), so each call costs a trap (the null
 // trap, seed 001 §3.3) plus the library's work there; put and get then hand the message
-// to the SeaStar NAL. Errors throw PortalsError with the specification's return code.
+// to the node's NAL (nal.hpp; on the SeaStar, seastar::SsNal). Errors throw
+// PortalsError with the specification's return code.
 //
 //     portals::Ni ni(nal, /*pid=*/0);
 //     host::Process p(cpu, "receiver", [&](host::ProcessContext& ctx) {
@@ -14,20 +15,20 @@
 //     });
 #include "niclab/host/process.hpp"
 #include "niclab/msg/portals/library.hpp"
-#include "niclab/msg/portals/ss_nal.hpp"
+#include "niclab/msg/portals/nal.hpp"
 
 namespace niclab::portals {
 
 class Ni {
 public:
-    Ni(SsNal& nal, ptl_pid_t pid, Limits limits = {});  // PtlNIInit
+    Ni(Nal& nal, ptl_pid_t pid, Limits limits = {});  // PtlNIInit
     ~Ni();                                                // PtlNIFini
     Ni(const Ni&) = delete;
     Ni& operator=(const Ni&) = delete;
 
     ptl_process_id_t id() const { return lib_.id(); }    // PtlGetId
     Library& library() { return lib_; }
-    SsNal& nal() { return nal_; }
+    Nal& nal() { return nal_; }
 
     ptl_handle_eq_t eq_alloc(host::ProcessContext& ctx, ptl_size_t count);
     void eq_free(host::ProcessContext& ctx, ptl_handle_eq_t eq);
@@ -55,10 +56,10 @@ public:
 private:
     void enter_kernel(host::ProcessContext& ctx) {
         nal_.check_live();
-        ctx.syscall(nal_.costs().api_call);
+        ctx.syscall(nal_.api_call_cost());
     }
 
-    SsNal& nal_;
+    Nal& nal_;
     Library lib_;
 };
 

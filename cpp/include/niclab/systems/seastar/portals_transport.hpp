@@ -11,17 +11,18 @@
 #include "niclab/host/host_memory.hpp"
 #include "niclab/msg/portals/ni.hpp"
 #include "niclab/msg/transport.hpp"
+#include "niclab/systems/seastar/ss_nal.hpp"
 
 namespace niclab::seastar {
 
 class PortalsTransport final : public msg::Transport {
 public:
-    // User buffers, below the driver's kernel region (portals::kKernelRegionBase).
+    // User buffers, below the driver's kernel region (kKernelRegionBase).
     static constexpr uint64_t kSendBuffer = 0x10000000;
     static constexpr uint64_t kRecvBuffer = 0x40000000;
     static constexpr uint64_t kMaxMessage = 0x20000000;  // 512 MiB
 
-    PortalsTransport(portals::SsNal& nal, host::HostMemory& memory, uint32_t peer, uint64_t seed);
+    PortalsTransport(SsNal& nal, host::HostMemory& memory, uint32_t peer, uint64_t seed);
     ~PortalsTransport() override;
 
     uint32_t node() const override { return node_; }

@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "niclab/msg/portals/ss_nal.hpp"
 #include "niclab/system/preset.hpp"
 #include "niclab/system/system.hpp"
 #include "niclab/system/system_model.hpp"
-#include "niclab/system/system_params.hpp"
+#include "niclab/systems/seastar/seastar_nic.hpp"
+#include "niclab/systems/seastar/ss_nal.hpp"
+#include "niclab/systems/seastar/system_params.hpp"
 
 namespace niclab::seastar {
 
@@ -19,14 +20,18 @@ const system::SystemModel& model();
 // Every SeaStar parameter with its range (whole numbers: cycle costs, sizes, ns).
 std::vector<system::ParameterDecl> parameters();
 // The NIC, host, PIO, Portals and network configuration of node `node_id`.
-system::SystemParams params(const system::Preset& preset, uint32_t node_id);
+SystemParams params(const system::Preset& preset, uint32_t node_id);
 // The same for a SeaStar system's node 0 (the PIO and Portals costs are per system).
-system::SystemParams params(system::System& sys);
+SystemParams params(system::System& sys);
 
 // The generic-mode Portals driver (SeaStar NAL) of a node running the Portals
 // firmware, started on first use with the preset's PIO and Portals costs. A firmware
 // reload retires it (its interfaces then refuse work) and the next call starts a fresh
 // one. Throws niclab::Error if the node runs other firmware or is not a SeaStar.
-portals::SsNal& portals(system::System& sys, size_t node);
+SsNal& portals(system::System& sys, size_t node);
+
+// The SeaStar of node `node` (its DMA engines and host bridge beside the embedded core
+// that System::nic gives). Throws niclab::Error if the node is not a SeaStar.
+SeaStar& seastar_nic(system::System& sys, size_t node);
 
 }  // namespace niclab::seastar

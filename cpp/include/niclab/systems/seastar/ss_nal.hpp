@@ -1,7 +1,8 @@
 #pragma once
 // The SeaStar NAL in generic mode (seed 001 §3.3, seed 000 §4): the host kernel's
-// driver between the Portals library (library.hpp) and the C Portals firmware
-// (firmware/portals, interface in niclab/fw/portals_fw.h).
+// driver between the Portals library (msg/portals/library.hpp) and the C Portals
+// firmware (firmware/portals, interface in niclab/fw/portals_fw.h); the SeaStar's
+// portals::Nal.
 //
 // It owns the generic process's host structures: the upper pendings and the generic
 // event queue, in one kernel region of host memory that host window 0 exposes to the
@@ -18,6 +19,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "niclab/fw/portals_fw.h"
@@ -25,10 +27,12 @@
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/host_memory.hpp"
 #include "niclab/msg/portals/library.hpp"
-#include "niclab/msg/raw_nic.hpp"
-#include "niclab/nic/nic.hpp"
+#include "niclab/msg/portals/nal.hpp"
+#include "niclab/nic/mailbox_producer.hpp"
+#include "niclab/systems/seastar/pio_config.hpp"
+#include "niclab/systems/seastar/seastar_nic.hpp"
 
-namespace niclab::portals {
+namespace niclab::seastar {
 
 // Host-side software costs of generic-mode Portals (preset "portals.*").
 struct HostPortalsCosts {
@@ -51,32 +55,33 @@ struct NalCounters {
     uint64_t tx_pool_waits = 0;   // a transmit found the TX pool empty
 };
 
-class SsNal {
+class SsNal final : public portals::Nal {
 public:
     // Reads the firmware's NIC control block, lays out the kernel region, opens host
     // window 0 over it and posts PTL_CMD_INIT (taking effect when the simulation runs).
     // Throws niclab::Error if the loaded firmware is not the Portals firmware.
     // `nodes`: how many nodes the network has (0: unknown), so a message to a node that
     // does not exist is refused with PTL_PROCESS_INVALID instead of reaching the network.
-    SsNal(nic::Nic& nic, host::HostCpu& cpu, host::HostMemory& memory, msg::PioConfig pio = {},
+    SsNal(SeaStar& seastar, host::HostCpu& cpu, host::HostMemory& memory, PioConfig pio = {},
           HostPortalsCosts costs = {}, uint32_t nodes = 0);
-    ~SsNal();
+    ~SsNal() override;
     SsNal(const SsNal&) = delete;
     SsNal& operator=(const SsNal&) = delete;
 
-    // The library of process `pid` on this node (the NAL routes headers by dst_pid).
-    void attach(Library& lib);
-    void detach(Library& lib);
+    // portals::Nal
+    portals::ptl_nid_t nid() const override { return seastar_.node_id(); }
+    void attach(portals::Library& lib) override;
+    void detach(portals::Library& lib) override;
+    void check_live() const override;
+    void check_target(portals::ptl_nid_t nid, const char* call) const override;
+    // Waits for a TX pending.
+    void transmit(host::ProcessContext& ctx, portals::Send s) override;
+    Time api_call_cost() const override { return costs_.api_call; }
 
     // The firmware was reloaded or the system is going away: stop taking the NIC's
     // interrupts; every later call throws (interfaces of the old firmware are dead).
     void retire();
     bool retired() const { return retired_; }
-    void check_live() const;
-    void check_target(ptl_nid_t nid, const char* call) const;  // PortalsError for a node that does not exist
-
-    // From a host process (a Portals API call): transmit `s`, waiting for a TX pending.
-    void transmit(host::ProcessContext& ctx, Send s);
 
     uint32_t features() const { return features_; }
     bool has(uint32_t feature) const { return (features_ & feature) != 0; }
@@ -84,10 +89,11 @@ public:
     const ptl_niccb& niccb();            // read now (debug back door, no cost)
     uint32_t tx_pendings() const { return n_tx_; }
     uint32_t rx_pendings() const { return n_rx_; }
-    nic::Nic& nic() { return nic_; }
+    SeaStar& seastar() { return seastar_; }
+    nic::EmbeddedNic& nic() { return nic_; }
     host::HostMemory& memory() { return memory_; }
     const HostPortalsCosts& costs() const { return costs_; }
-    const msg::PioConfig& pio() const { return pio_; }
+    const PioConfig& pio() const { return pio_; }
 
 private:
     using Words = std::array<uint32_t, 8>;
@@ -100,17 +106,17 @@ private:
     void on_interrupt(host::InterruptContext& ictx);
     void handle_event(host::InterruptContext& ictx, const uint32_t (&ev)[4]);
     void new_message(host::InterruptContext& ictx, uint32_t pending, uint32_t src, bool complete);
-    void finish_receive(host::InterruptContext& ictx, Library* lib, uint64_t op, bool ok);
+    void finish_receive(host::InterruptContext& ictx, portals::Library* lib, uint64_t op, bool ok);
     void release(host::InterruptContext& ictx, uint32_t pending);
-    Library* library_for(uint16_t pid) const;
+    portals::Library* library_for(uint16_t pid) const;
 
     // Commands that move a message: SEGs (for more than one region) and the TX or RX.
     uint32_t commands_for(size_t regions) const { return regions > 1 ? uint32_t(regions) + 1 : 1; }
-    Time transmit_cost(const Send& s) const;
+    Time transmit_cost(const portals::Send& s) const;
     // Transmit with a TX pending in hand; `at` is when the driver's stores happen.
-    void start_transmit(uint32_t pending, Send& s, Time at);
-    void transmit_from_interrupt(host::InterruptContext& ictx, Send s);
-    void post_regions(uint32_t pending, const std::vector<Region>& regions, Time at);
+    void start_transmit(uint32_t pending, portals::Send& s, Time at);
+    void transmit_from_interrupt(host::InterruptContext& ictx, portals::Send s);
+    void post_regions(uint32_t pending, const std::vector<portals::Region>& regions, Time at);
     void post(const Words& w, Time at);
     void flush_commands();
     void schedule_flush(Time at);
@@ -120,10 +126,11 @@ private:
     uint64_t upper_addr(uint32_t pending) const { return upper_base_ + uint64_t(pending) * PTL_UPPER_BYTES; }
     uint64_t eq_addr(uint32_t slot) const { return eq_base_ + uint64_t(slot) * PTL_EQ_BYTES; }
 
-    nic::Nic& nic_;
+    SeaStar& seastar_;
+    nic::EmbeddedNic& nic_;
     host::HostCpu& cpu_;
     host::HostMemory& memory_;
-    msg::PioConfig pio_;
+    PioConfig pio_;
     HostPortalsCosts costs_;
     uint32_t niccb_addr_ = 0, mailbox_ = 0;
     ptl_niccb niccb_{};
@@ -132,23 +139,23 @@ private:
     uint64_t upper_base_ = 0, eq_base_ = 0;
     uint32_t eq_entries_ = 0, eq_head_ = 0;
 
-    // Mailbox producer state (host side, write-through copies of seed 000 §5.3).
-    uint32_t cmd_tail_ = 0, cmd_head_ = 0;
+    std::optional<nic::MailboxProducer> commands_;  // once the mailbox is found
     std::deque<Command> outbox_;        // commands waiting for their time or for room
     bool flush_scheduled_ = false;
     bool init_pending_ = true;
 
     std::vector<uint32_t> tx_free_;     // host-managed TX pool
     struct InFlight {
-        Library* lib = nullptr;
+        portals::Library* lib = nullptr;
         uint64_t op = 0;                // 0: nothing to tell the library (a discard)
     };
     std::vector<InFlight> in_flight_;   // per pending id (TX pool, then RX pool)
-    std::deque<Send> backlog_;          // handler transmits waiting for a TX pending
+    std::deque<portals::Send> backlog_;          // handler transmits waiting for a TX pending
     host::Condition tx_pool_;
-    std::map<uint32_t, Library*> libraries_;  // by pid
+    std::map<uint32_t, portals::Library*> libraries_;  // by pid
     NalCounters counters_;
+    nic::ControlBlock::HandlerId irq_handler_ = 0;
     bool retired_ = false;
 };
 
-}  // namespace niclab::portals
+}  // namespace niclab::seastar

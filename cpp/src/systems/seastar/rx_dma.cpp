@@ -1,16 +1,16 @@
-#include "niclab/nic/rx_dma.hpp"
+#include "niclab/systems/seastar/rx_dma.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "niclab/net/crc.hpp"
 
-namespace niclab::nic {
+namespace niclab::seastar {
 
 RxDma::RxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, RaiseIrq raise)
     : kernel_(kernel), memory_(memory), cfg_(cfg), raise_(std::move(raise)),
-      events_(NICLAB_RXDMA_EVT_RING, NICLAB_RXDMA_EVT_BYTES), cmds_(NICLAB_RXDMA_CMD_RING, NICLAB_RXDMA_CMD_BYTES),
-      cpls_(NICLAB_RXDMA_CPL_RING, NICLAB_RXDMA_CPL_BYTES) {
+      events_(NICLAB_RXDMA_EVT_RING, NICLAB_RXDMA_EVT_BYTES, NICLAB_DMA_FIFO_ENTRIES), cmds_(NICLAB_RXDMA_CMD_RING, NICLAB_RXDMA_CMD_BYTES, NICLAB_DMA_FIFO_ENTRIES),
+      cpls_(NICLAB_RXDMA_CPL_RING, NICLAB_RXDMA_CPL_BYTES, NICLAB_DMA_FIFO_ENTRIES) {
     for (Slot& s : slots_) {
         s.buffer.assign(cfg_.rx_buffer_bytes, 0);  // allocated once: the packet path never allocates
         s.deposits.reserve(8);
@@ -46,7 +46,7 @@ bool RxDma::read(uint32_t offset, uint32_t& value) {
         case NICLAB_RXDMA_EXHAUSTED: value = uint32_t(exhausted_); return true;
         case NICLAB_RXDMA_PACKETS: value = uint32_t(packets_); return true;
     }
-    for (DeviceRing* r : {&events_, &cmds_, &cpls_})
+    for (nic::DeviceRing* r : {&events_, &cmds_, &cpls_})
         if (r->contains(offset)) {
             value = r->load(offset);
             return true;
@@ -109,7 +109,7 @@ int RxDma::allocate_slot(const net::PacketView& head) {
         e[NICLAB_RXEVT_HEADER_BYTES] = head.length;
         std::memset(reinterpret_cast<uint8_t*>(e) + NICLAB_RXEVT_HEADER, 0, NICLAB_PACKET_PAYLOAD);
         std::memcpy(reinterpret_cast<uint8_t*>(e) + NICLAB_RXEVT_HEADER, head.payload.data(), head.length);
-        events_.tail = DeviceRing::next(events_.tail);
+        events_.tail = events_.next(events_.tail);
         raise_(NICLAB_IRQ_RX_EVENT);
         return int(i);
     }
@@ -161,7 +161,7 @@ bool RxDma::deliver(const net::PacketView& p) {
 }
 
 void RxDma::take_commands() {
-    for (; cmds_.head != cmds_.tail; cmds_.head = DeviceRing::next(cmds_.head)) {
+    for (; cmds_.head != cmds_.tail; cmds_.head = cmds_.next(cmds_.head)) {
         const uint32_t* c = cmds_.entry(cmds_.head);
         uint32_t index = c[NICLAB_RXCMD_SLOT];
         if (index >= slots_.size() || !slots_[index].busy || slots_[index].end_seen) continue;  // firmware bug: ignored
@@ -244,7 +244,7 @@ void RxDma::maybe_complete(Slot& s, uint32_t index) {
     cpl[NICLAB_CPL_BYTES] = uint32_t(s.deposited);
     cpl[NICLAB_CPL_SLOT] = index;
     cpl[NICLAB_CPL_SRC] = s.src;
-    cpls_.tail = DeviceRing::next(cpls_.tail);
+    cpls_.tail = cpls_.next(cpls_.tail);
     s.busy = false;
     // Published (tail and interrupt) when the engine's writes to host memory are done;
     // host_write_free_ only grows, so completions are published in order.
@@ -260,4 +260,4 @@ void RxDma::maybe_complete(Slot& s, uint32_t index) {
     }
 }
 
-}  // namespace niclab::nic
+}  // namespace niclab::seastar

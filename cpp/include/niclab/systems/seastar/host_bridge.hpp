@@ -1,5 +1,5 @@
 #pragma once
-// The host bridge's memory windows (seed 000 §2: 15 windows of 256 MB over
+// The SeaStar's host bridge windows (seed 000 §2: 15 windows of 256 MB over
 // HyperTransport). The host driver opens a window onto a host buffer; the firmware
 // reaches host memory only through open windows, and only within their limit.
 // Anything else is an access fault for the core, never a host-memory access.
@@ -7,9 +7,10 @@
 #include <cstdint>
 
 #include "niclab/host/host_memory.hpp"
-#include "niclab/nic/nic_config.hpp"
+#include "niclab/nic/memory_map.hpp"
+#include "niclab/systems/seastar/config.hpp"
 
-namespace niclab::nic {
+namespace niclab::seastar {
 
 struct HostWindow {
     uint64_t host_addr = 0;
@@ -18,7 +19,7 @@ struct HostWindow {
     bool writable = false;
 };
 
-class HostBridge {
+class HostBridge final : public nic::MemoryWindow {
 public:
     static constexpr unsigned kWindows = 15;
 
@@ -30,10 +31,21 @@ public:
     const HostWindow& window(unsigned index) const { return windows_.at(index); }
 
     // Firmware side: addr is a core address below the MMIO space.
-    bool read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) const;
-    bool write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy);
+    bool read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) override;
+    bool write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy) override;
     // The read-only window registers (NICLAB_HB_*).
     bool read_register(uint32_t offset, uint32_t& value) const;
+
+    // The window registers as a register block on the core's memory map.
+    class Registers final : public nic::RegisterBlock {
+    public:
+        explicit Registers(const HostBridge& bridge) : bridge_(bridge) {}
+        bool read(uint32_t offset, uint32_t& value) override { return bridge_.read_register(offset, value); }
+        bool write(uint32_t, uint32_t) override { return false; }  // read-only to firmware
+
+    private:
+        const HostBridge& bridge_;
+    };
 
 private:
     // Host address for [addr, addr+size) if it lies inside an open window.
@@ -44,4 +56,4 @@ private:
     std::array<HostWindow, kWindows> windows_{};
 };
 
-}  // namespace niclab::nic
+}  // namespace niclab::seastar

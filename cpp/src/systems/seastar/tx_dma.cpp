@@ -1,14 +1,14 @@
-#include "niclab/nic/tx_dma.hpp"
+#include "niclab/systems/seastar/tx_dma.hpp"
 
 #include <algorithm>
 
 #include "niclab/net/crc.hpp"
 
-namespace niclab::nic {
+namespace niclab::seastar {
 
 TxDma::TxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, uint32_t node_id, RaiseIrq raise)
     : kernel_(kernel), memory_(memory), cfg_(cfg), node_id_(node_id), raise_(std::move(raise)),
-      cmds_(NICLAB_TXDMA_CMD_RING, NICLAB_TXDMA_CMD_BYTES), cpls_(NICLAB_TXDMA_CPL_RING, NICLAB_TXDMA_CPL_BYTES) {}
+      cmds_(NICLAB_TXDMA_CMD_RING, NICLAB_TXDMA_CMD_BYTES, NICLAB_DMA_FIFO_ENTRIES), cpls_(NICLAB_TXDMA_CPL_RING, NICLAB_TXDMA_CPL_BYTES, NICLAB_DMA_FIFO_ENTRIES) {}
 
 void TxDma::reset() {
     kernel_.cancel(pump_event_);
@@ -58,7 +58,7 @@ void TxDma::try_start() {
     uint32_t end = cmds_.head;
     uint64_t bytes = 0;
     bool host_fault = false;
-    for (;; end = DeviceRing::next(end)) {
+    for (;; end = cmds_.next(end)) {
         if (end == cmds_.tail) return;
         const uint32_t* c = cmds_.entry(end);
         uint64_t addr = (uint64_t(c[NICLAB_TXCMD_ADDR_HI]) << 32) | c[NICLAB_TXCMD_ADDR_LO];
@@ -107,7 +107,7 @@ bool TxDma::gather_packet(net::Packet& p) {
         filled += take;
         msg_.cmd_offset += take;
         if (msg_.cmd_offset == c[NICLAB_TXCMD_LENGTH] && msg_.cmd != msg_.end_cmd) {
-            msg_.cmd = DeviceRing::next(msg_.cmd);
+            msg_.cmd = cmds_.next(msg_.cmd);
             msg_.cmd_offset = 0;
         }
     }
@@ -161,12 +161,12 @@ void TxDma::finish() {
     cpl[NICLAB_CPL_STATUS] = msg_.status;
     cpl[NICLAB_CPL_BYTES] = uint32_t(msg_.bytes);
     cpl[NICLAB_CPL_SLOT] = 0;
-    cpls_.tail = DeviceRing::next(cpls_.tail);
-    cmds_.head = DeviceRing::next(msg_.end_cmd);
+    cpls_.tail = cpls_.next(cpls_.tail);
+    cmds_.head = cmds_.next(msg_.end_cmd);
     msg_.active = false;
     ++messages_;
     raise_(NICLAB_IRQ_TX_DONE);
     try_start();
 }
 
-}  // namespace niclab::nic
+}  // namespace niclab::seastar

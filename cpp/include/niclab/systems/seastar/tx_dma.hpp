@@ -8,25 +8,27 @@
 #include <cstdint>
 #include <functional>
 
+#include "niclab/fw/hw.h"
 #include "niclab/host/host_memory.hpp"
 #include "niclab/net/packet.hpp"
 #include "niclab/nic/device_ring.hpp"
-#include "niclab/nic/dma_config.hpp"
+#include "niclab/nic/memory_map.hpp"
 #include "niclab/nic/packet_port.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "niclab/systems/seastar/config.hpp"
 
-namespace niclab::nic {
+namespace niclab::seastar {
 
-class TxDma {
+class TxDma final : public nic::RegisterBlock {
 public:
     using RaiseIrq = std::function<void(uint32_t sources)>;
     TxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, uint32_t node_id, RaiseIrq raise);
 
-    void set_port(PacketPort* port) { port_ = port; }
-    bool read(uint32_t offset, uint32_t& value);
-    bool write(uint32_t offset, uint32_t value);
+    void set_port(nic::PacketPort* port) { port_ = port; }
+    bool read(uint32_t offset, uint32_t& value) override;
+    bool write(uint32_t offset, uint32_t value) override;
     void injection_ready();  // the network has a credit again
-    void reset();
+    void reset() override;
 
     uint64_t packets_sent() const { return packets_; }
     uint64_t messages_sent() const { return messages_; }
@@ -55,9 +57,9 @@ private:
     DmaConfig cfg_;
     uint32_t node_id_;
     RaiseIrq raise_;
-    PacketPort* port_ = nullptr;
-    DeviceRing cmds_;
-    DeviceRing cpls_;
+    nic::PacketPort* port_ = nullptr;
+    nic::DeviceRing cmds_;
+    nic::DeviceRing cpls_;
     Message msg_;
     net::Packet packet_;        // the packet waiting for a credit
     bool packet_waiting_ = false;
@@ -68,4 +70,4 @@ private:
     uint64_t packets_ = 0, messages_ = 0;
 };
 
-}  // namespace niclab::nic
+}  // namespace niclab::seastar

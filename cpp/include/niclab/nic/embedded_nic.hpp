@@ -1,8 +1,11 @@
 #pragma once
-// One NIC: the embedded core, its 384 KB SRAM, the control block and the host
-// bridge, with the firmware load flow of seed 000 §3.2 (hold the core in reset,
-// write the image, release, wait for the running flag). Reload is the same flow on
-// a live NIC and may be repeated any number of times.
+// An embedded-core NIC (DESIGN.md, Systems): niclab's RV32IM core, its SRAM seen
+// through a cached and an uncached view, the control block, and a memory map a system
+// fills with its devices; the firmware load flow of seed 000 §3.2 (hold the core in
+// reset, write the image, release, wait for the running flag), symbolized fault
+// reports and the debug back door. Reload is the same flow on a live NIC and may be
+// repeated any number of times. The SeaStar (systems/seastar) wires its DMA engines
+// and host bridge onto it; the LANai will wire its own.
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -14,12 +17,9 @@
 #include "niclab/core/cpu.hpp"
 #include "niclab/fw/firmware_image.hpp"
 #include "niclab/fw/symbolizer.hpp"
-#include "niclab/host/host_memory.hpp"
 #include "niclab/nic/control_block.hpp"
-#include "niclab/nic/host_bridge.hpp"
-#include "niclab/nic/nic_config.hpp"
-#include "niclab/nic/rx_dma.hpp"
-#include "niclab/nic/tx_dma.hpp"
+#include "niclab/nic/embedded_nic_config.hpp"
+#include "niclab/nic/memory_map.hpp"
 
 namespace niclab::nic {
 
@@ -35,10 +35,17 @@ struct BootReport {
     uint64_t instructions = 0;
 };
 
-class Nic final : public core::Bus {
+class EmbeddedNic final : public core::Bus {
 public:
-    Nic(sim::Kernel& kernel, const NicConfig& cfg, host::HostMemory& host_memory);
-    ~Nic() override;
+    EmbeddedNic(sim::Kernel& kernel, const EmbeddedNicConfig& cfg);
+    ~EmbeddedNic() override;
+    EmbeddedNic(const EmbeddedNic&) = delete;
+    EmbeddedNic& operator=(const EmbeddedNic&) = delete;
+
+    // The system's devices, wired once after construction (before any firmware runs).
+    // Register blocks are reset at every firmware load, in the order mapped, after the
+    // control block.
+    MemoryMap& memory_map() { return map_; }
 
     // Throws FirmwareImageError (bad image: nothing on the NIC changes), FirmwareFault
     // (the firmware faulted while booting) or BootTimeout.
@@ -50,19 +57,15 @@ public:
     uint64_t loads() const { return loads_; }
 
     uint32_t node_id() const { return cfg_.node_id; }
-    const NicConfig& config() const { return cfg_; }
+    const EmbeddedNicConfig& config() const { return cfg_; }
+    sim::Kernel& kernel() { return kernel_; }
     core::Cpu& cpu() { return *cpu_; }
     const core::Cpu& cpu() const { return *cpu_; }
     ControlBlock& control() { return *control_; }
-    HostBridge& host_bridge() { return host_bridge_; }
-    TxDma& tx_dma() { return *tx_dma_; }
-    RxDma& rx_dma() { return *rx_dma_; }
-    // Wire the DMA engines to the network (the system does this).
-    void attach_network(PacketPort* port) {
-        tx_dma_->set_port(port);
-        rx_dma_->set_port(port);
-    }
     const std::string& console() const { return control_->console(); }
+    // Boot block words (core_hw.h offsets) in this NIC's uncached view.
+    uint32_t boot_flag_address() const { return cfg_.sram.uncached_base + NICLAB_BOOT_FLAG_OFFSET; }
+    uint32_t heartbeat_address() const { return cfg_.sram.uncached_base + NICLAB_HEARTBEAT_OFFSET; }
 
     bool halted() const { return cpu_->state() == core::Cpu::State::Halted; }
     bool faulted() const { return cpu_->state() == core::Cpu::State::Faulted; }
@@ -81,7 +84,7 @@ public:
     void poke32(uint32_t address, uint32_t value);
     uint32_t sram_offset(uint32_t address, uint32_t length) const;  // throws std::out_of_range
 
-    // core::Bus: MMIO registers and host windows.
+    // core::Bus: everything below SRAM goes through the memory map.
     bool read(uint32_t addr, unsigned size, Time now, uint32_t& value, Time& latency) override;
     bool write(uint32_t addr, unsigned size, uint32_t value, Time now, Time& occupancy) override;
 
@@ -92,13 +95,11 @@ private:
     void wait_for_running_flag(BootReport& report);
 
     sim::Kernel& kernel_;
-    NicConfig cfg_;
+    EmbeddedNicConfig cfg_;
     std::vector<uint8_t> sram_;
-    HostBridge host_bridge_;
+    MemoryMap map_;
     std::unique_ptr<core::Cpu> cpu_;
     std::unique_ptr<ControlBlock> control_;
-    std::unique_ptr<TxDma> tx_dma_;
-    std::unique_ptr<RxDma> rx_dma_;
     std::unique_ptr<fw::FirmwareImage> image_;
     std::unique_ptr<fw::Symbolizer> symbolizer_;
     uint64_t loads_ = 0;

@@ -1,4 +1,4 @@
-#include "niclab/msg/portals/ss_nal.hpp"
+#include "niclab/systems/seastar/ss_nal.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,9 @@
 #include "niclab/fw/hw.h"
 #include "niclab/fw/mailbox.h"
 
-namespace niclab::portals {
+namespace niclab::seastar {
+
+using namespace portals;  // the library's types: this file is the SeaStar's side of it
 
 namespace {
 
@@ -19,13 +21,14 @@ uint32_t next_power_of_two_above(uint32_t n) {
     return p;
 }
 
-std::string node_name(const nic::Nic& nic) { return "node " + std::to_string(nic.node_id()); }
+std::string node_name(const nic::EmbeddedNic& nic) { return "node " + std::to_string(nic.node_id()); }
 
 }  // namespace
 
-SsNal::SsNal(nic::Nic& nic, host::HostCpu& cpu, host::HostMemory& memory, msg::PioConfig pio, HostPortalsCosts costs,
+SsNal::SsNal(SeaStar& seastar, host::HostCpu& cpu, host::HostMemory& memory, PioConfig pio, HostPortalsCosts costs,
              uint32_t nodes)
-    : nic_(nic), cpu_(cpu), memory_(memory), pio_(pio), costs_(costs), nodes_(nodes) {
+    : seastar_(seastar), nic_(seastar.nic()), cpu_(cpu), memory_(memory), pio_(pio), costs_(costs), nodes_(nodes) {
+    const nic::EmbeddedNic& nic = nic_;
     const fw::FirmwareImage* image = nic.image();
     if (!image || !image->find_symbol(PTL_NICCB_SYMBOL, niccb_addr_) ||
         !image->find_symbol(NICLAB_MAILBOX_SYMBOL, mailbox_))
@@ -45,13 +48,12 @@ SsNal::SsNal(nic::Nic& nic, host::HostCpu& cpu, host::HostMemory& memory, msg::P
     eq_base_ = upper_base_ + ((uint64_t(pendings) * PTL_UPPER_BYTES + 4095) & ~uint64_t(4095));
     const uint64_t region = eq_base_ + uint64_t(eq_entries_) * PTL_EQ_BYTES - upper_base_;
     memory_.fill(upper_base_, 0, region);
-    nic.host_bridge().open_window(0, upper_base_, uint32_t(region), true);
+    seastar.host_bridge().open_window(0, upper_base_, uint32_t(region), true);
 
-    cmd_tail_ = nic.peek32(mailbox_ + NICLAB_MAILBOX_CMD_TAIL);
-    cmd_head_ = nic.peek32(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
+    commands_.emplace(nic_, mailbox_);
     in_flight_.resize(pendings);
     for (uint32_t id = n_tx_; id-- > 0;) tx_free_.push_back(id);  // pop_back hands out 0 first
-    nic.control().on_host_interrupt([this] {
+    irq_handler_ = nic_.control().add_host_interrupt_handler([this] {
         cpu_.raise_interrupt([this](host::InterruptContext& ictx) { on_interrupt(ictx); });
     });
 
@@ -71,7 +73,7 @@ SsNal::~SsNal() { retire(); }
 void SsNal::retire() {
     if (retired_) return;
     retired_ = true;
-    nic_.control().on_host_interrupt(nullptr);
+    nic_.control().remove_host_interrupt_handler(irq_handler_);
 }
 
 void SsNal::check_live() const {
@@ -133,14 +135,9 @@ void SsNal::flush_commands() {
     while (!outbox_.empty()) {
         const Command& c = outbox_.front();
         if (c.at > cpu_.now()) return schedule_flush(c.at);
-        uint32_t next = (cmd_tail_ + 1) % NICLAB_MAILBOX_ENTRIES;
-        if (next == cmd_head_) cmd_head_ = nic_.peek32(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
-        if (next == cmd_head_) return schedule_flush(cpu_.now() + Time::us(1));  // full: the firmware will drain it
-        uint32_t slot = mailbox_ + NICLAB_MAILBOX_CMD + cmd_tail_ * NICLAB_MAILBOX_WORDS * 4;
-        for (uint32_t i = 0; i < NICLAB_MAILBOX_WORDS; ++i) nic_.poke32(slot + 4 * i, c.words[i]);
-        cmd_tail_ = next;
-        nic_.poke32(mailbox_ + NICLAB_MAILBOX_CMD_TAIL, cmd_tail_);
-        nic_.control().raise_external(NICLAB_IRQ_DOORBELL);
+        if (commands_->looks_full() && !commands_->refresh_head())
+            return schedule_flush(cpu_.now() + Time::us(1));  // full: the firmware will drain it
+        commands_->push(c.words);
         outbox_.pop_front();
     }
 }
@@ -338,4 +335,4 @@ void SsNal::release(host::InterruptContext& ictx, uint32_t pending) {
     post(w, stamp(ictx));
 }
 
-}  // namespace niclab::portals
+}  // namespace niclab::seastar

@@ -12,14 +12,11 @@
 #include "niclab/host/condition.hpp"
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/process.hpp"
-#include "niclab/nic/nic.hpp"
+#include "niclab/nic/embedded_nic.hpp"
+#include "niclab/nic/mailbox_producer.hpp"
+#include "niclab/systems/seastar/pio_config.hpp"
 
-namespace niclab::msg {
-
-struct PioConfig {
-    Time read = Time::ns(750);   // host load from NIC memory: a HyperTransport round trip
-    Time write = Time::ns(50);   // host store to NIC memory: posted
-};
+namespace niclab::seastar {
 
 struct RawResult {
     uint32_t op = 0;      // RAW_RES_SENT or RAW_RES_RECEIVED (raw_msg.h)
@@ -33,8 +30,11 @@ struct RawResult {
 class RawNic {
 public:
     // Finds the firmware's mailbox (throws niclab::Error if the loaded firmware has
-    // none) and takes the NIC's host interrupt line.
-    RawNic(nic::Nic& nic, host::HostCpu& cpu, PioConfig pio = {});
+    // none) and adds its handler to the NIC's host interrupt line.
+    RawNic(nic::EmbeddedNic& nic, host::HostCpu& cpu, PioConfig pio = {});
+    ~RawNic();
+    RawNic(const RawNic&) = delete;
+    RawNic& operator=(const RawNic&) = delete;
 
     // From a host process. Send `length` bytes at host address `addr` to node `dst`.
     void send(host::ProcessContext& ctx, uint32_t dst, uint64_t addr, uint32_t length, uint32_t tag);
@@ -50,16 +50,16 @@ private:
     void on_interrupt(host::InterruptContext& ictx);
     uint32_t read32(uint32_t addr) const { return nic_.peek32(addr); }
 
-    nic::Nic& nic_;
+    nic::EmbeddedNic& nic_;
     host::HostCpu& cpu_;
     PioConfig pio_;
+    nic::MailboxProducer commands_;
     uint32_t mailbox_ = 0;
-    uint32_t cmd_tail_ = 0;   // the host's copy of its own index (write-through, seed 000 §5.3)
-    uint32_t cmd_head_ = 0;   // last value read from the NIC
     uint32_t res_head_ = 0;
+    nic::ControlBlock::HandlerId irq_handler_ = 0;
     std::deque<RawResult> results_;
     host::Condition arrived_;
     uint64_t interrupts_ = 0;
 };
 
-}  // namespace niclab::msg
+}  // namespace niclab::seastar

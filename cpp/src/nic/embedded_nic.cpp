@@ -1,11 +1,10 @@
-#include "niclab/nic/nic.hpp"
+#include "niclab/nic/embedded_nic.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
-#include "niclab/fw/hw.h"
 #include "niclab/nic/trace_ring.hpp"
 #include "niclab/trace/decoder.hpp"
 
@@ -19,31 +18,27 @@ std::string hex32(uint32_t v) {
 }
 }  // namespace
 
-Nic::Nic(sim::Kernel& kernel, const NicConfig& cfg, host::HostMemory& host_memory)
-    : kernel_(kernel), cfg_(cfg), sram_(NICLAB_SRAM_SIZE, 0), host_bridge_(host_memory, cfg.host_bridge) {
-    core::SramView view{sram_.data(), NICLAB_SRAM_SIZE, NICLAB_SRAM_CACHED_BASE, NICLAB_SRAM_UNCACHED_BASE};
+EmbeddedNic::EmbeddedNic(sim::Kernel& kernel, const EmbeddedNicConfig& cfg)
+    : kernel_(kernel), cfg_(cfg), sram_(cfg.sram.size, 0), map_(cfg.mmio) {
+    core::SramView view{sram_.data(), cfg_.sram.size, cfg_.sram.cached_base, cfg_.sram.uncached_base};
     cfg_.core.hart_id = cfg.node_id;
     cpu_ = std::make_unique<core::Cpu>(kernel_, cfg_.core, view, *this);
     control_ = std::make_unique<ControlBlock>(kernel_, *cpu_, cfg.node_id);
     control_->set_string_reader([this](uint32_t address) { return read_cstring(address); });
-    auto raise = [this](uint32_t sources) { control_->raise_external(sources); };
-    tx_dma_ = std::make_unique<TxDma>(kernel_, host_memory, cfg.dma, cfg.node_id, raise);
-    rx_dma_ = std::make_unique<RxDma>(kernel_, host_memory, cfg.dma, raise);
+    map_.map(cfg_.control_base, NICLAB_CTRL_SIZE, *control_);  // first: reset first at every load
 }
 
-Nic::~Nic() { kernel_.remove_runnable(cpu_.get()); }
+EmbeddedNic::~EmbeddedNic() { kernel_.remove_runnable(cpu_.get()); }
 
 // ---------------------------------------------------------------- loading
 
-BootReport Nic::load_firmware(const std::filesystem::path& elf) {
+BootReport EmbeddedNic::load_firmware(const std::filesystem::path& elf) {
     // Validate completely before touching the NIC: a bad image changes nothing.
-    auto image = std::make_unique<fw::FirmwareImage>(fw::FirmwareImage::load(elf));
+    auto image = std::make_unique<fw::FirmwareImage>(fw::FirmwareImage::load(elf, cfg_.sram));
     auto symbolizer = std::make_unique<fw::Symbolizer>(elf);
 
     cpu_->hold_reset();
-    control_->reset();
-    tx_dma_->reset();
-    rx_dma_->reset();
+    map_.reset_devices();
     std::fill(sram_.begin(), sram_.end(), 0);  // also clears the boot block and running flag
     for (const fw::Segment& s : image->segments())
         std::memcpy(sram_.data() + s.sram_offset, s.bytes.data(), s.bytes.size());
@@ -58,30 +53,30 @@ BootReport Nic::load_firmware(const std::filesystem::path& elf) {
     return report;
 }
 
-void Nic::wait_for_running_flag(BootReport& report) {
+void EmbeddedNic::wait_for_running_flag(BootReport& report) {
     const Time deadline = report.started + cfg_.boot_timeout;
     // The core stops the run the moment it stores to the running flag.
-    cpu_->set_store_watch(NICLAB_BOOT_FLAG_ADDR - NICLAB_SRAM_UNCACHED_BASE, [this] {
-        if (peek32(NICLAB_BOOT_FLAG_ADDR) == NICLAB_BOOT_RUNNING) kernel_.request_stop();
+    cpu_->set_store_watch(NICLAB_BOOT_FLAG_OFFSET, [this] {
+        if (peek32(boot_flag_address()) == NICLAB_BOOT_RUNNING) kernel_.request_stop();
     });
     struct Unwatch {
         core::Cpu& cpu;
         ~Unwatch() { cpu.set_store_watch(UINT32_MAX, nullptr); }
     } unwatch{*cpu_};
-    while (peek32(NICLAB_BOOT_FLAG_ADDR) != NICLAB_BOOT_RUNNING) {
+    while (peek32(boot_flag_address()) != NICLAB_BOOT_RUNNING) {
         if (faulted()) throw make_fault(*cpu_->fault());
         if (halted())
             throw core::FirmwareFault(
                 core::FaultInfo{core::FaultKind::BootTimeout, cpu_->pc(), 0, 0, kernel_.now()}, where(cpu_->pc()),
                 "node " + std::to_string(cfg_.node_id) + ": firmware " + image_->path().string() +
                     " halted with exit code " + std::to_string(cpu_->exit_code()) +
-                    " before setting its running flag at " + hex32(NICLAB_BOOT_FLAG_ADDR));
+                    " before setting its running flag at " + hex32(boot_flag_address()));
         if (kernel_.now() >= deadline) {
             core::FaultInfo info{core::FaultKind::BootTimeout, cpu_->pc(), 0, 0, kernel_.now()};
             cpu_->stop_with_fault(info);
             throw BootTimeout(info, where(info.pc),
                               "node " + std::to_string(cfg_.node_id) + ": firmware " + image_->path().string() +
-                                  " did not set its running flag at " + hex32(NICLAB_BOOT_FLAG_ADDR) + " within " +
+                                  " did not set its running flag at " + hex32(boot_flag_address()) + " within " +
                                   std::to_string(cfg_.boot_timeout.as_us()) + " us; core at pc " +
                                   hex32(info.pc) + " in " + where(info.pc));
         }
@@ -93,7 +88,7 @@ void Nic::wait_for_running_flag(BootReport& report) {
 
 // ---------------------------------------------------------------- faults and symbols
 
-std::string Nic::read_cstring(uint32_t address) const {
+std::string EmbeddedNic::read_cstring(uint32_t address) const {
     constexpr size_t kMax = 160;  // a reason, not a document
     std::string s;
     try {
@@ -107,12 +102,12 @@ std::string Nic::read_cstring(uint32_t address) const {
     }
 }
 
-std::string Nic::where(uint32_t address) const {
+std::string EmbeddedNic::where(uint32_t address) const {
     if (!symbolizer_) return hex32(address);
     return symbolizer_->lookup(address).to_string(address);
 }
 
-core::FirmwareFault Nic::make_fault(const core::FaultInfo& info) const {
+core::FirmwareFault EmbeddedNic::make_fault(const core::FaultInfo& info) const {
     std::string w = where(info.pc);
     char when[64];
     std::snprintf(when, sizeof when, " at %.3f us", info.time.as_us());
@@ -121,7 +116,7 @@ core::FirmwareFault Nic::make_fault(const core::FaultInfo& info) const {
                                    last_trace_records(8));
 }
 
-std::string Nic::last_trace_records(size_t n) const {
+std::string EmbeddedNic::last_trace_records(size_t n) const {
     if (!image_ || !symbolizer_) return {};
     uint32_t descriptor;
     if (!image_->find_symbol("niclab_trace", descriptor)) return {};  // built without tracing
@@ -136,66 +131,50 @@ std::string Nic::last_trace_records(size_t n) const {
     }
 }
 
-std::optional<core::FirmwareFault> Nic::fault() const {
+std::optional<core::FirmwareFault> EmbeddedNic::fault() const {
     if (!cpu_->fault()) return std::nullopt;
     return make_fault(*cpu_->fault());
 }
 
 // ---------------------------------------------------------------- debug back door
 
-uint32_t Nic::sram_offset(uint32_t address, uint32_t length) const {
-    for (uint32_t base : {NICLAB_SRAM_CACHED_BASE, NICLAB_SRAM_UNCACHED_BASE}) {
+uint32_t EmbeddedNic::sram_offset(uint32_t address, uint32_t length) const {
+    for (uint32_t base : {cfg_.sram.cached_base, cfg_.sram.uncached_base}) {
         uint32_t off = address - base;
-        if (off < NICLAB_SRAM_SIZE && uint64_t(off) + length <= NICLAB_SRAM_SIZE) return off;
+        if (off < cfg_.sram.size && uint64_t(off) + length <= cfg_.sram.size) return off;
     }
     throw std::out_of_range("address " + hex32(address) + " (+" + std::to_string(length) +
                             " bytes) is not in NIC SRAM");
 }
 
-void Nic::read_sram(uint32_t address, std::span<uint8_t> out) const {
+void EmbeddedNic::read_sram(uint32_t address, std::span<uint8_t> out) const {
     std::memcpy(out.data(), sram_.data() + sram_offset(address, uint32_t(out.size())), out.size());
 }
 
-void Nic::write_sram(uint32_t address, std::span<const uint8_t> in) {
+void EmbeddedNic::write_sram(uint32_t address, std::span<const uint8_t> in) {
     uint32_t off = sram_offset(address, uint32_t(in.size()));
     std::memcpy(sram_.data() + off, in.data(), in.size());
     cpu_->invalidate_code(off, uint32_t(in.size()));
 }
 
-uint32_t Nic::peek32(uint32_t address) const {
+uint32_t EmbeddedNic::peek32(uint32_t address) const {
     uint32_t v;
     read_sram(address, {reinterpret_cast<uint8_t*>(&v), 4});
     return v;
 }
 
-void Nic::poke32(uint32_t address, uint32_t value) {
+void EmbeddedNic::poke32(uint32_t address, uint32_t value) {
     write_sram(address, {reinterpret_cast<const uint8_t*>(&value), 4});
 }
 
 // ---------------------------------------------------------------- core::Bus
 
-bool Nic::read(uint32_t addr, unsigned size, Time, uint32_t& value, Time& latency) {
-    if (addr < NICLAB_HOST_WINDOW_COUNT * NICLAB_HOST_WINDOW_SIZE)
-        return host_bridge_.read(addr, size, value, latency);
-    latency = cfg_.mmio_read_latency;
-    if (size != 4) return false;  // registers are word access only
-    if (addr - NICLAB_CTRL_BASE < NICLAB_CTRL_SIZE) return control_->read(addr - NICLAB_CTRL_BASE, value);
-    if (addr - NICLAB_TXDMA_BASE < NICLAB_TXDMA_SIZE) return tx_dma_->read(addr - NICLAB_TXDMA_BASE, value);
-    if (addr - NICLAB_RXDMA_BASE < NICLAB_RXDMA_SIZE) return rx_dma_->read(addr - NICLAB_RXDMA_BASE, value);
-    if (addr - NICLAB_HB_BASE < HostBridge::kWindows * NICLAB_HB_WINDOW_STRIDE)
-        return host_bridge_.read_register(addr - NICLAB_HB_BASE, value);
-    return false;
+bool EmbeddedNic::read(uint32_t addr, unsigned size, Time, uint32_t& value, Time& latency) {
+    return map_.read(addr, size, value, latency);
 }
 
-bool Nic::write(uint32_t addr, unsigned size, uint32_t value, Time, Time& occupancy) {
-    if (addr < NICLAB_HOST_WINDOW_COUNT * NICLAB_HOST_WINDOW_SIZE)
-        return host_bridge_.write(addr, size, value, occupancy);
-    occupancy = cfg_.mmio_write_occupancy;
-    if (size != 4) return false;
-    if (addr - NICLAB_CTRL_BASE < NICLAB_CTRL_SIZE) return control_->write(addr - NICLAB_CTRL_BASE, value);
-    if (addr - NICLAB_TXDMA_BASE < NICLAB_TXDMA_SIZE) return tx_dma_->write(addr - NICLAB_TXDMA_BASE, value);
-    if (addr - NICLAB_RXDMA_BASE < NICLAB_RXDMA_SIZE) return rx_dma_->write(addr - NICLAB_RXDMA_BASE, value);
-    return false;  // the host bridge registers are read-only to firmware
+bool EmbeddedNic::write(uint32_t addr, unsigned size, uint32_t value, Time, Time& occupancy) {
+    return map_.write(addr, size, value, occupancy);
 }
 
 }  // namespace niclab::nic

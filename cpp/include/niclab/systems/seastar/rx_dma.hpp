@@ -14,26 +14,28 @@
 #include <functional>
 #include <vector>
 
+#include "niclab/fw/hw.h"
 #include "niclab/host/host_memory.hpp"
 #include "niclab/net/packet.hpp"
 #include "niclab/nic/device_ring.hpp"
-#include "niclab/nic/dma_config.hpp"
+#include "niclab/nic/memory_map.hpp"
 #include "niclab/nic/packet_port.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "niclab/systems/seastar/config.hpp"
 
-namespace niclab::nic {
+namespace niclab::seastar {
 
-class RxDma {
+class RxDma final : public nic::RegisterBlock {
 public:
     using RaiseIrq = std::function<void(uint32_t sources)>;
     RxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, RaiseIrq raise);
 
-    void set_port(PacketPort* port) { port_ = port; }
-    bool read(uint32_t offset, uint32_t& value);
-    bool write(uint32_t offset, uint32_t value);
+    void set_port(nic::PacketPort* port) { port_ = port; }
+    bool read(uint32_t offset, uint32_t& value) override;
+    bool write(uint32_t offset, uint32_t value) override;
     // A packet from the network; false = no room now (call port->receive_ready() later).
     bool deliver(const net::PacketView& p);
-    void reset();
+    void reset() override;
 
     uint64_t packets_received() const { return packets_; }
     uint64_t exhausted() const { return exhausted_; }
@@ -75,10 +77,10 @@ private:
     host::HostMemory& memory_;
     DmaConfig cfg_;
     RaiseIrq raise_;
-    PacketPort* port_ = nullptr;
-    DeviceRing events_;
-    DeviceRing cmds_;
-    DeviceRing cpls_;
+    nic::PacketPort* port_ = nullptr;
+    nic::DeviceRing events_;
+    nic::DeviceRing cmds_;
+    nic::DeviceRing cpls_;
     std::array<Slot, NICLAB_RXDMA_SLOTS> slots_;
     Time host_write_free_{};   // the HT write port is busy until then
     // The completion tail the firmware sees: a completion becomes visible only once the
@@ -92,4 +94,4 @@ private:
     bool exhaustion_signalled_ = false;
 };
 
-}  // namespace niclab::nic
+}  // namespace niclab::seastar

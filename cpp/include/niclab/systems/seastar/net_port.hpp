@@ -1,15 +1,15 @@
 #pragma once
-// Joins a NIC's DMA engines to its port on the network: packets the TX engine injects
+// Joins a SeaStar's DMA engines to its port on the network: packets the TX engine injects
 // go to net::Network, packets the network delivers go to the RX engine, and the flow
 // control signals pass both ways.
 #include "niclab/net/network.hpp"
-#include "niclab/nic/nic.hpp"
+#include "niclab/systems/seastar/seastar_nic.hpp"
 
-namespace niclab::system {
+namespace niclab::seastar {
 
 class NetPort final : public nic::PacketPort, public net::NetworkEndpoint {
 public:
-    NetPort(net::Network& network, nic::Nic& nic) : network_(network), nic_(nic) {
+    NetPort(net::Network& network, SeaStar& nic) : network_(network), nic_(nic) {
         network_.attach(nic.node_id(), this);
         nic_.attach_network(this);
     }
@@ -27,7 +27,7 @@ public:
 
 private:
     net::Network& network_;
-    nic::Nic& nic_;
+    SeaStar& nic_;
 };
 
-}  // namespace niclab::system
+}  // namespace niclab::seastar

@@ -1,11 +1,11 @@
-#include "niclab/nic/host_bridge.hpp"
+#include "niclab/systems/seastar/host_bridge.hpp"
 
 #include <stdexcept>
 #include <string>
 
 #include "niclab/fw/hw.h"
 
-namespace niclab::nic {
+namespace niclab::seastar {
 
 void HostBridge::open_window(unsigned index, uint64_t host_addr, uint32_t limit, bool writable) {
     if (index >= kWindows) throw std::out_of_range("host window index " + std::to_string(index) + " (0..14)");
@@ -26,7 +26,7 @@ bool HostBridge::translate(uint32_t addr, unsigned size, bool for_write, uint64_
     return true;
 }
 
-bool HostBridge::read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) const {
+bool HostBridge::read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) {
     uint64_t host_addr;
     if (!translate(addr, size, false, host_addr)) return false;
     value = 0;
@@ -56,4 +56,4 @@ bool HostBridge::read_register(uint32_t offset, uint32_t& value) const {
     return false;
 }
 
-}  // namespace niclab::nic
+}  // namespace niclab::seastar

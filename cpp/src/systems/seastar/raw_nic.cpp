@@ -1,38 +1,40 @@
-#include "niclab/msg/raw_nic.hpp"
+#include "niclab/systems/seastar/raw_nic.hpp"
 
-#include "niclab/fw/raw_msg.h"
-#include "niclab/fw/hw.h"
 #include "niclab/fw/mailbox.h"
+#include "niclab/fw/raw_msg.h"
 
-namespace niclab::msg {
+namespace niclab::seastar {
 
-RawNic::RawNic(nic::Nic& nic, host::HostCpu& cpu, PioConfig pio) : nic_(nic), cpu_(cpu), pio_(pio) {
-    if (!nic.image() || !nic.image()->find_symbol(NICLAB_MAILBOX_SYMBOL, mailbox_))
+namespace {
+// The mailbox of the loaded firmware, initialised; niclab::Error otherwise.
+uint32_t mailbox_of(const nic::EmbeddedNic& nic) {
+    uint32_t mailbox = 0;
+    if (!nic.image() || !nic.image()->find_symbol(NICLAB_MAILBOX_SYMBOL, mailbox))
         throw Error("node " + std::to_string(nic.node_id()) + ": the loaded firmware has no mailbox (symbol " +
                     NICLAB_MAILBOX_SYMBOL + ")");
-    if (read32(mailbox_) != NICLAB_MAILBOX_MAGIC)
+    if (nic.peek32(mailbox) != NICLAB_MAILBOX_MAGIC)
         throw Error("node " + std::to_string(nic.node_id()) + ": mailbox not initialised by the firmware");
-    cmd_tail_ = read32(mailbox_ + NICLAB_MAILBOX_CMD_TAIL);
-    cmd_head_ = read32(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
+    return mailbox;
+}
+}  // namespace
+
+RawNic::RawNic(nic::EmbeddedNic& nic, host::HostCpu& cpu, PioConfig pio)
+    : nic_(nic), cpu_(cpu), pio_(pio), commands_(nic, mailbox_of(nic)), mailbox_(commands_.address()) {
     res_head_ = read32(mailbox_ + NICLAB_MAILBOX_RES_HEAD);
-    nic.control().on_host_interrupt([this] {
+    irq_handler_ = nic.control().add_host_interrupt_handler([this] {
         cpu_.raise_interrupt([this](host::InterruptContext& ictx) { on_interrupt(ictx); });
     });
 }
 
+RawNic::~RawNic() { nic_.control().remove_host_interrupt_handler(irq_handler_); }
+
 void RawNic::post_command(host::ProcessContext& ctx, const uint32_t (&words)[8]) {
-    uint32_t next = (cmd_tail_ + 1) % NICLAB_MAILBOX_ENTRIES;
-    while (next == cmd_head_) {  // looks full: refresh the cached head (a round trip)
+    while (commands_.looks_full()) {  // refresh the cached head: a round trip
         ctx.compute(pio_.read);
-        cmd_head_ = read32(mailbox_ + NICLAB_MAILBOX_CMD_HEAD);
-        if (next == cmd_head_) ctx.sleep_for(Time::us(1));
+        if (!commands_.refresh_head()) ctx.sleep_for(Time::us(1));
     }
     ctx.compute(pio_.write * 3);  // the command (write-combined), the tail, the doorbell
-    uint32_t slot = mailbox_ + NICLAB_MAILBOX_CMD + cmd_tail_ * NICLAB_MAILBOX_WORDS * 4;
-    for (uint32_t i = 0; i < 8; ++i) nic_.poke32(slot + 4 * i, words[i]);
-    cmd_tail_ = next;
-    nic_.poke32(mailbox_ + NICLAB_MAILBOX_CMD_TAIL, cmd_tail_);
-    nic_.control().raise_external(NICLAB_IRQ_DOORBELL);
+    commands_.push(words);
 }
 
 void RawNic::send(host::ProcessContext& ctx, uint32_t dst, uint64_t addr, uint32_t length, uint32_t tag) {
@@ -69,4 +71,4 @@ void RawNic::on_interrupt(host::InterruptContext& ictx) {
     arrived_.notify_all();
 }
 
-}  // namespace niclab::msg
+}  // namespace niclab::seastar

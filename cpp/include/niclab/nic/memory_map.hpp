@@ -1,0 +1,67 @@
+#pragma once
+// The embedded core's address space below SRAM: which device answers at which address.
+// A system maps its devices (register blocks, windows onto host memory) when it wires
+// its NIC; the core sees only this map. Word registers share the NIC's MMIO timing;
+// a window brings its own (the path behind it is the window's business).
+#include <cstdint>
+#include <vector>
+
+#include "niclab/sim/time.hpp"
+
+namespace niclab::nic {
+
+// A device's registers: 32-bit, word access only; false for an offset nothing answers to.
+class RegisterBlock {
+public:
+    virtual ~RegisterBlock() = default;
+    virtual bool read(uint32_t offset, uint32_t& value) = 0;
+    virtual bool write(uint32_t offset, uint32_t value) = 0;
+    // The device's state at firmware (re)load; a block whose state outlives the
+    // firmware (the host driver's windows) keeps it.
+    virtual void reset() {}
+};
+
+// A window of the address space onto memory behind a bridge: any access size, its own
+// latency (loads) and occupancy (posted stores). False is an access fault for the core.
+class MemoryWindow {
+public:
+    virtual ~MemoryWindow() = default;
+    virtual bool read(uint32_t offset, unsigned size, uint32_t& value, Time& latency) = 0;
+    virtual bool write(uint32_t offset, unsigned size, uint32_t value, Time& occupancy) = 0;
+};
+
+struct MmioTiming {
+    Time read_latency = Time::ns(16);
+    Time write_occupancy = Time::ns(8);
+};
+
+class MemoryMap {
+public:
+    explicit MemoryMap(MmioTiming timing) : timing_(timing) {}
+
+    // Throws std::invalid_argument if [base, base+size) overlaps a mapped range.
+    void map(uint32_t base, uint32_t size, RegisterBlock& block);
+    void map(uint32_t base, uint32_t size, MemoryWindow& window);
+
+    bool read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) const;
+    bool write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy) const;
+    // Every register block, in the order mapped (firmware load).
+    void reset_devices() const;
+    // The window that answers at `addr`, or null: how a tool holding only the generic
+    // NIC finds a system's bridge (the Python Nic's host-window calls on the SeaStar).
+    MemoryWindow* window_at(uint32_t addr) const;
+
+private:
+    struct Range {
+        uint32_t base, size;
+        RegisterBlock* block;   // one of the two
+        MemoryWindow* window;
+    };
+    const Range* find(uint32_t addr) const;
+    void add(Range r);
+
+    MmioTiming timing_;
+    std::vector<Range> ranges_;  // in map order
+};
+
+}  // namespace niclab::nic

@@ -1,0 +1,20 @@
+#pragma once
+// Everything a SeaStar preset parameterizes: per node the NIC, the host CPU, the host's
+// programmed-I/O costs and the Portals driver's costs, and the network between the nodes.
+#include "niclab/host/host_config.hpp"
+#include "niclab/net/network.hpp"
+#include "niclab/systems/seastar/config.hpp"
+#include "niclab/systems/seastar/pio_config.hpp"
+#include "niclab/systems/seastar/ss_nal.hpp"
+
+namespace niclab::seastar {
+
+struct SystemParams {
+    SeaStarConfig nic;
+    host::HostConfig host;
+    PioConfig pio;
+    HostPortalsCosts portals;
+    net::NetworkParams net;
+};
+
+}  // namespace niclab::seastar
