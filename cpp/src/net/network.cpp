@@ -22,7 +22,18 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     if (params.vnets == 0 || params.vnets > NetworkParams::kMaxVnets)
         throw NetworkError("vnets = " + std::to_string(params.vnets) + " outside 1.." +
                            std::to_string(NetworkParams::kMaxVnets));
-    if (params.flit_bytes) {
+    if (wormhole()) {
+        if (params.flit_bytes == 0)
+            throw NetworkError("wormhole switching counts buffers in flits: set flit_bytes");
+        if (topology_.vcs() > 1)
+            throw NetworkError("wormhole switching on a wrapped ring (torus) would deadlock: a worm holds the whole "
+                               "cable, so dateline channels cannot break the cycle");
+        const uint32_t need = unit_.cost(params.max_payload);
+        if (params.receive_buffers < need)
+            throw NetworkError("receive buffers of " + std::to_string(params.receive_buffers) +
+                               " flits cannot hold a full packet of " + std::to_string(need) + " flits of " +
+                               std::to_string(params.flit_bytes) + " bytes (the NIC takes whole packets)");
+    } else if (params.flit_bytes) {
         const uint32_t need = unit_.cost(params.max_payload);
         if (params.input_buffers < need || params.receive_buffers < need)
             throw NetworkError("buffers of " + std::to_string(std::min(params.input_buffers, params.receive_buffers)) +
@@ -33,7 +44,7 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     const uint32_t vnets = params.vnets;                // NIC receive side: no dateline there
     const uint32_t n_routers = topology_.routers();
     routers_.reserve(n_routers);
-    for (uint32_t r = 0; r < n_routers; ++r) routers_.emplace_back(r, topology_.ports(r), vcs, dateline_vcs_, unit_);
+    for (uint32_t r = 0; r < n_routers; ++r) routers_.emplace_back(r, topology_.ports(r), vcs, dateline_vcs_, unit_, wormhole());
     nics_.resize(topology_.nodes());
 
     // Lay the cables in a fixed order (routers by id and port, then NICs by node) so
@@ -67,12 +78,15 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
             if (info.kind == PeerKind::Router) routers_[r].set_links(p, out[info.peer][info.peer_port], out[r][p]);
         }
     wakeup_pending_.assign(links_.size(), 0);
+    if (wormhole()) worm_.assign(links_.size(), WormHop{});
 
     // Every live packet holds the credits of some buffer, at least those of the
-    // shortest packet, so the pool never needs more slots than that allows.
+    // shortest packet (a flit, for a worm), so the pool never needs more slots than that allows.
     std::size_t buffers = 0;
-    for (const Link& l : links_) buffers += std::size_t(l.vcs()) * (l.credits_per_vc() / unit_.cost(0));
+    const uint32_t least = wormhole() ? 1 : unit_.cost(0);
+    for (const Link& l : links_) buffers += std::size_t(l.vcs()) * (l.credits_per_vc() / least);
     pool_.reserve(buffers);
+    if (wormhole()) worms_.resize(pool_.capacity());
 }
 
 LinkId Network::add_link(Side from_side, uint32_t from, uint8_t from_port, Side to_side, uint32_t to,
@@ -112,12 +126,16 @@ bool Network::inject(NodeId node, const PacketView& packet) {
     Link& link = links_[nic.tx_link];
     // A direct cable has no dateline, so its VCs are the vnets.
     const uint8_t vc = uint8_t(routers_.empty() ? packet.vnet : packet.vnet * dateline_vcs_);
-    const uint32_t cost = unit_.cost(packet.length);
-    if (link.credits(vc) < cost) {
+    uint32_t cost = unit_.cost(packet.length);
+    // A worm's head needs one flit of the first router's buffer; a NIC on the other
+    // end of the cable takes whole packets.
+    const bool worm_head_only = wormhole() && !routers_.empty();
+    if (link.credits(vc) < (worm_head_only ? 1 : cost)) {
         nic.injection_blocked = true;
         ++stats_.injections_refused;
         return false;
     }
+    if (worm_head_only) cost = std::min(cost, link.credits(vc));
     link.take_credit(vc, cost);
     const PacketHandle h = pool_.allocate();
     PacketSlot& slot = pool_[h];
@@ -131,6 +149,7 @@ bool Network::inject(NodeId node, const PacketView& packet) {
     slot.tail_arrival = Time{};
     slot.out_vc = vc;
     slot.corrupted = false;
+    if (wormhole()) worm(h) = Worm{UINT32_MAX, UINT32_MAX, UINT32_MAX, 0, cost, 0};
     ++stats_.packets_injected;
     stats_.bytes_injected += packet.length;
     nic.tx_queue[packet.vnet].push(pool_, h);
@@ -152,17 +171,32 @@ void Network::try_send(LinkId l) {
             uint32_t v = 0;  // the injection cable serves the highest-priority vnet first
             while (nic.tx_queue[v].empty()) ++v;
             --nic.tx_queued;
-            send(l, nic.tx_queue[v].pop(pool_), now);
+            const PacketHandle h = nic.tx_queue[v].pop(pool_);
+            if (wormhole()) worm_advance(l, h, now, worm(h).credits);
+            else send(l, h, now);
         }
         if (nic.tx_queued == 0) return;
     } else {
         Router& r = routers_[e.from];
         if (r.requests(e.from_port) == 0) return;
         if (link.idle(now)) {
-            const int b = r.arbitrate(e.from_port, link);
-            if (b < 0) return;  // every requester waits for a credit: credit_returned() retries
+            const int b = r.arbitrate(e.from_port, link, now);
+            // Every requester waits for a credit (credit_returned() retries) or, with
+            // wormhole switching, for an earlier tail to leave its buffer (worm_settle() retries).
+            if (b < 0) return;
             const PacketHandle h = r.dequeue(pool_, uint32_t(b));
             PacketSlot& slot = pool_[h];
+            if (wormhole()) {
+                const uint32_t need = unit_.cost(slot.header.length);
+                const uint32_t take = e.to_side == Side::Nic ? need : std::min(need, link.credits(slot.out_vc));
+                link.take_credit(slot.out_vc, take);
+                stats_.max_queueing = std::max(stats_.max_queueing, now - slot.eligible_at);
+                r.hold_input(uint32_t(b));  // the tail is still coming through it
+                worm_advance(l, h, now, take);
+                if (r.requests(e.from_port) == 0) return;
+                if (!link.held()) wake(l);
+                return;
+            }
             link.take_credit(slot.out_vc, unit_.cost(slot.header.length));
             // It came in one route byte longer if this router stripped one (every
             // router on a source route does).
@@ -183,14 +217,18 @@ void Network::try_send(LinkId l) {
         }
         if (r.requests(e.from_port) == 0) return;
     }
-    // Someone still waits for this cable: come back when it is free.
-    if (!wakeup_pending_[l]) {
-        wakeup_pending_[l] = 1;
-        kernel_.schedule_at(link.busy_until(), [this, l] {
-            wakeup_pending_[l] = 0;
-            try_send(l);
-        });
-    }
+    // Someone still waits for this cable: come back when it is free (a cable a worm
+    // holds is woken when its tail's passing is known: worm_settle()).
+    if (!link.held()) wake(l);
+}
+
+void Network::wake(LinkId l) {
+    if (wakeup_pending_[l]) return;
+    wakeup_pending_[l] = 1;
+    kernel_.schedule_at(links_[l].busy_until(), [this, l] {
+        wakeup_pending_[l] = 0;
+        try_send(l);
+    });
 }
 
 void Network::send(LinkId l, PacketHandle h, Time start) {

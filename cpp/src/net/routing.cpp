@@ -42,4 +42,23 @@ std::vector<uint8_t> fat_tree_table(const Topology& topo, const FatTree& tree) {
     return table;
 }
 
+std::vector<uint8_t> kary_ntree_table(const Topology& topo, const KaryNTree& tree) {
+    const uint32_t n = topo.nodes(), k = tree.arity, per_level = n / k;
+    std::vector<uint8_t> table(size_t(topo.routers()) * n, 0);
+    for (uint32_t l = 0; l < tree.levels; ++l) {
+        uint32_t weight = 1;  // k^l
+        for (uint32_t i = 0; i < l; ++i) weight *= k;
+        for (uint32_t w = 0; w < per_level; ++w) {
+            // Switch <w, l> reaches the nodes whose digits above l equal w's digits from l on.
+            const uint32_t reach = w / weight;
+            for (NodeId dst = 0; dst < n; ++dst) {
+                const uint32_t digit = (dst / weight) % k;
+                const bool below = dst / (weight * k) == reach;
+                table[size_t(l * per_level + w) * n + dst] = uint8_t(below ? digit : k + digit);
+            }
+        }
+    }
+    return table;
+}
+
 }  // namespace niclab::net

@@ -27,10 +27,16 @@ Topology::Topology(const TopologySpec& spec) : spec_(spec) {
             coords_.resize(nodes_);
             for (NodeId n = 0; n < nodes_; ++n) coords_[n] = coordinates(n);
         }
+    } else if (const auto* f = std::get_if<FatTree>(&spec)) {
+        build_fat_tree(*f);
+        table_ = fat_tree_table(*this, *f);
+    } else if (const auto* t = std::get_if<KaryNTree>(&spec)) {
+        build_kary_ntree(*t);
+        table_ = kary_ntree_table(*this, *t);
     } else {
-        const auto& f = std::get<FatTree>(spec);
-        build_fat_tree(f);
-        table_ = fat_tree_table(*this, f);
+        build_crossbar(std::get<Crossbar>(spec));
+        table_.resize(nodes_);
+        for (NodeId d = 0; d < nodes_; ++d) table_[d] = uint8_t(d);
     }
 }
 
@@ -99,6 +105,55 @@ void Topology::build_fat_tree(const FatTree& f) {
             connect(l, uint8_t(f.nodes_per_leaf + s), f.leaves + s, uint8_t(l), -1, false);
     up_ports_.assign(ports_.size(), PortRange{});
     for (uint32_t l = 0; l < f.leaves; ++l) up_ports_[l] = PortRange{uint8_t(f.nodes_per_leaf), uint8_t(f.spines)};
+}
+
+// Switch <w, l> (level l, index w in base-k digits) sends up port k + j to switch
+// <w', l+1>, w' being w with digit l replaced by j, arriving at that switch's down
+// port w_l. Node p hangs off leaf p / k at port p mod k.
+void Topology::build_kary_ntree(const KaryNTree& t) {
+    if (t.arity < 1 || t.levels < 1) throw NetworkError("k-ary n-tree needs arity and levels of at least 1");
+    if (2 * t.arity > kMaxPorts) throw NetworkError("k-ary n-tree switch radix above 255 ports");
+    uint64_t n = 1;
+    for (uint32_t l = 0; l < t.levels; ++l) {
+        n *= t.arity;
+        if (n > (1u << 18)) throw NetworkError("k-ary n-tree of more than 2^18 nodes");
+    }
+    nodes_ = uint32_t(n);
+    const uint32_t k = t.arity, per_level = nodes_ / k;
+    ports_.assign(size_t(per_level) * t.levels, {});
+    for (uint32_t l = 0; l < t.levels; ++l)
+        for (uint32_t w = 0; w < per_level; ++w) ports_[size_t(l) * per_level + w].resize(l + 1 < t.levels ? 2 * k : k);
+    node_router_.resize(nodes_);
+    node_port_.resize(nodes_);
+    for (NodeId id = 0; id < nodes_; ++id) {
+        node_router_[id] = id / k;
+        node_port_[id] = uint8_t(id % k);
+        ports_[id / k][id % k] = PortInfo{PeerKind::Node, id, 0, -1, false};
+    }
+    up_ports_.assign(ports_.size(), PortRange{});
+    uint32_t weight = 1;  // k^l: the value of digit l of a switch index
+    for (uint32_t l = 0; l + 1 < t.levels; ++l, weight *= k)
+        for (uint32_t w = 0; w < per_level; ++w) {
+            const uint32_t digit = (w / weight) % k;
+            const uint32_t self = l * per_level + w;
+            up_ports_[self] = PortRange{uint8_t(k), uint8_t(k)};
+            for (uint32_t j = 0; j < k; ++j) {
+                const uint32_t above = (l + 1) * per_level + w - digit * weight + j * weight;
+                connect(self, uint8_t(k + j), above, uint8_t(digit), -1, false);
+            }
+        }
+}
+
+void Topology::build_crossbar(const Crossbar& c) {
+    if (c.ports < 1 || c.ports > kMaxPorts) throw NetworkError("crossbar of " + std::to_string(c.ports) + " ports outside 1..255");
+    nodes_ = c.ports;
+    ports_.assign(1, std::vector<PortInfo>(nodes_));
+    node_router_.assign(nodes_, 0);
+    node_port_.resize(nodes_);
+    for (NodeId id = 0; id < nodes_; ++id) {
+        node_port_[id] = uint8_t(id);
+        ports_[0][id] = PortInfo{PeerKind::Node, id, 0, -1, false};
+    }
 }
 
 uint8_t Topology::computed_route(uint32_t router, NodeId dst) const {

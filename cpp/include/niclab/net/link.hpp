@@ -95,8 +95,10 @@ public:
     Time latency() const { return latency_; }
     // Computed, not tabled: thousands of links share the numbers, and a division is
     // cheaper than the cache misses of a per-link table.
-    Time serialization(unsigned payload_length) const {
-        const int64_t wire = payload_length + overhead_bytes_;
+    Time serialization(unsigned payload_length) const { return wire_time(payload_length + overhead_bytes_); }
+    // Time to send `wire` bytes (payload + overhead, or part of a packet: a wormhole
+    // packet's tail flits).
+    Time wire_time(int64_t wire) const {
         int64_t ps;
         if (wire <= max_wire_64_) {
             ps = (wire * ps_num_ + ps_den_ - 1) / ps_den_;
@@ -108,6 +110,11 @@ public:
     }
     Time busy_until() const { return busy_until_; }
     bool idle(Time now) const { return busy_until_ <= now; }
+    // Wormhole switching: a packet whose tail has not yet passed holds the link for
+    // as long as that is unknown (held()), then until the time its tail passes.
+    void hold() { busy_until_ = Time::max(); }
+    bool held() const { return busy_until_ == Time::max(); }
+    void release_at(Time tail_passed) { busy_until_ = tail_passed; }
 
     uint32_t vcs() const { return vcs_; }
     uint32_t credits(uint32_t vc) const { return credits_[vc]; }

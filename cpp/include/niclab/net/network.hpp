@@ -2,11 +2,13 @@
 // The network: links, routers and the packet pool of one topology, driven by the
 // simulation kernel, with one endpoint per node for the NIC to attach to.
 //
-// Switching is virtual cut-through: a router may forward a packet router_delay after
-// its head arrives, before its tail is in, once the next buffer has room for all of
-// it (one credit = one packet buffer, or a flit when flit_bytes is set). Wormhole
-// switching, where a blocked packet holds every link it spans, is not modelled yet.
-// So one packet crossing an idle network takes
+// Switching (NetworkParams::switching) is virtual cut-through by default: a router may
+// forward a packet router_delay after its head arrives, before its tail is in, once the
+// next buffer has room for all of it (one credit = one packet buffer, or a flit when
+// flit_bytes is set). Wormhole switching (wormhole.cpp) forwards the head once the
+// next buffer has one flit free; buffers may be smaller than a packet, and a blocked
+// packet holds every link it spans until its tail passes. Either way one packet
+// crossing an idle network (with buffers that cover a hop's router delay) takes
 //     routers × router_delay + links × link latency + one serialization,
 // where links = hop_count + 2 (injection and ejection cables) and routers =
 // hop_count + 1 on a mesh or fat tree, and links = 1, routers = 0 on a direct cable.
@@ -52,6 +54,8 @@ public:
     virtual void injection_ready() {}
 };
 
+enum class Switching : uint8_t { VirtualCutThrough, Wormhole };
+
 struct NetworkParams {
     LinkParams link;
     // Time from a packet's head arriving at a router to the router forwarding it
@@ -73,8 +77,14 @@ struct NetworkParams {
     // Flow-control unit. 0: one credit is one packet buffer (SeaStar). Otherwise
     // input_buffers and receive_buffers count flits of this many bytes, and a packet
     // takes its wire bytes (payload + link.overhead_bytes) in flits; switching is
-    // still virtual cut-through, so every buffer must hold the largest packet.
+    // virtual cut-through needs every buffer to hold the largest packet; wormhole
+    // needs only the NIC's receive buffers to.
     uint32_t flit_bytes = 0;
+    // Wormhole needs flit_bytes and a topology without dateline channels (no torus
+    // wrap): a worm holds the whole cable, so a ring would deadlock. Virtual networks
+    // keep their own buffers and priority, but a blocked worm holds the cable for every
+    // vnet (flits of different vnets are not interleaved on one cable).
+    Switching switching = Switching::VirtualCutThrough;
 };
 
 struct NetworkStats {
@@ -157,6 +167,11 @@ private:
     void offer_packets(NodeId node);
     uint8_t route(uint32_t router, const PacketHeader& h);
     void check_source_route(const PacketView& p) const;
+    // Wormhole (wormhole.cpp): the head of h starts on l holding `credits` of it.
+    void worm_advance(LinkId l, PacketHandle h, Time start, uint32_t credits);
+    void worm_settle(PacketHandle h, LinkId upto);
+    void wake(LinkId l);
+    bool wormhole() const { return params_.switching == Switching::Wormhole; }
     void note_occupancy(uint32_t size) {
         if (size > stats_.max_buffer_occupancy) stats_.max_buffer_occupancy = size;
     }
@@ -174,6 +189,35 @@ private:
     uint32_t dateline_vcs_;  // VCs per vnet on router-to-router links: 2 on a torus
     CreditUnit unit_;
     sim::Random route_random_;
+    // Wormhole, per link: the packet whose head crossed it and whose tail has not
+    // (kNoPacket when free), and what is known of when that tail will pass.
+    struct WormHop {
+        PacketHandle owner = kNoPacket;
+        LinkId prev = UINT32_MAX;  // the link behind in the same worm
+        LinkId next = UINT32_MAX;  // the link ahead
+        uint8_t vc = 0;
+        uint32_t credits = 0;      // flits of the next buffer taken by the head
+        Time min_tail{};           // head start + serialization (+ retries)
+        Time bound{};              // latest constraint from the head's progress ahead
+    };
+    std::vector<WormHop> worm_;
+    // Wormhole, per packet slot (apart from PacketSlot, which stays one cache line): the
+    // links the packet holds run from tail to head; its tail still sits in the input
+    // buffer fed by tail_link, holding tail_credits of it; `credits` were taken on the
+    // link it waits for.
+    struct Worm {
+        LinkId head = UINT32_MAX;
+        LinkId tail = UINT32_MAX;
+        LinkId tail_link = UINT32_MAX;
+        uint32_t tail_credits = 0;
+        uint32_t credits = 0;
+        uint8_t tail_vc = 0;
+    };
+    std::vector<Worm> worms_;
+    Worm& worm(PacketHandle h) {
+        if (h >= worms_.size()) worms_.resize(std::max<std::size_t>(h + 1, pool_.capacity()));
+        return worms_[h];
+    }
 };
 
 }  // namespace niclab::net

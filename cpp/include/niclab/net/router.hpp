@@ -11,14 +11,18 @@
 #include "niclab/net/link.hpp"
 #include "niclab/net/packet_pool.hpp"
 #include "niclab/net/topology.hpp"
+#include "niclab/sim/time.hpp"
 
 namespace niclab::net {
 
 class Router {
 public:
     // vcs = virtual networks × dateline_vcs; a buffer's VC is vnet × dateline_vcs + dateline VC.
+    // wormhole: a head needs one flit of credit to move on to another router (the
+    // NIC port still takes whole packets), and an input buffer a head left stays busy
+    // until that packet's tail has left it (hold_input / ready_input).
     Router(uint32_t id, const std::vector<PortInfo>& ports, uint32_t vcs, uint32_t dateline_vcs = 1,
-           CreditUnit unit = {});
+           CreditUnit unit = {}, bool wormhole = false);
 
     uint32_t id() const { return id_; }
     uint32_t port_count() const { return uint32_t(ports_.size()); }
@@ -62,14 +66,17 @@ public:
     // network wins, and within it the next buffer after the last winner (round-robin).
     // Returns the buffer index, or -1. Reads only the router's own head cache, not
     // the packets, because this runs for every packet at every hop.
-    int arbitrate(uint8_t out, const Link& link) {
+    // An input still draining an earlier worm's tail (ready_at > now) does not compete.
+    int arbitrate(uint8_t out, const Link& link, Time now = Time::max()) {
         const uint32_t n = uint32_t(inputs_.size());
         uint32_t b = ports_[out].next_grant;
         int best = -1;
         uint8_t best_vnet = 0xFF;
         for (uint32_t k = 0; k < n; ++k, b = (b + 1 == n ? 0 : b + 1)) {
             const Input& in = inputs_[b];
-            if (in.head_port != out || in.vnet >= best_vnet || link.credits(in.head_vc) < in.head_cost) continue;
+            if (in.head_port != out || in.vnet >= best_vnet || link.credits(in.head_vc) < in.head_cost ||
+                in.ready_at > now)
+                continue;
             best = int(b);
             best_vnet = in.vnet;
             if (best_vnet == 0) break;  // nothing outranks the top network
@@ -82,6 +89,11 @@ public:
     // wake-up only while this is non-zero.
     uint32_t requests(uint8_t p) const { return ports_[p].requests; }
 
+    // Wormhole: buffer b's last head has left but its tail is still inside (until
+    // ready_input says when it is out); the packet behind cannot start before.
+    void hold_input(uint32_t b) { inputs_[b].ready_at = Time::max(); }
+    void ready_input(uint32_t b, Time at) { inputs_[b].ready_at = at; }
+
 private:
     struct Port {
         PortInfo info;
@@ -93,6 +105,7 @@ private:
     uint32_t id_;
     uint32_t vcs_;
     CreditUnit unit_;
+    bool wormhole_;
     std::vector<Port> ports_;
     static constexpr uint8_t kNoHead = 0xFF;
     struct Input {
@@ -101,11 +114,12 @@ private:
         uint8_t head_vc = 0;
         uint8_t vnet = 0;             // of every packet this buffer holds
         uint32_t head_cost = 1;       // credits the head packet needs downstream
+        Time ready_at{};              // wormhole: when the previous packet's tail has left
     };
     void set_head(Input& in, const PacketSlot& head) {
         in.head_port = head.out_port;
         in.head_vc = head.out_vc;
-        in.head_cost = unit_.cost(head.header.length);
+        in.head_cost = wormhole_ && ports_[head.out_port].info.kind == PeerKind::Router ? 1 : unit_.cost(head.header.length);
         ++ports_[head.out_port].requests;
     }
 

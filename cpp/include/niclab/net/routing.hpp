@@ -9,7 +9,8 @@
 //  - Fat tree: up to spine (dst mod spines), then down: destination-mod-k routing,
 //    which spreads destinations over the spines yet keeps one path per pair. A
 //    packet flagged random_up_route instead takes a seeded random spine on the way
-//    up (Topology::up_ports, Network::route); the way down is the table's.
+//    up (Topology::up_ports, Network::route); the way down is the table's. The
+//    k-ary n-tree routes the same way over n levels.
 //
 // Deadlock: dimension order is deadlock-free on a mesh. A torus ring is a cycle of
 // buffers, so tori use two virtual channels with a dateline at the wrap cable
@@ -33,6 +34,9 @@ uint8_t dimension_order_port(const Mesh3D& mesh, const std::array<uint32_t, 3>& 
 // Router-major table (routers × nodes) of output ports.
 std::vector<uint8_t> dimension_order_table(const Topology& topo, const Mesh3D& mesh);
 std::vector<uint8_t> fat_tree_table(const Topology& topo, const FatTree& tree);
+// Up to the lowest common ancestor level, then down by the destination's digits. The
+// way up takes up port k + (digit l of dst) at level l: destination-mod-k again.
+std::vector<uint8_t> kary_ntree_table(const Topology& topo, const KaryNTree& tree);
 
 // The virtual channel a packet uses on `out`, having arrived on `in` over `in_vc`.
 inline uint8_t select_vc(const PortInfo& in, uint8_t in_vc, const PortInfo& out) {

@@ -10,9 +10,17 @@
 //  - FatTree: two levels; leaf switches with nodes below and one uplink to each
 //    spine switch (FatTree::with_radix(k) is the classic full-bisection tree of
 //    radix-k switches: k leaves × k/2 nodes, k/2 spines).
+//  - KaryNTree: the multi-level fat tree of Petrini & Vanneschi: k^n nodes, n levels
+//    of k^(n-1) switches with k ports down and k up (the top level only down). Arity 2
+//    is a binary fat tree like Arctic's four-port routers (seed 002 §2 L91).
+//  - Crossbar: one switch with a port per node (a single C104, seed 003).
+//
+// JSON descriptions of these ("kind" and each kind's keys) are read by the registry
+// in topology_registry.hpp.
 //
 // Node ids map to mesh coordinates x-fastest: id = x + X·(y + Y·z). Router ids equal
-// node ids on a mesh; on a fat tree leaves come first, then spines.
+// node ids on a mesh; on a fat tree leaves come first, then spines; on a k-ary n-tree
+// level by level from the leaves, each level's switches by index.
 #include <array>
 #include <cstdint>
 #include <variant>
@@ -44,7 +52,16 @@ struct FatTree {
     static FatTree with_radix(uint32_t k) { return {k, k / 2, k / 2}; }
 };
 
-using TopologySpec = std::variant<DirectCable, Mesh3D, FatTree>;
+struct KaryNTree {
+    uint32_t arity = 2;   // k: ports down (and up) per switch
+    uint32_t levels = 2;  // n: switch levels; k^n nodes
+};
+
+struct Crossbar {
+    uint32_t ports = 2;  // one node per port
+};
+
+using TopologySpec = std::variant<DirectCable, Mesh3D, FatTree, KaryNTree, Crossbar>;
 
 enum class PeerKind : uint8_t { None, Router, Node };
 
@@ -99,6 +116,8 @@ public:
 private:
     void build_mesh(const Mesh3D& m);
     void build_fat_tree(const FatTree& f);
+    void build_kary_ntree(const KaryNTree& t);
+    void build_crossbar(const Crossbar& c);
     void connect(uint32_t a, uint8_t pa, uint32_t b, uint8_t pb, int8_t dim, bool wrap);
     uint8_t computed_route(uint32_t router, NodeId dst) const;
 

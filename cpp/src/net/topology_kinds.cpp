@@ -1,0 +1,71 @@
+// The built-in topology kinds of the registry: each reads and checks its own keys.
+#include <array>
+#include <string>
+
+#include "niclab/net/topology_registry.hpp"
+
+namespace niclab::net {
+
+namespace {
+
+std::array<uint32_t, 3> dims_of(const nlohmann::json& t) {
+    if (!t.contains("dims")) throw TopologyConfigError("topology.dims", "missing (three sizes, x y z)");
+    const auto& d = t["dims"];
+    if (!d.is_array() || d.size() != 3) throw TopologyConfigError("topology.dims", "expected three sizes [x, y, z]");
+    std::array<uint32_t, 3> out{};
+    for (size_t i = 0; i < 3; ++i) out[i] = topology_value(d[i], "dims[" + std::to_string(i) + "]", 1, 4096);
+    return out;
+}
+
+std::array<bool, 3> wrap_of(const nlohmann::json& t, bool all) {
+    if (!t.contains("wrap")) return {all, all, all};
+    const auto& w = t["wrap"];
+    if (!w.is_array() || w.size() != 3) throw TopologyConfigError("topology.wrap", "expected three booleans [x, y, z]");
+    std::array<bool, 3> out{};
+    for (size_t i = 0; i < 3; ++i) {
+        if (!w[i].is_boolean()) throw TopologyConfigError("topology.wrap[" + std::to_string(i) + "]", "expected a boolean");
+        out[i] = w[i].get<bool>();
+    }
+    return out;
+}
+
+TopologySpec mesh(const nlohmann::json& t, bool torus) {
+    topology_known_keys(t, {"dims", "wrap"});
+    return Mesh3D{dims_of(t), wrap_of(t, torus)};
+}
+
+}  // namespace
+
+std::vector<TopologyKind> builtin_topologies() {
+    constexpr int64_t kBig = 1 << 20;
+    return {
+        {"direct", "",
+         [](const nlohmann::json& t, uint32_t) -> TopologySpec {
+             topology_known_keys(t, {});
+             return DirectCable{};
+         }},
+        {"mesh", "dims, wrap", [](const nlohmann::json& t, uint32_t) { return mesh(t, false); }},
+        {"torus", "dims, wrap", [](const nlohmann::json& t, uint32_t) { return mesh(t, true); }},
+        {"fat_tree", "leaves, nodes_per_leaf, spines",
+         [](const nlohmann::json& t, uint32_t) -> TopologySpec {
+             topology_known_keys(t, {"leaves", "nodes_per_leaf", "spines"});
+             return FatTree{topology_integer(t, "leaves", 1, kBig), topology_integer(t, "nodes_per_leaf", 1, kBig),
+                            topology_integer(t, "spines", 1, kBig)};
+         }},
+        {"kary_ntree", "arity, levels",
+         [](const nlohmann::json& t, uint32_t) -> TopologySpec {
+             topology_known_keys(t, {"arity", "levels"});
+             const KaryNTree tree{topology_integer(t, "arity", 1, 127), topology_integer(t, "levels", 1, 18)};
+             if (topology_nodes(tree) > (1u << 18))
+                 throw TopologyConfigError("topology.levels", "arity^levels is more than 2^18 nodes");
+             return tree;
+         }},
+        {"crossbar", "ports",
+         [](const nlohmann::json& t, uint32_t nodes) -> TopologySpec {
+             topology_known_keys(t, {"ports"});
+             return Crossbar{topology_integer_or(t, "ports", 1, 255, nodes)};
+         }},
+    };
+}
+
+}  // namespace niclab::net
