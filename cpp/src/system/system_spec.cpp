@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "niclab/net/topology_registry.hpp"
 #include "niclab/system/config_error.hpp"
 
 namespace niclab::system {
@@ -64,35 +65,6 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
     return s;
 }
 
-namespace {
-std::array<uint32_t, 3> dims_of(const nlohmann::json& t) {
-    if (!t.contains("dims")) throw ConfigError("topology.dims", "missing (three sizes, x y z)");
-    const auto& d = t["dims"];
-    if (!d.is_array() || d.size() != 3) throw ConfigError("topology.dims", "expected three sizes [x, y, z]");
-    std::array<uint32_t, 3> out{};
-    for (size_t i = 0; i < 3; ++i)
-        out[i] = integer<uint32_t>(d[i], "topology.dims[" + std::to_string(i) + "]", 1, 4096);
-    return out;
-}
-
-std::array<bool, 3> wrap_of(const nlohmann::json& t, bool all) {
-    if (!t.contains("wrap")) return {all, all, all};
-    const auto& w = t["wrap"];
-    if (!w.is_array() || w.size() != 3) throw ConfigError("topology.wrap", "expected three booleans [x, y, z]");
-    std::array<bool, 3> out{};
-    for (size_t i = 0; i < 3; ++i) {
-        if (!w[i].is_boolean()) throw ConfigError("topology.wrap[" + std::to_string(i) + "]", "expected a boolean");
-        out[i] = w[i].get<bool>();
-    }
-    return out;
-}
-
-uint32_t field(const nlohmann::json& t, const char* name) {
-    if (!t.contains(name)) throw ConfigError(std::string("topology.") + name, "missing");
-    return integer<uint32_t>(t[name], std::string("topology.") + name, 1, 1 << 20);
-}
-}  // namespace
-
 net::TopologySpec SystemSpec::topology_spec(const nlohmann::json& fallback) const {
     if (topology.is_null() && !fallback.is_null()) {
         SystemSpec with = *this;
@@ -100,36 +72,17 @@ net::TopologySpec SystemSpec::topology_spec(const nlohmann::json& fallback) cons
         return with.topology_spec();
     }
     net::TopologySpec spec = net::DirectCable{};
-    uint64_t count = 2;
     if (topology.is_null()) {
         // Default: a direct cable for two nodes, a line of routers (an N x 1 x 1 mesh) for more.
-        if (nodes != 2) {
-            spec = net::Mesh3D{{nodes, 1, 1}, {false, false, false}};
-            count = nodes;
-        }
+        if (nodes != 2) spec = net::Mesh3D{{nodes, 1, 1}, {false, false, false}};
     } else {
-        if (!topology.contains("kind") || !topology["kind"].is_string())
-            throw ConfigError("topology.kind", "expected \"direct\", \"mesh\", \"torus\" or \"fat_tree\"");
-        const std::string kind = topology["kind"];
-        for (auto it = topology.begin(); it != topology.end(); ++it) {
-            static const std::vector<std::string> known = {"kind", "dims", "wrap", "leaves", "nodes_per_leaf", "spines"};
-            if (std::find(known.begin(), known.end(), it.key()) == known.end())
-                throw ConfigError("topology." + it.key(), "unknown key");
-        }
-        if (kind == "direct") {
-            spec = net::DirectCable{};
-        } else if (kind == "mesh" || kind == "torus") {
-            net::Mesh3D m{dims_of(topology), wrap_of(topology, kind == "torus")};
-            count = uint64_t(m.dims[0]) * m.dims[1] * m.dims[2];
-            spec = m;
-        } else if (kind == "fat_tree") {
-            net::FatTree f{field(topology, "leaves"), field(topology, "nodes_per_leaf"), field(topology, "spines")};
-            count = uint64_t(f.leaves) * f.nodes_per_leaf;
-            spec = f;
-        } else {
-            throw ConfigError("topology.kind", "unknown kind '" + kind + "' (direct, mesh, torus, fat_tree)");
+        try {
+            spec = net::topology_from_json(topology, nodes);  // each kind checks its own keys
+        } catch (const net::TopologyConfigError& e) {
+            throw ConfigError(e.key_path(), e.problem());
         }
     }
+    const uint64_t count = net::topology_nodes(spec);
     if (count != nodes)
         throw ConfigError("topology", "connects " + std::to_string(count) + " nodes but the system has " +
                                           std::to_string(nodes));

@@ -58,5 +58,25 @@ TEST(NetNoAlloc, SaturatedTorusAllocatesNothingPerPacket) {
     EXPECT_EQ(g_allocations, 0u);
 }
 
+TEST(NetNoAlloc, SaturatedWormholeMeshAllocatesNothingPerPacket) {
+    sim::Kernel k;
+    NetworkParams params;
+    params.switching = Switching::Wormhole;
+    params.flit_bytes = 16;  // 90 wire bytes: 6 flits, buffers of 2
+    params.input_buffers = 2;
+    params.receive_buffers = 6;
+    Network net(k, Mesh3D{{4, 4, 4}, {}}, params);
+    std::vector<std::unique_ptr<Saturator>> nics;
+    for (NodeId n = 0; n < net.nodes(); ++n) nics.push_back(std::make_unique<Saturator>(net, n));
+    for (auto& nic : nics) nic->pump();
+    k.run_until(Time::us(20));
+    const uint64_t before = net.stats().packets_delivered;
+    g_counting = true;
+    k.run_until(Time::us(60));
+    g_counting = false;
+    EXPECT_GT(net.stats().packets_delivered - before, 1'000u);
+    EXPECT_EQ(g_allocations, 0u);
+}
+
 }  // namespace
 }  // namespace niclab::net

@@ -92,6 +92,31 @@ TEST(SystemSpec, WholeNumberFloatIsAnInteger) {
     EXPECT_EQ(sys.nic(0).cpu().clock().mhz(), 250);
 }
 
+TEST(SystemSpec, TopologyErrorsNameTheKeyOfTheKind) {
+    auto key = [](const json& topology, uint32_t nodes) {
+        return error_key_path({{"system", "startx"}, {"nodes", nodes}, {"topology", topology}});
+    };
+    EXPECT_EQ(key({{"kind", "hypercube"}}, 4), "topology.kind");
+    EXPECT_EQ(key({{"dims", {2, 2, 1}}}, 4), "topology.kind");
+    EXPECT_EQ(key({{"kind", "mesh"}, {"dims", {2, 2}}}, 4), "topology.dims");
+    EXPECT_EQ(key({{"kind", "fat_tree"}, {"leaves", 2}, {"nodes_per_leaf", 2}}, 4), "topology.spines");
+    EXPECT_EQ(key({{"kind", "fat_tree"}, {"leaves", 2}, {"nodes_per_leaf", 2}, {"spines", 2}, {"arity", 2}}, 4),
+              "topology.arity");
+    EXPECT_EQ(key({{"kind", "kary_ntree"}, {"arity", 0}, {"levels", 2}}, 4), "topology.arity");
+    EXPECT_EQ(key({{"kind", "kary_ntree"}, {"arity", 2}, {"levels", 3}}, 4), "topology") << "8 nodes for 4";
+    EXPECT_EQ(key({{"kind", "crossbar"}, {"ports", 3}}, 4), "topology");
+    EXPECT_EQ(key({{"kind", "kary_ntree"}, {"arity", 2}, {"levels", 2}}, 4), "");
+    EXPECT_EQ(key({{"kind", "crossbar"}}, 4), "");
+}
+
+TEST(SystemSpec, ABinaryFatTreeOfStartxNodes) {
+    // Arctic is a binary fat tree (seed 002 §2 L91): a 2-ary 3-tree of 8 nodes.
+    System sys(SystemSpec::from_json(
+        {{"system", "startx"}, {"nodes", 8}, {"topology", {{"kind", "kary_ntree"}, {"arity", 2}, {"levels", 3}}}}));
+    EXPECT_EQ(sys.network()->topology().routers(), 12u);
+    EXPECT_EQ(sys.network()->topology().hop_count(0, 7), 4u);
+}
+
 TEST(System, NodeIndexOutOfRange) {
     System sys(SystemSpec::from_json({{"nodes", 2}}));
     EXPECT_THROW(sys.nic(2), std::out_of_range);

@@ -23,10 +23,10 @@ struct SystemSpec {
     // "parts": part kind -> part name ({"bus": "pci-64-66"}), applied before "set".
     nlohmann::json parts = nlohmann::json::object();
     std::vector<std::string> firmware;  // empty, one for all nodes, or one per node
-    // {"kind": "direct"} | {"kind": "mesh", "dims": [x, y, z], "wrap": [false, false, true]}
-    // | {"kind": "torus", "dims": [x, y, z]} | {"kind": "fat_tree", "leaves": L,
-    // "nodes_per_leaf": N, "spines": S}. Null: none for one node, a direct cable for two,
-    // an N x 1 x 1 mesh for more, unless the system's model gives its own default.
+    // {"kind": NAME, ...}, read by the topology registry (net/topology_registry.hpp:
+    // direct, mesh, torus, fat_tree, kary_ntree, crossbar). Null: none for one node, a
+    // direct cable for two, an N x 1 x 1 mesh for more, unless the system's model gives
+    // its own default.
     nlohmann::json topology;
 
     // The network topology (`fallback` when the spec gives none and it is not null);
