@@ -64,6 +64,14 @@ const std::map<std::string, Mapping>& mappings() {
         {"net.input_buffers", {1, 4096, [](auto& p, int64_t v) { p.net.input_buffers = uint32_t(v); }}},
         {"net.receive_buffers", {1, 4096, [](auto& p, int64_t v) { p.net.receive_buffers = uint32_t(v); }}},
         {"net.link_retry", {0, 1, [](auto& p, int64_t v) { p.net.link.link_retry = v != 0; }}},
+        // The TX DMA builds 64-byte packets, so the network must carry at least those.
+        {"net.max_payload", {64, 4096, [](auto& p, int64_t v) { p.net.max_payload = uint32_t(v); }}},
+        {"net.overhead_bytes", {0, 4096, [](auto& p, int64_t v) { p.net.link.overhead_bytes = uint32_t(v); }}},
+        {"net.vnets", {1, 4, [](auto& p, int64_t v) { p.net.vnets = uint32_t(v); }}},
+        {"net.flit_bytes", {0, 4096, [](auto& p, int64_t v) { p.net.flit_bytes = uint32_t(v); }}},
+        {"net.wormhole", {0, 1, [](auto& p, int64_t v) {
+             p.net.switching = v ? net::Switching::Wormhole : net::Switching::VirtualCutThrough;
+         }}},
         {"net.bit_errors_per_1e15", {0, 1000000000000000, [](auto& p, int64_t v) { p.net.link.bit_error_rate = double(v) * 1e-15; }}},
     };
     return table;

@@ -42,6 +42,12 @@ std::vector<system::ParameterDecl> parameters() {
         {"niu.rdma_chunk_words", "words", 2, 22, true},
         {"net.link_wire_mb_s", "MB/s", 1, 1e6, false},
         {"net.overhead_bytes", "bytes", 0, 64, true},
+        // The NIU's messages are up to 96 bytes and name one of two priorities, so the
+        // network must carry at least that.
+        {"net.max_payload", "bytes", 96, 4096, true},
+        {"net.vnets", "vnets", 2, 4, true},
+        {"net.flit_bytes", "bytes", 0, 4096, true},
+        {"net.wormhole", "bool", 0, 1, true},
         {"net.router_delay_ns", "ns", 0, 1e6, false},
         {"net.link_latency_ns", "ns", 0, 1e6, false},
         {"net.input_buffers", "messages", 1, 64, true},
@@ -116,9 +122,15 @@ RpcParams rpc_params(const system::Preset& p) {
 }
 
 net::NetworkParams network_params(const system::Preset& p) {
-    return arctic_network_params(p.value("net.link_wire_mb_s"), uint32_t(p.integer("net.overhead_bytes")),
-                                 time_ns(p.value("net.router_delay_ns")), time_ns(p.value("net.link_latency_ns")),
-                                 uint32_t(p.integer("net.input_buffers")), uint32_t(p.integer("net.receive_buffers")));
+    net::NetworkParams np = arctic_network_params(
+        p.value("net.link_wire_mb_s"), uint32_t(p.integer("net.overhead_bytes")), time_ns(p.value("net.router_delay_ns")),
+        time_ns(p.value("net.link_latency_ns")), uint32_t(p.integer("net.input_buffers")),
+        uint32_t(p.integer("net.receive_buffers")));
+    np.max_payload = uint32_t(p.integer("net.max_payload"));
+    np.vnets = uint32_t(p.integer("net.vnets"));
+    np.flit_bytes = uint32_t(p.integer("net.flit_bytes"));
+    np.switching = p.integer("net.wormhole") ? net::Switching::Wormhole : net::Switching::VirtualCutThrough;
+    return np;
 }
 
 }  // namespace niclab::startx
