@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "net_test_nic.hpp"
+#include "net_vnet_traffic.hpp"
 #include "niclab/net/network_error.hpp"
 #include "niclab/sim/random.hpp"
 
@@ -283,27 +284,7 @@ NetworkParams two_vnets() {
 void vnet_traffic_in_order(const TopologySpec& spec, const NetworkParams& p = two_vnets()) {
     sim::Kernel k;
     Network net(k, spec, p);
-    auto nics = make_nics(net);
-    sim::Random rng(5, "traffic");
-    constexpr int kPerNode = 200;
-    for (int i = 0; i < kPerNode; ++i)
-        for (NodeId s = 0; s < net.nodes(); ++s) {
-            const NodeId d = net.topology().routers() ? NodeId(rng.below(net.nodes())) : 1 - s;
-            nics[s]->send(make_frame<64>(s, d, uint32_t(i), uint16_t(rng.below(65)), uint8_t(rng.below(2))));
-        }
-    k.run_until(Time::ms(10));
-    std::map<std::tuple<NodeId, NodeId, uint8_t>, int64_t> last;
-    size_t delivered = 0;
-    for (NodeId d = 0; d < net.nodes(); ++d)
-        for (const auto& got : nics[d]->log) {
-            auto [it, fresh] = last.try_emplace({got.packet.src, d, got.packet.vnet}, -1);
-            ASSERT_LT(it->second, int64_t(got.packet.message_id));
-            it->second = got.packet.message_id;
-            ASSERT_TRUE(payload_intact(got.packet));
-            ++delivered;
-        }
-    EXPECT_EQ(delivered, size_t(kPerNode) * net.nodes());
-    EXPECT_EQ(net.packets_in_flight(), 0u);
+    testing::vnet_traffic_checked(k, net, 200, Time::ms(10));
 }
 
 TEST(VirtualNetworks, FifoPerVnetUnderRandomTrafficTorus) { vnet_traffic_in_order(Mesh3D{{4, 4, 4}, {true, true, true}}); }

@@ -2,11 +2,10 @@
 // credit, blocked packets holding every link they span, tails freeing them.
 #include <gtest/gtest.h>
 
-#include <map>
 #include <memory>
-#include <tuple>
 
 #include "net_test_nic.hpp"
+#include "net_vnet_traffic.hpp"
 #include "niclab/net/network_error.hpp"
 #include "niclab/sim/random.hpp"
 
@@ -132,31 +131,11 @@ TEST(Wormhole, WithWholePacketBuffersTheSameFlowDoesNotWait) {
 
 // Random traffic: FIFO per (source, destination, vnet), every payload intact, and
 // afterwards every flit credit back and every link free.
-void random_traffic(const TopologySpec& spec, NetworkParams p, uint64_t seed = 5) {
+void random_traffic(const TopologySpec& spec, NetworkParams p) {
     sim::Kernel k;
     p.vnets = 2;
     Network net(k, spec, p);
-    auto nics = make_nics(net);
-    sim::Random rng(seed, "traffic");
-    constexpr int kPerNode = 150;
-    for (int i = 0; i < kPerNode; ++i)
-        for (NodeId s = 0; s < net.nodes(); ++s) {
-            const NodeId d = net.topology().routers() ? NodeId(rng.below(net.nodes())) : 1 - s;
-            nics[s]->send(make_frame<64>(s, d, uint32_t(i), uint16_t(rng.below(65)), uint8_t(rng.below(2))));
-        }
-    k.run_until(Time::ms(200));
-    std::map<std::tuple<NodeId, NodeId, uint8_t>, int64_t> last;
-    size_t delivered = 0;
-    for (NodeId d = 0; d < net.nodes(); ++d)
-        for (const auto& got : nics[d]->log) {
-            auto [it, fresh] = last.try_emplace({got.packet.src, d, got.packet.vnet}, -1);
-            ASSERT_LT(it->second, int64_t(got.packet.message_id));
-            it->second = got.packet.message_id;
-            ASSERT_TRUE(payload_intact(got.packet));
-            ++delivered;
-        }
-    EXPECT_EQ(delivered, size_t(kPerNode) * net.nodes());
-    EXPECT_EQ(net.packets_in_flight(), 0u);
+    testing::vnet_traffic_checked(k, net, 150, Time::ms(200));
     for (const Link& l : net.links()) {
         EXPECT_FALSE(l.held()) << "link " << l.id();
         for (uint32_t v = 0; v < l.vcs(); ++v) ASSERT_EQ(l.credits(v), l.credits_per_vc()) << "link " << l.id();
