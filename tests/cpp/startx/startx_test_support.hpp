@@ -10,6 +10,7 @@
 
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/host_memory.hpp"
+#include "niclab/systems/startx/le_word.hpp"
 #include "niclab/systems/startx/niu.hpp"
 
 namespace niclab::startx::test {
@@ -66,8 +67,8 @@ private:
 };
 
 struct Node {
-    Node(sim::Kernel& k, NetworkPort& port, uint32_t id)
-        : cpu(k), bus(k, cpu, memory), niu(k, bus, port, [id] {
+    Node(sim::Kernel& k, NetworkPort& port, uint32_t id, bus::PciParams bp = {})
+        : cpu(k), bus(k, cpu, memory, bp), niu(k, bus, port, [id] {
               NiuParams p;
               p.node_id = id;
               return p;
@@ -82,7 +83,7 @@ struct Node {
 };
 
 struct Pair {
-    Pair() { pa.connect(pb); pb.connect(pa); }
+    explicit Pair(bus::PciParams bp = {}) : a{k, pa, 0, bp}, b{k, pb, 1, bp} { pa.connect(pb); pb.connect(pa); }
     host::Process& spawn(Node& n, std::string name, host::Process::Body body) {
         procs.push_back(std::make_unique<host::Process>(n.cpu, std::move(name), std::move(body)));
         return *procs.back();
@@ -93,7 +94,7 @@ struct Pair {
     }
     sim::Kernel k;
     DirectPort pa{k, Time::ns(300)}, pb{k, Time::ns(300)};
-    Node a{k, pa, 0}, b{k, pb, 1};
+    Node a, b;
     std::vector<std::unique_ptr<host::Process>> procs;  // die before the CPUs
 };
 
@@ -131,12 +132,10 @@ inline void pio_send64(host::ProcessContext& ctx, Node& n, const Message& m) {
 inline Status read_status(host::ProcessContext& ctx, Node& n) {
     std::array<uint8_t, 4> w{};
     n.bus.load(ctx, n.reg(Reg::status), w);
-    return Status::unpack(uint32_t(w[0]) | uint32_t(w[1]) << 8 | uint32_t(w[2]) << 16 | uint32_t(w[3]) << 24);
+    return Status::unpack(load_le32(w.data()));
 }
 
-inline uint32_t le(const uint8_t* b) {
-    return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-}
+inline uint32_t le(const uint8_t* b) { return load_le32(b); }
 
 // Poll the status word until a message of priority p waits, then read it with ldd (and
 // a final ld for an odd word).

@@ -118,11 +118,8 @@ TEST(StartxVi, ItCanBeDrivenThroughTheControlPage) {
     Pair t;
     const Message m = make_msg(1, Priority::high, 5, 3);
     const uint64_t bytes = lay_out(t.a.memory, kViTx, {m});
-    auto word = [](uint32_t v) {
-        return std::array<uint8_t, 4>{uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
-    };
     auto ctl = [&](Node& n, host::ProcessContext& ctx, ControlWord w, uint32_t v) {
-        n.bus.store(ctx, kNiuBase + n.niu.control_offset(w), word(v));
+        n.bus.store(ctx, kNiuBase + n.niu.control_offset(w), le32_bytes(v));
         n.bus.flush(ctx);
     };
     t.spawn(t.b, "arm", [&](host::ProcessContext& ctx) {

@@ -1,5 +1,6 @@
 // The StarT-X port on net::Network (arctic_port.hpp).
 #include "niclab/systems/startx/arctic_port.hpp"
+#include "niclab/systems/startx/le_word.hpp"
 
 #include <cmath>
 #include <string>
@@ -54,8 +55,7 @@ bool ArcticPort::deliver(const net::PacketView& p) {
     WireMessage w;
     w.msg.n_words = uint8_t(n / 4);
     for (std::size_t i = 0; i < n / 4; ++i)
-        w.msg.words[i] = uint32_t(p.payload[4 * i]) | uint32_t(p.payload[4 * i + 1]) << 8 |
-                         uint32_t(p.payload[4 * i + 2]) << 16 | uint32_t(p.payload[4 * i + 3]) << 24;
+        w.msg.words[i] = load_le32(&p.payload[4 * i]);
     w.crc = uint16_t(p.message_crc);
     w.source = p.src;
     w.rdma = p.message_id == 1;

@@ -6,17 +6,9 @@
 #include <string>
 
 #include "niclab/systems/startx/jam.hpp"
+#include "niclab/systems/startx/le_word.hpp"
 
 namespace niclab::startx {
-
-namespace {
-
-uint32_t le32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
-void put_le32(uint8_t* p, uint32_t w) {
-    for (int b = 0; b < 4; ++b) p[b] = uint8_t(w >> (8 * b));
-}
-
-}  // namespace
 
 void Jam::send(host::ProcessContext& ctx, uint32_t dst, Priority p, uint32_t word1, uint64_t buf,
                uint32_t payload_words, bool random_up) {
@@ -25,8 +17,8 @@ void Jam::send(host::ProcessContext& ctx, uint32_t dst, Priority p, uint32_t wor
     wait_tx_space(ctx, p);
     charge(ctx, params_.call_cycles);
     std::array<uint8_t, kMaxBytes> m{};
-    put_le32(&m[0], w0);
-    put_le32(&m[4], word1);
+    store_le32(&m[0], w0);
+    store_le32(&m[4], word1);
     const uint32_t total = kHeaderWords + payload_words;
     memory().read(buf, std::span<uint8_t>(&m[8], payload_words * 4));
     // Words go to consecutive addresses of the page, 8 bytes per std, a last st for an
@@ -47,8 +39,8 @@ JamMessage Jam::read_message(host::ProcessContext& ctx, Priority p, uint64_t buf
     std::array<uint8_t, kMaxBytes> m{};
     bus_.load(ctx, page, std::span<uint8_t>(&m[0], 8));
     JamMessage out;
-    out.header = Header::unpack(le32(&m[0]));
-    out.word = JamWord::unpack(le32(&m[4]));
+    out.header = Header::unpack(load_le32(&m[0]));
+    out.word = JamWord::unpack(load_le32(&m[4]));
     out.payload_words = out.header.payload_words;
     out.payload_addr = buf;
     const uint32_t total = out.header.total_words();
@@ -80,8 +72,8 @@ void Jam::format64(host::ProcessContext& ctx, uint64_t msg, uint32_t dst, Priori
     if (msg % 64) throw DriverError("node " + std::to_string(node()) + ": a 64-byte message buffer must be 64-byte aligned");
     const uint32_t w0 = header(dst, p, 16 - kHeaderWords, random_up);
     std::array<uint8_t, 8> h{};
-    put_le32(&h[0], w0);
-    put_le32(&h[4], word1);
+    store_le32(&h[0], w0);
+    store_le32(&h[4], word1);
     memory().write(msg, h);
     charge(ctx, params_.call_cycles);
 }
@@ -90,7 +82,7 @@ void Jam::send64(host::ProcessContext& ctx, Priority p, uint64_t msg) {
     if (msg % 64) throw DriverError("node " + std::to_string(node()) + ": stda needs a 64-byte aligned buffer");
     std::array<uint8_t, 64> m{};
     memory().read(msg, m);
-    const Header h = Header::unpack(le32(&m[0]));
+    const Header h = Header::unpack(load_le32(&m[0]));
     if (h.total_words() != 16)
         throw MessageFormatError("node " + std::to_string(node()) + ": send64 of a " + std::to_string(h.total_words()) +
                                  "-word message (the 64-byte primitive moves exactly 16 words)");
@@ -115,11 +107,11 @@ JamMessage Jam::receive64(host::ProcessContext& ctx, Priority p, uint64_t msg) {
     std::array<uint8_t, 64> m{};
     bus_.load(ctx, reg(Niu::rx_reg(p)), m);
     JamMessage out;
-    out.header = Header::unpack(le32(&m[0]));
+    out.header = Header::unpack(load_le32(&m[0]));
     if (out.header.total_words() != 16)
         throw MessageFormatError("node " + std::to_string(node()) + ": ldda read a " + std::to_string(out.header.total_words()) +
                                  "-word message (the 64-byte primitive needs 16-word messages)");
-    out.word = JamWord::unpack(le32(&m[4]));
+    out.word = JamWord::unpack(load_le32(&m[4]));
     out.payload_words = out.header.payload_words;
     out.payload_addr = msg + 8;
     memory().write(msg, m);

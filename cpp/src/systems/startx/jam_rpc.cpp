@@ -4,15 +4,15 @@
 #include <string>
 
 #include "niclab/systems/startx/jam_rpc.hpp"
+#include "niclab/systems/startx/le_word.hpp"
 
 namespace niclab::startx {
 
 namespace {
 
-void put32(uint8_t* p, uint64_t w) {
-    for (int b = 0; b < 4; ++b) p[b] = uint8_t(w >> (8 * b));
-}
-uint64_t get32(const uint8_t* p) { return uint64_t(p[0]) | uint64_t(p[1]) << 8 | uint64_t(p[2]) << 16 | uint64_t(p[3]) << 24; }
+// The 64-bit values (sizes, tags) travel as two words; the casts keep the low one.
+void put32(uint8_t* p, uint64_t w) { store_le32(p, uint32_t(w)); }
+uint64_t get32(const uint8_t* p) { return load_le32(p); }
 
 constexpr uint32_t kFragment = kMaxPayloadWords * 4;  // 88 bytes per message
 

@@ -4,18 +4,10 @@
 #include <string>
 #include <utility>
 
+#include "niclab/systems/startx/le_word.hpp"
 #include "niclab/systems/startx/niu.hpp"
 
 namespace niclab::startx {
-
-namespace {
-uint32_t le_word(std::span<const uint8_t> d, std::size_t i) {
-    return uint32_t(d[i]) | uint32_t(d[i + 1]) << 8 | uint32_t(d[i + 2]) << 16 | uint32_t(d[i + 3]) << 24;
-}
-void put_le_word(std::span<uint8_t> d, std::size_t i, uint32_t w) {
-    for (int b = 0; b < 4; ++b) d[i + b] = uint8_t(w >> (8 * b));
-}
-}  // namespace
 
 Niu::Niu(sim::Kernel& kernel, bus::PciBus& bus, NetworkPort& port, NiuParams params)
     : kernel_(kernel), bus_(bus), port_(port), params_(params) {
@@ -74,7 +66,7 @@ void Niu::set_rx_interrupt(host::InterruptHandler handler) {
 void Niu::pci_write(uint64_t offset, std::span<const uint8_t> data, Time /*at*/) {
     const auto page = static_cast<uint32_t>(offset / params_.page_bytes);
     for (std::size_t i = 0; i + 4 <= data.size(); i += 4) {
-        const uint32_t w = le_word(data, i);
+        const uint32_t w = load_le32(data.data() + i);
         switch (Reg(page)) {
         case Reg::tx_high:
         case Reg::tx_low:
@@ -115,7 +107,7 @@ void Niu::pci_read(uint64_t offset, std::span<uint8_t> out, Time /*at*/) {
             throw DriverError("node " + std::to_string(params_.node_id) + ": read of register page " +
                               std::to_string(page) + ", which is write-only or unmapped");
         }
-        put_le_word(out, i, w);
+        store_le32(out.data() + i, w);
     }
 }
 

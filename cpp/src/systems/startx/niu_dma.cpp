@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "niclab/systems/startx/le_word.hpp"
 #include "niclab/systems/startx/niu.hpp"
 
 namespace niclab::startx {
@@ -87,10 +88,7 @@ void Niu::tx_dma_step() {
 void Niu::tx_dma_arrived() {
     TxDma& d = tx_dma_;
     d.reading = false;
-    auto word = [&](uint32_t i) {
-        return uint32_t(d.buffer[4 * i]) | uint32_t(d.buffer[4 * i + 1]) << 8 | uint32_t(d.buffer[4 * i + 2]) << 16 |
-               uint32_t(d.buffer[4 * i + 3]) << 24;
-    };
+    auto word = [&](uint32_t i) { return load_le32(&d.buffer[4 * i]); };
     const uint32_t words = d.chunk / 4;
     if (d.mode == TxMode::rdma) {
         Header h = Header::unpack(d.header0);

@@ -5,6 +5,7 @@
 #include <array>
 #include <deque>
 
+#include "niclab/systems/startx/le_word.hpp"
 #include "transport_base.hpp"
 #include "transport_factory.hpp"
 
@@ -141,7 +142,7 @@ private:
             protocol_error("an unexpected low-priority message from node " + std::to_string(m.word.sender));
         std::array<uint8_t, 16> b{};
         jam_.memory().read(m.payload_addr, std::span<uint8_t>(b.data(), std::min<uint32_t>(16, m.payload_words * 4)));
-        auto word = [&](int i) { return uint64_t(b[4 * i]) | uint64_t(b[4 * i + 1]) << 8 | uint64_t(b[4 * i + 2]) << 16 | uint64_t(b[4 * i + 3]) << 24; };
+        auto word = [&](int i) { return uint64_t(load_le32(&b[4 * i])); };
         switch (JamControl(m.word.low)) {
         case JamControl::rdma_request: {
             const uint64_t bytes = word(0) | word(3) << 32, tag = word(1) | word(2) << 32;
