@@ -36,8 +36,13 @@
 // its data reach the target at the transaction's end.
 // One DMA burst of n bytes holds the bus for
 //   (address_cycles + ceil(n / width_bytes) + dma_overhead_cycles) PCI clocks;
-// a DMA read that does not continue where the previous one ended first waits
-// dma_read_latency (host memory latency; the bridge prefetches a sequential stream).
+// a DMA read burst that does not continue the bridge's prefetch stream first waits
+// dma_read_latency (host memory latency). The stream continues where the last read burst
+// ended, and, with dma_write_ends_read_prefetch, only while no DMA write burst ran in
+// between: a read then starts after that write's end (PCI 2.1 ordering: a read pushes
+// earlier posted writes ahead of it) and fetches afresh. Transmit and receive DMA at once
+// (an exchange, 002 §6.1.2 L226) thus pay host memory latency on every read burst that
+// follows a write burst, on top of sharing the bus.
 #include <cstdint>
 #include <exception>
 #include <span>
@@ -115,6 +120,14 @@ struct PciParams {
     // assumption: E5000 main-memory read latency seen by a PCI master through the bridge
     // (~0.5 us; not in 002), paid once per non-sequential DMA read stream.
     Time dma_read_latency = Time::ps(500'000);
+    // A DMA write burst ends the bridge's read prefetch stream. PCI 2.1 (seed 002 ref
+    // [17]) Appendix E ordering: a read request must push the writes posted before it
+    // through to memory before it is attempted (the bridge manuals' rule 2, e.g. Intel
+    // 21555, Pericom PI7C8140). assumption: the E5000's bridge then discards the data it
+    // prefetched before the write (which the write may have made stale; 002 §5.2 L174:
+    // "PCI DMA is cache-coherent") rather than checking addresses, so the next read
+    // burst waits dma_read_latency again. False: prefetched data survives writes.
+    bool dma_write_ends_read_prefetch = true;
 
     // assumption: PCI INTx -> bridge interrupt mapping -> UPA mondo vector to the CPU;
     // about 1 us, not in 002 (whose interrupt is optional and unmeasured, footnote 3).
@@ -161,6 +174,8 @@ struct PciCounters {
     Time ordering_wait;            // CPU time loads waited for earlier stores to drain
     Time busy;                     // total bus occupancy
     Time arbitration_wait;         // sum over transactions of (granted - requested)
+    uint64_t dma_read_fetches = 0;   // DMA read bursts that waited dma_read_latency
+    uint64_t prefetch_discards = 0;  // read streams a DMA write burst ended
     uint64_t interrupts = 0;
 };
 
@@ -231,6 +246,7 @@ private:
         uint64_t moved = 0;
         uint8_t* out = nullptr;       // dma_read destination
         std::vector<uint8_t> buffer;  // dma_write data (capacity reused)
+        bool prefetched = false;      // its requested read burst is covered by the prefetch stream
         Done done;
     };
     // A PIO read waiting for or holding the bus (one per reading process).
@@ -280,6 +296,7 @@ private:
     void request_burst(uint32_t op, Time earliest);
     void grant_burst(uint32_t op, Time start);
     void burst_done(uint32_t op, uint32_t bytes);
+    void end_read_prefetch(Time write_end);
 
     sim::Kernel& kernel_;
     host::HostCpu& cpu_;
@@ -296,7 +313,8 @@ private:
 
     std::vector<ReadSlot> reads_;
     std::vector<DmaOp> dma_;
-    uint64_t dma_stream_end_ = UINT64_MAX;  // where the last DMA read ended (prefetch)
+    uint64_t dma_stream_end_ = UINT64_MAX;  // where the last DMA read burst ended (prefetch)
+    Time last_dma_write_end_;               // end of the last DMA write burst granted
 
     std::vector<Request> pending_;
     uint64_t request_seq_ = 0;

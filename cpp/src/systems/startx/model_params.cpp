@@ -31,6 +31,7 @@ std::vector<system::ParameterDecl> parameters() {
         {"bus.dma_burst_bytes", "bytes", 4, 4096, true},
         {"bus.dma_overhead_cycles", "cycles", 0, 64, true},
         {"bus.dma_read_latency_ns", "ns", 0, 1e6, false},
+        {"bus.dma_write_ends_read_prefetch", "flag", 0, 1, true},
         {"bus.interrupt_latency_ns", "ns", 0, 1e7, false},
         {"niu.queue_messages", "messages", 1, 31, true},
         {"niu.rx_count_saturation", "messages", 1, 31, true},
@@ -84,6 +85,7 @@ bus::PciParams pci_params(const system::Preset& p) {
     b.dma_burst_bytes = uint32_t(p.integer("bus.dma_burst_bytes"));
     b.dma_overhead_cycles = uint32_t(p.integer("bus.dma_overhead_cycles"));
     b.dma_read_latency = time_ns(p.value("bus.dma_read_latency_ns"));
+    b.dma_write_ends_read_prefetch = p.integer("bus.dma_write_ends_read_prefetch") != 0;
     b.interrupt_latency = time_ns(p.value("bus.interrupt_latency_ns"));
     return b;
 }
