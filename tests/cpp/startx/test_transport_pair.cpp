@@ -13,7 +13,7 @@
 namespace niclab::startx::test {
 namespace {
 
-const std::vector<std::string> kAll = {"pio", "pio64", "vi", "rdma", "rdma_excl", "rpc"};
+const std::vector<std::string> kAll = {"pio", "pio64", "vi", "vi_tx", "rdma", "rdma_excl", "rpc"};
 
 // A ping-pong of every size in `sizes`, tags as given; returns the time it ended.
 Time ping_pong(const std::string& name, const std::vector<uint64_t>& sizes, const std::vector<uint64_t>& tags) {

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "niclab/systems/startx/jam.hpp"
+#include "niclab/systems/startx/le_word.hpp"
 
 namespace niclab::startx {
 
@@ -53,7 +54,7 @@ uint32_t Jam::header(uint32_t dst, Priority p, uint32_t payload_words, bool rand
 const Status& Jam::read_status(host::ProcessContext& ctx) {
     std::array<uint8_t, 4> w{};
     bus_.load(ctx, reg(Reg::status), w);
-    status_ = Status::unpack(uint32_t(w[0]) | uint32_t(w[1]) << 8 | uint32_t(w[2]) << 16 | uint32_t(w[3]) << 24);
+    status_ = Status::unpack(load_le32(w.data()));
     for (uint32_t p = 0; p < kPriorities; ++p) {
         rx_known_[p] = status_.rx_count[p];
         tx_known_[p] = status_.tx_space[p];
@@ -88,8 +89,7 @@ void Jam::driver_call(host::ProcessContext& ctx) {
 }
 
 void Jam::store_control(host::ProcessContext& ctx, ControlWord w, uint32_t value) {
-    const std::array<uint8_t, 4> b = {uint8_t(value), uint8_t(value >> 8), uint8_t(value >> 16), uint8_t(value >> 24)};
-    bus_.store(ctx, base_ + niu_.control_offset(w), b);
+    bus_.store(ctx, base_ + niu_.control_offset(w), le32_bytes(value));
 }
 
 void Jam::vi_transmit(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes) {
@@ -97,6 +97,20 @@ void Jam::vi_transmit(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes) 
     store_control(ctx, ControlWord::tx_dma_addr_lo, uint32_t(addr));
     store_control(ctx, ControlWord::tx_dma_addr_hi, uint32_t(addr >> 32));
     store_control(ctx, ControlWord::tx_dma_bytes, uint32_t(bytes));
+}
+
+uint32_t Jam::vi_compose(host::ProcessContext& ctx, uint64_t at, uint32_t dst, uint32_t word1, uint64_t buf,
+                         uint32_t payload_words) {
+    const uint32_t w0 = header(dst, Priority::high, payload_words);  // VI is high priority only (§5.2 L172)
+    if (buf % 4 || at % 4) throw DriverError("node " + std::to_string(node()) + ": VI message to or from an unaligned buffer");
+    std::array<uint8_t, kMaxBytes> m{};
+    store_le32(&m[0], w0);
+    store_le32(&m[4], word1);
+    const uint32_t bytes = 4 * (kHeaderWords + payload_words);
+    memory().read(buf, std::span<uint8_t>(m.data() + 4 * kHeaderWords, 4 * payload_words));
+    memory().write(at, std::span<const uint8_t>(m.data(), bytes));
+    charge(ctx, params_.call_cycles + params_.word_cycles * ((bytes + 7) / 8));
+    return bytes;
 }
 
 void Jam::vi_arm_receive(host::ProcessContext& ctx, uint64_t base, uint64_t size) {
@@ -132,10 +146,8 @@ void Jam::rdma_open_window(host::ProcessContext& ctx, uint64_t base, uint64_t si
 void Jam::rdma_headers(host::ProcessContext& ctx, uint32_t dst, uint32_t word1) {
     charge(ctx, params_.call_cycles);
     const uint32_t h0 = header(dst, Priority::high, kMaxPayloadWords);
-    const std::array<uint8_t, 4> a = {uint8_t(h0), uint8_t(h0 >> 8), uint8_t(h0 >> 16), uint8_t(h0 >> 24)};
-    const std::array<uint8_t, 4> b = {uint8_t(word1), uint8_t(word1 >> 8), uint8_t(word1 >> 16), uint8_t(word1 >> 24)};
-    bus_.store(ctx, reg(Reg::rdma_header0), a);
-    bus_.store(ctx, reg(Reg::rdma_header1), b);
+    bus_.store(ctx, reg(Reg::rdma_header0), le32_bytes(h0));
+    bus_.store(ctx, reg(Reg::rdma_header1), le32_bytes(word1));
 }
 
 void Jam::rdma_wait_window(host::ProcessContext& ctx) {
@@ -163,7 +175,7 @@ bool Jam::vi_peek(host::ProcessContext& ctx, JamMessage& out) {
     const uint64_t at = vi_.base + vi_.cursor;
     std::array<uint8_t, 8> hw{};
     if (vi_.cursor + 8 <= vi_.size) memory().read(at, hw);
-    const uint32_t w0 = uint32_t(hw[0]) | uint32_t(hw[1]) << 8 | uint32_t(hw[2]) << 16 | uint32_t(hw[3]) << 24;
+    const uint32_t w0 = load_le32(&hw[0]);
     if (w0 == 0) {
         // Nothing at the cursor. The engine stops when the next message does not fit what
         // is left, so only near the end is it worth a status read to see whether it did.
@@ -174,7 +186,7 @@ bool Jam::vi_peek(host::ProcessContext& ctx, JamMessage& out) {
         }
         return false;
     }
-    const uint32_t w1 = uint32_t(hw[4]) | uint32_t(hw[5]) << 8 | uint32_t(hw[6]) << 16 | uint32_t(hw[7]) << 24;
+    const uint32_t w1 = load_le32(&hw[4]);
     out.header = Header::unpack(w0);
     out.word = JamWord::unpack(w1);
     out.payload_words = out.header.payload_words;

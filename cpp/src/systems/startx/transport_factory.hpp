@@ -7,7 +7,8 @@
 
 namespace niclab::startx {
 
-enum class StreamMode { pio, pio64, vi };
+// vi: PIO transmit + VI receive; vi_tx: VI transmit (one driver call per send) + VI receive.
+enum class StreamMode { pio, pio64, vi, vi_tx };
 
 std::unique_ptr<msg::Transport> make_stream_transport(const std::string& name, StreamMode mode,
                                                       const TransportContext& tc, uint32_t peer, uint64_t seed);

@@ -1,5 +1,8 @@
-// The pio, pio64 and vi transports: a transfer of n bytes as a stream of StarT-X messages
-// from the peer, reassembled by the receiver (transport.hpp says what each moves).
+// The pio, pio64, vi and vi_tx transports: a transfer of n bytes as a stream of StarT-X
+// messages from the peer, reassembled by the receiver (transport.hpp says what each moves).
+// vi_tx writes a send's messages into one of two VI transmit regions and starts the TX DMA
+// with one driver call: the next send composes into the other region while the DMA reads
+// this one, and waits for the engine only before its own driver call.
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -25,7 +28,12 @@ public:
         send_buf_ = jam_.allocate(bytes, 64);
         recv_buf_ = jam_.allocate(bytes, 64);
         ctl_buf_ = jam_.allocate(64, 64);
-        if (mode_ == StreamMode::vi && !jam_.vi_armed()) {
+        if (mode_ == StreamMode::vi_tx) {
+            // Every fragment as a whole message, plus a tag descriptor, per region.
+            vi_tx_bytes_ = (fragments(max_bytes_) + 1) * kMaxBytes;
+            for (uint64_t& r : vi_tx_region_) r = jam_.allocate(vi_tx_bytes_, 64);
+        }
+        if (vi_receive() && !jam_.vi_armed()) {
             const uint64_t region = jam_.allocate(vi_bytes_, 64);
             jam_.vi_arm_receive(ctx, region, vi_bytes_);
         }
@@ -53,6 +61,7 @@ public:
         if (!opened_) check_open(0);
         const uint64_t n = send_bytes_;
         const bool repeat = have_sent_tag_ && tag == sent_tag_;
+        vi_batch_ = 0;  // vi_tx: the descriptor and every fragment go in one batch
         if (!repeat && tag >= kInlineTagLimit) send_tag_descriptor(ctx, tag);
         const uint64_t f = fragments(n);
         for (uint64_t k = 0; k < f; ++k) {
@@ -68,6 +77,7 @@ public:
             w.low = (k == 0 && !repeat && tag < kInlineTagLimit) ? uint32_t(tag) : 0;
             transmit(ctx, w.pack(), k, words);
         }
+        if (mode_ == StreamMode::vi_tx) start_vi_batch(ctx);
         sent_tag_ = tag;
         have_sent_tag_ = true;
     }
@@ -78,11 +88,16 @@ public:
         return pop_ready();
     }
 
-    void wait_sends(host::ProcessContext&) override {}  // PIO: the CPU read the buffer as it stored
+    void wait_sends(host::ProcessContext& ctx) override {
+        // PIO: the CPU read the buffer as it stored. vi_tx: the last batch leaves its region.
+        if (mode_ != StreamMode::vi_tx || !vi_pending_) return;
+        jam_.wait_tx_dma(ctx);
+        vi_pending_ = false;
+    }
 
     void poll(host::ProcessContext& ctx) override {
         if (!opened_) check_open(0);
-        if (mode_ == StreamMode::vi) {
+        if (vi_receive()) {
             JamMessage m;
             while (jam_.vi_peek(ctx, m)) process(ctx, m);
             return;
@@ -92,6 +107,18 @@ public:
     }
 
 private:
+    bool vi_receive() const { return mode_ == StreamMode::vi || mode_ == StreamMode::vi_tx; }
+    uint64_t vi_region() const { return vi_tx_region_[vi_sent_ % 2]; }
+
+    // One driver call for the batch composed in the current region; the engine must have
+    // finished the previous batch (one status read says so).
+    void start_vi_batch(host::ProcessContext& ctx) {
+        if (vi_pending_) jam_.wait_tx_dma(ctx);
+        jam_.vi_transmit(ctx, vi_region(), vi_batch_);
+        vi_pending_ = true;
+        ++vi_sent_;
+    }
+
     uint32_t capacity() const { return mode_ == StreamMode::pio64 ? 56 : kMaxPayloadWords * 4; }
     uint32_t slot() const { return mode_ == StreamMode::pio64 ? 64 : capacity(); }
     uint64_t fragments(uint64_t n) const { return std::max<uint64_t>(1, (n + capacity() - 1) / capacity()); }
@@ -104,6 +131,10 @@ private:
     // to every message, 002 §6.1.1 L200).
     void transmit(host::ProcessContext& ctx, uint32_t word1, uint64_t k, uint32_t words) {
         Niu& niu = jam_.niu();
+        if (mode_ == StreamMode::vi_tx) {  // the TX DMA waits for queue space, not the CPU
+            vi_batch_ += jam_.vi_compose(ctx, vi_region() + vi_batch_, peer_, word1, send_buf_ + k * capacity(), words);
+            return;
+        }
         if (mode_ == StreamMode::vi) {
             jam_.wait_tx_space(ctx, kPri);
         } else {
@@ -133,6 +164,10 @@ private:
         for (int b = 0; b < 8; ++b) t[b] = uint8_t(tag >> (8 * b));
         const uint64_t payload = mode_ == StreamMode::pio64 ? ctl_buf_ + 8 : ctl_buf_;
         jam_.memory().write(payload, t);
+        if (mode_ == StreamMode::vi_tx) {  // first in the batch send() is composing
+            vi_batch_ += jam_.vi_compose(ctx, vi_region() + vi_batch_, peer_, w.pack(), ctl_buf_, 2);
+            return;
+        }
         if (mode_ == StreamMode::vi) jam_.wait_tx_space(ctx, kPri);
         else jam_.poll_until(ctx, [&] { return jam_.known_tx_space(kPri) > 0; }, [&] { return jam_.niu().tx_space(kPri) > 0; });
         if (mode_ == StreamMode::pio64) {
@@ -148,6 +183,7 @@ private:
         JamMessage m;
         switch (mode_) {
         case StreamMode::vi:
+        case StreamMode::vi_tx:
             if (blocking) m = jam_.vi_wait(ctx);
             else if (!jam_.vi_peek(ctx, m)) return;
             break;
@@ -176,7 +212,7 @@ private:
             pending_tag_ = 0;
             for (int b = 0; b < 8; ++b) pending_tag_ |= uint64_t(t[b]) << (8 * b);
             have_pending_tag_ = true;
-            if (mode_ == StreamMode::vi) jam_.vi_consume(ctx);
+            if (vi_receive()) jam_.vi_consume(ctx);
             return;
         }
         if (w.kind != JamKind::stream) protocol_error("a JAM RPC message on the stream transport's queue");
@@ -192,7 +228,7 @@ private:
         }
         const uint32_t bytes = m.payload_words * 4 - w.pad;
         if (m.payload_words * 4 < w.pad) protocol_error("a pad longer than the message");
-        if (mode_ == StreamMode::vi) {
+        if (vi_receive()) {
             // Out of the VI ring into the receive buffer: the DMA'd lines are not cached.
             if (rx_offset_ + bytes > max_bytes_) protocol_error("a transfer longer than open() allowed");
             std::vector<uint8_t>& tmp = scratch_;
@@ -233,6 +269,10 @@ private:
     uint64_t pending_tag_ = 0;
     bool have_pending_tag_ = false;
     std::vector<uint8_t> scratch_;
+    // vi_tx: two transmit regions used in turn, the batch being composed, batches started.
+    std::array<uint64_t, 2> vi_tx_region_{};
+    uint64_t vi_tx_bytes_ = 0, vi_batch_ = 0, vi_sent_ = 0;
+    bool vi_pending_ = false;
 };
 
 }  // namespace

@@ -15,8 +15,9 @@
 //        then ldd's (and a final ld) of the payload into the buffer.
 //  PIO, 64-byte (Table 1 row c)  send64()/receive64(): a whole 16-word message between a
 //        64-byte-aligned buffer and the queue with one stda / one ldda.
-//  VI (§5.2)  vi_transmit(): a driver call that has the TX DMA stream a batch of messages
-//        the caller wrote into host memory. vi_arm_receive(): a driver call arming the RX
+//  VI (§5.2)  vi_compose(): writes one message into the caller's pinned VI region with
+//        cached stores (no PIO); vi_transmit(): a driver call that has the TX DMA stream a
+//        batch of such messages into the high-priority queue. vi_arm_receive(): a driver call arming the RX
 //        DMA with a zeroed buffer; vi_peek()/vi_consume() read messages where the DMA put
 //        them (cached memory, no PIO) and zero them again.
 //  RDMA (§5.3)  rdma_headers() stores the two header registers (user-level PIO);
@@ -127,6 +128,13 @@ public:
     // ldda of a shorter one would read into the next).
     bool try_receive64(host::ProcessContext& ctx, Priority p, uint64_t msg, JamMessage& out);
     JamMessage receive64(host::ProcessContext& ctx, Priority p, uint64_t msg);
+
+    // --- VI transmit (host memory) ---
+    // Writes one high-priority message to `dst` of `payload_words` (2..22) words from the
+    // word-aligned buffer `buf` at `at` in the VI region (cached stores: call_cycles plus
+    // word_cycles per 8 bytes, no bus); returns its bytes. The batch goes with vi_transmit.
+    uint32_t vi_compose(host::ProcessContext& ctx, uint64_t at, uint32_t dst, uint32_t word1, uint64_t buf,
+                        uint32_t payload_words);
 
     // --- driver calls (system calls: NULL trap + driver_work + the register stores) ---
     void vi_transmit(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes);
