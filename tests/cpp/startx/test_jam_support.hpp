@@ -11,7 +11,9 @@
 namespace niclab::startx::test {
 
 struct JamPair : Pair {
-    JamPair(JamParams jp = {}, RpcParams rp = {}) : ja(a.niu, a.bus, kNiuBase, jp), jb(b.niu, b.bus, kNiuBase, jp), ra(ja, rp), rb(jb, rp) {}
+    JamPair(JamParams jp = {}, RpcParams rp = {}) : JamPair(bus::PciParams{}, jp, rp) {}
+    explicit JamPair(bus::PciParams bp, JamParams jp = {}, RpcParams rp = {})
+        : Pair(bp), ja(a.niu, a.bus, kNiuBase, jp), jb(b.niu, b.bus, kNiuBase, jp), ra(ja, rp), rb(jb, rp) {}
     Jam ja, jb;
     JamRpc ra, rb;
     RdmaBoard board;
