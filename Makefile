@@ -50,6 +50,7 @@ bench: build
 	$(BUILD)/cpp/bench/bench_transfer
 	$(BUILD)/cpp/bench/bench_portals
 	$(BUILD)/cpp/bench/bench_sweep
+	$(BUILD)/cpp/bench/bench_startx
 
 clean:
 	rm -rf $(BUILD) python/niclab/_niclab*.so
