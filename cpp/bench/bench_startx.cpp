@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "niclab/exp/experiments.hpp"
+#include "experiment_bench.hpp"
 
 using namespace niclab;
 
@@ -22,16 +22,7 @@ system::SystemSpec startx_pair() {
 }
 
 void run(benchmark::State& state, const char* experiment, nlohmann::json options) {
-    double points = 0, messages = 0, last_bw = 0;
-    for (auto _ : state) {
-        auto r = exp::run_experiment(experiment, startx_pair(), options);
-        points += double(r.rows());
-        for (double n : r.column("repeats")) messages += 2 * n;  // a round trip is two messages
-        last_bw = r.column("bandwidth_mb_s").back();
-    }
-    state.counters["points"] = benchmark::Counter(points / double(state.iterations()));
-    state.counters["sim_msgs_per_s"] = benchmark::Counter(messages, benchmark::Counter::kIsRate);
-    state.counters["sim_bw_last_mb_s"] = last_bw;
+    bench::run_experiment(state, startx_pair(), experiment, options);
 }
 
 // 1000 round trips of one PIO message each way.

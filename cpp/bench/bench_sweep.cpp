@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "niclab/exp/experiments.hpp"
+#include "experiment_bench.hpp"
 
 using namespace niclab;
 
@@ -21,17 +21,7 @@ system::SystemSpec seastar_pair() {
 }
 
 void run_sweep(benchmark::State& state, const char* experiment, nlohmann::json options) {
-    double points = 0, messages = 0, last_bw = 0;
-    for (auto _ : state) {
-        auto r = exp::run_experiment(experiment, seastar_pair(), options);
-        points += double(r.rows());
-        const auto repeats = r.column("repeats");
-        for (double n : repeats) messages += 2 * n;  // a round trip or an exchange is two messages
-        last_bw = r.column("bandwidth_mb_s").back();
-    }
-    state.counters["points"] = benchmark::Counter(points / double(state.iterations()));
-    state.counters["sim_msgs_per_s"] = benchmark::Counter(messages, benchmark::Counter::kIsRate);
-    state.counters["sim_bw_last_mb_s"] = last_bw;
+    bench::run_experiment(state, seastar_pair(), experiment, options);
 }
 
 void BM_NetpipePutPingPong1BTo8MB(benchmark::State& state) { run_sweep(state, "pingpong", {{"max_size", 8 << 20}}); }

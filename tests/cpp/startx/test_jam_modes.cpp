@@ -11,14 +11,6 @@
 namespace niclab::startx::test {
 namespace {
 
-constexpr uint64_t kBuf = 0x100000;
-
-std::vector<uint8_t> bytes_of(uint32_t n, uint32_t seed) {
-    std::vector<uint8_t> v(n);
-    for (uint32_t i = 0; i < n; ++i) v[i] = uint8_t(seed * 31 + i * 7 + 1);
-    return v;
-}
-
 uint32_t word1(uint32_t sender, uint32_t i) {
     JamWord w;
     w.sender = sender;

@@ -2,6 +2,7 @@
 // Two StarT-X nodes back to back (the NIU tests' Pair) with JAM, JAM RPC and the RDMA
 // side channel on each, and helpers to run transports between them.
 #include <memory>
+#include <vector>
 
 #include "niclab/systems/startx/jam.hpp"
 #include "niclab/systems/startx/jam_rpc.hpp"
@@ -9,6 +10,14 @@
 #include "startx_test_support.hpp"
 
 namespace niclab::startx::test {
+
+// A host buffer the JAM tests stage messages in, and a byte pattern per seed.
+inline constexpr uint64_t kBuf = 0x100000;
+inline std::vector<uint8_t> bytes_of(uint32_t n, uint32_t seed) {
+    std::vector<uint8_t> v(n);
+    for (uint32_t i = 0; i < n; ++i) v[i] = uint8_t(seed * 31 + i * 7 + 1);
+    return v;
+}
 
 struct JamPair : Pair {
     JamPair(JamParams jp = {}, RpcParams rp = {}) : JamPair(bus::PciParams{}, jp, rp) {}
