@@ -105,6 +105,11 @@ void bind_system(py::module_& m) {
             return run(s, Time::ps(until_ps), std::move(observer), interval_us);
         }, py::arg("until_ps"), py::arg("observer") = py::none(), py::arg("interval_us") = 100.0)
         .def_property_readonly("events_fired", [](System& s) { return s.kernel().events_fired(); })
+        .def("fault_report", [](const System& s, size_t node) -> py::object {
+            if (node >= s.node_count()) throw py::index_error("node " + std::to_string(node) + " (system has " + std::to_string(s.node_count()) + " nodes)");
+            if (!s.faulted(node)) return py::none();
+            return py::str(s.fault_report(node));
+        }, py::arg("node"))
         .def("dead", &System::dead, py::arg("node"))
         .def("dead_reason", [](const System& s, size_t node) -> py::object {
             if (!s.dead(node)) return py::none();

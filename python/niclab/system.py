@@ -102,6 +102,11 @@ class System:
             until_ps = 2**63 - 1
         return self._sys.run_until_ps(until_ps, observer, interval_us)
 
+    def fault(self, node):
+        """Why node `node`'s NIC stopped on an error it detected itself (a firmware
+        fault's report, a fixed-function NIU's protocol violation), or None."""
+        return self._sys.fault_report(node)
+
     def dead(self, node):
         """True if RAS marked `node`'s NIC dead (its heartbeat stopped; ras.heartbeat_timeout_us)."""
         return self._sys.dead(node)

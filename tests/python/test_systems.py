@@ -96,3 +96,10 @@ def test_cli_parts_and_run_with_a_part(tmp_path):
                 "--sizes", "64K", "--quiet", "--out", str(tmp_path / "x.json"))
     assert r.returncode == 0, r.stderr
     assert niclab.Result.load(tmp_path / "x.json").system["parts"] == {"bus": "pci-64-66"}
+
+
+def test_a_fault_names_its_node_and_leaves_the_rest_running():
+    s = niclab.System({"system": "startx", "nodes": 2})
+    assert s.fault(0) is None and s.fault(1) is None
+    s.run(for_us=10)
+    assert s.fault(1) is None

@@ -121,7 +121,7 @@ void Bench::run(Body client_body, Body server_body) {
             auto r = sys_->run_until(Time::max());
             deliver();
             for (size_t node : r.faulted_nodes)
-                fail("the NIC of node " + std::to_string(node) + " faulted: " + sys_->nic(node).fault()->what());
+                fail("the NIC of node " + std::to_string(node) + " faulted: " + sys_->fault_report(node));
             if (server_process.failed()) fail("node " + std::to_string(pair_.server) + ": " + server_process.error_message());
             if (client_process.failed()) break;
             if (!r.stopped_by_request && !client_process.done())

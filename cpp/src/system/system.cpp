@@ -91,10 +91,7 @@ bool System::idle() const {
     return std::none_of(nodes_.begin(), nodes_.end(), [](const Node& n) { return n.hardware->active(); });
 }
 
-bool System::faulted(size_t node) {
-    nic::EmbeddedNic* n = nodes_[node].hardware->embedded_nic();
-    return n && n->faulted();
-}
+bool System::faulted(size_t node) const { return nodes_[node].hardware->faulted(); }
 
 void System::sample_ras(RunResult& r) {
     if (!ras_.enabled() || !has_embedded_nics()) return;

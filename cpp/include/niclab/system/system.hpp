@@ -36,6 +36,10 @@ public:
     // core (a fixed-function NIU), naming the system.
     nic::EmbeddedNic& nic(size_t node);
     bool has_embedded_nics() const;
+    // The node's NIC stopped on an error it detected (a firmware fault, an NIU's
+    // protocol violation), and its report.
+    bool faulted(size_t node) const;
+    std::string fault_report(size_t node) const { return nodes_.at(node).hardware->fault_report(); }
     host::HostMemory& host_memory(size_t node);
     host::HostCpu& host_cpu(size_t node);
     NodeHardware& hardware(size_t node);
@@ -71,7 +75,6 @@ private:
         std::unique_ptr<NodeHardware> hardware;  // destroyed first (members in reverse)
     };
     bool idle() const;
-    bool faulted(size_t node);
     void sample_ras(RunResult& r);
 
     SystemSpec spec_;

@@ -43,6 +43,10 @@ public:
     virtual bool active() const { return false; }
     // The embedded-core NIC of systems that have one (null for fixed-function NIUs).
     virtual nic::EmbeddedNic* embedded_nic() { return nullptr; }
+    // The NIC stopped on an error it detected itself (a firmware fault, a fixed-function
+    // NIU's protocol violation); fault_report() says what, where and why.
+    virtual bool faulted() const { return false; }
+    virtual std::string fault_report() const { return ""; }
 };
 
 class SystemModel {

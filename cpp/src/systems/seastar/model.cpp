@@ -25,6 +25,11 @@ public:
 
     bool active() const override { return nic_->nic().cpu().active(); }
     nic::EmbeddedNic* embedded_nic() override { return &nic_->nic(); }
+    bool faulted() const override { return nic_->nic().faulted(); }
+    std::string fault_report() const override {
+        auto f = nic_->nic().fault();
+        return f ? f->what() : "";
+    }
     SeaStar& seastar() { return *nic_; }
 
     SsNal& portals(system::System& sys, uint32_t node) {

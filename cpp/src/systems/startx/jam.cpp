@@ -94,6 +94,7 @@ void Jam::store_control(host::ProcessContext& ctx, ControlWord w, uint32_t value
 
 void Jam::vi_transmit(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes) {
     driver_call(ctx);
+    niu_.check_vi_transmit(addr, bytes);
     store_control(ctx, ControlWord::tx_dma_addr_lo, uint32_t(addr));
     store_control(ctx, ControlWord::tx_dma_addr_hi, uint32_t(addr >> 32));
     store_control(ctx, ControlWord::tx_dma_bytes, uint32_t(bytes));
@@ -119,8 +120,9 @@ void Jam::vi_arm_receive(host::ProcessContext& ctx, uint64_t base, uint64_t size
                           " bytes at " + std::to_string(base) + " (8-byte aligned, 96 B .. 4 GB)");
     memory().fill(base, 0, size);
     ctx.copy(size);  // the memset that makes every header word read as "nothing yet"
-    vi_ = ViRx{base, size, 0, 0};
     driver_call(ctx);
+    niu_.check_vi_arm_receive(base, size);
+    vi_ = ViRx{base, size, 0, 0};
     store_control(ctx, ControlWord::rx_dma_base_lo, uint32_t(base));
     store_control(ctx, ControlWord::rx_dma_base_hi, uint32_t(base >> 32));
     store_control(ctx, ControlWord::rx_dma_size, uint32_t(size));
@@ -128,6 +130,7 @@ void Jam::vi_arm_receive(host::ProcessContext& ctx, uint64_t base, uint64_t size
 
 void Jam::rdma_transmit(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes) {
     driver_call(ctx);
+    niu_.check_rdma_transmit(addr, bytes);
     store_control(ctx, ControlWord::tx_dma_addr_lo, uint32_t(addr));
     store_control(ctx, ControlWord::tx_dma_addr_hi, uint32_t(addr >> 32));
     store_control(ctx, ControlWord::rdma_tx_bytes, uint32_t(bytes));
@@ -135,6 +138,7 @@ void Jam::rdma_transmit(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes
 
 void Jam::rdma_open_window(host::ProcessContext& ctx, uint64_t base, uint64_t size, uint32_t sender) {
     driver_call(ctx);
+    niu_.check_rdma_open_window(base, size, sender);
     store_control(ctx, ControlWord::rdma_window_base_lo, uint32_t(base));
     store_control(ctx, ControlWord::rdma_window_base_hi, uint32_t(base >> 32));
     store_control(ctx, ControlWord::rdma_window_sender, sender);

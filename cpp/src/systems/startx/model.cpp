@@ -36,6 +36,9 @@ public:
           rpc_(jam_, rpc_params(sys.preset())),
           vi_bytes_(uint64_t(sys.preset().integer("jam.vi_rx_buffer_bytes"))) {}
 
+    bool faulted() const override { return niu_.faulted(); }
+    std::string fault_report() const override { return niu_.fault(); }
+
     Jam& jam() { return jam_; }
     JamRpc& rpc() { return rpc_; }
     RdmaBoard& board() { return board_; }  // node 0's serves the whole system

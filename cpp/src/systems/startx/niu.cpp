@@ -63,26 +63,29 @@ void Niu::set_rx_interrupt(host::InterruptHandler handler) {
     control_[uint32_t(ControlWord::control)] = rx_interrupt_enabled_ ? 1u : 0u;
 }
 
+// A posted write: an error in it has no process to go to, so it faults the NIU.
 void Niu::pci_write(uint64_t offset, std::span<const uint8_t> data, Time /*at*/) {
-    const auto page = static_cast<uint32_t>(offset / params_.page_bytes);
-    for (std::size_t i = 0; i + 4 <= data.size(); i += 4) {
-        const uint32_t w = load_le32(data.data() + i);
-        switch (Reg(page)) {
-        case Reg::tx_high:
-        case Reg::tx_low:
-            ++counters_.words_written;
-            push_word(page == 0 ? Priority::high : Priority::low, w, false);
-            break;
-        case Reg::rdma_header0: tx_dma_.header0 = w; break;
-        case Reg::rdma_header1: tx_dma_.header1 = w; break;
-        case Reg::control:
-            write_control(static_cast<uint32_t>((offset % params_.page_bytes + i) / 4), w);
-            break;
-        default:
-            throw DriverError("node " + std::to_string(params_.node_id) + ": write to register page " +
-                              std::to_string(page) + ", which is read-only or unmapped");
+    guarded([&] {
+        const auto page = static_cast<uint32_t>(offset / params_.page_bytes);
+        for (std::size_t i = 0; i + 4 <= data.size(); i += 4) {
+            const uint32_t w = load_le32(data.data() + i);
+            switch (Reg(page)) {
+            case Reg::tx_high:
+            case Reg::tx_low:
+                ++counters_.words_written;
+                push_word(page == 0 ? Priority::high : Priority::low, w, false);
+                break;
+            case Reg::rdma_header0: tx_dma_.header0 = w; break;
+            case Reg::rdma_header1: tx_dma_.header1 = w; break;
+            case Reg::control:
+                write_control(static_cast<uint32_t>((offset % params_.page_bytes + i) / 4), w);
+                break;
+            default:
+                throw DriverError("node " + std::to_string(params_.node_id) + ": write to register page " +
+                                  std::to_string(page) + ", which is read-only or unmapped");
+            }
         }
-    }
+    });
 }
 
 void Niu::pci_read(uint64_t offset, std::span<uint8_t> out, Time /*at*/) {

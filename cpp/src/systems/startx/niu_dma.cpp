@@ -18,7 +18,7 @@ std::string node_of(const NiuParams& p) { return "node " + std::to_string(p.node
 
 // --- transmit ---
 
-void Niu::vi_transmit(uint64_t host_addr, uint64_t bytes) {
+void Niu::check_vi_transmit(uint64_t host_addr, uint64_t bytes) const {
     const std::string node = node_of(params_);
     if (tx_dma_.mode == TxMode::rdma)
         throw RdmaError(node + "VI transmit while an RDMA transmit owns the high-priority queue");
@@ -28,6 +28,10 @@ void Niu::vi_transmit(uint64_t host_addr, uint64_t bytes) {
                           " bytes: address and length must be whole words, length > 0");
     if (tx_[0].expected)
         throw DriverError(node + "VI transmit while a PIO message is half written to the high-priority queue");
+}
+
+void Niu::vi_transmit(uint64_t host_addr, uint64_t bytes) {
+    check_vi_transmit(host_addr, bytes);
     tx_dma_.mode = TxMode::vi;
     tx_dma_.addr = host_addr;
     tx_dma_.end = host_addr + bytes;
@@ -40,7 +44,7 @@ void Niu::set_rdma_headers(uint32_t header0, uint32_t header1) {
     tx_dma_.header1 = header1;
 }
 
-void Niu::rdma_transmit(uint64_t host_addr, uint64_t bytes) {
+void Niu::check_rdma_transmit(uint64_t host_addr, uint64_t bytes) const {
     const std::string node = node_of(params_);
     if (tx_dma_.mode == TxMode::rdma) throw RdmaError(node + "a second RDMA transmit while one is active");
     if (tx_dma_.mode != TxMode::idle)
@@ -54,6 +58,10 @@ void Niu::rdma_transmit(uint64_t host_addr, uint64_t bytes) {
     if (bytes == 0 || bytes % 4 || host_addr % 4)
         throw DriverError(node + "RDMA transmit of " + std::to_string(bytes) +
                           " bytes: address and length must be whole words, length > 0");
+}
+
+void Niu::rdma_transmit(uint64_t host_addr, uint64_t bytes) {
+    check_rdma_transmit(host_addr, bytes);
     tx_dma_.mode = TxMode::rdma;
     tx_dma_.addr = host_addr;
     tx_dma_.end = host_addr + bytes;
@@ -85,7 +93,9 @@ void Niu::tx_dma_step() {
     bus_.dma_read(d.addr, std::span<uint8_t>(d.buffer.data(), d.chunk), [this] { tx_dma_arrived(); });
 }
 
-void Niu::tx_dma_arrived() {
+void Niu::tx_dma_arrived() { guarded([this] { tx_dma_words(); }); }
+
+void Niu::tx_dma_words() {
     TxDma& d = tx_dma_;
     d.reading = false;
     auto word = [&](uint32_t i) { return load_le32(&d.buffer[4 * i]); };
@@ -117,12 +127,16 @@ void Niu::tx_dma_arrived() {
 
 // --- receive ---
 
-void Niu::vi_arm_receive(uint64_t base, uint64_t size) {
+void Niu::check_vi_arm_receive(uint64_t base, uint64_t size) const {
     if (window_.open) throw RdmaError(node_of(params_) + "VI receive armed while an RDMA window is open");
     if (base % 4 || size % 4 || size < kMaxBytes)
         throw DriverError(node_of(params_) + "VI receive buffer of " + std::to_string(size) +
                           " bytes: base and size must be whole words, size at least one 96-byte message");
     if (vi_rx_.busy) throw DriverError(node_of(params_) + "VI receive re-armed while its DMA is writing");
+}
+
+void Niu::vi_arm_receive(uint64_t base, uint64_t size) {
+    check_vi_arm_receive(base, size);
     vi_rx_.armed = true;
     vi_rx_.exhausted = false;
     vi_rx_.base = base;
@@ -137,12 +151,16 @@ void Niu::vi_disarm_receive() {
     changed();
 }
 
-void Niu::rdma_open_window(uint64_t base, uint64_t size, uint32_t sender) {
+void Niu::check_rdma_open_window(uint64_t /*base*/, uint64_t size, uint32_t /*sender*/) const {
     const std::string node = node_of(params_);
     if (window_.open)
         throw RdmaError(node + "RDMA window opened while one is open for node " + std::to_string(window_.sender));
     if (vi_rx_.armed) throw RdmaError(node + "RDMA window opened while VI receive is armed (no coexistence)");
     if (size == 0) throw DriverError(node + "RDMA window of 0 bytes");
+}
+
+void Niu::rdma_open_window(uint64_t base, uint64_t size, uint32_t sender) {
+    check_rdma_open_window(base, size, sender);
     window_.open = true;
     window_.done = false;
     window_.base = base;

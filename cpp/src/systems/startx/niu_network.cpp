@@ -47,6 +47,13 @@ void Niu::back_end_done(Priority p) {
 void Niu::injection_ready(Priority) { kick_back_end(); }
 
 bool Niu::offer(const WireMessage& m) {
+    if (faulted()) return false;  // a stopped NIU takes nothing: messages wait in the network
+    bool taken = false;
+    guarded([&] { taken = take(m); });
+    return taken;
+}
+
+bool Niu::take(const WireMessage& m) {
     if (message_crc(m.msg) != m.crc) {  // 002 §4 L139: checked on every arriving message
         ++counters_.crc_errors;
         return true;  // dropped

@@ -47,6 +47,7 @@
 #include <cstdint>
 #include <deque>
 #include <span>
+#include <string>
 
 #include "niclab/bus/pci.hpp"
 #include "niclab/host/condition.hpp"
@@ -140,6 +141,7 @@ struct NiuCounters {
     uint64_t rdma_bytes_sent = 0;
     uint64_t rdma_bytes_received = 0;
     uint64_t interrupts = 0;
+    uint64_t dropped_after_fault = 0;  // host writes and DMA work ignored by a faulted NIU
 };
 
 class Niu final : public bus::PciTarget, public PortListener {
@@ -166,6 +168,13 @@ public:
     uint32_t tx_partial_words(Priority p) const;  // words of a message still being written
 
     // --- driver operations (what the driver's system call does; effective now) ---
+    // The driver's own checks before it stores the registers, so a call that breaks the
+    // rules (RDMA beside another high-priority mode, a busy engine) is refused to the
+    // calling process with the error the operation would raise.
+    void check_vi_transmit(uint64_t host_addr, uint64_t bytes) const;
+    void check_rdma_transmit(uint64_t host_addr, uint64_t bytes) const;
+    void check_vi_arm_receive(uint64_t base, uint64_t size) const;
+    void check_rdma_open_window(uint64_t base, uint64_t size, uint32_t sender) const;
     void vi_transmit(uint64_t host_addr, uint64_t bytes);
     void vi_arm_receive(uint64_t base, uint64_t size);
     void vi_disarm_receive();
@@ -185,6 +194,14 @@ public:
     // becomes visible while enabled. An empty handler disables it.
     void set_rx_interrupt(host::InterruptHandler handler);
 
+    // What the hardware detects on its own (a posted PIO write it cannot take, a VI batch
+    // ending inside a message, RDMA into a window its driver did not open) has nobody to
+    // throw to: the NIU faults, as a firmware fault stops an embedded-core NIC. A faulted
+    // NIU takes no more messages from the network (they wait there), ignores host writes
+    // and DMA work (counted), and reports the first error; the System names the node.
+    bool faulted() const { return !fault_.empty(); }
+    const std::string& fault() const { return fault_; }
+
     // Notified whenever something a host could observe changes (a message became
     // visible, transmit space freed, a DMA completed), so host code can wait for a state
     // instead of modelling every poll.
@@ -198,6 +215,20 @@ public:
     bool offer(const WireMessage& m) override;
 
 private:
+    // Runs `f`; a StartxError it raises faults the NIU instead of unwinding the kernel.
+    template <typename F>
+    void guarded(F&& f) {
+        if (faulted()) {
+            ++counters_.dropped_after_fault;
+            return;
+        }
+        try {
+            f();
+        } catch (const StartxError& e) {
+            fault_ = e.what();
+            changed();
+        }
+    }
     enum class TxMode : uint8_t { idle, vi, rdma };
     struct TxSlot {
         Message msg;
@@ -247,6 +278,8 @@ private:
     void back_end_done(Priority p);
     void tx_dma_step();
     void tx_dma_arrived();
+    void tx_dma_words();
+    bool take(const WireMessage& m);  // offer()'s work; throws for what faults the NIU
     void rx_visible(Priority p);
     void rx_drain();
     void vi_rx_step();
@@ -275,6 +308,7 @@ private:
     sim::EventId back_end_event_;
     Time back_end_at_;
     bool rx_interrupt_enabled_ = false;
+    std::string fault_;  // the first error the NIU detected; empty while it runs
     host::InterruptHandler rx_interrupt_;
     host::Condition activity_;
 };
