@@ -23,7 +23,8 @@ from matplotlib.ticker import LogFormatter
 
 from .errors import ResultError
 
-__all__ = ["LivePlot", "bandwidth", "cpu_load", "latency", "overlay", "plot", "prtt", "signature", "sweep"]
+__all__ = ["LivePlot", "bandwidth", "cpu_load", "latency", "overlay", "plot", "prtt", "published_points", "signature",
+           "sweep"]
 
 _SWEEP_Y = {
     "latency": ("latency_us", "latency (us)"),
@@ -68,12 +69,43 @@ def _plain_log_y(ax):
     ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(1.5, 0.5)))
 
 
-def _sweep_into(ax, results, what):
+def published_points(result, column):
+    """The published values a sweep can be set against: the entries of its system's
+    published.json (``niclab.validation.published``) for the same experiment, column and
+    options (transport, op), each as (size B, value, "system: source")."""
+    from . import _niclab
+    system = (result.system or {}).get("system")
+    if not system:
+        return []
+    params = result.params or {}
+    points = []
+    for e in _niclab.published(system):
+        if e.get("experiment") != result.experiment or e.get("column") != column or "x" not in e:
+            continue
+        if any(params.get(k) != v for k, v in e.get("options", {}).items()):
+            continue
+        points.append((float(e["x"]), float(e["value"]), f"{system}: {e['source']}"))
+    return points
+
+
+def _published_into(ax, results, column):
+    seen = set()
+    for r in results:
+        for x, y, label in published_points(r, column):
+            if (x, y, label) in seen:
+                continue
+            seen.add((x, y, label))
+            ax.plot([x], [y], linestyle="none", marker="*", markersize=11, color="black", label=f"published ({label})")
+
+
+def _sweep_into(ax, results, what, published=True):
     column, ylabel = _SWEEP_Y[what]
     for r in results:
         _need(r, "size", column)
         x, y = _finite_positive(r["size"], r[column])  # a 0-byte point has no place on a log axis
         ax.plot(x, y, marker=".", label=r.label)
+    if published:
+        _published_into(ax, results, column)
     ax.set_xscale("log", base=2)
     _plain_log_y(ax)
     ax.set_xlabel("message size (B)")
@@ -84,22 +116,25 @@ def _sweep_into(ax, results, what):
     return ax
 
 
-def latency(*results, ax=None):
-    """Latency (us) against message size (B), log-log, one line per result (legend: ``.label``).
+def latency(*results, ax=None, published=True):
+    """Latency (us) against message size (B), log-log, one line per result (legend: ``.label``),
+    with the system's published values for the same experiment as stars (``published=False``
+    leaves them out; see ``published_points``).
 
     Returns the Figure (the figure of `ax` when given)."""
     fig, (a,) = _figure(ax)
-    _sweep_into(a, results, "latency")
+    _sweep_into(a, results, "latency", published)
     a.set_title("latency")
     return fig
 
 
-def bandwidth(*results, ax=None):
-    """Bandwidth (MB/s, 10^6 B/s) against message size (B), log-log, one line per result.
+def bandwidth(*results, ax=None, published=True):
+    """Bandwidth (MB/s, 10^6 B/s) against message size (B), log-log, one line per result,
+    with the system's published values as stars (``published=False`` leaves them out).
 
     Returns the Figure (the figure of `ax` when given)."""
     fig, (a,) = _figure(ax)
-    _sweep_into(a, results, "bandwidth")
+    _sweep_into(a, results, "bandwidth", published)
     a.set_title("bandwidth")
     return fig
 

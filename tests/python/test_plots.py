@@ -10,6 +10,11 @@ import pytest
 from matplotlib.figure import Figure
 
 import niclab
+
+
+def _curves(ax):
+    """The measured curves of a plot (not the published points drawn beside them)."""
+    return [l for l in ax.get_lines() if not l.get_label().startswith("published")]
 from niclab import plots
 
 
@@ -33,10 +38,11 @@ def test_latency_one_line_per_result_log_log(sweeps, tmp_path):
     fig = plots.latency(*sweeps)
     assert isinstance(fig, Figure)
     (ax,) = fig.axes
-    assert len(ax.get_lines()) == 2
+    assert len(_curves(ax)) == 2
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     assert "(B)" in ax.get_xlabel() and "(us)" in ax.get_ylabel()
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["portals put", "portals_nocache put"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["portals put", "portals_nocache put",
+                                                                  "published (seastar: seed 001 §6 Fig. 4)"]
     assert len(ax.get_lines()[0].get_xdata()) == 3  # the 0-byte point is left out
     fig.savefig(tmp_path / "lat.png")
     assert (tmp_path / "lat.png").stat().st_size > 0
@@ -44,20 +50,20 @@ def test_latency_one_line_per_result_log_log(sweeps, tmp_path):
 
 def test_bandwidth_labels_mb_s(sweeps):
     (ax,) = plots.bandwidth(*sweeps).axes
-    assert "MB/s" in ax.get_ylabel() and len(ax.get_lines()) == 2 and ax.get_yscale() == "log"
+    assert "MB/s" in ax.get_ylabel() and len(_curves(ax)) == 2 and ax.get_yscale() == "log"
 
 
 def test_draws_into_a_given_axes(sweeps):
     fig = Figure()
     ax = fig.subplots()
     assert plots.latency(sweeps[0], ax=ax) is fig
-    assert len(ax.get_lines()) == 1
+    assert len(_curves(ax)) == 1
 
 
 def test_overlay_and_sweep_panels(sweeps):
-    assert len(plots.overlay(sweeps, what="bandwidth").axes[0].get_lines()) == 2
+    assert len(_curves(plots.overlay(sweeps, what="bandwidth").axes[0])) == 2
     fig = plots.overlay(sweeps, what="both")
-    assert len(fig.axes) == 2 and all(len(a.get_lines()) == 2 for a in fig.axes)
+    assert len(fig.axes) == 2 and all(len(_curves(a)) == 2 for a in fig.axes)
     with pytest.raises(ValueError):
         plots.overlay(sweeps, what="latncy")
 
@@ -68,14 +74,14 @@ def test_signature_one_curve_per_d_and_fit_lines():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[:3] == ["d = 0 us", "d = 5 us", "d = 10 us"]
     assert any(l.startswith("o_s = 1.5 us") for l in labels) and any(l.startswith("g = 2 us") for l in labels)
-    assert len(ax.get_lines()) == 5
-    assert len(plots.signature(r, fit_lines=False).axes[0].get_lines()) == 3
+    assert len(_curves(ax)) == 5
+    assert len(_curves(plots.signature(r, fit_lines=False).axes[0])) == 3
 
 
 def test_signature_without_fit_draws_the_curves_only():
     r = signature_result()
     r.fit = {"error": "no curve with d above g"}
-    assert len(plots.signature(r).axes[0].get_lines()) == 3
+    assert len(_curves(plots.signature(r).axes[0])) == 3
 
 
 def test_prtt_points_and_gap_line():
@@ -99,7 +105,7 @@ def test_cpu_load_panels():
                                   fit={"c0_us": 2.0, "c_byte_ns": 0.1})
     fig = plots.cpu_load(r)
     assert len(fig.axes) == 2
-    assert "%" in fig.axes[0].get_ylabel() and len(fig.axes[1].get_lines()) == 2
+    assert "%" in fig.axes[0].get_ylabel() and len(_curves(fig.axes[1])) == 2
 
 
 def test_plot_picks_the_natural_figure(sweeps):
@@ -118,4 +124,21 @@ def test_live_plot_follows_the_points():
     np.testing.assert_array_equal(line.get_xdata(), [1, 2, 4, 8])
     np.testing.assert_allclose(line.get_ydata(), r.bandwidth_mb_s)
     niclab.run("pingpong", sizes=[1, 2], on_point=live)  # a second run: a second line
-    assert len(live.ax.get_lines()) == 2
+    assert len(_curves(live.ax)) == 2
+
+
+def test_sweeps_show_the_systems_published_values():
+    from niclab.plots import published_points
+    put = niclab.run("pingpong", sizes=[1, 64])
+    assert published_points(put, "latency_us") == [(1.0, 5.39, "seastar: seed 001 §6 Fig. 4")]
+    get = niclab.run("pingpong", op="get", sizes=[1])
+    assert [p[1] for p in published_points(get, "latency_us")] == [6.60]
+    pio = niclab.run("pingpong", system="startx", transport="pio", sizes=[8, 56])
+    assert sorted(p[:2] for p in published_points(pio, "latency_us")) == [(8.0, 5.5), (56.0, 14.6)]
+    assert published_points(pio, "bandwidth_mb_s") == []
+    fig = niclab.plots.latency(put, pio)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert any(l.startswith("published (seastar: seed 001") for l in labels)
+    assert any(l.startswith("published (startx: seed 002") for l in labels)
+    fig = niclab.plots.latency(put, published=False)
+    assert not any("published" in t.get_text() for t in fig.axes[0].get_legend().get_texts())
