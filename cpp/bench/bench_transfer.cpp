@@ -33,8 +33,8 @@ void run_transfer(benchmark::State& state, uint32_t nodes, nlohmann::json topolo
         spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/examples/raw_msg.elf"};
         system::System sys(spec);
         sys.host_memory(0).write(0x100000, data);
-        seastar::RawNic tx(sys.nic(0), sys.host_cpu(0), seastar::params(sys).pio);
-        seastar::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
+        seastar::RawNic tx(seastar::seastar_nic(sys, 0), sys.host_cpu(0));
+        seastar::RawNic rx(seastar::seastar_nic(sys, dst), sys.host_cpu(dst));
         Time posted{}, seen{};
         uint32_t status = ~0u;
         host::Process receiver(sys.host_cpu(dst), "receiver", [&](host::ProcessContext& ctx) {

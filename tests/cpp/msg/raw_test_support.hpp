@@ -48,8 +48,8 @@ inline Stream stream(system::System& sys, uint32_t src, uint32_t dst, uint32_t c
         sys.host_memory(src).write(kSrcBase + i * stride, pattern(length, i + 1));
         sys.host_memory(dst).fill(kDstBase + i * stride, 0xEE, stride);
     }
-    seastar::RawNic tx(sys.nic(src), sys.host_cpu(src), seastar::params(sys).pio);
-    seastar::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
+    seastar::RawNic tx(seastar::seastar_nic(sys, src), sys.host_cpu(src));
+    seastar::RawNic rx(seastar::seastar_nic(sys, dst), sys.host_cpu(dst));
     Stream s;
     host::Process receiver(sys.host_cpu(dst), "receiver", [&](host::ProcessContext& ctx) {
         for (uint32_t i = 0; i < count; ++i) rx.post_receive(ctx, kDstBase + i * stride, length, i);

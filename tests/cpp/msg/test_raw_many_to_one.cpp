@@ -43,9 +43,9 @@ Outcome run_many_to_one() {
     for (uint32_t s : kSenders) {
         for (uint32_t k = 0; k < kPerSender; ++k)
             sys.host_memory(s).write(kSrcAddr + k * kStride, raw::pattern(kLength, seed_of(s, k)));
-        nics.push_back(std::make_unique<seastar::RawNic>(sys.nic(s), sys.host_cpu(s), seastar::params(sys).pio));
+        nics.push_back(std::make_unique<seastar::RawNic>(seastar::seastar_nic(sys, s), sys.host_cpu(s)));
     }
-    seastar::RawNic rx(sys.nic(0), sys.host_cpu(0), seastar::params(sys).pio);
+    seastar::RawNic rx(seastar::seastar_nic(sys, 0), sys.host_cpu(0));
 
     Outcome o;
     o.sent.resize(kSenders.size());

@@ -39,8 +39,8 @@ Transfer transfer(system::System& sys, uint32_t src, uint32_t dst, uint32_t leng
     auto data = pattern(length, length ^ src);
     sys.host_memory(src).write(src_addr, data);
     sys.host_memory(dst).fill(dst_addr, 0xEE, uint64_t(length) + 16);
-    seastar::RawNic tx(sys.nic(src), sys.host_cpu(src), seastar::params(sys).pio);
-    seastar::RawNic rx(sys.nic(dst), sys.host_cpu(dst), seastar::params(sys).pio);
+    seastar::RawNic tx(seastar::seastar_nic(sys, src), sys.host_cpu(src));
+    seastar::RawNic rx(seastar::seastar_nic(sys, dst), sys.host_cpu(dst));
     Transfer t;
     host::Process receiver(sys.host_cpu(dst), "receiver", [&](host::ProcessContext& ctx) {
         rx.post_receive(ctx, dst_addr, length, 2);

@@ -68,7 +68,9 @@ protected:
     void SetUp() override { build(); }
 
     void build() {
-        engine = std::make_unique<seastar::RxDma>(kernel, memory, cfg,
+        engine.reset();
+        bus = std::make_unique<bus::HyperTransport>(kernel, memory, ht);
+        engine = std::make_unique<seastar::RxDma>(kernel, *bus, cfg,
                                               [this](uint32_t s) { irqs.push_back({kernel.now(), s}); });
         engine->set_port(&port);
         cmd_tail = 0;
@@ -126,6 +128,8 @@ protected:
     sim::Kernel kernel;
     host::HostMemory memory;
     seastar::DmaConfig cfg;
+    bus::HyperTransportParams ht;
+    std::unique_ptr<bus::HyperTransport> bus;
     CountingPort port;
     std::vector<std::pair<Time, uint32_t>> irqs;
     std::unique_ptr<seastar::RxDma> engine;

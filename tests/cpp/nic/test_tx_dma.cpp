@@ -59,7 +59,9 @@ protected:
 
     // Builds (or rebuilds) the engine from `cfg`.
     void build() {
-        engine = std::make_unique<seastar::TxDma>(kernel, memory, cfg, kNode,
+        engine.reset();
+        bus = std::make_unique<bus::HyperTransport>(kernel, memory, ht);
+        engine = std::make_unique<seastar::TxDma>(kernel, *bus, cfg, kNode,
                                               [this](uint32_t s) { irqs.push_back({kernel.now(), s}); });
         engine->set_port(&port);
         tail = 0;
@@ -131,6 +133,8 @@ protected:
     sim::Kernel kernel;
     host::HostMemory memory;
     seastar::DmaConfig cfg;
+    bus::HyperTransportParams ht;
+    std::unique_ptr<bus::HyperTransport> bus;
     RecordingPort port{kernel};
     std::vector<std::pair<Time, uint32_t>> irqs;
     std::unique_ptr<seastar::TxDma> engine;
@@ -339,8 +343,8 @@ TEST_F(tx_dma, FirstPacketLeavesAfterReadLatencyPlusSixtyFourBytesOfHostBandwidt
 }
 
 TEST_F(tx_dma, TimingFollowsTheConfiguredLatencyAndBandwidth) {
-    cfg.host_read_latency = Time::us(1);
-    cfg.host_bandwidth_mb_s = 1000;  // 1 ns per byte: no rounding
+    ht.dma_read_latency = Time::us(1);
+    ht.payload_mb_s = 1000;  // 1 ns per byte: no rounding
     build();
     memory.write(0x1000, pattern(150, 12));
     send(1, 150, 0x1000, 0);

@@ -145,12 +145,12 @@ public:
     bool has_event() const { return !events_.empty(); }
 
     void post(host::ProcessContext& ctx, const std::array<uint32_t, 8>& words) {
-        const auto pio = seastar::params(sys_).pio;
+        const auto pio = seastar::params(sys_).bus;
         while (commands_.looks_full()) {  // refresh the cached head (§5.3 on the host side)
-            ctx.compute(pio.read);
+            ctx.compute(pio.pio_read);
             if (!commands_.refresh_head()) ctx.sleep_for(Time::us(1));
         }
-        ctx.compute(pio.write * 3);
+        ctx.compute(pio.pio_write * 3);
         commands_.push(words);
     }
 
@@ -166,8 +166,8 @@ private:
 
     void on_interrupt(host::InterruptContext& ictx) {
         ++interrupts_;
-        const auto pio = seastar::params(sys_).pio;
-        ictx.charge(pio.read);
+        const auto pio = seastar::params(sys_).bus;
+        ictx.charge(pio.pio_read);
         uint32_t tail = peek(mailbox_ + NICLAB_MAILBOX_RES_TAIL);
         while (res_head_ != tail) {  // only PTL_CMD_INIT answers here
             uint32_t slot = mailbox_ + NICLAB_MAILBOX_RES + res_head_ * NICLAB_MAILBOX_WORDS * 4;

@@ -30,16 +30,14 @@ bool HostBridge::read(uint32_t addr, unsigned size, uint32_t& value, Time& laten
     uint64_t host_addr;
     if (!translate(addr, size, false, host_addr)) return false;
     value = 0;
-    memory_.read(host_addr, {reinterpret_cast<uint8_t*>(&value), size});
-    latency = cfg_.read_latency;
+    latency = bus_.bridge_read(bus_.kernel().now(), host_addr, {reinterpret_cast<uint8_t*>(&value), size});
     return true;
 }
 
 bool HostBridge::write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy) {
     uint64_t host_addr;
     if (!translate(addr, size, true, host_addr)) return false;
-    memory_.write(host_addr, {reinterpret_cast<const uint8_t*>(&value), size});
-    occupancy = cfg_.write_occupancy;
+    occupancy = bus_.bridge_write(bus_.kernel().now(), host_addr, {reinterpret_cast<const uint8_t*>(&value), size});
     return true;
 }
 

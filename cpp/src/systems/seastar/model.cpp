@@ -1,4 +1,4 @@
-// The SeaStar in the registry of systems: its node (NIC on HyperTransport, network
+// The SeaStar in the registry of systems: its node (HyperTransport link, NIC, network
 // port, Portals driver), its transport (Portals put/get) and its published results.
 #include <memory>
 
@@ -16,7 +16,8 @@ class SeaStarNode final : public system::NodeHardware {
 public:
     SeaStarNode(system::System& sys, uint32_t node)
         : params_(params(sys.preset(), node)),
-          nic_(std::make_unique<SeaStar>(sys.kernel(), params_.nic, sys.host_memory(node))) {
+          bus_(std::make_unique<bus::HyperTransport>(sys.kernel(), sys.host_memory(node), params_.bus)),
+          nic_(std::make_unique<SeaStar>(sys.kernel(), params_.nic, *bus_)) {
         if (sys.network()) port_ = std::make_unique<NetPort>(*sys.network(), *nic_);
     }
     ~SeaStarNode() override {
@@ -38,8 +39,7 @@ public:
             retired_.push_back(std::move(nal_));  // kept: events and interfaces may still refer to it
         }
         if (!nal_) {
-            nal_ = std::make_unique<SsNal>(*nic_, sys.host_cpu(node), sys.host_memory(node), params_.pio,
-                                                     params_.portals, uint32_t(sys.node_count()));
+            nal_ = std::make_unique<SsNal>(*nic_, sys.host_cpu(node), sys.host_memory(node), params_.portals, uint32_t(sys.node_count()));
             nal_loads_ = nic_->nic().loads();
         }
         return *nal_;
@@ -47,6 +47,7 @@ public:
 
 private:
     SystemParams params_;
+    std::unique_ptr<bus::HyperTransport> bus_;  // the host's link to its SeaStar: PIO and DMA
     std::unique_ptr<SeaStar> nic_;
     std::unique_ptr<NetPort> port_;
     std::unique_ptr<SsNal> nal_;

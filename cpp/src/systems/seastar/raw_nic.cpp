@@ -1,5 +1,7 @@
 #include "niclab/systems/seastar/raw_nic.hpp"
 
+#include <array>
+
 #include "niclab/fw/mailbox.h"
 #include "niclab/fw/raw_msg.h"
 
@@ -18,10 +20,10 @@ uint32_t mailbox_of(const nic::EmbeddedNic& nic) {
 }
 }  // namespace
 
-RawNic::RawNic(nic::EmbeddedNic& nic, host::HostCpu& cpu, PioConfig pio)
-    : nic_(nic), cpu_(cpu), pio_(pio), commands_(nic, mailbox_of(nic)), mailbox_(commands_.address()) {
+RawNic::RawNic(SeaStar& seastar, host::HostCpu& cpu)
+    : nic_(seastar.nic()), cpu_(cpu), bus_(seastar.bus()), commands_(nic_, mailbox_of(nic_)), mailbox_(commands_.address()) {
     res_head_ = read32(mailbox_ + NICLAB_MAILBOX_RES_HEAD);
-    irq_handler_ = nic.control().add_host_interrupt_handler([this] {
+    irq_handler_ = nic_.control().add_host_interrupt_handler([this] {
         cpu_.raise_interrupt([this](host::InterruptContext& ictx) { on_interrupt(ictx); });
     });
 }
@@ -30,11 +32,11 @@ RawNic::~RawNic() { nic_.control().remove_host_interrupt_handler(irq_handler_); 
 
 void RawNic::post_command(host::ProcessContext& ctx, const uint32_t (&words)[8]) {
     while (commands_.looks_full()) {  // refresh the cached head: a round trip
-        ctx.compute(pio_.read);
+        ctx.compute(bus_.pio_read(ctx.now()));
         if (!commands_.refresh_head()) ctx.sleep_for(Time::us(1));
     }
-    ctx.compute(pio_.write * 3);  // the command (write-combined), the tail, the doorbell
-    commands_.push(words);
+    ctx.compute(bus_.params().pio_write * 3);  // the command (write-combined), the tail, the doorbell
+    bus_.pio_write(ctx.now(), [this, w = std::to_array(words)] { commands_.push(w); });
 }
 
 void RawNic::send(host::ProcessContext& ctx, uint32_t dst, uint64_t addr, uint32_t length, uint32_t tag) {
@@ -56,18 +58,19 @@ void RawNic::on_interrupt(host::InterruptContext& ictx) {
     // The handler drains every result the firmware has posted (one interrupt may cover
     // several), reading NIC memory across HyperTransport.
     ++interrupts_;
-    ictx.charge(pio_.read);
+    ictx.charge(bus_.pio_read(ictx.now() + ictx.charged()));
     uint32_t tail = read32(mailbox_ + NICLAB_MAILBOX_RES_TAIL);
     while (res_head_ != tail) {
         uint32_t slot = mailbox_ + NICLAB_MAILBOX_RES + res_head_ * NICLAB_MAILBOX_WORDS * 4;
-        ictx.charge(pio_.read);  // one cache-line read brings the whole result
+        ictx.charge(bus_.pio_read(ictx.now() + ictx.charged()));  // one cache-line read brings the whole result
         RawResult r{read32(slot + 4 * RAW_RES_OP), read32(slot + 4 * RAW_RES_TAG), read32(slot + 4 * RAW_RES_STATUS),
                     read32(slot + 4 * RAW_RES_BYTES), read32(slot + 4 * RAW_RES_SRC), ictx.now()};
         results_.push_back(r);
         res_head_ = (res_head_ + 1) % NICLAB_MAILBOX_ENTRIES;
     }
-    ictx.charge(pio_.write);
-    nic_.poke32(mailbox_ + NICLAB_MAILBOX_RES_HEAD, res_head_);
+    ictx.charge(bus_.params().pio_write);
+    bus_.pio_write(ictx.now() + ictx.charged(),
+                   [this, head = res_head_] { nic_.poke32(mailbox_ + NICLAB_MAILBOX_RES_HEAD, head); });
     arrived_.notify_all();
 }
 

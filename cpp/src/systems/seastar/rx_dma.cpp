@@ -7,8 +7,8 @@
 
 namespace niclab::seastar {
 
-RxDma::RxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, RaiseIrq raise)
-    : kernel_(kernel), memory_(memory), cfg_(cfg), raise_(std::move(raise)),
+RxDma::RxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg, RaiseIrq raise)
+    : kernel_(kernel), bus_(bus), cfg_(cfg), raise_(std::move(raise)),
       events_(NICLAB_RXDMA_EVT_RING, NICLAB_RXDMA_EVT_BYTES, NICLAB_DMA_FIFO_ENTRIES), cmds_(NICLAB_RXDMA_CMD_RING, NICLAB_RXDMA_CMD_BYTES, NICLAB_DMA_FIFO_ENTRIES),
       cpls_(NICLAB_RXDMA_CPL_RING, NICLAB_RXDMA_CPL_BYTES, NICLAB_DMA_FIFO_ENTRIES) {
     for (Slot& s : slots_) {
@@ -184,9 +184,7 @@ void RxDma::write_host(uint64_t addr, const uint8_t* data, uint32_t n, Slot& s) 
         s.host_fault = true;  // never a write outside host memory
         return;
     }
-    memory_.write(addr, {data, n});
-    host_write_free_ = std::max(host_write_free_, kernel_.now()) +
-                       Time::ps(int64_t(uint64_t(n) * 1'000'000 / cfg_.host_bandwidth_mb_s));
+    host_write_free_ = std::max(host_write_free_, bus_.dma_write(kernel_.now(), addr, {data, n}));
     s.deposited += n;
 }
 
@@ -246,7 +244,7 @@ void RxDma::maybe_complete(Slot& s, uint32_t index) {
     cpl[NICLAB_CPL_SRC] = s.src;
     cpls_.tail = cpls_.next(cpls_.tail);
     s.busy = false;
-    // Published (tail and interrupt) when the engine's writes to host memory are done;
+    // Published (tail and interrupt) when the engine's writes to host memory have landed;
     // host_write_free_ only grows, so completions are published in order.
     Time visible = std::max(host_write_free_, kernel_.now());
     kernel_.schedule_at(visible, [this, tail = cpls_.tail, gen = generation_] {

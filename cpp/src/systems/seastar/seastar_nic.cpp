@@ -13,14 +13,15 @@ nic::EmbeddedNicConfig embedded_config(const SeaStarConfig& cfg) {
 }
 }  // namespace
 
-SeaStar::SeaStar(sim::Kernel& kernel, const SeaStarConfig& cfg, host::HostMemory& host_memory)
+SeaStar::SeaStar(sim::Kernel& kernel, const SeaStarConfig& cfg, bus::HyperTransport& bus)
     : cfg_(cfg),
+      bus_(bus),
       nic_(kernel, embedded_config(cfg)),
-      host_bridge_(host_memory, cfg.host_bridge),
+      host_bridge_(bus),
       host_bridge_registers_(host_bridge_),
-      tx_dma_(kernel, host_memory, cfg.dma, cfg.embedded.node_id,
+      tx_dma_(kernel, bus, cfg.dma, cfg.embedded.node_id,
               [this](uint32_t sources) { nic_.control().raise_external(sources); }),
-      rx_dma_(kernel, host_memory, cfg.dma, [this](uint32_t sources) { nic_.control().raise_external(sources); }) {
+      rx_dma_(kernel, bus, cfg.dma, [this](uint32_t sources) { nic_.control().raise_external(sources); }) {
     // hw.h's map. Reset order at load: control block, TX, RX (the host bridge's windows
     // belong to the host driver and survive a reload).
     nic::MemoryMap& map = nic_.memory_map();

@@ -25,9 +25,9 @@ std::string node_name(const nic::EmbeddedNic& nic) { return "node " + std::to_st
 
 }  // namespace
 
-SsNal::SsNal(SeaStar& seastar, host::HostCpu& cpu, host::HostMemory& memory, PioConfig pio, HostPortalsCosts costs,
-             uint32_t nodes)
-    : seastar_(seastar), nic_(seastar.nic()), cpu_(cpu), memory_(memory), pio_(pio), costs_(costs), nodes_(nodes) {
+SsNal::SsNal(SeaStar& seastar, host::HostCpu& cpu, host::HostMemory& memory, HostPortalsCosts costs, uint32_t nodes)
+    : seastar_(seastar), nic_(seastar.nic()), cpu_(cpu), memory_(memory), bus_(seastar.bus()), costs_(costs),
+      nodes_(nodes) {
     const nic::EmbeddedNic& nic = nic_;
     const fw::FirmwareImage* image = nic.image();
     if (!image || !image->find_symbol(PTL_NICCB_SYMBOL, niccb_addr_) ||
@@ -112,12 +112,18 @@ Library* SsNal::library_for(uint16_t pid) const {
 
 // Each command: the eight words (write-combined), the tail, the doorbell. Without the
 // write-through copies of the FIFO indices (seed 000 §5.3) the driver also reads the
-// firmware's head and its own tail back across HyperTransport every time.
-Time SsNal::post_cost() const { return pio_.write * 3 + (has(PTL_FW_FEAT_WRITE_THROUGH) ? Time{} : pio_.read * 2); }
+// firmware's head and its own tail back across HyperTransport every time. The costs are
+// charged ahead in one sum (with the link idle: on its own channels a host's PIO waits
+// only for its own earlier PIO, which the CPU has serialized already).
+Time SsNal::post_cost() const {
+    const bus::HyperTransportParams& p = bus_.params();
+    return p.pio_write * 3 + (has(PTL_FW_FEAT_WRITE_THROUGH) ? Time{} : p.pio_read * 2);
+}
 
 void SsNal::post(const Words& w, Time at) {
     ++counters_.commands;
-    outbox_.push_back({at, w});
+    // The stores were issued by `at`; the command reaches the NIC when the bus completes them.
+    outbox_.push_back({bus_.pio_write(at), w});
     flush_commands();
 }
 
@@ -220,7 +226,7 @@ void SsNal::start_transmit(uint32_t pending, Send& s, Time at) {
 // ---------------------------------------------------------------- interrupts
 
 void SsNal::check_init_result(host::InterruptContext& ictx) {
-    ictx.charge(pio_.read);
+    ictx.charge(bus_.pio_read(stamp(ictx)));
     uint32_t res_head = nic_.peek32(mailbox_ + NICLAB_MAILBOX_RES_HEAD);
     if (res_head == nic_.peek32(mailbox_ + NICLAB_MAILBOX_RES_TAIL)) return;
     uint32_t slot = mailbox_ + NICLAB_MAILBOX_RES + res_head * NICLAB_MAILBOX_WORDS * 4;

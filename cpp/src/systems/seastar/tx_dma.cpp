@@ -6,8 +6,8 @@
 
 namespace niclab::seastar {
 
-TxDma::TxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, uint32_t node_id, RaiseIrq raise)
-    : kernel_(kernel), memory_(memory), cfg_(cfg), node_id_(node_id), raise_(std::move(raise)),
+TxDma::TxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg, uint32_t node_id, RaiseIrq raise)
+    : kernel_(kernel), bus_(bus), cfg_(cfg), node_id_(node_id), raise_(std::move(raise)),
       cmds_(NICLAB_TXDMA_CMD_RING, NICLAB_TXDMA_CMD_BYTES, NICLAB_DMA_FIFO_ENTRIES), cpls_(NICLAB_TXDMA_CPL_RING, NICLAB_TXDMA_CPL_BYTES, NICLAB_DMA_FIFO_ENTRIES) {}
 
 void TxDma::reset() {
@@ -48,8 +48,8 @@ bool TxDma::write(uint32_t offset, uint32_t value) {
 }
 
 Time TxDma::data_ready(uint64_t bytes_into_message) const {
-    // Host data streams in at the HyperTransport payload rate after the read latency.
-    return msg_.data_start + Time::ps(int64_t(bytes_into_message * 1'000'000 / cfg_.host_bandwidth_mb_s));
+    // Host data streams in at the HyperTransport payload rate from the start the bus gave.
+    return msg_.data_start + bus_.params().transfer_time(bytes_into_message);
 }
 
 void TxDma::try_start() {
@@ -76,11 +76,13 @@ void TxDma::try_start() {
     msg_.id = next_message_id_++;
     msg_.bytes = host_fault ? 0 : bytes;
     msg_.status = host_fault ? NICLAB_DMA_HOST_FAULT : NICLAB_DMA_OK;
-    msg_.data_start = kernel_.now() + cfg_.host_read_latency;
     if (host_fault) {
         finish();  // nothing is read or sent from outside host memory
         return;
     }
+    // The engine issues its read requests for the whole message at once (pipelined);
+    // the data holds the bus's to-NIC response channel while it streams in.
+    msg_.data_start = bus_.dma_read_stream(kernel_.now(), bytes);
     pump_event_ = kernel_.schedule_at(data_ready(std::min<uint64_t>(bytes, net::Packet::kMaxPayload)), [this] {
         pump_event_ = {};
         pump();
@@ -103,7 +105,7 @@ bool TxDma::gather_packet(net::Packet& p) {
         uint64_t addr = (uint64_t(c[NICLAB_TXCMD_ADDR_HI]) << 32) | c[NICLAB_TXCMD_ADDR_LO];
         uint64_t left = c[NICLAB_TXCMD_LENGTH] - msg_.cmd_offset;
         uint32_t take = uint32_t(std::min<uint64_t>(left, n - filled));
-        memory_.read(addr + msg_.cmd_offset, {p.payload.data() + filled, take});
+        bus_.dma_read_data(addr + msg_.cmd_offset, {p.payload.data() + filled, take});
         filled += take;
         msg_.cmd_offset += take;
         if (msg_.cmd_offset == c[NICLAB_TXCMD_LENGTH] && msg_.cmd != msg_.end_cmd) {

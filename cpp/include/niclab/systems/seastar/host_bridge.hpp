@@ -2,13 +2,14 @@
 // The SeaStar's host bridge windows (seed 000 §2: 15 windows of 256 MB over
 // HyperTransport). The host driver opens a window onto a host buffer; the firmware
 // reaches host memory only through open windows, and only within their limit.
-// Anything else is an access fault for the core, never a host-memory access.
+// Anything else is an access fault for the core, never a host-memory access. A
+// translated access goes over HyperTransport (bus::HyperTransport): loads wait for their
+// round trip, stores are posted and land in host memory when their link time ends.
 #include <array>
 #include <cstdint>
 
-#include "niclab/host/host_memory.hpp"
+#include "niclab/bus/hypertransport.hpp"
 #include "niclab/nic/memory_map.hpp"
-#include "niclab/systems/seastar/config.hpp"
 
 namespace niclab::seastar {
 
@@ -23,7 +24,7 @@ class HostBridge final : public nic::MemoryWindow {
 public:
     static constexpr unsigned kWindows = 15;
 
-    HostBridge(host::HostMemory& memory, const HostBridgeConfig& cfg) : memory_(memory), cfg_(cfg) {}
+    explicit HostBridge(bus::HyperTransport& bus) : bus_(bus) {}
 
     // Host side (the driver). Throws std::out_of_range for a bad index or limit.
     void open_window(unsigned index, uint64_t host_addr, uint32_t limit, bool writable);
@@ -51,8 +52,7 @@ private:
     // Host address for [addr, addr+size) if it lies inside an open window.
     bool translate(uint32_t addr, unsigned size, bool for_write, uint64_t& host_addr) const;
 
-    host::HostMemory& memory_;
-    HostBridgeConfig cfg_;
+    bus::HyperTransport& bus_;
     std::array<HostWindow, kWindows> windows_{};
 };
 

@@ -1,8 +1,9 @@
 #pragma once
 // Host driver for the raw_msg example firmware (firmware/examples/raw_msg.c): raw
 // messages between nodes with no protocol above the DMA engines. A host process posts
-// commands into the firmware's mailbox with programmed I/O across HyperTransport
-// (each write and each read of NIC memory costs the process modelled time), rings the
+// commands into the firmware's mailbox with programmed I/O across the SeaStar's
+// HyperTransport link (each write and each read of NIC memory costs the process
+// modelled time, and a write reaches the NIC when the bus completes it), rings the
 // doorbell, and blocks until the firmware's interrupt delivers the result. It is the
 // smallest complete user of the mailbox -> TX DMA -> network -> RX DMA -> host memory
 // path, and the model for the Portals driver.
@@ -14,7 +15,7 @@
 #include "niclab/host/process.hpp"
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/nic/mailbox_producer.hpp"
-#include "niclab/systems/seastar/pio_config.hpp"
+#include "niclab/systems/seastar/seastar_nic.hpp"
 
 namespace niclab::seastar {
 
@@ -31,7 +32,7 @@ class RawNic {
 public:
     // Finds the firmware's mailbox (throws niclab::Error if the loaded firmware has
     // none) and adds its handler to the NIC's host interrupt line.
-    RawNic(nic::EmbeddedNic& nic, host::HostCpu& cpu, PioConfig pio = {});
+    RawNic(SeaStar& seastar, host::HostCpu& cpu);
     ~RawNic();
     RawNic(const RawNic&) = delete;
     RawNic& operator=(const RawNic&) = delete;
@@ -52,7 +53,7 @@ private:
 
     nic::EmbeddedNic& nic_;
     host::HostCpu& cpu_;
-    PioConfig pio_;
+    bus::HyperTransport& bus_;  // PIO goes over it
     nic::MailboxProducer commands_;
     uint32_t mailbox_ = 0;
     uint32_t res_head_ = 0;

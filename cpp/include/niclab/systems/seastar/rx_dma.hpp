@@ -4,7 +4,9 @@
 // the message's header to the firmware; the firmware answers with deposit commands
 // (skip N bytes, write M bytes to a host address); the engine demultiplexes the
 // interleaved packets of all in-progress messages into their buffers through its own
-// HyperTransport port, verifies the end-to-end CRC-32 and posts a completion.
+// port onto HyperTransport (bus::HyperTransport: the bytes land in host memory when
+// their posted write completes), verifies the end-to-end CRC-32 and posts a completion
+// once its last write has landed.
 // Packets that arrive before their commands wait in a per-slot buffer. When no slot
 // or no buffer room is free, the engine refuses the packet (the network holds it,
 // flow control backs up) and, for a new message without a slot, counts and signals
@@ -15,7 +17,7 @@
 #include <vector>
 
 #include "niclab/fw/hw.h"
-#include "niclab/host/host_memory.hpp"
+#include "niclab/bus/hypertransport.hpp"
 #include "niclab/net/packet.hpp"
 #include "niclab/nic/device_ring.hpp"
 #include "niclab/nic/memory_map.hpp"
@@ -28,7 +30,7 @@ namespace niclab::seastar {
 class RxDma final : public nic::RegisterBlock {
 public:
     using RaiseIrq = std::function<void(uint32_t sources)>;
-    RxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, RaiseIrq raise);
+    RxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg, RaiseIrq raise);
 
     void set_port(nic::PacketPort* port) { port_ = port; }
     bool read(uint32_t offset, uint32_t& value) override;
@@ -74,7 +76,7 @@ private:
     void write_host(uint64_t addr, const uint8_t* data, uint32_t n, Slot& s);
 
     sim::Kernel& kernel_;
-    host::HostMemory& memory_;
+    bus::HyperTransport& bus_;
     DmaConfig cfg_;
     RaiseIrq raise_;
     nic::PacketPort* port_ = nullptr;
@@ -82,7 +84,7 @@ private:
     nic::DeviceRing cmds_;
     nic::DeviceRing cpls_;
     std::array<Slot, NICLAB_RXDMA_SLOTS> slots_;
-    Time host_write_free_{};   // the HT write port is busy until then
+    Time host_write_free_{};   // the engine's last write to host memory lands then
     // The completion tail the firmware sees: a completion becomes visible only once the
     // engine's writes of its data to host memory are done, so polling firmware never
     // reports a message before its bytes are in place. `generation_` drops publications

@@ -13,8 +13,9 @@
 // receive / release commands, so each generic receive costs two interrupts, or one
 // for a very small message (seed 000 §5.2).
 //
-// Host costs: programmed I/O across HyperTransport (PioConfig), the kernel trap, and
-// the library's own work (HostPortalsCosts); all from the preset.
+// Host costs: programmed I/O across the SeaStar's HyperTransport link (the bus's
+// pio_read / pio_write; a command's stores reach the NIC when the bus completes them),
+// the kernel trap, and the library's own work (HostPortalsCosts); all from the preset.
 #include <cstdint>
 #include <array>
 #include <deque>
@@ -29,7 +30,6 @@
 #include "niclab/msg/portals/library.hpp"
 #include "niclab/msg/portals/nal.hpp"
 #include "niclab/nic/mailbox_producer.hpp"
-#include "niclab/systems/seastar/pio_config.hpp"
 #include "niclab/systems/seastar/seastar_nic.hpp"
 
 namespace niclab::seastar {
@@ -62,8 +62,8 @@ public:
     // Throws niclab::Error if the loaded firmware is not the Portals firmware.
     // `nodes`: how many nodes the network has (0: unknown), so a message to a node that
     // does not exist is refused with PTL_PROCESS_INVALID instead of reaching the network.
-    SsNal(SeaStar& seastar, host::HostCpu& cpu, host::HostMemory& memory, PioConfig pio = {},
-          HostPortalsCosts costs = {}, uint32_t nodes = 0);
+    SsNal(SeaStar& seastar, host::HostCpu& cpu, host::HostMemory& memory, HostPortalsCosts costs = {},
+          uint32_t nodes = 0);
     ~SsNal() override;
     SsNal(const SsNal&) = delete;
     SsNal& operator=(const SsNal&) = delete;
@@ -93,7 +93,7 @@ public:
     nic::EmbeddedNic& nic() { return nic_; }
     host::HostMemory& memory() { return memory_; }
     const HostPortalsCosts& costs() const { return costs_; }
-    const PioConfig& pio() const { return pio_; }
+    const bus::HyperTransportParams& pio() const { return bus_.params(); }
 
 private:
     using Words = std::array<uint32_t, 8>;
@@ -130,7 +130,7 @@ private:
     nic::EmbeddedNic& nic_;
     host::HostCpu& cpu_;
     host::HostMemory& memory_;
-    PioConfig pio_;
+    bus::HyperTransport& bus_;  // the node's HyperTransport link: PIO costs and when stores land
     HostPortalsCosts costs_;
     uint32_t niccb_addr_ = 0, mailbox_ = 0;
     ptl_niccb niccb_{};

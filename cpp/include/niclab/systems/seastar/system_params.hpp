@@ -1,10 +1,11 @@
 #pragma once
-// Everything a SeaStar preset parameterizes: per node the NIC, the host CPU, the host's
-// programmed-I/O costs and the Portals driver's costs, and the network between the nodes.
+// Everything a SeaStar preset parameterizes: per node the NIC, the host CPU, the
+// HyperTransport link between them (host PIO and the NIC's DMA), the Portals driver's
+// costs, and the network between the nodes.
+#include "niclab/bus/hypertransport.hpp"
 #include "niclab/host/host_config.hpp"
 #include "niclab/net/network.hpp"
 #include "niclab/systems/seastar/config.hpp"
-#include "niclab/systems/seastar/pio_config.hpp"
 #include "niclab/systems/seastar/ss_nal.hpp"
 
 namespace niclab::seastar {
@@ -12,7 +13,7 @@ namespace niclab::seastar {
 struct SystemParams {
     SeaStarConfig nic;
     host::HostConfig host;
-    PioConfig pio;
+    bus::HyperTransportParams bus;
     HostPortalsCosts portals;
     net::NetworkParams net;
 };

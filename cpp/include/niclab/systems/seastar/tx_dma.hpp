@@ -1,7 +1,8 @@
 #pragma once
 // The TX DMA engine (seed 000 §2, §4.3.1): the firmware fills its command FIFO, one
 // command per contiguous host region of a message; the engine reads the regions from
-// host memory through its own HyperTransport port (not the core's bus), cuts the
+// host memory through its own port onto HyperTransport (bus::HyperTransport, shared
+// with the core's bridge and the host's PIO; not the core's local bus), cuts the
 // message into 64-byte packets, computes the end-to-end CRC-32, injects the packets
 // as the network's credits allow, and posts a completion. Messages go out one after
 // the other, in FIFO order.
@@ -9,7 +10,7 @@
 #include <functional>
 
 #include "niclab/fw/hw.h"
-#include "niclab/host/host_memory.hpp"
+#include "niclab/bus/hypertransport.hpp"
 #include "niclab/net/packet.hpp"
 #include "niclab/nic/device_ring.hpp"
 #include "niclab/nic/memory_map.hpp"
@@ -22,7 +23,7 @@ namespace niclab::seastar {
 class TxDma final : public nic::RegisterBlock {
 public:
     using RaiseIrq = std::function<void(uint32_t sources)>;
-    TxDma(sim::Kernel& kernel, host::HostMemory& memory, const DmaConfig& cfg, uint32_t node_id, RaiseIrq raise);
+    TxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg, uint32_t node_id, RaiseIrq raise);
 
     void set_port(nic::PacketPort* port) { port_ = port; }
     bool read(uint32_t offset, uint32_t& value) override;
@@ -43,7 +44,7 @@ private:
         uint64_t cmd_offset = 0;              // bytes of it already read
         uint32_t crc = 0;
         uint16_t sequence = 0;
-        Time data_start{};                    // when host data starts streaming in
+        Time data_start{};                    // when host data starts streaming in (the bus says)
         uint32_t status = 0;
     };
     void try_start();
@@ -53,7 +54,7 @@ private:
     Time data_ready(uint64_t bytes_into_message) const;
 
     sim::Kernel& kernel_;
-    host::HostMemory& memory_;
+    bus::HyperTransport& bus_;
     DmaConfig cfg_;
     uint32_t node_id_;
     RaiseIrq raise_;
