@@ -207,6 +207,30 @@ TEST_F(rx_dma, CompletionInterruptWaitsForTheHostWrites) {
     EXPECT_EQ(host(0x2000, 64), data);
 }
 
+TEST_F(rx_dma, PayloadLandsInHostMemoryOnlyWhenItsBusWriteCompletes) {
+    // A host that polls memory instead of waiting for the completion (StarT-X VI mode,
+    // GRIM) must not see the bytes before the HyperTransport write has carried them.
+    auto data = pattern(128, 5);
+    auto ps = packets_of(1, 0, data);
+    memory.fill(0x3000, 0xEE, 128);
+    ASSERT_TRUE(engine->deliver(ps[0]));
+    deposit(event(0).slot, 0, 128, 0x3000, 1, true);
+    ASSERT_TRUE(engine->deliver(ps[1]));
+    EXPECT_EQ(host(0x3000, 1), std::vector<uint8_t>{0xEE}) << "not in host memory when the packet arrives";
+    const Time first = Time::ps(64 * 1'000'000 / 2800), second = first * 2;
+    std::vector<uint8_t> at_first_minus, at_first, at_second_minus;
+    kernel.schedule_at(first - Time::ps(1), [&] { at_first_minus = host(0x3000, 128); });
+    kernel.schedule_at(first, [&] { at_first = host(0x3000, 128); });
+    kernel.schedule_at(second - Time::ps(1), [&] { at_second_minus = host(0x3000, 128); });
+    run();
+    EXPECT_EQ(at_first_minus, std::vector<uint8_t>(128, 0xEE));
+    EXPECT_TRUE(std::equal(data.begin(), data.begin() + 64, at_first.begin())) << "the first packet's write is done";
+    EXPECT_EQ(at_first[64], 0xEE);
+    EXPECT_EQ(at_second_minus[127], 0xEE);
+    EXPECT_EQ(host(0x3000, 128), data);
+    EXPECT_EQ(irqs.back().first, second) << "the completion with the last byte";
+}
+
 TEST_F(rx_dma, ZeroByteMessage) {
     auto ps = packets_of(3, 0, {});
     ASSERT_EQ(ps.size(), 1u);
