@@ -32,7 +32,11 @@ void Niu::check_vi_transmit(uint64_t host_addr, uint64_t bytes) const {
 
 void Niu::vi_transmit(uint64_t host_addr, uint64_t bytes) {
     check_vi_transmit(host_addr, bytes);
-    tx_dma_.mode = TxMode::vi;
+    start_tx_dma(TxMode::vi, host_addr, bytes);
+}
+
+void Niu::start_tx_dma(TxMode mode, uint64_t host_addr, uint64_t bytes) {
+    tx_dma_.mode = mode;
     tx_dma_.addr = host_addr;
     tx_dma_.end = host_addr + bytes;
     changed();
@@ -62,11 +66,7 @@ void Niu::check_rdma_transmit(uint64_t host_addr, uint64_t bytes) const {
 
 void Niu::rdma_transmit(uint64_t host_addr, uint64_t bytes) {
     check_rdma_transmit(host_addr, bytes);
-    tx_dma_.mode = TxMode::rdma;
-    tx_dma_.addr = host_addr;
-    tx_dma_.end = host_addr + bytes;
-    changed();
-    tx_dma_step();
+    start_tx_dma(TxMode::rdma, host_addr, bytes);
 }
 
 void Niu::tx_dma_step() {

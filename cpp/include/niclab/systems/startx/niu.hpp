@@ -276,6 +276,7 @@ private:
     void launch(Priority p, bool rdma);
     void kick_back_end();
     void back_end_done(Priority p);
+    void start_tx_dma(TxMode mode, uint64_t host_addr, uint64_t bytes);
     void tx_dma_step();
     void tx_dma_arrived();
     void tx_dma_words();
