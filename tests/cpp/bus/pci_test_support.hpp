@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "test_processes.hpp"
 #include "niclab/bus/pci.hpp"
 
 namespace niclab::bus::test {
@@ -36,12 +37,11 @@ struct PciFixture {
         bus.map(kBase, kWindow, target);
     }
     host::Process& spawn(std::string name, host::Process::Body body) {
-        procs.push_back(std::make_unique<host::Process>(cpu, std::move(name), std::move(body)));
-        return *procs.back();
+        return procs.spawn(cpu, std::move(name), std::move(body));
     }
     void run(Time until = Time::ms(10)) {
         kernel.run_until(until, true);
-        for (auto& p : procs) p->rethrow_if_failed();
+        procs.rethrow_failures();
     }
 
     sim::Kernel kernel;
@@ -49,7 +49,7 @@ struct PciFixture {
     host::HostMemory memory;
     RecordingTarget target;
     PciBus bus;
-    std::vector<std::unique_ptr<host::Process>> procs;
+    niclab::test::TestProcesses procs;
 };
 
 }  // namespace niclab::bus::test

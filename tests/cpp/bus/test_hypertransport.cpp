@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "test_processes.hpp"
 #include "niclab/bus/hypertransport.hpp"
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/process.hpp"
@@ -21,13 +22,13 @@ struct HtFixture {
     explicit HtFixture(HyperTransportParams p = {}) : cpu(kernel), ht(kernel, memory, p) {}
     void run(Time until = Time::ms(1)) {
         kernel.run_until(until, true);
-        for (auto& p : procs) p->rethrow_if_failed();
+        procs.rethrow_failures();
     }
     sim::Kernel kernel;
     host::HostCpu cpu;
     host::HostMemory memory;
     HyperTransport ht;
-    std::vector<std::unique_ptr<host::Process>> procs;
+    niclab::test::TestProcesses procs;
 };
 
 std::vector<uint8_t> bytes(size_t n, uint8_t seed) {
@@ -108,14 +109,14 @@ TEST(HyperTransport, DmaWriteDataIsVisibleOnlyAtCompletion) {
     Time done{};
     // A host process polls the buffer's last byte every nanosecond (VI mode, GRIM).
     Time seen{};
-    f.procs.push_back(std::make_unique<host::Process>(f.cpu, "poller", [&](host::ProcessContext& ctx) {
+    f.procs.spawn(f.cpu, "poller", [&](host::ProcessContext& ctx) {
         uint8_t b = 0;
         while (b != data.back()) {
             ctx.sleep_for(Time::ns(1));
             f.memory.read(0x4000 + 255, {&b, 1});
         }
         seen = ctx.now();
-    }));
+    });
     f.kernel.schedule_at(Time::ns(100), [&] {
         f.ht.dma_write(Time::ns(100), 0x4000, bytes(64, 0));  // an earlier write ahead of it
         done = f.ht.dma_write(Time::ns(100), 0x4000, data);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "test_processes.hpp"
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/host_memory.hpp"
 #include "niclab/systems/startx/le_word.hpp"
@@ -85,17 +86,16 @@ struct Node {
 struct Pair {
     explicit Pair(bus::PciParams bp = {}) : a{k, pa, 0, bp}, b{k, pb, 1, bp} { pa.connect(pb); pb.connect(pa); }
     host::Process& spawn(Node& n, std::string name, host::Process::Body body) {
-        procs.push_back(std::make_unique<host::Process>(n.cpu, std::move(name), std::move(body)));
-        return *procs.back();
+        return procs.spawn(n.cpu, std::move(name), std::move(body));
     }
     void run(Time until = Time::ms(20)) {
         k.run_until(until, true);
-        for (auto& p : procs) p->rethrow_if_failed();
+        procs.rethrow_failures();
     }
     sim::Kernel k;
     DirectPort pa{k, Time::ns(300)}, pb{k, Time::ns(300)};
     Node a, b;
-    std::vector<std::unique_ptr<host::Process>> procs;  // die before the CPUs
+    niclab::test::TestProcesses procs;  // die before the CPUs
 };
 
 inline Message make_msg(uint16_t dest, Priority p, uint32_t payload_words, uint32_t seed) {

@@ -95,9 +95,14 @@ void Jam::store_control(host::ProcessContext& ctx, ControlWord w, uint32_t value
 void Jam::vi_transmit(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes) {
     driver_call(ctx);
     niu_.check_vi_transmit(addr, bytes);
+    start_tx_dma(ctx, addr, ControlWord::tx_dma_bytes, bytes);
+}
+
+// The TX DMA's address, then its length in the word that says which mode starts.
+void Jam::start_tx_dma(host::ProcessContext& ctx, uint64_t addr, ControlWord length_word, uint64_t bytes) {
     store_control(ctx, ControlWord::tx_dma_addr_lo, uint32_t(addr));
     store_control(ctx, ControlWord::tx_dma_addr_hi, uint32_t(addr >> 32));
-    store_control(ctx, ControlWord::tx_dma_bytes, uint32_t(bytes));
+    store_control(ctx, length_word, uint32_t(bytes));
 }
 
 uint32_t Jam::vi_compose(host::ProcessContext& ctx, uint64_t at, uint32_t dst, uint32_t word1, uint64_t buf,
@@ -131,9 +136,7 @@ void Jam::vi_arm_receive(host::ProcessContext& ctx, uint64_t base, uint64_t size
 void Jam::rdma_transmit(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes) {
     driver_call(ctx);
     niu_.check_rdma_transmit(addr, bytes);
-    store_control(ctx, ControlWord::tx_dma_addr_lo, uint32_t(addr));
-    store_control(ctx, ControlWord::tx_dma_addr_hi, uint32_t(addr >> 32));
-    store_control(ctx, ControlWord::rdma_tx_bytes, uint32_t(bytes));
+    start_tx_dma(ctx, addr, ControlWord::rdma_tx_bytes, bytes);
 }
 
 void Jam::rdma_open_window(host::ProcessContext& ctx, uint64_t base, uint64_t size, uint32_t sender) {

@@ -180,6 +180,7 @@ private:
     uint64_t reg(Reg r) const { return base_ + niu_.reg_offset(r); }
     void driver_call(host::ProcessContext& ctx);
     void store_control(host::ProcessContext& ctx, ControlWord w, uint32_t value);
+    void start_tx_dma(host::ProcessContext& ctx, uint64_t addr, ControlWord length_word, uint64_t bytes);
     void check_node(uint32_t dst) const;
     JamMessage read_message(host::ProcessContext& ctx, Priority p, uint64_t buf);
 
