@@ -146,6 +146,8 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
     result.params = o.used();
     result.planned = s.plan.sizes.size();
     Bench bench(spec, result, observer, s.pair);
+    const uint64_t max = largest(s.plan);
+    bench.check_size("sizes", max);  // before any hook starts work on the system
     struct Release {
         const std::function<void()>& release;
         ~Release() {
@@ -153,7 +155,6 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
         }
     } const release{hooks.release};  // before the bench (and its system) is destroyed
     if (hooks.prepare) hooks.prepare(bench);
-    const uint64_t max = largest(s.plan);
     const bool get = bench.get();
     auto extra = [&](host::ProcessContext& ctx, double latency) {
         return hooks.end ? hooks.end(ctx, latency) : std::vector<double>{};

@@ -43,6 +43,11 @@ TEST(Transports, ASizeBeyondTheTransportIsRefusedNamingTheKey) {
     const std::string e = error_of("logp_signature", {{"size", uint64_t(1) << 31}, {"m", {1}}});
     EXPECT_NE(e.find("option 'size'"), std::string::npos) << e;
     EXPECT_NE(e.find("at most"), std::string::npos) << e;
+    // The size sweeps (pingpong, bidir, comms, cpu_load) check before they run.
+    for (const char* experiment : {"pingpong", "bidir", "comms1", "cpu_load", "stream"}) {
+        const std::string s = error_of(experiment, {{"sizes", {uint64_t(1) << 31}}});
+        EXPECT_NE(s.find("option 'sizes'"), std::string::npos) << experiment << ": " << s;
+    }
 }
 
 // Every registered experiment runs on every system over its default transport.
