@@ -16,7 +16,10 @@
 //    §10.1: l_n = c_n / t_n); c_n = c0 + c_byte * n is fitted to it, and
 //    t_n = t0 + n / r_inf to the latency.
 // The load includes everything the communicating side costs its host: the system calls
-// of the Portals API and the interrupts of the generic-mode driver.
+// of the host library, the interrupts of its driver, and the context switches between
+// the two (seed 003 §8.4 runs the computation as a separate process or as a thread of the
+// communicating one: option `compute`; a thread shares its address space, so switching
+// to it costs host.context_switch_ns only, a process host.address_space_switch_ns more).
 #include <memory>
 
 #include "niclab/exp/fits.hpp"
@@ -29,6 +32,7 @@ namespace {
 struct LoadProbe {
     Time quantum;
     bool quit = false;
+    bool thread = false;  // the computation is a thread of the communicating process
     bool go[2] = {false, false};  // client, server: its communicating process is realtime now
     uint64_t quanta[2] = {0, 0};
     host::Condition changed;
@@ -61,6 +65,7 @@ Result run_cpu_load(const system::SystemSpec& spec, const nlohmann::json& option
     hooks.max_repeats = 100;
     hooks.options = [&](Options& o) {
         o.text("pattern", "comms1", {"comms1", "comms2"});
+        probe.thread = o.text("compute", "process", {"process", "thread"}) == "thread";
         const double q = o.number("quantum_us", 1.0);
         if (!(q > 0) || q > 1e6) throw ExperimentError("cpu_load: option 'quantum_us' must be > 0 and at most 1e6 (got " + std::to_string(q) + ")");
         probe.quantum = Time::ps(int64_t(q * 1e6 + 0.5));
@@ -85,6 +90,7 @@ Result run_cpu_load(const system::SystemSpec& spec, const nlohmann::json& option
     };
     hooks.enter = [&](host::ProcessContext& ctx, bool client) {
         ctx.set_priority(host::Priority::realtime);
+        if (probe.thread) probe.compute[client ? 0 : 1]->share_address_space_with(ctx.process());
         probe.go[client ? 0 : 1] = true;
         probe.changed.notify_all();
     };

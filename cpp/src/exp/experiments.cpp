@@ -22,7 +22,7 @@ const std::vector<Entry>& registry() {
         {{"prtt", "LogGP by parametrized round trips PRTT(n,d,s), as Netgauge's loggp pattern"}, run_prtt},
         {{"comms1", "Parkbench Comms1: a bounced message; t_n = t0 + n/r_inf and n_1/2 fitted"}, run_comms1},
         {{"comms2", "Parkbench Comms2: simultaneous exchange; t_n = t0 + n/r_inf and n_1/2 fitted"}, run_comms2},
-        {{"cpu_load", "CPU load of Comms1/Comms2 on both hosts, by a computing process beside a realtime one"}, run_cpu_load},
+        {{"cpu_load", "CPU load of Comms1/Comms2 on both hosts, by a computing process (or thread) beside a realtime one"}, run_cpu_load},
     };
     return entries;
 }

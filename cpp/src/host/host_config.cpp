@@ -17,6 +17,8 @@ void HostConfig::validate() const {
     if (null_trap < Time{}) fail("null_trap must not be negative");
     if (interrupt_entry < Time{}) fail("interrupt_entry must not be negative");
     if (interrupt_exit < Time{}) fail("interrupt_exit must not be negative");
+    if (context_switch < Time{}) fail("context_switch must not be negative");
+    if (address_space_switch < Time{}) fail("address_space_switch must not be negative");
     if (copy_bandwidth_mb_s == 0) fail("copy_bandwidth_mb_s must be positive");
     if (cores == 0) fail("cores must be at least 1");
     if (fiber_stack_bytes < 16 * 1024)

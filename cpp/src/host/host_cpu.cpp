@@ -47,6 +47,7 @@ HostCpu::~HostCpu() {
 
 void HostCpu::admit(Process& p) {
     ++live_processes_;
+    if (p.priority_ != Priority::kernel) p.address_space_ = ++address_spaces_;
     make_ready(p);
 }
 
@@ -74,6 +75,8 @@ void HostCpu::forget(Process& p) {
     case Process::State::done:
         break;
     }
+    for (Core& c : cores_)
+        if (c.last == &p) c.last = nullptr;  // a new process at this address is another one
     --live_processes_;
 }
 
@@ -162,8 +165,30 @@ bool HostCpu::preempt_for_higher_class() {
 void HostCpu::run(Core& c, Process& p) {
     c.current = &p;
     p.core_ = c.index;
-    if (p.state_ == Process::State::preempted) start_burst(c, p);
-    else resume(c, p);
+    const Time cost = switch_cost(c, p);
+    if (p.state_ == Process::State::preempted) {
+        p.burst_left_ += cost;  // resumes its own cost after the switch
+        start_burst(c, p);
+    } else if (cost > Time{}) {
+        // The switch is system time of the incoming process; its body resumes after it
+        // (end_burst resumes the fiber), and an interrupt meanwhile pushes it back.
+        p.burst_mode_ = CpuMode::system;
+        p.burst_left_ = cost;
+        start_burst(c, p);
+    } else {
+        resume(c, p);
+    }
+}
+
+Time HostCpu::switch_cost(Core& c, const Process& p) {
+    if (c.last == &p) return Time{};
+    Time cost = config_.context_switch;
+    if (p.address_space_ != 0) {
+        if (c.address_space != 0 && c.address_space != p.address_space_) cost += config_.address_space_switch;
+        c.address_space = p.address_space_;
+    }
+    c.last = &p;
+    return cost;
 }
 
 void HostCpu::resume(Core& c, Process& p) {

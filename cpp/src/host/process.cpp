@@ -74,6 +74,12 @@ Process::~Process() {
     }
 }
 
+void Process::share_address_space_with(const Process& owner) {
+    if (priority_ == Priority::kernel || owner.priority_ == Priority::kernel)
+        throw std::invalid_argument("process '" + name_ + "': kernel threads have no address space of their own");
+    address_space_ = owner.address_space_;
+}
+
 void Process::rethrow_if_failed() const {
     if (error_) std::rethrow_exception(error_);
 }

@@ -83,3 +83,21 @@ TEST(CpuLoad, Deterministic) {
 }
 
 }  // namespace
+
+// Seed 003 §8.4: the computation as a separate process pays the address-space switch
+// each time the communicating process hands the core back; as a thread it does not.
+TEST(CpuLoad, AComputingProcessCostsMoreThanAThread) {
+    auto spec = seastar_pair();
+    spec.overrides = {{"host.context_switch_ns", 1000}, {"host.address_space_switch_ns", 20000}};
+    const nlohmann::json sizes = {8};
+    auto proc = run_experiment("cpu_load", spec, {{"sizes", sizes}, {"compute", "process"}});
+    auto thread = run_experiment("cpu_load", spec, {{"sizes", sizes}, {"compute", "thread"}});
+    print(proc);
+    print(thread);
+    EXPECT_GT(proc.column("load_percent")[0], thread.column("load_percent")[0] + 5);
+    // Without switch costs the two are the same run.
+    auto p0 = run_experiment("cpu_load", seastar_pair(), {{"sizes", sizes}, {"compute", "process"}});
+    auto t0 = run_experiment("cpu_load", seastar_pair(), {{"sizes", sizes}, {"compute", "thread"}});
+    EXPECT_EQ(p0.column("load_percent")[0], t0.column("load_percent")[0]);
+    EXPECT_THROW(run_experiment("cpu_load", seastar_pair(), {{"sizes", sizes}, {"compute", "fiber"}}), ExperimentError);
+}

@@ -34,6 +34,18 @@ struct HostConfig {
     // plus bytes written. In MB/s = 10^6 bytes per second, as the papers report.
     uint64_t copy_bandwidth_mb_s = 2000;
 
+    // A core that starts running a process other than the one it ran last switches
+    // context first (save and restore registers, scheduler work): charged as system time
+    // to the incoming process. Interrupts do not count (entry and exit cover them), nor
+    // does a core going idle and coming back to the same process. 0 where the seeds give
+    // no such cost (the SeaStar's Catamount runs one process per node).
+    Time context_switch{};
+    // Extra when the incoming process runs in another address space than the core's last
+    // user process (MMU remap, TLB flush, cache refill): separate processes pay it,
+    // threads of one process do not (seed 003 §8.4 measures the difference). Kernel
+    // threads borrow the current address space, as Linux's lazy TLB does.
+    Time address_space_switch{};
+
     // Seed 001 §5.1: "Each node in Red Storm has a 2.0 GHz AMD Opteron" (single core).
     // More cores are supported; device interrupts are always taken on core 0.
     unsigned cores = 1;

@@ -69,6 +69,8 @@ private:
     struct Core {
         unsigned index = 0;
         Process* current = nullptr;            // owner of the cost in progress
+        const Process* last = nullptr;         // the process it ran last (context switches)
+        uint64_t address_space = 0;            // of the last user process it ran
         std::vector<Process*> suspended;       // preempted here, resumed here, innermost last
         bool in_interrupt = false;
         PendingInterrupt interrupt;            // the one being served
@@ -90,6 +92,7 @@ private:
     Process* pick_for(Core& c);
     bool preempt_for_higher_class();
     void run(Core& c, Process& p);
+    Time switch_cost(Core& c, const Process& p);
     void resume(Core& c, Process& p);
     void start_burst(Core& c, Process& p);
     void end_burst(Process& p);
@@ -114,6 +117,7 @@ private:
     Process* running_ = nullptr;
     Time built_at_;
     std::size_t live_processes_ = 0;
+    uint64_t address_spaces_ = 0;  // the last one given to a process
     uint64_t failed_processes_ = 0;
 };
 

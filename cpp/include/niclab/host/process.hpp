@@ -108,6 +108,12 @@ public:
 
     const std::string& name() const { return name_; }
     Priority priority() const { return priority_; }
+    // Makes this process a thread of `owner`'s process: they share one address space,
+    // so switching between them costs HostConfig::context_switch only, not
+    // address_space_switch. Takes effect from its next switch in, so a harness may make
+    // a running helper process a thread of a process created after it.
+    void share_address_space_with(const Process& owner);
+    uint64_t address_space() const { return address_space_; }
     State state() const { return state_; }
     bool done() const { return state_ == State::done; }
     bool failed() const { return static_cast<bool>(error_); }
@@ -148,6 +154,8 @@ private:
     Time burst_start_;
     sim::EventId burst_event_;
     unsigned core_ = 0;
+
+    uint64_t address_space_ = 0;  // 0: a kernel thread (borrows the current one)
 
     Condition* waiting_on_ = nullptr;
     sim::EventId sleep_event_;

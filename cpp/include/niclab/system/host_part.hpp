@@ -11,7 +11,8 @@
 namespace niclab::system {
 
 // host.null_trap_ns, host.interrupt_entry_ns, host.interrupt_exit_ns,
-// host.copy_bandwidth_mb_s, host.cores.
+// host.context_switch_ns, host.address_space_switch_ns, host.copy_bandwidth_mb_s,
+// host.cores.
 std::vector<ParameterDecl> host_parameters();
 host::HostConfig host_config(const Preset& preset);
 
