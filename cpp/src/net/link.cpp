@@ -1,5 +1,6 @@
 #include "niclab/net/link.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -19,8 +20,18 @@ Link::Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_p
       overhead_bytes_(params.overhead_bytes),
       random_(seed, "net.link." + std::to_string(id)) {
     // Bounds that keep the serialization fraction's terms inside 64 bits.
-    const uint64_t rate = params.wire_bytes_per_s ? params.wire_bytes_per_s : params.payload_bytes_per_s;
+    const uint64_t rate = params.wire_bits_per_s ? params.wire_bits_per_s / 8
+                          : params.wire_bytes_per_s ? params.wire_bytes_per_s
+                                                    : params.payload_bytes_per_s;
     if (rate == 0 || rate > 1'000'000'000'000) throw NetworkError("link bandwidth must be between 1 B/s and 1 TB/s");
+    if (params.wire_bits_per_s) {
+        if (params.token_bits < 8 || params.token_bits > 64)
+            throw NetworkError("a character token of " + std::to_string(params.token_bits) + " bits outside 8..64");
+        if (params.end_bits > 64 || params.fct_bits > 64)
+            throw NetworkError("end and flow-control tokens longer than 64 bits");
+        if (params.fct_bits && params.fct_chars == 0)
+            throw NetworkError("a flow-control token must stand for at least one character (fct_chars)");
+    }
     if (params.overhead_bytes > 4096) throw NetworkError("link overhead above 4096 bytes per packet");
     if (max_payload == 0 || max_payload > PacketHeader::kMaxPayloadLimit)
         throw NetworkError("link payload capacity of " + std::to_string(max_payload) + " bytes outside 1..4096");
@@ -29,7 +40,16 @@ Link::Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_p
         throw NetworkError("a link has 1 to " + std::to_string(kMaxVcs) + " virtual channels, not " + std::to_string(vcs));
     if (credits_per_vc == 0) throw NetworkError("a link needs at least one buffer (credit) per virtual channel");
     for (uint32_t v = 0; v < vcs; ++v) credits_[v] = credits_per_vc;
-    if (params.wire_bytes_per_s) {
+    if (params.wire_bits_per_s) {
+        ps_num_ = int64_t(params.token_bits) * 1'000'000'000'000;
+        ps_den_ = int64_t(params.wire_bits_per_s);
+        auto bits = [&](uint32_t n) {
+            return Time::ps((int64_t(n) * 1'000'000'000'000 + ps_den_ - 1) / ps_den_);
+        };
+        end_time_ = bits(params.end_bits);
+        fct_time_ = bits(params.fct_bits);
+        fct_chars_ = params.fct_chars;
+    } else if (params.wire_bytes_per_s) {
         ps_num_ = 1'000'000'000'000;
         ps_den_ = int64_t(params.wire_bytes_per_s);
     } else {
@@ -41,6 +61,18 @@ Link::Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_p
     ps_den_ /= g;
     max_wire_64_ = (std::numeric_limits<int64_t>::max() - ps_den_) / ps_num_;
     set_bit_error_rate(params.bit_error_rate);
+}
+
+void Link::send_flow_control(Time now, uint32_t chars) {
+    if (fct_time_ == Time{}) return;
+    fct_pending_chars_ += chars;
+    const uint32_t fcts = fct_pending_chars_ / fct_chars_;
+    fct_pending_chars_ %= fct_chars_;
+    if (fcts == 0) return;
+    const Time t = fct_time_ * int64_t(fcts);
+    stats_.busy += t;
+    if (held()) fct_owed_ += t;
+    else busy_until_ = std::max(busy_until_, now) + t;
 }
 
 void Link::set_bit_error_rate(double ber) {

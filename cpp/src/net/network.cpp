@@ -77,6 +77,17 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
             const PortInfo& info = routers_[r].port(p);
             if (info.kind == PeerKind::Router) routers_[r].set_links(p, out[info.peer][info.peer_port], out[r][p]);
         }
+    reverse_.assign(links_.size(), 0);
+    for (NodeId n = 0; n < topology_.nodes(); ++n) {
+        const LinkId back = n_routers == 0 ? nics_[1 - n].tx_link : nics_[n].rx_link;
+        reverse_[nics_[n].tx_link] = back;
+        reverse_[back] = nics_[n].tx_link;
+    }
+    for (uint32_t r = 0; r < n_routers; ++r)
+        for (uint8_t p = 0; p < routers_[r].port_count(); ++p) {
+            const PortInfo& info = routers_[r].port(p);
+            if (info.kind == PeerKind::Router) reverse_[out[r][p]] = out[info.peer][info.peer_port];
+        }
     wakeup_pending_.assign(links_.size(), 0);
     if (wormhole()) worm_.assign(links_.size(), WormHop{});
 
@@ -210,6 +221,7 @@ void Network::try_send(LinkId l) {
             // over the reverse cable.
             const LinkId in = r.in_link(r.buffer_port(uint32_t(b)));
             const uint8_t vc = r.buffer_vc(uint32_t(b));
+            free_characters(in, slot.header.length + (slot.stripped ? 1 : 0));
             kernel_.schedule_at(link.busy_until() + links_[in].latency(),
                                 [this, in, vc, cost] { credit_returned(in, vc, cost); });
             const int next_port = r.head_port(uint32_t(b));
@@ -303,14 +315,23 @@ void Network::check_source_route(const PacketView& p) const {
     fail("ends at router " + std::to_string(r) + " before reaching the destination");
 }
 
-// The output port toward the packet's destination: the table's, except that a
-// random up-route packet going up a fat tree takes any of the equivalent up ports.
+// The output port toward the packet's destination: the table's, except on the way up
+// a fat tree, where a random up-route packet takes any of the equivalent up ports and
+// adaptive routing the first free one.
 uint8_t Network::route(uint32_t router, const PacketHeader& h) {
     const uint8_t port = topology_.route(router, h.dst);
-    if (!h.random_up_route) return port;
+    if (!h.random_up_route && !params_.adaptive_up_routing) return port;
     const PortRange up = topology_.up_ports(router);
     if (up.count < 2 || port < up.first || port >= up.first + up.count) return port;
-    return uint8_t(up.first + route_random_.below(up.count));
+    if (h.random_up_route) return uint8_t(up.first + route_random_.below(up.count));
+    const Time now = kernel_.now();
+    const uint8_t vc = uint8_t(h.vnet * dateline_vcs_);
+    for (uint32_t i = 0; i < up.count; ++i) {
+        const uint8_t p = uint8_t(up.first + (port - up.first + i) % up.count);
+        const Link& l = links_[routers_[router].out_link(p)];
+        if (l.idle(now) && l.credits(vc) > 0 && routers_[router].requests(p) == 0) return p;
+    }
+    return port;
 }
 
 void Network::arrive_at_nic(LinkId l, PacketHandle h) {
@@ -344,8 +365,9 @@ void Network::offer_packets(NodeId node) {
             stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
             stats_.latency_ns.add((kernel_.now() - slot.injected_at).as_ns());
             const uint32_t cost = unit_.cost(slot.header.length);
-            pool_.release(h);
             const LinkId rx = nic.rx_link;
+            free_characters(rx, slot.header.length);
+            pool_.release(h);
             const uint8_t vc = uint8_t(v);
             kernel_.schedule_in(links_[rx].latency(), [this, rx, vc, cost] { credit_returned(rx, vc, cost); });
         }

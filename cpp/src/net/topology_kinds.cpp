@@ -52,6 +52,26 @@ std::vector<TopologyKind> builtin_topologies() {
              return FatTree{topology_integer(t, "leaves", 1, kBig), topology_integer(t, "nodes_per_leaf", 1, kBig),
                             topology_integer(t, "spines", 1, kBig)};
          }},
+        // A two-level Clos (folded, as the C104 networks of seed 003 §6.1): switches of
+        // `ports` ports, half down to terminals and half up, one up-link to each centre
+        // switch — the 512-terminal Clos is 32 leaves of 16 and 16 centre switches.
+        {"clos", "terminals, ports",
+         [](const nlohmann::json& t, uint32_t nodes) -> TopologySpec {
+             topology_known_keys(t, {"terminals", "ports"});
+             const uint32_t ports = topology_integer_or(t, "ports", 2, 254, 32);
+             if (ports % 2) throw TopologyConfigError("topology.ports", "a Clos switch splits its ports in two: even");
+             const uint32_t half = ports / 2;
+             const uint32_t terminals = topology_integer_or(t, "terminals", 1, 1 << 20, nodes);
+             if (terminals % half)
+                 throw TopologyConfigError("topology.terminals", std::to_string(terminals) + " terminals do not fill " +
+                                                                     std::to_string(ports) + "-port switches of " +
+                                                                     std::to_string(half) + " terminals each");
+             if (terminals / half > ports)
+                 throw TopologyConfigError("topology.terminals", "a two-level Clos of " + std::to_string(ports) +
+                                                                     "-port switches reaches at most " +
+                                                                     std::to_string(ports * half) + " terminals");
+             return FatTree{terminals / half, half, half};
+         }},
         {"kary_ntree", "arity, levels",
          [](const nlohmann::json& t, uint32_t) -> TopologySpec {
              topology_known_keys(t, {"arity", "levels"});

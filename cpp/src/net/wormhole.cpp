@@ -99,6 +99,7 @@ void Network::worm_settle(PacketHandle h, LinkId upto) {
             const LinkId in = w.tail_link;
             const uint8_t vc = w.tail_vc;
             const uint32_t n = w.tail_credits;
+            free_characters(in, s.header.length);
             kernel_.schedule_at(tail + links_[in].latency(), [this, in, vc, n] { credit_returned(in, vc, n); });
             const uint32_t rid = ends_[l].from;
             const uint32_t b = routers_[rid].buffer_index(ends_[in].to_port, vc);

@@ -65,12 +65,27 @@ Preset Preset::named(const std::string& name) {
         p.system_ = j.at("system");
         p.parts_ = j.value("parts", nlohmann::json::object());
         const auto decls = p.model().parameters();
-        for (auto& [key, entry] : j.at("parameters").items()) {
+        auto set = [&](const std::string& key, const nlohmann::json& entry, const std::string& source) {
             const ParameterDecl* d = find_decl(decls, key);
             if (!d) throw std::logic_error("preset " + name + " sets " + key + ", which system " + p.system_ + " does not declare");
-            p.params_.push_back(Parameter{key, entry.at("value").get<double>(), entry.value("unit", d->unit), entry.at("source")});
-            check_value(*d, p.params_.back().value, "preset " + name + ": " + key);
+            const double v = entry.at("value").get<double>();
+            check_value(*d, v, "preset " + name + ": " + key);
+            auto it = std::find_if(p.params_.begin(), p.params_.end(), [&](const Parameter& q) { return q.key == key; });
+            if (it == p.params_.end()) p.params_.push_back(Parameter{key, v, entry.value("unit", d->unit), source});
+            else *it = Parameter{key, v, entry.value("unit", d->unit), source};
+        };
+        // A part named by its file (two systems built on one part, like the DS-link
+        // network of the T9000 and the DSNIC) brings its values and citations; the
+        // preset's own values override them.
+        for (auto& [kind, named] : p.parts_.items()) {
+            for (const auto& part : parts_available()) {
+                if (part.at("part") != kind || part.at("name") != named) continue;
+                for (auto& [key, entry] : part.at("parameters").items())
+                    set(key, entry, "part " + named.get<std::string>() + ": " + entry.at("source").get<std::string>());
+                named = part.at("description");
+            }
         }
+        for (auto& [key, entry] : j.at("parameters").items()) set(key, entry, entry.at("source"));
         for (const auto& d : decls)
             if (!p.has(d.key)) throw std::logic_error("preset " + name + " gives no value for " + d.key);
         return p;

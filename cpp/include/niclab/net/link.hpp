@@ -40,6 +40,17 @@ struct LinkParams {
     // cite the signalling rate (DS links: 100 Mbit/s, 10 bits a byte) rather than a
     // payload rate; payload_bytes_per_s is then ignored.
     uint64_t wire_bytes_per_s = 0;
+    // Character-coded serial links (IEEE 1355 DS links, seed 003): when wire_bits_per_s
+    // is set, every payload and overhead byte crosses as a token of token_bits, a packet
+    // ends with an end token of end_bits, and the receiver returns one flow-control
+    // token (FCT) of fct_bits on the reverse cable for every fct_chars characters it
+    // frees (the end token counts as a character), taking that cable's time. This is
+    // where a DS link's 9.26 MB/s for 32-byte packets comes from (seed 003 L85).
+    uint64_t wire_bits_per_s = 0;
+    uint32_t token_bits = 10;
+    uint32_t end_bits = 0;
+    uint32_t fct_bits = 0;
+    uint32_t fct_chars = 8;
     // Propagation + SerDes latency of one cable. Assumption (not in the seeds): 10 ns,
     // about two metres of cable and the transceivers.
     Time latency = Time::ns(10);
@@ -95,7 +106,13 @@ public:
     Time latency() const { return latency_; }
     // Computed, not tabled: thousands of links share the numbers, and a division is
     // cheaper than the cache misses of a per-link table.
-    Time serialization(unsigned payload_length) const { return wire_time(payload_length + overhead_bytes_); }
+    Time serialization(unsigned payload_length) const {
+        return wire_time(payload_length + overhead_bytes_) + end_time_;
+    }
+    // Characters a packet occupies in a buffer: payload, overhead and the end token.
+    uint32_t characters(uint32_t payload_length) const {
+        return payload_length + uint32_t(overhead_bytes_) + (end_time_ > Time{} ? 1 : 0);
+    }
     // Time to send `wire` bytes (payload + overhead, or part of a packet: a wormhole
     // packet's tail flits).
     Time wire_time(int64_t wire) const {
@@ -114,7 +131,14 @@ public:
     // as long as that is unknown (held()), then until the time its tail passes.
     void hold() { busy_until_ = Time::max(); }
     bool held() const { return busy_until_ == Time::max(); }
-    void release_at(Time tail_passed) { busy_until_ = tail_passed; }
+    void release_at(Time tail_passed) {
+        busy_until_ = tail_passed + fct_owed_;
+        fct_owed_ = Time{};
+    }
+    // The receiver at the far end of the reverse cable freed `chars` characters of
+    // buffer: this link carries the flow-control tokens for them, after whatever it is
+    // sending (a worm's FCTs interleave with its characters, so they lengthen it).
+    void send_flow_control(Time now, uint32_t chars);
 
     uint32_t vcs() const { return vcs_; }
     uint32_t credits(uint32_t vc) const { return credits_[vc]; }
@@ -149,6 +173,11 @@ private:
     int64_t ps_num_ = 1;
     int64_t ps_den_ = 1;
     int64_t max_wire_64_ = 0;
+    Time end_time_{};       // the end-of-packet token
+    Time fct_time_{};       // one flow-control token; zero when FCTs are not modelled
+    uint32_t fct_chars_ = 0;
+    uint32_t fct_pending_chars_ = 0;  // freed characters not yet worth a whole FCT
+    Time fct_owed_{};       // FCT time owed by a held link, paid when it is released
     Time busy_until_{};
     double bit_error_rate_ = 0.0;
     // P(no error in a packet of payload length L), by repeated multiplication so the

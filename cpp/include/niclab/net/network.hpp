@@ -20,8 +20,9 @@
 // reverse, and each vnet on one path stays FIFO.
 //
 // Routing: the topology's table (or dimension order computed from coordinates, see
-// MeshRouting), a random spine on the way up a fat tree for packets that ask, or the
-// packet's own source route, consumed a byte per router (PacketHeader::route_bytes).
+// MeshRouting), a random spine on the way up a fat tree for packets that ask, the
+// first free spine with adaptive up-routing, or the packet's own source route,
+// consumed a byte per router (PacketHeader::route_bytes).
 //
 // Everything is deterministic for a given topology, parameters, seed and traffic:
 // all decisions are made in kernel events, which fire in (time, sequence) order,
@@ -85,6 +86,11 @@ struct NetworkParams {
     // keep their own buffers and priority, but a blocked worm holds the cable for every
     // vnet (flits of different vnets are not interleaved on one cable).
     Switching switching = Switching::VirtualCutThrough;
+    // Adaptive up-routing (the C104's grouped adaptive routing, seed 003 L554): a packet
+    // climbing a fat tree or Clos takes, when its header arrives, the first up-link of
+    // the group that is free and has buffer room (starting from its table port), and
+    // its table port when none is. Packets of one pair may then overtake each other.
+    bool adaptive_up_routing = false;
 };
 
 struct NetworkStats {
@@ -171,6 +177,11 @@ private:
     void worm_advance(LinkId l, PacketHandle h, Time start, uint32_t credits);
     void worm_settle(PacketHandle h, LinkId upto);
     void wake(LinkId l);
+    // The buffer at the far end of l freed a packet of `length` payload bytes: its
+    // flow-control tokens go back over the reverse cable (character-coded links).
+    void free_characters(LinkId l, uint32_t length) {
+        links_[reverse_[l]].send_flow_control(kernel_.now(), links_[l].characters(length));
+    }
     bool wormhole() const { return params_.switching == Switching::Wormhole; }
     void note_occupancy(uint32_t size) {
         if (size > stats_.max_buffer_occupancy) stats_.max_buffer_occupancy = size;
@@ -181,6 +192,7 @@ private:
     Topology topology_;
     std::vector<Link> links_;
     std::vector<LinkEnds> ends_;
+    std::vector<LinkId> reverse_;  // per link: the cable the other way (flow-control tokens)
     std::vector<uint8_t> wakeup_pending_;  // per link: a try_send is scheduled for busy_until
     std::vector<Router> routers_;
     std::vector<NicPort> nics_;

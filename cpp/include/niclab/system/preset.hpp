@@ -3,7 +3,9 @@
 // declares, each with its unit and the source it comes from (a seed section, a
 // datasheet, or "assumption: ..."), plus the parts the preset is made of (host, host
 // bus, NIC, network). Values are doubles with units ("bus.clock_hz": 33333333.3);
-// parameters declared whole (counts, sizes, flags) must hold whole numbers.
+// parameters declared whole (counts, sizes, flags) must hold whole numbers. A preset's
+// "parts" entry is a description, or the name of a part file (cpp/src/parts/<kind>/)
+// whose values and citations the preset takes before its own "parameters".
 #include <cstdint>
 #include <string>
 #include <vector>
