@@ -22,6 +22,7 @@ const std::vector<Entry>& registry() {
         {{"prtt", "LogGP by parametrized round trips PRTT(n,d,s), as Netgauge's loggp pattern"}, run_prtt},
         {{"comms1", "Parkbench Comms1: a bounced message; t_n = t0 + n/r_inf and n_1/2 fitted"}, run_comms1},
         {{"comms2", "Parkbench Comms2: simultaneous exchange; t_n = t0 + n/r_inf and n_1/2 fitted"}, run_comms2},
+        {{"net_throughput", "the network alone: throughput per terminal under uniform random saturation traffic, per packet size (seed 003 §6.4)"}, run_net_throughput},
         {{"cpu_load", "CPU load of Comms1/Comms2 on both hosts, by a computing process (or thread) beside a realtime one"}, run_cpu_load},
     };
     return entries;

@@ -7,24 +7,18 @@
 
 namespace niclab::system {
 
-namespace {
-
-// The spec's preset, or the default preset of the system it names.
-Preset resolve_preset(const SystemSpec& spec) {
-    if (spec.preset.empty()) return Preset::named(system_model(spec.system).default_preset());
-    Preset p = Preset::named(spec.preset);
+Preset resolved_preset(const SystemSpec& spec) {
+    Preset p = Preset::named(spec.preset.empty() ? system_model(spec.system).default_preset() : spec.preset);
     if (!spec.system.empty() && spec.system != p.system())
         throw ConfigError("system", "is '" + spec.system + "' but preset '" + p.name() + "' belongs to system '" +
                                         p.system() + "'");
+    for (auto it = spec.parts.begin(); it != spec.parts.end(); ++it) p.apply_part(it.key(), it->get<std::string>());
+    p.apply_overrides(spec.overrides, "set");
     return p;
 }
 
-}  // namespace
-
 System::System(const SystemSpec& spec)
-    : spec_(spec), preset_(resolve_preset(spec)), model_(preset_.model()) {
-    for (auto it = spec.parts.begin(); it != spec.parts.end(); ++it) preset_.apply_part(it.key(), it->get<std::string>());
-    preset_.apply_overrides(spec.overrides, "set");
+    : spec_(spec), preset_(resolved_preset(spec)), model_(preset_.model()) {
     spec_.preset = preset_.name();
     spec_.system = preset_.system();
     const host::HostConfig host = host_config(preset_);

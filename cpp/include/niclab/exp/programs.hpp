@@ -24,6 +24,10 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
 // NetPIPE's bi-directional mode: both sides send at once; bandwidth counts both directions.
 Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
 
+// The network without NICs or hosts under uniform random saturation traffic, per
+// packet size: throughput per terminal, latency (net_throughput.cpp).
+Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+
 // The ping-pong and bi-directional sweeps as building blocks, for experiments that are
 // these sweeps under another name (Comms1, Comms2) or measure more around the same
 // timed interval (cpu_load). Every hook is optional.

@@ -21,6 +21,11 @@
 
 namespace niclab::system {
 
+// The spec's preset with its swapped parts and "set" overrides applied: what a System
+// of this spec is built from (also for experiments that need only its network).
+// Throws ConfigError naming the key.
+Preset resolved_preset(const SystemSpec& spec);
+
 class System {
 public:
     explicit System(const SystemSpec& spec);  // throws ConfigError; loads spec.firmware
