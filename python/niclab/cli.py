@@ -22,6 +22,7 @@
 
 import argparse
 import json
+import pathlib
 import re
 import sys
 import warnings
@@ -238,26 +239,25 @@ def _point_text(result):
     return "  ".join(f"{n} {num(last[names.index(n)])}{(' ' + units[n]) if units[n] else ''}" for n in shown)
 
 
-def cmd_run(args):
-    """Run one experiment with a progress bar; print its table and fit; save and plot it."""
-    from .experiments import run
-    options = _parse_options(args.option)
-    if args.op is not None:
-        options["op"] = args.op
-    if args.schedule is not None:
-        options["schedule"] = args.schedule
-    if args.sizes is not None:
-        options["sizes"] = args.sizes
-    if args.max_size is not None:
-        options["max_size"] = args.max_size
-    kw = dict(system=args.system, preset=args.preset, nodes=args.nodes, set=_parse_sets(args.set), seed=args.seed)
-    if args.firmware is not None:
-        kw["firmware"] = args.firmware
-    if args.transport is not None:
-        kw["transport"] = args.transport
-    if args.part:
-        kw["parts"] = _parse_parts(args.part)
+def _parse_vary(text):
+    """KEY=V1,V2,... : one run per value of a preset parameter."""
+    if text is None:
+        return None, [None]
+    key, sep, values = text.partition("=")
+    if not sep or not key or not values:
+        raise SystemExit(f"--vary wants KEY=V1,V2,... (a preset parameter and its values), got {text!r}")
+    out = []
+    for v in values.split(","):
+        try:
+            out.append(int(v) if v.strip().lstrip("-").isdigit() else float(v))
+        except ValueError:
+            raise SystemExit(f"--vary {key}: {v!r} is not a number") from None
+    return key, out
 
+
+def _run_one(args, kw, options, label):
+    """One run with a progress bar; its table and fit printed. (result, interrupted)."""
+    from .experiments import run
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         if args.quiet:
@@ -268,15 +268,15 @@ def cmd_run(args):
             columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), TextColumn("{task.fields[point]}")]
             with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-                task = progress.add_task(args.experiment, total=None, point="")
+                task = progress.add_task(label or args.experiment, total=None, point="")
 
                 def on_point(r):
                     progress.update(task, total=r.planned_points, completed=len(r), point=_point_text(r))
                     return True
 
                 result = run(args.experiment, **kw, on_point=on_point, **options)
-    interrupted = any("interrupted" in str(w.message) for w in caught)
-
+    if label:
+        result.label = label
     if not args.quiet:
         print(f"# {result.experiment}: {result.label}, {len(result)} point(s), seed {result.seed}"
               + (", stopped early" if result.stopped else ""))
@@ -285,17 +285,66 @@ def cmd_run(args):
             print("fit:")
             for k, v in result.fit.items():
                 print(f"  {k:16} {v:.6g}" if isinstance(v, float) else f"  {k:16} {v}")
-    if interrupted:
-        print(f"niclab: interrupted: kept {len(result)} point(s)", file=sys.stderr)
+    return result, any("interrupted" in str(w.message) for w in caught)
+
+
+def _plot_runs(results, path):
+    """The natural plot of one run; several runs (--vary) overlaid on their bandwidth
+    (or latency) against size, with a legend."""
+    from .plots import overlay, plot
+    if len(results) == 1:
+        return plot(results[0])
+    for what, column in (("bandwidth", "bandwidth_mb_s"), ("latency", "latency_us")):
+        if all(column in r.column_names for r in results):
+            return overlay(results, what)
+    from .errors import ResultError
+    raise ResultError(f"--plot {path}: {results[0].experiment} has no bandwidth or latency column to overlay")
+
+
+def cmd_run(args):
+    """Run one experiment (or one per value of --vary) with a progress bar; print its
+    table and fit; save and plot it."""
+    options = _parse_options(args.option)
+    if args.op is not None:
+        options["op"] = args.op
+    if args.schedule is not None:
+        options["schedule"] = args.schedule
+    if args.sizes is not None:
+        options["sizes"] = args.sizes
+    if args.max_size is not None:
+        options["max_size"] = args.max_size
+    kw = dict(system=args.system, preset=args.preset, nodes=args.nodes, seed=args.seed)
+    if args.firmware is not None:
+        kw["firmware"] = args.firmware
+    if args.transport is not None:
+        kw["transport"] = args.transport
+    if args.part:
+        kw["parts"] = _parse_parts(args.part)
+    key, values = _parse_vary(args.vary)
+
+    results, interrupted = [], False
+    for value in values:
+        sets = _parse_sets(args.set) or {}
+        label = None
+        if key is not None:
+            sets[key] = value
+            label = f"{key}={value}"
+        result, interrupted = _run_one(args, dict(kw, set=sets), options, label)
+        results.append(result)
+        if interrupted:
+            print(f"niclab: interrupted: kept {len(result)} point(s)", file=sys.stderr)
+            break
     if args.out:
-        path = result.save(args.out, format=args.format)
-        if not args.quiet:
-            print(f"saved {path}")
+        out = pathlib.Path(args.out)
+        for result, value in zip(results, values):
+            target = out if key is None else out.with_name(f"{out.stem}.{key}={value}{out.suffix}")
+            path = result.save(target, format=args.format)
+            if not args.quiet:
+                print(f"saved {path}")
     if args.plot:
         from .errors import ResultError
-        from .plots import plot
         try:
-            plot(result).savefig(args.plot)
+            _plot_runs(results, args.plot).savefig(args.plot)
         except ValueError as e:  # e.g. an image format Matplotlib does not write
             raise ResultError(f"--plot {args.plot}: {e}") from e
         if not args.quiet:
@@ -320,6 +369,8 @@ def _add_experiment_commands(sub):
     r.add_argument("--part", action="append", metavar="KIND=NAME",
                    help="swap a part of the preset, e.g. bus=pci-64-66 (see `niclab parts`)")
     r.add_argument("--set", action="append", metavar="KEY=VALUE", help="preset parameter override")
+    r.add_argument("--vary", metavar="KEY=V1,V2",
+                   help="one run per value of a preset parameter, overlaid in --plot and saved one file each")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--op", choices=["put", "get", "send"])
     r.add_argument("--schedule", choices=["netpipe", "osu"])

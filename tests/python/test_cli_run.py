@@ -86,3 +86,21 @@ def test_run_each_experiment_small_saves_and_plots(name, tmp_path):
     saved = niclab.Result.load(tmp_path / "r.json")
     assert saved.experiment == name and len(saved) > 0 and not saved.stopped
     assert (tmp_path / "r.png").stat().st_size > 0
+
+
+def test_vary_runs_once_per_value_saves_each_and_overlays(tmp_path):
+    # Figure 6 of seed 003 is this shape: one curve per value of a preset parameter.
+    r = _niclab("run", "pingpong", "--system", "startx", "--sizes", "8,512", "--vary", "bus.clock_hz=33333333,66666666",
+                "--out", "r.json", "--plot", "r.png", "--quiet", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    slow = niclab.Result.load(tmp_path / "r.bus.clock_hz=33333333.json")
+    fast = niclab.Result.load(tmp_path / "r.bus.clock_hz=66666666.json")
+    assert slow.system["parameters"]["bus.clock_hz"] == 33333333
+    assert fast.system["parameters"]["bus.clock_hz"] == 66666666
+    assert fast.latency_us[0] < slow.latency_us[0]  # a faster bus is quicker for the small message
+    assert (tmp_path / "r.png").stat().st_size > 0
+
+
+def test_vary_names_a_bad_value():
+    r = _niclab("run", "pingpong", "--vary", "bus.clock_hz=fast", "--quiet")
+    assert r.returncode != 0 and "'fast' is not a number" in r.stderr
