@@ -5,6 +5,9 @@
 // ack_every = n a receiver answers every n-th data packet of each sender with an empty
 // acknowledgement, which goes out before its own data: a protocol's acknowledgements
 // are part of its transmission overhead (§6.4), as its protocol_bytes per packet are.
+// dispatch_ns is the traffic source's own time per packet: after injecting one it
+// offers the next no sooner (the Macramé traffic nodes behind the seed's figure took
+// about 650 ns, Haas et al., HPCN 1997 §5).
 //
 // Only the system's network is built (its parameters and topology from the spec), not
 // its NICs and hosts: the question is what the network can carry, not what a NIC can
@@ -40,9 +43,10 @@ struct Window {
 
 class Terminal final : public net::NetworkEndpoint {
 public:
-    Terminal(net::Network& net, net::NodeId me, uint32_t size, uint32_t ack_every, uint64_t seed, Window& w,
-             std::vector<std::vector<Time>>& sent_at)
-        : net_(net), me_(me), size_(size), ack_every_(ack_every), random_(seed, "net_throughput." + std::to_string(me)),
+    Terminal(net::Network& net, net::NodeId me, uint32_t size, uint32_t ack_every, Time dispatch, uint64_t seed,
+             Window& w, std::vector<std::vector<Time>>& sent_at)
+        : net_(net), me_(me), size_(size), ack_every_(ack_every), dispatch_(dispatch),
+          random_(seed, "net_throughput." + std::to_string(me)),
           window_(w), sent_at_(sent_at), received_(net.nodes(), 0), data_(size) {
         net.attach(me, this);
     }
@@ -64,9 +68,11 @@ public:
     }
     void injection_ready() override { pump(); }
 
-    // Inject until the cable refuses: acknowledgements first, then data forever.
+    // Inject until the cable refuses: acknowledgements first, then data forever, one
+    // data packet per dispatch time.
     void pump() {
         for (;;) {
+            const Time now = net_.kernel().now();
             net::PacketHeader h;
             h.src = me_;
             h.head = h.tail = true;
@@ -78,6 +84,16 @@ public:
                 ++next_ack_;
                 continue;
             }
+            if (now < next_data_) {
+                if (!wake_pending_) {
+                    wake_pending_ = true;
+                    net_.kernel().schedule_at(next_data_, [this] {
+                        wake_pending_ = false;
+                        pump();
+                    });
+                }
+                return;
+            }
             if (dst_ == kNone) {
                 dst_ = net::NodeId(random_.below(net_.nodes() - 1));
                 if (dst_ >= me_) ++dst_;
@@ -86,13 +102,14 @@ public:
             h.message_id = next_id_;
             h.length = uint16_t(size_);
             for (uint32_t i = 0; i < size_; ++i) data_[i] = pattern(me_, next_id_, i);
-            sent_at_[me_].push_back(net_.kernel().now());
+            sent_at_[me_].push_back(now);
             if (!net_.inject(me_, net::PacketView(h, data_))) {
                 sent_at_[me_].pop_back();
                 return;
             }
             ++next_id_;
             dst_ = kNone;
+            next_data_ = now + dispatch_;
         }
     }
 
@@ -101,6 +118,9 @@ private:
     net::Network& net_;
     net::NodeId me_;
     uint32_t size_, ack_every_;
+    Time dispatch_;
+    Time next_data_{};
+    bool wake_pending_ = false;
     sim::Random random_;
     Window& window_;
     std::vector<std::vector<Time>>& sent_at_;
@@ -128,12 +148,14 @@ Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& 
     const double measure_us = o.number("measure_us", 1000);
     const uint64_t ack_every = o.unsigned_int("ack_every", 0);
     const uint64_t protocol_bytes = o.unsigned_int("protocol_bytes", 0);
+    const double dispatch_ns = o.number("dispatch_ns", 0);
     const std::string routing = o.text("routing", "preset", {"preset", "table", "adaptive"});
     o.reject_unknown();
     if (spec.nodes < 2) throw ExperimentError("net_throughput: needs a network: 'nodes' of at least 2");
     if (!(warmup_us >= 0 && warmup_us <= 1e6)) throw ExperimentError("net_throughput: option 'warmup_us' must be 0..1e6");
     if (!(measure_us > 0 && measure_us <= 1e6)) throw ExperimentError("net_throughput: option 'measure_us' must be above 0, at most 1e6");
     if (ack_every > 1'000'000) throw ExperimentError("net_throughput: option 'ack_every' must be 0 (none) .. 1e6");
+    if (!(dispatch_ns >= 0 && dispatch_ns <= 1e9)) throw ExperimentError("net_throughput: option 'dispatch_ns' must be 0..1e9");
     if (protocol_bytes > 4096) throw ExperimentError("net_throughput: option 'protocol_bytes' above 4096");
 
     const system::Preset preset = system::resolved_preset(spec);
@@ -173,7 +195,8 @@ Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& 
         std::vector<std::vector<Time>> sent_at(net.nodes());
         std::vector<std::unique_ptr<Terminal>> terminals;
         for (net::NodeId n = 0; n < net.nodes(); ++n)
-            terminals.push_back(std::make_unique<Terminal>(net, n, uint32_t(size), uint32_t(ack_every), spec.seed, window,
+            terminals.push_back(std::make_unique<Terminal>(net, n, uint32_t(size), uint32_t(ack_every),
+                                                           Time::ps(int64_t(dispatch_ns * 1000)), spec.seed, window,
                                                            sent_at));
         for (auto& t : terminals) t->pump();
         const Time start = Time::ps(int64_t(warmup_us * 1e6));

@@ -52,6 +52,12 @@ TEST(NetThroughput, AcknowledgementsCostThroughput) {
               with_acks.column("throughput_mb_s")[0]);
 }
 
+TEST(NetThroughput, ASlowSourceOffersOnePacketPerDispatchTime) {
+    // 32 bytes every 10 us is 3.2 MB/s per terminal, far below what the fat tree carries.
+    const Result r = run_experiment("net_throughput", startx(16), {{"sizes", {32}}, {"measure_us", 200}, {"dispatch_ns", 10000}});
+    EXPECT_NEAR(r.column("throughput_mb_s")[0], 3.2, 0.1);
+}
+
 TEST(NetThroughput, DeterministicForASeed) {
     const json o = {{"sizes", {16, 64}}, {"measure_us", 50}};
     const Result a = run_experiment("net_throughput", startx(16, 7), o);
@@ -67,6 +73,7 @@ TEST(NetThroughput, RefusesWhatItCannotRun) {
     EXPECT_NE(error_of(startx(1), json::object()).find("'nodes'"), std::string::npos);
     EXPECT_NE(error_of(startx(16), {{"routing", "random"}}).find("routing"), std::string::npos);
     EXPECT_NE(error_of(startx(16), {{"measure_us", 0}}).find("measure_us"), std::string::npos);
+    EXPECT_NE(error_of(startx(16), {{"dispatch_ns", -1}}).find("dispatch_ns"), std::string::npos);
 }
 
 }  // namespace
