@@ -7,7 +7,7 @@
 // are part of its transmission overhead (§6.4), as its protocol_bytes per packet are.
 // dispatch_ns is the traffic source's own time per packet: after injecting one it
 // offers the next no sooner (the Macramé traffic nodes behind the seed's figure took
-// about 650 ns, Haas et al., HPCN 1997 §5).
+// about 650 ns: Haas et al., Macramé, HPCN 1997, on packet overhead).
 //
 // Only the system's network is built (its parameters and topology from the spec), not
 // its NICs and hosts: the question is what the network can carry, not what a NIC can
