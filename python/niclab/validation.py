@@ -223,6 +223,15 @@ _RDMA_BLOCK = 1 << 20  # "large data blocks" (L61): 1 MB, well past the knee of 
 _SYSTEMS = {"seastar": validate_seastar, "startx": validate_startx}
 
 
+def _register_t9000():
+    # validation_t9000 builds on this module's Check and Validation, so it is imported last.
+    from .validation_t9000 import validate_t9000
+    _SYSTEMS["t9000"] = validate_t9000
+
+
+_register_t9000()
+
+
 def validated_systems():
     """The systems that have a validation, in the registry's order."""
     return [s["name"] for s in _niclab.systems() if s["name"] in _SYSTEMS]

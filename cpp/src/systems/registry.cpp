@@ -5,11 +5,12 @@
 #include "niclab/system/system_model.hpp"
 #include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/systems/startx/model.hpp"
+#include "niclab/systems/t9000/model.hpp"
 
 namespace niclab::system {
 
 const std::vector<const SystemModel*>& system_models() {
-    static const std::vector<const SystemModel*> models = {&seastar::model(), &startx::model()};
+    static const std::vector<const SystemModel*> models = {&seastar::model(), &startx::model(), &t9000::model()};
     return models;
 }
 

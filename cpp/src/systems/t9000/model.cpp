@@ -1,0 +1,73 @@
+// The T9000 in the registry of systems: its node (the VCP beside the CPU's hardware
+// scheduler), the vl transports and its published results (published.json).
+#include "niclab/systems/t9000/model.hpp"
+
+#include "niclab/system/config_error.hpp"
+#include "niclab/system/published.hpp"
+#include "niclab/systems/ds/ds_network.hpp"
+
+namespace niclab::t9000 {
+
+namespace {
+
+class T9000Node final : public system::NodeHardware {
+public:
+    T9000Node(system::System& sys, uint32_t node)
+        : vcp_(sys.kernel(), sys.network(), sys.host_memory(node), vcp_params(sys.preset(), node)) {}
+
+    bool faulted() const override { return vcp_.faulted(); }
+    std::string fault_report() const override { return vcp_.fault(); }
+    Vcp& vcp() { return vcp_; }
+
+private:
+    Vcp vcp_;
+};
+
+T9000Node& node_of(system::System& sys, size_t node) {
+    auto* n = dynamic_cast<T9000Node*>(&sys.hardware(node));
+    if (!n) throw Error("node " + std::to_string(node) + " is a " + sys.model().name() + " node, not a T9000");
+    return *n;
+}
+
+class T9000Model final : public system::SystemModel {
+public:
+    std::string name() const override { return "t9000"; }
+    std::string summary() const override {
+        return "INMOS T9000 transputer (seed 003 P1 §2): the VCP multiplexes virtual links onto DS links, STC104 switches";
+    }
+    std::string nic_family() const override { return "fixed-function"; }
+    std::string default_preset() const override { return "t9000-20"; }
+    std::vector<system::ParameterDecl> parameters() const override { return t9000::parameters(); }
+    net::NetworkParams network_params(const system::Preset& preset) const override { return ds::network_params(preset); }
+    nlohmann::json default_topology(uint32_t nodes) const override { return ds::default_topology(nodes); }
+    std::unique_ptr<system::NodeHardware> build_node(system::System& sys, uint32_t node) const override {
+        return std::make_unique<T9000Node>(sys, node);
+    }
+    std::vector<msg::TransportInfo> transports() const override { return transport_infos(); }
+    std::unique_ptr<msg::Transport> open_transport(system::System& sys, uint32_t node, uint32_t peer,
+                                                   const std::string& transport, uint64_t seed) const override {
+        if (peer >= sys.node_count() || peer == node)
+            throw msg::TransportError("node " + std::to_string(node) + ": no peer node " + std::to_string(peer));
+        uint32_t links = 0;
+        std::string known;
+        for (const auto& t : transport_infos()) {
+            known += (known.empty() ? "" : ", ") + t.name;
+            if (t.name == transport) links = t.name == "vl" ? 1 : uint32_t(std::stoul(t.name.substr(2)));
+        }
+        if (links == 0) throw msg::TransportError("the T9000 has no transport '" + transport + "' (" + known + ")");
+        return make_vl_transport(node_of(sys, node).vcp(), node_of(sys, peer).vcp(), sys.host_memory(node), links, seed,
+                                 vl_costs(sys.preset()));
+    }
+    const nlohmann::json& published() const override { return system::published("t9000"); }
+};
+
+}  // namespace
+
+const system::SystemModel& model() {
+    static const T9000Model m;
+    return m;
+}
+
+Vcp& vcp(system::System& sys, size_t node) { return node_of(sys, node).vcp(); }
+
+}  // namespace niclab::t9000

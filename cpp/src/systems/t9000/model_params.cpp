@@ -1,0 +1,52 @@
+// The T9000's parameters: their ranges and where each preset value goes (the CPU, the
+// VCP, the virtual-link library). Values and citations are in presets/t9000-*.json; the
+// network's come from the ds-link-c104 part (ds_network.hpp).
+#include <cmath>
+
+#include "niclab/system/host_part.hpp"
+#include "niclab/systems/ds/ds_network.hpp"
+#include "niclab/systems/t9000/model.hpp"
+
+namespace niclab::t9000 {
+
+namespace {
+Time cpu_cycle(const system::Preset& p) { return Time::ps(std::llround(1e6 / p.value("cpu.clock_mhz"))); }
+}  // namespace
+
+std::vector<system::ParameterDecl> parameters() {
+    std::vector<system::ParameterDecl> d = system::host_parameters();
+    auto net = ds::network_parameters();
+    // The VCP sends packets of at most 32 bytes (seed 003 L77): a preset or an override
+    // asking for more is refused by the range, naming the key.
+    for (auto& p : net)
+        if (p.key == "net.max_payload") p.max = kMaxPacketPayload;
+    d.insert(d.end(), net.begin(), net.end());
+    const std::vector<system::ParameterDecl> own = {
+        {"cpu.clock_mhz", "MHz", 1, 1000, false},
+        {"cpu.channel_op_cycles", "cycles", 0, 10000, true},
+        {"vcp.packet_send_cycles", "cycles", 0, 100000, true},
+        {"vcp.packet_receive_cycles", "cycles", 0, 100000, true},
+        {"vcp.ack_cycles", "cycles", 0, 100000, true},
+        {"vcp.byte_cycles", "cycles", 0, 1000, true},
+    };
+    d.insert(d.end(), own.begin(), own.end());
+    return d;
+}
+
+VcpParams vcp_params(const system::Preset& p, uint32_t node) {
+    VcpParams v;
+    v.node = node;
+    v.cycle = cpu_cycle(p);
+    v.packet_send_cycles = uint32_t(p.integer("vcp.packet_send_cycles"));
+    v.packet_receive_cycles = uint32_t(p.integer("vcp.packet_receive_cycles"));
+    v.ack_cycles = uint32_t(p.integer("vcp.ack_cycles"));
+    v.byte_cycles = uint32_t(p.integer("vcp.byte_cycles"));
+    v.max_payload = uint32_t(p.integer("net.max_payload"));
+    return v;
+}
+
+VlCosts vl_costs(const system::Preset& p) {
+    return {cpu_cycle(p) * p.integer("cpu.channel_op_cycles"), system::time_ns(p.value("host.context_switch_ns"))};
+}
+
+}  // namespace niclab::t9000

@@ -1,0 +1,210 @@
+// The VCP's packet and acknowledgement protocol and its engine timing (vcp.hpp).
+#include "niclab/systems/t9000/vcp.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace niclab::t9000 {
+
+namespace {
+// message_id of a packet: the VL index, with this bit set on acknowledgements.
+constexpr uint32_t kAckFlag = 0x8000'0000u;
+}  // namespace
+
+Vcp::Vcp(sim::Kernel& kernel, net::Network* network, host::HostMemory& memory, const VcpParams& params)
+    : kernel_(kernel), network_(network), memory_(memory), params_(params) {
+    if (params_.max_payload == 0 || params_.max_payload > kMaxPacketPayload)
+        throw T9000Error("node " + std::to_string(params_.node) + ": the VCP sends packets of 1.." +
+                         std::to_string(kMaxPacketPayload) + " bytes, not " + std::to_string(params_.max_payload));
+    if (network_) {
+        if (network_->params().max_payload < params_.max_payload)
+            throw T9000Error("node " + std::to_string(params_.node) + ": the network carries " +
+                             std::to_string(network_->params().max_payload) + "-byte payloads; the VCP sends " +
+                             std::to_string(params_.max_payload));
+        network_->attach(params_.node, this);
+    }
+}
+
+Vcp::~Vcp() {
+    if (network_) network_->attach(params_.node, nullptr);
+}
+
+VirtualLink& Vcp::link(uint32_t peer, uint32_t index) {
+    auto [it, fresh] = links_.try_emplace({peer, index});
+    if (fresh) {
+        it->second.peer = peer;
+        it->second.index = index;
+    }
+    return it->second;
+}
+
+Vcp::Slot Vcp::reserve(Time earliest, Time work) {
+    const Time start = std::max(earliest, free_at_);
+    free_at_ = start + work;
+    stats_.busy += work;
+    return {start, free_at_};
+}
+
+Time Vcp::serialization(uint32_t payload) const {
+    return network_ ? network_->link(network_->injection_link(params_.node)).serialization(payload) : Time{};
+}
+
+void Vcp::fail(const std::string& what) {
+    if (fault_.empty()) fault_ = "node " + std::to_string(params_.node) + " VCP: " + what;
+}
+
+void Vcp::output(VirtualLink& vl, uint64_t addr, uint64_t bytes) {
+    if (!network_) throw T9000Error("node " + std::to_string(params_.node) + ": a one-node T9000 has no link to send on");
+    if (vl.out_active)
+        throw T9000Error("node " + std::to_string(params_.node) + ": output on VL " + std::to_string(vl.index) + " to node " +
+                         std::to_string(vl.peer) + " while its previous message is still being sent");
+    vl.out_active = true;
+    vl.out_addr = addr;
+    vl.out_bytes = bytes;
+    vl.out_sent = 0;
+    vl.out_packets = 0;
+    send_next(vl);
+}
+
+void Vcp::send_next(VirtualLink& vl) {
+    const auto n = uint32_t(std::min<uint64_t>(params_.max_payload, vl.out_bytes - vl.out_sent));
+    net::BasicPacket<kMaxPacketPayload> p;
+    p.src = params_.node;
+    p.dst = vl.peer;
+    p.message_id = vl.index;
+    p.sequence = uint16_t(vl.out_packets);
+    p.head = vl.out_sent == 0;
+    p.tail = vl.out_sent + n == vl.out_bytes;  // the end-of-message token
+    p.length = uint16_t(n);
+    memory_.read(vl.out_addr + vl.out_sent, p.data());
+    // The tail may not leave before the send work on the packet is done; when the work
+    // is shorter than the packet's transmission it hides under it.
+    const Slot s = reserve(kernel_.now(), cycles(params_.packet_send_cycles + uint64_t(n) * params_.byte_cycles));
+    const Time wire = serialization(n);
+    const Time leave = s.finish - wire > s.start ? s.finish - wire : s.start;
+    vl.out_sent += n;
+    ++vl.out_packets;
+    if (++vl.out_unacked == 1) ++vls_in_flight_;
+    note_in_flight();
+    stats_.max_in_flight_per_vl = std::max(stats_.max_in_flight_per_vl, vl.out_unacked);
+    ++stats_.packets_sent;
+    stats_.bytes_sent += n;
+    queue(p, leave);
+}
+
+void Vcp::note_in_flight() { stats_.max_vls_in_flight = std::max(stats_.max_vls_in_flight, vls_in_flight_); }
+
+void Vcp::queue(const net::BasicPacket<kMaxPacketPayload>& p, Time at) {
+    // Events carry small captures: the packet waits in `leaving_` under its number.
+    const uint64_t id = next_leaving_++;
+    leaving_.emplace(id, p);
+    kernel_.schedule_at(std::max(at, kernel_.now()), [this, id] {
+        auto it = leaving_.find(id);
+        tx_.push_back(it->second);
+        leaving_.erase(it);
+        pump();
+    });
+}
+
+void Vcp::pump() {
+    while (!tx_.empty() && network_->inject(params_.node, net::PacketView(tx_.front()))) tx_.pop_front();
+}
+
+bool Vcp::deliver(const net::PacketView& p) {
+    if (p.dst != params_.node) {
+        fail("received a packet for node " + std::to_string(p.dst));
+        return true;
+    }
+    VirtualLink& vl = link(p.src, p.message_id & ~kAckFlag);
+    if (p.message_id & kAckFlag) {
+        if (vl.out_unacked == 0) {
+            fail("an acknowledgement on VL " + std::to_string(vl.index) + " from node " + std::to_string(p.src) +
+                 " with no packet outstanding");
+            return true;
+        }
+        const Slot s = reserve(kernel_.now(), cycles(params_.ack_cycles));
+        kernel_.schedule_at(s.finish, [this, &vl] { ack_received(vl); });
+        return true;
+    }
+    if (p.length > params_.max_payload) {
+        fail("a " + std::to_string(p.length) + "-byte packet on VL " + std::to_string(vl.index));
+        return true;
+    }
+    if (vl.held) {  // the sender did not wait for our acknowledgement
+        ++stats_.overlapping_arrivals;
+        fail("a second packet on VL " + std::to_string(vl.index) + " from node " + std::to_string(p.src) +
+             " before the first was acknowledged");
+        return true;
+    }
+    ++stats_.packets_received;
+    vl.held = true;
+    net::BasicPacket<kMaxPacketPayload>::copy_from(p, vl.held_packet);
+    // Its head arrived one transmission before its tail (now): receive work starts there.
+    vl.held_head_at = kernel_.now() - serialization(p.length);
+    if (vl.in_posted) accept_held(vl, vl.held_head_at);
+    return true;
+}
+
+void Vcp::input(VirtualLink& vl, uint64_t addr, uint64_t capacity) {
+    if (vl.in_posted)
+        throw T9000Error("node " + std::to_string(params_.node) + ": input on VL " + std::to_string(vl.index) + " from node " +
+                         std::to_string(vl.peer) + " while another input is posted there");
+    vl.in_posted = true;
+    vl.in_addr = addr;
+    vl.in_capacity = capacity;
+    vl.in_received = 0;
+    if (vl.held) accept_held(vl, kernel_.now());
+}
+
+void Vcp::accept_held(VirtualLink& vl, Time earliest) {
+    if (vl.accepting) return;
+    vl.accepting = true;
+    const uint32_t n = vl.held_packet.length;
+    const Slot s = reserve(earliest, cycles(params_.packet_receive_cycles + uint64_t(n) * params_.byte_cycles));
+    kernel_.schedule_at(std::max(s.finish, kernel_.now()), [this, &vl] {
+        const auto& p = vl.held_packet;
+        if (vl.in_received + p.length > vl.in_capacity) {
+            fail("a message on VL " + std::to_string(vl.index) + " from node " + std::to_string(vl.peer) +
+                 " is longer than the input's " + std::to_string(vl.in_capacity) + " bytes");
+            return;
+        }
+        memory_.write(vl.in_addr + vl.in_received, p.data());
+        vl.in_received += p.length;
+        stats_.bytes_received += p.length;
+        const bool last = p.tail;
+        vl.held = false;
+        vl.accepting = false;
+        send_ack(vl);
+        if (last) {
+            vl.in_posted = false;
+            vl.last_input_bytes = vl.in_received;
+            ++vl.inputs_done;
+            vl.in_cond.notify_all();
+        }
+    });
+}
+
+void Vcp::send_ack(VirtualLink& vl) {
+    net::BasicPacket<kMaxPacketPayload> a;
+    a.src = params_.node;
+    a.dst = vl.peer;
+    a.message_id = vl.index | kAckFlag;
+    a.head = a.tail = true;
+    a.length = 0;
+    ++stats_.acks_sent;
+    queue(a, reserve(kernel_.now(), cycles(params_.ack_cycles)).finish);
+}
+
+void Vcp::ack_received(VirtualLink& vl) {
+    ++stats_.acks_received;
+    if (--vl.out_unacked == 0) --vls_in_flight_;
+    if (vl.out_sent < vl.out_bytes) {
+        send_next(vl);
+        return;
+    }
+    vl.out_active = false;
+    ++vl.outputs_done;
+    vl.out_cond.notify_all();
+}
+
+}  // namespace niclab::t9000

@@ -1,0 +1,188 @@
+// The vl transport: occam-style channel input and output on T9000 virtual links.
+//
+// "vl" is one VL used by one process, as the single-VL tests of seed 003 §2.1 run: an
+// output blocks the process until the message's last packet is acknowledged, an input is
+// posted when the process inputs and blocks it until the message is in its buffer.
+// "vlK" (K = 2..5) uses K VLs at once, as Fig. 1 does with one process per VL (L77,
+// L83): successive messages go round the VLs, and the caller stands for the K processes,
+// so an output blocks only when its VL still carries the previous message, and every
+// VL whose process is not holding a message has an input posted.
+//
+// CPU costs, the rest is the VCP's: each in or out instruction costs channel_op, and a
+// process restarted by the hardware scheduler costs a partial context switch (seed 003
+// L128: a deschedule at a channel input or output is one of its "certain
+// instructions"). With one VL that is a process that had to wait (unless HostCpu already
+// charged a switch because another process ran meanwhile); with K VLs every call is made
+// by that VL's own process, so each is one switch, as in the short-message test where
+// "processes are continuously context switching ... every time they send" (L141).
+#include <algorithm>
+#include <deque>
+#include <vector>
+
+#include "niclab/msg/payload_pattern.hpp"
+#include "niclab/systems/t9000/model.hpp"
+
+namespace niclab::t9000 {
+
+namespace {
+
+class VlTransport final : public msg::Transport {
+public:
+    VlTransport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t links, uint64_t seed, const VlCosts& costs)
+        : me_(me), peer_vcp_(peer), memory_(memory), seed_(seed), costs_(costs) {
+        for (uint32_t i = 0; i < links; ++i) {
+            vls_.push_back(&me.link(peer.params().node, i));
+            peer_side_.push_back(&peer.link(node(), i));
+        }
+    }
+
+    uint32_t node() const override { return me_.params().node; }
+    uint32_t peer() const override { return peer_vcp_.params().node; }
+    uint64_t received() const override { return received_; }
+
+    void open(host::ProcessContext&, uint64_t max_bytes) override {
+        if (max_bytes > kMaxVlMessage) fail("takes at most " + std::to_string(kMaxVlMessage) + " B per message, not " +
+                                            std::to_string(max_bytes));
+        max_bytes_ = std::max<uint64_t>(max_bytes, 1);
+        // A simple bump allocation of this node's memory: one send buffer, one input
+        // buffer per VL.
+        send_buf_ = kBufferBase;
+        for (size_t i = 0; i < vls_.size(); ++i) recv_buf_.push_back(kBufferBase + (i + 1) * round_up(max_bytes_));
+        opened_ = true;
+    }
+
+    void prepare_send(host::ProcessContext& ctx, uint64_t bytes) override {
+        check(bytes);
+        wait_sends(ctx);
+        send_bytes_ = bytes;
+        msg::fill_pattern(memory_, send_buf_, bytes, msg::pattern_key(seed_, node(), bytes));
+    }
+
+    void send(host::ProcessContext& ctx, uint64_t tag) override {
+        check(send_bytes_);
+        VirtualLink& vl = *vls_[next_out_];
+        switch_in(ctx, vl.out_cond, [&] { return !vl.out_active; });
+        ctx.compute(costs_.channel_op);
+        peer_side_[next_out_]->tags.push_back(tag);
+        me_.output(vl, send_buf_, send_bytes_);
+        next_out_ = (next_out_ + 1) % vls_.size();
+        // One process per VL: with one VL the caller is that process and waits for the
+        // acknowledgement of the last packet (a channel output is synchronous).
+        if (vls_.size() == 1) wait(ctx, vl.out_cond, [&] { return !vl.out_active; });
+    }
+
+    msg::Received recv(host::ProcessContext& ctx) override {
+        check(0);
+        if (ready_.empty()) {
+            post_inputs(ctx);
+            VirtualLink& vl = *vls_[next_in_];
+            const uint64_t want = taken_[next_in_] + 1;
+            switch_in(ctx, vl.in_cond, [&] { return vl.inputs_done >= want; });
+            take();
+        }
+        const msg::Received r = ready_.front();
+        ready_.pop_front();
+        return r;
+    }
+
+    void wait_sends(host::ProcessContext& ctx) override {
+        for (VirtualLink* vl : vls_) wait(ctx, vl->out_cond, [vl] { return !vl->out_active; });
+    }
+
+    void poll(host::ProcessContext& ctx) override {
+        check(0);
+        post_inputs(ctx);
+        while (vls_[next_in_]->inputs_done > taken_[next_in_]) {
+            take();
+            post_inputs(ctx);
+        }
+    }
+
+private:
+    static constexpr uint64_t kBufferBase = 0x10000;
+    static uint64_t round_up(uint64_t n) { return (n + 63) / 64 * 64; }
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw msg::TransportError("node " + std::to_string(node()) + " (vl transport): " + what);
+    }
+    void check(uint64_t bytes) const {
+        if (!opened_) fail("used before open()");
+        if (bytes > max_bytes_) fail("message of " + std::to_string(bytes) + " B beyond the " + std::to_string(max_bytes_) +
+                                     " B open() prepared for");
+    }
+
+    // Blocks until pred() holds; a process that had to wait is rescheduled.
+    template <typename Pred>
+    void wait(host::ProcessContext& ctx, host::Condition& c, Pred pred) {
+        if (pred()) return;
+        const Time switched = ctx.process().system_time();
+        ctx.wait_for(c, pred);
+        if (ctx.process().system_time() == switched) ctx.compute(costs_.reschedule);
+    }
+
+    // The process of the VL at hand runs: with several VLs that is a switch to it.
+    template <typename Pred>
+    void switch_in(host::ProcessContext& ctx, host::Condition& c, Pred pred) {
+        if (vls_.size() == 1) return wait(ctx, c, pred);
+        ctx.wait_for(c, pred);
+        ctx.compute(costs_.reschedule);
+    }
+
+    // Every VL whose process is not holding a message inputs on it.
+    void post_inputs(host::ProcessContext& ctx) {
+        for (size_t i = 0; i < vls_.size(); ++i) {
+            VirtualLink& vl = *vls_[i];
+            if (vl.in_posted || vl.inputs_done > taken_[i]) continue;
+            ctx.compute(costs_.channel_op);
+            me_.input(vl, recv_buf_[i], max_bytes_);
+        }
+    }
+
+    // The message of VL next_in_ is in its buffer: check it and hand it over.
+    void take() {
+        VirtualLink& vl = *vls_[next_in_];
+        const uint64_t bytes = vl.last_input_bytes;
+        msg::check_pattern(memory_, recv_buf_[next_in_], bytes, msg::pattern_key(seed_, peer(), bytes), node(), peer(),
+                           "message");
+        if (vl.tags.empty()) fail("a message on VL " + std::to_string(vl.index) + " without its tag");
+        ready_.push_back({bytes, vl.tags.front()});
+        vl.tags.pop_front();
+        ++taken_[next_in_];
+        ++received_;
+        next_in_ = (next_in_ + 1) % vls_.size();
+    }
+
+    Vcp& me_;
+    Vcp& peer_vcp_;
+    host::HostMemory& memory_;
+    uint64_t seed_;
+    VlCosts costs_;
+    std::vector<VirtualLink*> vls_;        // ours, by index
+    std::vector<VirtualLink*> peer_side_;  // the peer's ends (for the tags)
+    std::vector<uint64_t> recv_buf_;
+    std::vector<uint64_t> taken_ = std::vector<uint64_t>(kMaxVirtualLinks, 0);
+    std::deque<msg::Received> ready_;
+    uint64_t send_buf_ = 0, send_bytes_ = 0, max_bytes_ = 0, received_ = 0;
+    size_t next_out_ = 0, next_in_ = 0;
+    bool opened_ = false;
+};
+
+}  // namespace
+
+std::vector<msg::TransportInfo> transport_infos() {
+    std::vector<msg::TransportInfo> t = {
+        {"vl", "one virtual link, one process: blocking channel output and input (seed 003 §2.1)", {"send"}, kMaxVlMessage}};
+    for (uint32_t k : {2u, 3u, 4u, 5u, 10u})
+        t.push_back({"vl" + std::to_string(k),
+                     std::to_string(k) + " virtual links on one physical link, one process each, messages in turn (Fig. 1 L77, Fig. 5 L145)",
+                     {"send"},
+                     kMaxVlMessage});
+    return t;
+}
+
+std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t links,
+                                                  uint64_t seed, const VlCosts& costs) {
+    return std::make_unique<VlTransport>(me, peer, memory, links, seed, costs);
+}
+
+}  // namespace niclab::t9000

@@ -1,0 +1,39 @@
+"""Validation of the T9000 (seed 003 Part 1 §2, Part 3 §6.2, §8): every published result
+with an experiment in ``cpp/src/systems/t9000/published.json`` is run as its entry says
+(experiment, options, topology, nodes) and its column read off the result: a fitted
+parameter (Comms2's r_inf, n_1/2, t0) or the row of the entry's one size.
+
+The preset is the 20 MHz T9000 (``t9000-20``); its VCP cycle costs are assumptions from
+the design claim of full link throughput above 30 MHz, never from these results."""
+
+from .experiments import run
+from .validation import Validation, check, published
+
+
+def _value(result, column):
+    if column in result.fit:
+        return float(result.fit[column])
+    return float(result[column][-1])
+
+
+def validate_t9000(progress=None):
+    """Seed 003's T9000 checks on the two-node 20 MHz T9000 (five nodes for the chain of
+    five C104s); returns the ``Validation`` table. ``progress(text)`` is called before each
+    experiment. One run serves every entry that asks for the same experiment."""
+    v = Validation("t9000")
+    say = progress or (lambda text: None)
+    pub = published("t9000")
+    runs = {}
+    for key, e in pub.items():
+        if "experiment" not in e:
+            continue
+        topology = e.get("topology")
+        spec_key = repr((e["experiment"], sorted(e["options"].items()), topology, e.get("nodes", 2)))
+        if spec_key not in runs:
+            say(f"{e['experiment']} {e['options']} on {topology or 'the default topology'}")
+            r = run(e["experiment"], system="t9000", nodes=e.get("nodes", 2), topology=topology, **e["options"])
+            r.label = f"t9000 {key}"
+            runs[spec_key] = r
+            v.results[key] = r
+        v.checks.append(check(pub, key, _value(runs[spec_key], e["column"])))
+    return v

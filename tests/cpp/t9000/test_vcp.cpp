@@ -1,0 +1,165 @@
+// The T9000's VCP and vl transport on a two-node system: messages arrive byte-exact in
+// as many 32-byte packets as they need, each acknowledged before the next on its VL, VLs
+// overlap on one physical link, and a bad parameter or transport is a typed error.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "niclab/exp/experiments.hpp"
+#include "niclab/system/config_error.hpp"
+#include "niclab/systems/t9000/model.hpp"
+#include "test_processes.hpp"
+
+namespace niclab::t9000 {
+namespace {
+
+system::SystemSpec two_nodes(nlohmann::json extra = nlohmann::json::object()) {
+    nlohmann::json j = {{"preset", "t9000-20"}, {"nodes", 2}};
+    j.update(extra);
+    return system::SystemSpec::from_json(j);
+}
+
+// Node 0 sends `sizes` to node 1 over `transport`, `rounds` times each, and node 1
+// answers the last message with an empty one (channels are synchronous: an answer to
+// every message would wait for an input node 0 has not posted). Returns the time node 0
+// had the answer. The transports check every byte against the sender's pattern.
+struct Outcome {
+    Time end;
+    VcpStats tx, rx;
+};
+Outcome stream(const std::string& transport, const std::vector<uint64_t>& sizes, int rounds = 1,
+               nlohmann::json extra = nlohmann::json::object()) {
+    system::System sys(two_nodes(extra));
+    auto a = model().open_transport(sys, 0, 1, transport, 7);
+    auto b = model().open_transport(sys, 1, 0, transport, 7);
+    uint64_t max = 1;
+    for (uint64_t s : sizes) max = std::max(max, s);
+    Outcome run;
+    test::TestProcesses procs;
+    procs.spawn(sys.host_cpu(0), "send", [&](host::ProcessContext& ctx) {
+        a->open(ctx, max);
+        uint64_t tag = 0;
+        for (uint64_t s : sizes) {
+            a->prepare_send(ctx, s);
+            for (int r = 0; r < rounds; ++r) a->send(ctx, ++tag);
+        }
+        EXPECT_EQ(a->recv(ctx).bytes, 0u);
+        run.end = ctx.now();
+    });
+    procs.spawn(sys.host_cpu(1), "receive", [&](host::ProcessContext& ctx) {
+        b->open(ctx, max);
+        uint64_t tag = 0;
+        for (uint64_t s : sizes)
+            for (int r = 0; r < rounds; ++r) {
+                const msg::Received got = b->recv(ctx);
+                EXPECT_EQ(got.bytes, s);
+                EXPECT_EQ(got.tag, ++tag);
+            }
+        b->prepare_send(ctx, 0);
+        b->send(ctx, 0);
+    });
+    sys.run_for(Time::ms(200));
+    procs.rethrow_failures();
+    for (auto& p : procs) EXPECT_TRUE(p->done()) << p->name() << " did not finish";
+    EXPECT_FALSE(sys.faulted(0)) << sys.fault_report(0);
+    EXPECT_FALSE(sys.faulted(1)) << sys.fault_report(1);
+    run.tx = vcp(sys, 0).stats();
+    run.rx = vcp(sys, 1).stats();
+    return run;
+}
+
+uint64_t packets_for(uint64_t bytes) { return bytes == 0 ? 1 : (bytes + 31) / 32; }
+
+TEST(T9000Vcp, MessagesArriveByteExactInThirtyTwoBytePackets) {
+    const std::vector<uint64_t> sizes = {0, 1, 32, 33, 1000};
+    const Outcome r = stream("vl", sizes);
+    uint64_t packets = 0, bytes = 0;
+    for (uint64_t s : sizes) packets += packets_for(s), bytes += s;
+    // node 0's data packets, and the empty answers node 1 sent back
+    EXPECT_EQ(r.tx.bytes_sent, bytes);
+    EXPECT_EQ(r.rx.bytes_received, bytes);
+    EXPECT_EQ(r.tx.packets_sent, packets);
+    EXPECT_EQ(r.rx.packets_received, packets);
+    EXPECT_EQ(r.rx.packets_sent, 1u);
+    // every packet is acknowledged, both ways
+    EXPECT_EQ(r.rx.acks_sent, r.rx.packets_received);
+    EXPECT_EQ(r.tx.acks_received, r.tx.packets_sent);
+}
+
+TEST(T9000Vcp, OneVirtualLinkNeverHasTwoPacketsInFlight) {
+    const Outcome r = stream("vl", {1000, 4096}, 3);
+    EXPECT_EQ(r.tx.max_in_flight_per_vl, 1u);
+    EXPECT_EQ(r.tx.max_vls_in_flight, 1u);
+    EXPECT_EQ(r.rx.overlapping_arrivals, 0u);
+    EXPECT_EQ(r.tx.packets_sent, 3 * (packets_for(1000) + packets_for(4096)));
+}
+
+TEST(T9000Vcp, SeveralVirtualLinksOverlapOnOneLink) {
+    const Outcome one = stream("vl", {4096}, 10);
+    const Outcome five = stream("vl5", {4096}, 10);
+    // each VL still waits for its acknowledgements, but the VLs' packets are in flight together
+    EXPECT_EQ(five.tx.max_in_flight_per_vl, 1u);
+    EXPECT_GE(five.tx.max_vls_in_flight, 2u);
+    EXPECT_EQ(five.rx.overlapping_arrivals, 0u);
+    EXPECT_EQ(five.tx.packets_sent, one.tx.packets_sent);
+    EXPECT_LT(five.end, one.end);  // the same bytes in less time
+}
+
+TEST(T9000Vcp, SameSpecAndSeedSameResultBitForBit) {
+    const nlohmann::json opt = {{"transport", "vl"}, {"sizes", {0, 1, 33, 100, 1000}}};
+    const auto a = exp::run_experiment("pingpong", two_nodes(), opt);
+    const auto b = exp::run_experiment("pingpong", two_nodes(), opt);
+    EXPECT_EQ(a.column("latency_us"), b.column("latency_us"));
+    const auto c = exp::run_experiment("stream", two_nodes(), {{"transport", "vl3"}, {"sizes", {64, 3000}}});
+    const auto d = exp::run_experiment("stream", two_nodes(), {{"transport", "vl3"}, {"sizes", {64, 3000}}});
+    EXPECT_EQ(c.column("bandwidth_mb_s"), d.column("bandwidth_mb_s"));
+}
+
+TEST(T9000Vcp, AFasterClockSendsFaster) {
+    // The VCP runs at the CPU clock: the 25 MHz preset's engine is the faster one.
+    const auto slow = exp::run_experiment("stream", two_nodes(), {{"transport", "vl5"}, {"sizes", {8192}}});
+    const auto fast = exp::run_experiment("stream", two_nodes({{"preset", "t9000-25"}}), {{"transport", "vl5"}, {"sizes", {8192}}});
+    EXPECT_GT(fast.column("bandwidth_mb_s")[0], slow.column("bandwidth_mb_s")[0]);
+}
+
+TEST(T9000Vcp, ABadParameterNamesItsKey) {
+    try {
+        system::System sys(two_nodes({{"set", {{"vcp.byte_cycles", -1}}}}));
+        FAIL() << "a negative cycle count was accepted";
+    } catch (const system::ConfigError& e) {
+        EXPECT_EQ(e.key_path(), "set.vcp.byte_cycles") << e.what();
+    }
+    try {
+        system::System sys(two_nodes({{"set", {{"vcp.ack_cycles", 2.5}}}}));
+        FAIL() << "a fractional cycle count was accepted";
+    } catch (const system::ConfigError& e) {
+        EXPECT_EQ(e.key_path(), "set.vcp.ack_cycles") << e.what();
+    }
+    try {
+        system::System sys(two_nodes({{"set", {{"net.max_payload", 33}}}}));
+        FAIL() << "33-byte VCP packets were accepted";
+    } catch (const system::ConfigError& e) {
+        EXPECT_EQ(e.key_path(), "set.net.max_payload") << e.what();
+    }
+}
+
+TEST(T9000Vcp, AnUnknownTransportIsATypedErrorNamingIt) {
+    system::System sys(two_nodes());
+    try {
+        model().open_transport(sys, 0, 1, "vl9", 0);
+        FAIL() << "vl9 was accepted";
+    } catch (const msg::TransportError& e) {
+        EXPECT_NE(std::string(e.what()).find("vl9"), std::string::npos) << e.what();
+    }
+    try {
+        exp::run_experiment("pingpong", two_nodes(), {{"transport", "vl9"}});
+        FAIL() << "an experiment over vl9 ran";
+    } catch (const exp::ExperimentError& e) {
+        EXPECT_NE(std::string(e.what()).find("vl9"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace niclab::t9000
