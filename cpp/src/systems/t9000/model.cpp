@@ -52,11 +52,11 @@ public:
         std::string known;
         for (const auto& t : transport_infos()) {
             known += (known.empty() ? "" : ", ") + t.name;
-            if (t.name == transport) links = t.name == "vl" ? 1 : uint32_t(std::stoul(t.name.substr(2)));
+            if (t.name == transport) links = (t.name == "vl" || t.name == "vl_seq") ? 1 : uint32_t(std::stoul(t.name.substr(2)));
         }
         if (links == 0) throw msg::TransportError("the T9000 has no transport '" + transport + "' (" + known + ")");
-        return make_vl_transport(node_of(sys, node).vcp(), node_of(sys, peer).vcp(), sys.host_memory(node), links, seed,
-                                 vl_costs(sys.preset()));
+        return make_vl_transport(node_of(sys, node).vcp(), node_of(sys, peer).vcp(), sys.host_memory(node), links,
+                                 transport == "vl_seq", seed, vl_costs(sys.preset()));
     }
     const nlohmann::json& published() const override { return system::published("t9000"); }
 };

@@ -1,8 +1,15 @@
 // The vl transport: occam-style channel input and output on T9000 virtual links.
 //
-// "vl" is one VL used by one process, as the single-VL tests of seed 003 §2.1 run: an
-// output blocks the process until the message's last packet is acknowledged, an input is
-// posted when the process inputs and blocks it until the message is in its buffer.
+// "vl_seq" is one VL used by one process with blocking communication, as Comms1 runs
+// (L624) and as we read the single-VL tests of seed 003 §2.1: an output blocks the
+// process until the message's last packet is acknowledged (occam's SEQ out; in). "vl" is
+// the same VL with each output running in parallel with the process's next input (an
+// occam PAR): a channel output completes only when its last packet is acknowledged,
+// which is after the receiver has input, so two processes that each output before they
+// input (Comms2's exchange, "blocking and non-blocking communication", L624) deadlock
+// on vl_seq. The next output on the VL, prepare_send and wait_sends wait for the
+// acknowledgement. An input is posted when the process inputs and blocks it until the
+// message is in its buffer.
 // "vlK" (K = 2..5) uses K VLs at once, as Fig. 1 does with one process per VL (L77,
 // L83): successive messages go round the VLs, and the caller stands for the K processes,
 // so an output blocks only when its VL still carries the previous message, and every
@@ -28,8 +35,9 @@ namespace {
 
 class VlTransport final : public msg::Transport {
 public:
-    VlTransport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t links, uint64_t seed, const VlCosts& costs)
-        : me_(me), peer_vcp_(peer), memory_(memory), seed_(seed), costs_(costs) {
+    VlTransport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t links, bool blocking, uint64_t seed,
+                const VlCosts& costs)
+        : me_(me), peer_vcp_(peer), memory_(memory), seed_(seed), costs_(costs), blocking_(blocking) {
         for (uint32_t i = 0; i < links; ++i) {
             vls_.push_back(&me.link(peer.params().node, i));
             peer_side_.push_back(&peer.link(node(), i));
@@ -66,9 +74,7 @@ public:
         peer_side_[next_out_]->tags.push_back(tag);
         me_.output(vl, send_buf_, send_bytes_);
         next_out_ = (next_out_ + 1) % vls_.size();
-        // One process per VL: with one VL the caller is that process and waits for the
-        // acknowledgement of the last packet (a channel output is synchronous).
-        if (vls_.size() == 1) wait(ctx, vl.out_cond, [&] { return !vl.out_active; });
+        if (blocking_) wait(ctx, vl.out_cond, [&] { return !vl.out_active; });
     }
 
     msg::Received recv(host::ProcessContext& ctx) override {
@@ -164,6 +170,7 @@ private:
     std::deque<msg::Received> ready_;
     uint64_t send_buf_ = 0, send_bytes_ = 0, max_bytes_ = 0, received_ = 0;
     size_t next_out_ = 0, next_in_ = 0;
+    bool blocking_;
     bool opened_ = false;
 };
 
@@ -171,7 +178,10 @@ private:
 
 std::vector<msg::TransportInfo> transport_infos() {
     std::vector<msg::TransportInfo> t = {
-        {"vl", "one virtual link, one process: blocking channel output and input (seed 003 §2.1)", {"send"}, kMaxVlMessage}};
+        {"vl", "one virtual link, one process; each output runs in parallel with the next input (occam PAR)", {"send"},
+         kMaxVlMessage},
+        {"vl_seq", "one virtual link, one process, blocking output then input (occam SEQ; Comms1, seed 003 §2.1)", {"send"},
+         kMaxVlMessage}};
     for (uint32_t k : {2u, 3u, 4u, 5u, 10u})
         t.push_back({"vl" + std::to_string(k),
                      std::to_string(k) + " virtual links on one physical link, one process each, messages in turn (Fig. 1 L77, Fig. 5 L145)",
@@ -181,8 +191,9 @@ std::vector<msg::TransportInfo> transport_infos() {
 }
 
 std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t links,
-                                                  uint64_t seed, const VlCosts& costs) {
-    return std::make_unique<VlTransport>(me, peer, memory, links, seed, costs);
+                                                  bool blocking, uint64_t seed, const VlCosts& costs) {
+    if (blocking && links != 1) throw msg::TransportError("blocking outputs are for one virtual link");
+    return std::make_unique<VlTransport>(me, peer, memory, links, blocking, seed, costs);
 }
 
 }  // namespace niclab::t9000

@@ -27,13 +27,15 @@ struct VlCosts {
 };
 VlCosts vl_costs(const system::Preset& preset);
 
-// The vl transport (and vlK: K virtual links used at once): messages of up to this size.
+// The vl and vl_seq transports (and vlK: K virtual links used at once): messages of up
+// to this size.
 inline constexpr uint64_t kMaxVlMessage = 16ull << 20;
 // Fig. 1 uses one to five VLs (L77), the short-message test ten per link (L145).
 inline constexpr uint32_t kMaxVirtualLinks = 10;
 std::vector<msg::TransportInfo> transport_infos();
+// `blocking`: outputs block the process until acknowledged (vl_seq; one link only).
 std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t links,
-                                                  uint64_t seed, const VlCosts& costs);
+                                                  bool blocking, uint64_t seed, const VlCosts& costs);
 
 // A T9000 node's VCP (niclab::Error naming the system if it is not a T9000).
 Vcp& vcp(system::System& sys, size_t node);
