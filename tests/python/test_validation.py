@@ -43,10 +43,24 @@ def test_validate_without_a_system_prints_every_systems_table(tmp_path):
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr
     tables = {t["system"]: t for t in json.loads(out.read_text())}
-    assert list(tables) == ["seastar", "startx"]
-    assert "== seastar ==" in r.stdout and "== startx ==" in r.stdout
+    assert list(tables) == ["seastar", "startx", "t9000"]
+    assert "== seastar ==" in r.stdout and "== startx ==" in r.stdout and "== t9000 ==" in r.stdout
     _check_seastar({c["quantity"]: c for c in tables["seastar"]["checks"]})
-    _check_startx({c["quantity"]: c for c in tables["startx"]["checks"]}, r.stdout.split("== startx ==")[1])
+    _check_startx({c["quantity"]: c for c in tables["startx"]["checks"]}, r.stdout.split("== startx ==")[1].split("== t9000 ==")[0])
+    _check_t9000({c["quantity"]: c for c in tables["t9000"]["checks"]})
+
+
+def _check_t9000(checks):
+    # Every published T9000 result with an experiment has its row, with the published value.
+    for key, e in published("t9000").items():
+        if "experiment" in e:
+            assert checks[e["quantity"]]["published"] == e["value"], key
+            assert checks[e["quantity"]]["bound"] == e.get("bound", ""), key
+    # The simulation itself: more VLs carry more, switches cost bandwidth, a C104 costs latency.
+    assert checks["single-link bandwidth, five VLs, one C104"]["simulated"] > checks["single-VL bandwidth, one C104"]["simulated"]
+    assert (checks["single-VL bandwidth, direct"]["simulated"] > checks["single-VL bandwidth, one C104"]["simulated"]
+            > checks["single-VL bandwidth, five C104s"]["simulated"])
+    assert checks["zero-length message overhead, one C104"]["simulated"] > checks["zero-length message overhead, direct"]["simulated"]
 
 
 def _check_startx(checks, text):
