@@ -22,6 +22,14 @@ def _value(result, column):
     return float(result[column][-1])
 
 
+def _relative(run_entry, e, value):
+    """An entry with ``relative_to`` (a topology): its value in percent over the same
+    experiment on that topology."""
+    other = run_entry(e["experiment"], e.get("preset", "t9000-20"), e["options"], e["relative_to"]["topology"],
+                      e.get("nodes", 2))
+    return 100.0 * (value / _value(other, e["column"]) - 1.0)
+
+
 def validate_t9000(progress=None):
     """Seed 003's T9000 checks on the two-node 20 MHz T9000 (five nodes for the chain of
     five C104s); returns the ``Validation`` table. ``progress(text)`` is called before each
@@ -30,17 +38,24 @@ def validate_t9000(progress=None):
     say = progress or (lambda text: None)
     pub = published("t9000")
     runs = {}
+
+    def run_entry(experiment, preset, options, topology, nodes):
+        # One run serves every entry that asks for the same one.
+        spec_key = repr((experiment, preset, sorted(options.items()), topology, nodes))
+        if spec_key not in runs:
+            say(f"{experiment} {options} on {preset}, {topology or 'the default topology'}")
+            r = run(experiment, preset=preset, nodes=nodes, topology=topology, **options)
+            r.label = f"t9000 {experiment} {options.get('transport', '')} {topology or ''}"
+            runs[spec_key] = r
+        return runs[spec_key]
+
     for key, e in pub.items():
         if "experiment" not in e:
             continue
-        topology = e.get("topology")
-        preset = e.get("preset", "t9000-20")
-        spec_key = repr((e["experiment"], preset, sorted(e["options"].items()), topology, e.get("nodes", 2)))
-        if spec_key not in runs:
-            say(f"{e['experiment']} {e['options']} on {preset}, {topology or 'the default topology'}")
-            r = run(e["experiment"], preset=preset, nodes=e.get("nodes", 2), topology=topology, **e["options"])
-            r.label = f"t9000 {key}"
-            runs[spec_key] = r
-            v.results[key] = r
-        v.checks.append(check(pub, key, _value(runs[spec_key], e["column"])))
+        r = run_entry(e["experiment"], e.get("preset", "t9000-20"), e["options"], e.get("topology"), e.get("nodes", 2))
+        v.results[key] = r
+        value = _value(r, e["column"])
+        if "relative_to" in e:
+            value = _relative(run_entry, e, value)
+        v.checks.append(check(pub, key, value))
     return v

@@ -145,6 +145,28 @@ TEST(T9000Vcp, ABadParameterNamesItsKey) {
     }
 }
 
+TEST(T9000Vcp, AMessageLongerThanTheInputFaultsTheReceiversVcp) {
+    system::System sys(two_nodes());
+    auto a = model().open_transport(sys, 0, 1, "vl", 1);
+    auto b = model().open_transport(sys, 1, 0, "vl", 1);
+    test::TestProcesses procs;
+    procs.spawn(sys.host_cpu(0), "send", [&](host::ProcessContext& ctx) {
+        a->open(ctx, 1000);
+        a->prepare_send(ctx, 1000);
+        a->send(ctx, 0);
+    });
+    procs.spawn(sys.host_cpu(1), "receive", [&](host::ProcessContext& ctx) {
+        b->open(ctx, 100);
+        b->recv(ctx);
+    });
+    const auto r = sys.run_for(Time::ms(1));
+    procs.rethrow_failures();
+    EXPECT_EQ(r.faulted_nodes, std::vector<size_t>{1});
+    EXPECT_FALSE(sys.faulted(0));
+    EXPECT_NE(sys.fault_report(1).find("longer than the input's 100 bytes"), std::string::npos) << sys.fault_report(1);
+    EXPECT_EQ(vcp(sys, 1).stats().bytes_received, 96u);  // three whole packets fitted
+}
+
 TEST(T9000Vcp, AnUnknownTransportIsATypedErrorNamingIt) {
     system::System sys(two_nodes());
     try {
