@@ -107,6 +107,34 @@ TEST(T9000Vcp, SeveralVirtualLinksOverlapOnOneLink) {
     EXPECT_LT(five.end, one.end);  // the same bytes in less time
 }
 
+// The engine's timing rules, from the preset's numbers (20 MHz: 50 ns a cycle; a full
+// packet is 20 + 32 x 2 = 84 cycles to send or receive, an acknowledgement 20 to make or
+// take; on the wire 34 characters + end token = 3.44 us, an ack 0.24 us, 20 ns of cable).
+double stream_mb_s(const std::string& transport) {
+    const auto r = exp::run_experiment("stream", two_nodes(), {{"transport", transport}, {"sizes", {65536}}});
+    return r.column("bandwidth_mb_s")[0];
+}
+
+TEST(T9000Vcp, OneVirtualLinkWaitsForEachAcknowledgement) {
+    // Send work 4.2 us ends as the tail leaves (0.76 us after the head); receive work
+    // starts at the head and ends 4.2 us later; make the ack (1.0), its wire (0.26), take
+    // it (1.0): 7.24 us per 32 bytes.
+    EXPECT_NEAR(stream_mb_s("vl_seq"), 32 / 7.24, 0.01 * 32 / 7.24);
+}
+
+TEST(T9000Vcp, ManyVirtualLinksAreBoundByTheVcp) {
+    // The sender's VCP sends a packet and takes its ack: 104 cycles = 5.2 us per 32 bytes.
+    EXPECT_NEAR(stream_mb_s("vl5"), 32 / 5.2, 0.01 * 32 / 5.2);
+}
+
+TEST(T9000Vcp, SeparatePipelinesTakeTheAcknowledgementsOffTheSendingEngine) {
+    // pipelines = 2: the sender's output engine only sends (84 cycles = 4.2 us per packet);
+    // its acknowledgements go to the input engine.
+    const auto r = exp::run_experiment("stream", two_nodes({{"set", {{"vcp.pipelines", 2}}}}),
+                                       {{"transport", "vl5"}, {"sizes", {65536}}});
+    EXPECT_NEAR(r.column("bandwidth_mb_s")[0], 32 / 4.2, 0.01 * 32 / 4.2);
+}
+
 TEST(T9000Vcp, SameSpecAndSeedSameResultBitForBit) {
     const nlohmann::json opt = {{"transport", "vl"}, {"sizes", {0, 1, 33, 100, 1000}}};
     const auto a = exp::run_experiment("pingpong", two_nodes(), opt);

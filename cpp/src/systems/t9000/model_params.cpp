@@ -28,6 +28,7 @@ std::vector<system::ParameterDecl> parameters() {
         {"vcp.packet_receive_cycles", "cycles", 0, 100000, true},
         {"vcp.ack_cycles", "cycles", 0, 100000, true},
         {"vcp.byte_cycles", "cycles", 0, 1000, true},
+        {"vcp.pipelines", "engines", 1, 2, true},
     };
     d.insert(d.end(), own.begin(), own.end());
     return d;
@@ -41,6 +42,7 @@ VcpParams vcp_params(const system::Preset& p, uint32_t node) {
     v.packet_receive_cycles = uint32_t(p.integer("vcp.packet_receive_cycles"));
     v.ack_cycles = uint32_t(p.integer("vcp.ack_cycles"));
     v.byte_cycles = uint32_t(p.integer("vcp.byte_cycles"));
+    v.pipelines = uint32_t(p.integer("vcp.pipelines"));
     v.max_payload = uint32_t(p.integer("net.max_payload"));
     return v;
 }

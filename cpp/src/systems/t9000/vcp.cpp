@@ -13,6 +13,9 @@ constexpr uint32_t kAckFlag = 0x8000'0000u;
 
 Vcp::Vcp(sim::Kernel& kernel, net::Network* network, host::HostMemory& memory, const VcpParams& params)
     : kernel_(kernel), network_(network), memory_(memory), params_(params) {
+    if (params_.pipelines != 1 && params_.pipelines != 2)
+        throw T9000Error("node " + std::to_string(params_.node) + ": the VCP has 1 or 2 pipelines, not " +
+                         std::to_string(params_.pipelines));
     if (params_.max_payload == 0 || params_.max_payload > kMaxPacketPayload)
         throw T9000Error("node " + std::to_string(params_.node) + ": the VCP sends packets of 1.." +
                          std::to_string(kMaxPacketPayload) + " bytes, not " + std::to_string(params_.max_payload));
@@ -38,11 +41,12 @@ VirtualLink& Vcp::link(uint32_t peer, uint32_t index) {
     return it->second;
 }
 
-Vcp::Slot Vcp::reserve(Time earliest, Time work) {
-    const Time start = std::max(earliest, free_at_);
-    free_at_ = start + work;
+Vcp::Slot Vcp::reserve(Side side, Time earliest, Time work) {
+    Time& free_at = free_at_[params_.pipelines == 2 ? side : 0];
+    const Time start = std::max(earliest, free_at);
+    free_at = start + work;
     stats_.busy += work;
-    return {start, free_at_};
+    return {start, free_at};
 }
 
 Time Vcp::serialization(uint32_t payload) const {
@@ -79,7 +83,7 @@ void Vcp::send_next(VirtualLink& vl) {
     memory_.read(vl.out_addr + vl.out_sent, p.data());
     // The tail may not leave before the send work on the packet is done; when the work
     // is shorter than the packet's transmission it hides under it.
-    const Slot s = reserve(kernel_.now(), cycles(params_.packet_send_cycles + uint64_t(n) * params_.byte_cycles));
+    const Slot s = reserve(kOutput, kernel_.now(), cycles(params_.packet_send_cycles + uint64_t(n) * params_.byte_cycles));
     const Time wire = serialization(n);
     const Time leave = s.finish - wire > s.start ? s.finish - wire : s.start;
     vl.out_sent += n;
@@ -122,7 +126,7 @@ bool Vcp::deliver(const net::PacketView& p) {
                  " with no packet outstanding");
             return true;
         }
-        const Slot s = reserve(kernel_.now(), cycles(params_.ack_cycles));
+        const Slot s = reserve(kInput, kernel_.now(), cycles(params_.ack_cycles));
         kernel_.schedule_at(s.finish, [this, &vl] { ack_received(vl); });
         return true;
     }
@@ -160,7 +164,7 @@ void Vcp::accept_held(VirtualLink& vl, Time earliest) {
     if (vl.accepting) return;
     vl.accepting = true;
     const uint32_t n = vl.held_packet.length;
-    const Slot s = reserve(earliest, cycles(params_.packet_receive_cycles + uint64_t(n) * params_.byte_cycles));
+    const Slot s = reserve(kInput, earliest, cycles(params_.packet_receive_cycles + uint64_t(n) * params_.byte_cycles));
     kernel_.schedule_at(std::max(s.finish, kernel_.now()), [this, &vl] {
         const auto& p = vl.held_packet;
         if (vl.in_received + p.length > vl.in_capacity) {
@@ -192,7 +196,7 @@ void Vcp::send_ack(VirtualLink& vl) {
     a.head = a.tail = true;
     a.length = 0;
     ++stats_.acks_sent;
-    queue(a, reserve(kernel_.now(), cycles(params_.ack_cycles)).finish);
+    queue(a, reserve(kOutput, kernel_.now(), cycles(params_.ack_cycles)).finish);
 }
 
 void Vcp::ack_received(VirtualLink& vl) {

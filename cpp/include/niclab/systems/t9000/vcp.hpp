@@ -8,7 +8,9 @@
 //
 // The VCP is a clocked engine at the CPU clock: one serial resource per node that spends
 // an assumed number of cycles per packet sent, per packet received, per data byte and per
-// acknowledgement (made or taken). The seed gives no such costs, only the design claim
+// acknowledgement (made or taken). With pipelines = 2 its output side (sending packets,
+// making acknowledgements) and its input side (receiving packets, taking
+// acknowledgements) are separate resources: a what-if, the seed does not say. The seed gives no such costs, only the design claim
 // that the VCP reaches full link throughput above 30 MHz (L85, L120); the preset derives
 // its assumption from that bound. Its work on a data packet streams with the link
 // ("pipelined", L83): a packet's tail cannot leave before the VCP's send work on it is
@@ -46,6 +48,7 @@ struct VcpParams {
     uint32_t packet_receive_cycles = 0;
     uint32_t ack_cycles = 0;          // per acknowledgement made or taken
     uint32_t byte_cycles = 0;         // per data byte moved (either direction)
+    uint32_t pipelines = 1;           // 1: one engine; 2: separate output and input engines
     uint32_t max_payload = kMaxPacketPayload;
 };
 
@@ -58,7 +61,7 @@ struct VcpStats {
     uint32_t max_vls_in_flight = 0;
     // A packet arrived on a VL whose previous packet this VCP had not acknowledged yet.
     uint64_t overlapping_arrivals = 0;
-    Time busy;  // engine time spent
+    Time busy;  // engine time spent (both engines)
 };
 
 // One virtual link to a peer as this node sees it: its output and its input channel.
@@ -118,8 +121,10 @@ private:
     struct Slot {
         Time start, finish;
     };
-    // Reserves the engine for `work` starting no earlier than `earliest`.
-    Slot reserve(Time earliest, Time work);
+    enum Side { kOutput = 0, kInput = 1 };
+    // Reserves the engine of `side` (the one engine unless pipelines = 2) for `work`
+    // starting no earlier than `earliest`.
+    Slot reserve(Side side, Time earliest, Time work);
     Time cycles(uint64_t n) const { return params_.cycle * int64_t(n); }
     Time serialization(uint32_t payload) const;
     void send_next(VirtualLink& vl);
@@ -139,7 +144,7 @@ private:
     std::map<uint64_t, net::BasicPacket<kMaxPacketPayload>> leaving_;  // scheduled to leave
     uint64_t next_leaving_ = 0;
     std::deque<net::BasicPacket<kMaxPacketPayload>> tx_;  // ready, waiting for the cable
-    Time free_at_;
+    Time free_at_[2];  // per engine
     uint32_t vls_in_flight_ = 0;
     VcpStats stats_;
     std::string fault_;
