@@ -10,8 +10,9 @@
 // on vl_seq. The next output on the VL, prepare_send and wait_sends wait for the
 // acknowledgement. An input is posted when the process inputs and blocks it until the
 // message is in its buffer.
-// "vlK" (K = 2..5) uses K VLs at once, as Fig. 1 does with one process per VL (L77,
-// L83): successive messages go round the VLs, and the caller stands for the K processes,
+// "vlK" (K = 2..5, 10) uses K VLs at once, as Fig. 1 (L77, L83) and Fig. 5 (L145) do
+// with one process per VL: successive messages go round the VLs, and the caller stands
+// for the K processes,
 // so an output blocks only when its VL still carries the previous message, and every
 // VL whose process is not holding a message has an input posted.
 //
@@ -21,7 +22,7 @@
 // instructions"). With one VL that is a process that had to wait (unless HostCpu already
 // charged a switch because another process ran meanwhile); with K VLs every call is made
 // by that VL's own process, so each is one switch, as in the short-message test where
-// "processes are continuously context switching ... every time they send" (L141).
+// "processes are continuously context switching ... every time they send" (L138).
 #include <algorithm>
 #include <deque>
 #include <vector>
