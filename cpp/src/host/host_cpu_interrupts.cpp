@@ -30,21 +30,31 @@ void HostCpu::begin_interrupt(Core& c) {
     c.interrupt_event = kernel_.schedule_in(config_.interrupt_entry, [this, &c] { run_handler(c); });
 }
 
-void HostCpu::run_handler(Core& c) {
+void HostCpu::run_handler(Core& c) { run_step(c, std::move(c.interrupt.handler)); }
+
+// One step of the handler: it runs at `now`, and either ends the interrupt after its
+// charged work and the exit cost, or continues with its next step after its work.
+void HostCpu::run_step(Core& c, InterruptHandler step) {
     InterruptContext ctx(config_, now(), c.interrupt.raised_at, c.index);
-    auto schedule_exit = [&] {
+    auto schedule_next = [&] {
+        if (ctx.next()) {
+            c.interrupt.handler = std::move(ctx.next());
+            c.interrupt_event = kernel_.schedule_in(ctx.charged(), [this, &c] { run_step(c, std::move(c.interrupt.handler)); });
+            return;
+        }
         c.interrupt_event = kernel_.schedule_in(ctx.charged() + config_.interrupt_exit,
                                                 [this, &c] { end_interrupt(c); });
     };
     try {
-        if (c.interrupt.handler) c.interrupt.handler(ctx);
+        if (step) step(ctx);
     } catch (...) {
         // The error reaches the caller of Kernel::run_until; the CPU still leaves the
         // interrupt, so the simulation can go on.
-        schedule_exit();
+        ctx.next() = nullptr;
+        schedule_next();
         throw;
     }
-    schedule_exit();
+    schedule_next();
 }
 
 void HostCpu::end_interrupt(Core& c) {

@@ -104,6 +104,7 @@ private:
     void take_interrupt();
     void begin_interrupt(Core& c);
     void run_handler(Core& c);
+    void run_step(Core& c, InterruptHandler step);
     void end_interrupt(Core& c);
 
     sim::Kernel& kernel_;

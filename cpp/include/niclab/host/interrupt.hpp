@@ -34,6 +34,12 @@ public:
     }
     void copy(uint64_t bytes) { charged_ += config_.copy_time(bytes); }
     Time charged() const { return charged_; }
+    // The handler is not done: once the work charged so far is over, run `next` in the
+    // same interrupt (no new entry cost), with a fresh context at that time. A handler
+    // that, after handling its events, checks the device for new ones and loops (seed
+    // 003 §8.3 L670) is a chain of such steps, each seeing the device as it is then.
+    void continue_with(std::function<void(InterruptContext&)> next) { next_ = std::move(next); }
+    std::function<void(InterruptContext&)>& next() { return next_; }
 
 private:
     const HostConfig& config_;
@@ -41,6 +47,7 @@ private:
     Time raised_at_;
     unsigned core_;
     Time charged_;
+    std::function<void(InterruptContext&)> next_;
 };
 
 using InterruptHandler = std::function<void(InterruptContext&)>;

@@ -7,6 +7,7 @@
 // System (system.hpp) knows systems only through this registry.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,12 @@ public:
     // NIU's protocol violation); fault_report() says what, where and why.
     virtual bool faulted() const { return false; }
     virtual std::string fault_report() const { return ""; }
+    // A counter the node's driver or NIC keeps, by name (e.g. the DSNIC's "interrupts"
+    // and "packets_handled"); nullopt where the system keeps no such count.
+    virtual std::optional<uint64_t> counter(const std::string& name) const {
+        (void)name;
+        return std::nullopt;
+    }
 };
 
 class SystemModel {

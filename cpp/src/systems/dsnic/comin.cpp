@@ -1,0 +1,64 @@
+// The receive side of the firmware (seed 003 §7.1 L598-600): comin splits each packet
+// into its header (the protocol characters, to the headlenfifo, with the length counted
+// at the end-of-packet) and its data (to the infifo); the headlenfifo feeds the S5933
+// mailbox, which interrupts. flush pads the data to the full packet size so the driver
+// can set up the receive DMA on the header alone, and the write DMA moves that block.
+#include <algorithm>
+
+#include "niclab/systems/dsnic/board.hpp"
+
+namespace niclab::dsnic {
+
+bool Board::comin(const net::PacketView& packet) {
+    const Protocol proto = Protocol::decode(packet.message_id);
+    const auto length = uint32_t(packet.payload.size());
+    if (length > p_.packet_bytes)
+        throw DsnicError("node " + std::to_string(p_.node) + ": a " + std::to_string(length) + "-byte packet is larger than the " +
+                         std::to_string(p_.packet_bytes) + "-byte packet size");
+    // Full FIFOs hold the packet in the link (DS flow control back to the sender).
+    if (headlen_.size() >= p_.headlen_entries || (proto.is_data() && !infifo_.fits(length))) {
+        ++counters_.link_refusals;
+        return false;
+    }
+    headlen_.push_back(MailboxEntry{proto, length, packet.src, packet.message_bytes});
+    if (proto.is_data()) {
+        FifoPacket f;
+        f.proto = proto;
+        f.peer = packet.src;
+        f.data.assign(packet.payload.begin(), packet.payload.end());
+        infifo_.push(std::move(f));
+        ++counters_.packets_received;
+    } else {
+        ++counters_.control_received;
+    }
+    event();  // the mailbox is full
+    return true;
+}
+
+MailboxEntry Board::mailbox_read() {
+    if (headlen_.empty()) throw DsnicError("node " + std::to_string(p_.node) + ": mailbox read while the headlenfifo is empty");
+    const MailboxEntry e = headlen_.front();
+    headlen_.pop_front();
+    return e;
+}
+
+void Board::start_rx_dma(uint64_t addr) {
+    if (rx_busy_ || infifo_.empty())
+        throw DsnicError("node " + std::to_string(p_.node) + ": receive DMA started " + (rx_busy_ ? "twice" : "with no data"));
+    FifoPacket f = infifo_.pop();
+    // flush: the block is always the full packet size; the bytes beyond the data are
+    // padding, which lands in the receive buffer's slack (never in the message).
+    rx_block_.assign(p_.packet_bytes, 0);
+    std::copy(f.data.begin(), f.data.end(), rx_block_.begin());
+    counters_.padding_bytes += p_.packet_bytes - f.data.size();
+    counters_.rx_dma_bytes += p_.packet_bytes;
+    rx_busy_ = true;
+    s5933_.bus().dma_write(addr, rx_block_, [this] {
+        rx_busy_ = false;
+        rx_done_ = true;
+        c101_.receive_space_freed();  // the infifo drained: held packets may come in
+        event();
+    });
+}
+
+}  // namespace niclab::dsnic
