@@ -43,8 +43,8 @@ def test_validate_without_a_system_prints_every_systems_table(tmp_path):
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr
     tables = {t["system"]: t for t in json.loads(out.read_text())}
-    assert list(tables) == ["seastar", "startx", "t9000"]
-    assert "== seastar ==" in r.stdout and "== startx ==" in r.stdout and "== t9000 ==" in r.stdout
+    assert list(tables) == ["seastar", "startx", "t9000", "dsnic"]
+    assert "== seastar ==" in r.stdout and "== startx ==" in r.stdout and "== t9000 ==" in r.stdout and "== dsnic ==" in r.stdout
     _check_seastar({c["quantity"]: c for c in tables["seastar"]["checks"]})
     _check_startx({c["quantity"]: c for c in tables["startx"]["checks"]}, r.stdout.split("== startx ==")[1].split("== t9000 ==")[0])
     _check_t9000({c["quantity"]: c for c in tables["t9000"]["checks"]})

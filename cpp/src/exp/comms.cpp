@@ -8,6 +8,7 @@
 // §10) is fitted to the latency column.
 #include "niclab/exp/fits.hpp"
 #include "niclab/exp/programs.hpp"
+#include "niclab/system/system.hpp"
 
 namespace niclab::exp {
 
@@ -36,18 +37,66 @@ void fit_timing(Result& r) {
     }
 }
 
-}  // namespace
+// Option per_interrupt = 1: a column packets_per_interrupt, the packets the drivers of
+// both nodes handled per interrupt over each point's timed interval (seed 003 §8.3,
+// Figs. 9-10), from the counters "packets_handled" and "interrupts" of systems whose
+// driver keeps them (NodeHardware::counter); ExperimentError on others.
+struct PerInterrupt {
+    bool on = false;
+    system::System* sys = nullptr;
+    uint64_t packets = 0, interrupts = 0;
 
-Result run_comms1(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
-    Result r = run_sweep(SweepKind::pingpong, "comms1", spec, options, observer);
+    static bool wanted(const nlohmann::json& options) {
+        return options.is_object() && options.contains("per_interrupt") && options["per_interrupt"].is_number() &&
+               options["per_interrupt"].get<double>() != 0;
+    }
+    void totals(uint64_t& p, uint64_t& i) const {
+        p = i = 0;
+        for (size_t n = 0; n < sys->node_count(); ++n) {
+            const auto dp = sys->hardware(n).counter("packets_handled");
+            const auto di = sys->hardware(n).counter("interrupts");
+            if (!dp || !di)
+                throw ExperimentError("option 'per_interrupt': system '" + sys->model().name() + "' keeps no per-interrupt packet counts");
+            p += *dp;
+            i += *di;
+        }
+    }
+    SweepHooks hooks() {
+        SweepHooks h;
+        h.options = [this](Options& o) { on = o.unsigned_int("per_interrupt", 0) != 0; };
+        if (!on) return h;
+        h.columns = {{"packets_per_interrupt", ""}};
+        h.prepare = [this](Bench& bench) {
+            sys = &bench.sys();
+            totals(packets, interrupts);  // fails before the run on a system without the counts
+        };
+        h.begin = [this](host::ProcessContext&) { totals(packets, interrupts); };
+        h.end = [this](host::ProcessContext&, double) {
+            uint64_t p = 0, i = 0;
+            totals(p, i);
+            return std::vector<double>{i > interrupts ? double(p - packets) / double(i - interrupts) : 0.0};
+        };
+        return h;
+    }
+};
+
+Result run_comms(SweepKind kind, const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
+                 const PointObserver& observer) {
+    PerInterrupt per;
+    per.on = PerInterrupt::wanted(options);
+    Result r = run_sweep(kind, name, spec, options, observer, per.hooks());
     fit_timing(r);
     return r;
 }
 
+}  // namespace
+
+Result run_comms1(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+    return run_comms(SweepKind::pingpong, "comms1", spec, options, observer);
+}
+
 Result run_comms2(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
-    Result r = run_sweep(SweepKind::bidir, "comms2", spec, options, observer);
-    fit_timing(r);
-    return r;
+    return run_comms(SweepKind::bidir, "comms2", spec, options, observer);
 }
 
 }  // namespace niclab::exp

@@ -16,24 +16,37 @@ void Driver::fault(const std::string& what) const {
     throw DsnicError("node " + std::to_string(node_) + " (DSNIC driver): " + what);
 }
 
-Driver::Channel& Driver::channel_of(uint32_t peer, uint8_t vl, const char* what) {
-    auto it = channels_.find({peer, vl});
-    if (it == channels_.end())
-        fault(std::string(what) + " from node " + std::to_string(peer) + " on virtual link " + std::to_string(vl) + ", which is not open");
+Driver::Channel& Driver::channel_of(const MailboxEntry& m) {
+    auto it = channels_.find({m.source, m.proto.vl});
+    if (it == channels_.end()) {
+        // The peer's side opened first: keep its credit for when this side opens.
+        if (m.proto.kind != Kind::credit)
+            fault(std::string(m.proto.is_data() ? "a data packet" : "an acknowledgement") + " from node " + std::to_string(m.source) +
+                  " on virtual link " + std::to_string(m.proto.vl) + ", which is not open");
+        auto& slot = channels_[{m.source, m.proto.vl}];
+        slot = std::make_unique<Channel>();
+        slot->vl = m.proto.vl;
+        slot->peer = m.source;
+        return *slot;
+    }
     return *it->second;
 }
 
 Driver::Channel& Driver::open(host::ProcessContext& ctx, uint8_t vl, uint32_t peer, uint64_t rx_addr, uint64_t rx_capacity) {
     if (vl >= kVirtualLinks) fault("virtual link " + std::to_string(vl) + " (there are " + std::to_string(kVirtualLinks) + ")");
-    if (channels_.count({peer, vl})) fault("virtual link " + std::to_string(vl) + " to node " + std::to_string(peer) + " opened twice");
+    if (auto it = channels_.find({peer, vl}); it != channels_.end() && it->second->opened)
+        fault("virtual link " + std::to_string(vl) + " to node " + std::to_string(peer) + " opened twice");
     // The system call checks the C101 through passthru (one register read) and posts
     // the receive buffer (a credit).
     ++counters_.syscalls;
     ctx.syscall(p_.syscall_work + read_cost_ + kick_cost());
     if (!board_.c101().read_register(0)) fault("the DS link is not running (no network)");
-    auto ch = std::make_unique<Channel>();
+    auto& slot = channels_[{peer, vl}];  // after the system call's cost: the handler may have added it
+    if (!slot) slot = std::make_unique<Channel>();
+    Channel* ch = slot.get();
     ch->vl = vl;
     ch->peer = peer;
+    ch->opened = true;
     ch->rx_addr = rx_addr;
     const uint64_t packets = std::max<uint64_t>(1, (rx_capacity + p_.packet_bytes - 1) / p_.packet_bytes);
     ch->rx_capacity = packets * p_.packet_bytes;
@@ -41,10 +54,8 @@ Driver::Channel& Driver::open(host::ProcessContext& ctx, uint8_t vl, uint32_t pe
     ch->posted = true;
     ch->posts = 1;
     ch->credit_due = true;
-    Channel& c = *ch;
-    channels_[{peer, vl}] = std::move(ch);
     kick();
-    return c;
+    return *ch;
 }
 
 void Driver::send(host::ProcessContext& ctx, Channel& ch, uint64_t addr, uint64_t bytes, uint32_t tag) {
@@ -127,6 +138,7 @@ void Driver::start_tx(Channel& ch) {
         board_.start_tx_dma(proto, ch.peer, s.addr + s.next * p_.packet_bytes, len, s.tag);
         ++s.next;
         ++ch.next_packet;
+        counters_.max_unacked = std::max(counters_.max_unacked, ch.next_packet - ch.acked);
         return;
     }
 }
@@ -145,7 +157,7 @@ void Driver::send_control(Channel& ch) {
 }
 
 void Driver::on_header(const MailboxEntry& m) {
-    Channel& ch = channel_of(m.source, m.proto.vl, m.proto.is_data() ? "a data packet" : "a control packet");
+    Channel& ch = channel_of(m);
     switch (m.proto.kind) {
     case Kind::ack:
         // Cumulative: every packet before the acknowledged one arrived.
@@ -210,7 +222,10 @@ Time Driver::kick_cost() const {
 
 void Driver::kick() {
     if (board_.s5933().in_service()) return;  // the handler's loop will see it
-    if (Channel* ch = control_due(); ch && board_.ackfifo_room()) send_control(*ch);
+    if (Channel* ch = control_due()) {
+        if (board_.ackfifo_room()) send_control(*ch);
+        else board_.want_room();
+    }
     if (Channel* ch = sendable(); ch && !board_.tx_busy()) {
         const auto& s = ch->sends;
         for (const auto& m : s)

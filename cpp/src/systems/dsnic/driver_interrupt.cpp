@@ -1,6 +1,6 @@
 // The DSNIC driver's interrupt handler (driver.hpp; seed 003 §8.3 L670-672): one event
 // per step, each step charged its PIO accesses and driver work, then the board is
-// checked again; at most events_per_interrupt events per interrupt.
+// checked again (a status read); at most events_per_interrupt events per interrupt.
 #include <algorithm>
 
 #include "niclab/systems/dsnic/driver.hpp"
@@ -11,8 +11,16 @@ void Driver::interrupt(host::InterruptContext& ic) {
     board_.s5933().begin_service();
     ++counters_.interrupts;
     events_now_ = packets_now_ = 0;
-    // Read the S5933's interrupt control/status register and write it back to clear.
-    ic.charge(read_cost_ + store_cost_);
+    // Acknowledge the interrupt: write the S5933's interrupt control/status register.
+    ic.charge(store_cost_);
+    check(ic);
+}
+
+// The loop's check for events is itself a PIO read of the board's status (the S5933's
+// interrupt status and the FIFO flags); what it finds is the board as it is when that
+// read is done.
+void Driver::check(host::InterruptContext& ic) {
+    ic.charge(read_cost_);
     ic.continue_with([this](host::InterruptContext& c) { step(c); });
 }
 
@@ -34,7 +42,7 @@ void Driver::step(host::InterruptContext& ic) {
     ic.charge(cost(e));
     ic.continue_with([this, e](host::InterruptContext& c) {
         apply(e);
-        step(c);
+        check(c);
     });
 }
 

@@ -71,6 +71,10 @@ DriverParams driver_params(const system::Preset& p) {
     d.ack_stores = uint32_t(p.integer("dsnic.ack_stores"));
     d.window_packets = uint32_t(p.integer("dsnic.window_packets"));
     d.ack_every = uint32_t(p.integer("dsnic.ack_every"));
+    if (d.ack_every > d.window_packets)
+        throw system::ConfigError("dsnic.ack_every", "acknowledging every " + std::to_string(d.ack_every) + " packets with a window of " +
+                                                         std::to_string(d.window_packets) +
+                                                         " (dsnic.window_packets) would leave the sender waiting for an acknowledgement that never comes");
     return d;
 }
 

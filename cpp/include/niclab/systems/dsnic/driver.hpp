@@ -18,7 +18,7 @@
 // event at a time — a header in the mailbox (set up the receive DMA straight into the
 // user buffer, L598), a receive or transmit DMA finished, a packet that may start
 // (window, credit, outfifo room), an acknowledgement or credit to send — and then
-// checks the board again, until there is nothing left or it has handled
+// checks the board again (a PIO read of its status), until there is nothing left or it has handled
 // events_per_interrupt events, so it does not hold the timer interrupt off (L672).
 // Each step charges its PIO reads (bus.pio_read_small_ns), posted PIO stores
 // (bus.store_issue_ns) and driver work (dsnic.driver_event_ns); its effect on the
@@ -47,6 +47,7 @@ struct DriverCounters {
     uint64_t max_packets_per_interrupt = 0;
     uint64_t syscalls = 0;
     uint64_t acks_sent = 0, credits_sent = 0;
+    uint64_t max_unacked = 0;      // most packets a sender had out unacknowledged
 };
 
 struct Message {
@@ -62,6 +63,7 @@ public:
     struct Channel {
         uint8_t vl = 0;
         uint32_t peer = 0;
+        bool opened = false;  // a credit may come before this side opened the link
         // sender
         // Packet counts are kept in 64 bits; the wire carries their low 16 bits, which
         // is unambiguous within a window.
@@ -121,6 +123,7 @@ private:
     };
 
     void interrupt(host::InterruptContext& ic);
+    void check(host::InterruptContext& ic);
     void step(host::InterruptContext& ic);
     Event next_event() const;
     Time cost(Event e) const;
@@ -135,7 +138,7 @@ private:
     // In a system call: start what can start now unless the handler is running.
     Time kick_cost() const;
     void kick();
-    Channel& channel_of(uint32_t peer, uint8_t vl, const char* what);
+    Channel& channel_of(const MailboxEntry& m);
     [[noreturn]] void fault(const std::string& what) const;
 
     Board& board_;

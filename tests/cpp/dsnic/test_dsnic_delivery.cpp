@@ -1,0 +1,103 @@
+// Messages arrive byte for byte at every packet size, including lengths that are not
+// whole packets: flush pads every received packet to the full size (seed 003 L600),
+// and that padding must stay in the receive buffer's slack, never in the message and
+// never beyond the buffer. A bad packet size is a ConfigError naming the key.
+#include "dsnic_test_support.hpp"
+
+#include "niclab/system/config_error.hpp"
+
+namespace niclab::dsnic {
+namespace {
+
+using namespace test;
+
+void send_and_check(uint32_t packet, const std::vector<uint64_t>& lengths) {
+    system::System sys(spec(packet));
+    uint64_t max = 0;
+    for (uint64_t n : lengths) max = std::max(max, n);
+    const uint64_t rounded = std::max<uint64_t>(1, (max + packet - 1) / packet) * packet;
+    // Guard bytes after the receive buffer: no DMA may touch them.
+    sys.host_memory(1).fill(kRecv + rounded, kGuard, 4096);
+    niclab::test::TestProcesses procs;
+    size_t got = 0;
+    procs.spawn(sys.host_cpu(0), "sender", [&](host::ProcessContext& ctx) {
+        auto ch = CspChannel::open(ctx, driver(sys, 0), 0, 1, kRecv, max);
+        for (uint32_t k = 0; k < lengths.size(); ++k) {
+            const auto b = payload(lengths[k], k);
+            sys.host_memory(0).write(kSend, b);
+            ch.send(ctx, kSend, lengths[k]);  // blocking: the buffer may be reused after
+        }
+    });
+    procs.spawn(sys.host_cpu(1), "receiver", [&](host::ProcessContext& ctx) {
+        auto ch = CspChannel::open(ctx, driver(sys, 1), 0, 0, kRecv, max);
+        EXPECT_EQ(ch.rx_capacity(), rounded);
+        for (uint32_t k = 0; k < lengths.size(); ++k) {
+            const Message m = ch.recv(ctx);
+            ASSERT_EQ(m.bytes, lengths[k]) << "message " << k << ", packet size " << packet;
+            ASSERT_EQ(read(sys, 1, kRecv, m.bytes), payload(m.bytes, k)) << "message " << k << " of " << m.bytes << " B, packet size " << packet;
+            ++got;
+        }
+    });
+    sys.run_for(Time::ms(200));
+    procs.rethrow_failures();
+    EXPECT_EQ(got, lengths.size());
+    EXPECT_EQ(read(sys, 1, kRecv + rounded, 4096), std::vector<uint8_t>(4096, kGuard)) << "padding went past the buffer";
+    // Every received packet crossed PCI as a full packet (flush).
+    const auto& c = board(sys, 1).counters();
+    EXPECT_EQ(c.rx_dma_bytes, c.packets_received * packet);
+    uint64_t data = 0;
+    for (uint64_t n : lengths) data += n;
+    EXPECT_EQ(c.rx_dma_bytes - c.padding_bytes, data);
+}
+
+const std::vector<uint64_t> kOdd = {1, 7, 0, 8, 9, 63, 64, 65, 100, 511, 513, 4095, 4096, 4097, 10000, 3};
+
+TEST(DsnicDelivery, ByteExactWithEightBytePackets) { send_and_check(8, kOdd); }
+TEST(DsnicDelivery, ByteExactWith64BytePackets) { send_and_check(64, kOdd); }
+TEST(DsnicDelivery, ByteExactWith4096BytePackets) { send_and_check(4096, kOdd); }
+
+TEST(DsnicDelivery, PaddingOfAShortLastPacketStaysInTheSlack) {
+    // One 5-byte message into a 4096-byte packet: 4091 bytes of padding, all in the slot.
+    system::System sys(spec(4096));
+    sys.host_memory(1).fill(kRecv, 0x11, 8192);
+    niclab::test::TestProcesses procs;
+    procs.spawn(sys.host_cpu(0), "sender", [&](host::ProcessContext& ctx) {
+        auto ch = CspChannel::open(ctx, driver(sys, 0), 0, 1, kRecv, 5);
+        sys.host_memory(0).write(kSend, payload(5, 0));
+        ch.send(ctx, kSend, 5);
+    });
+    procs.spawn(sys.host_cpu(1), "receiver", [&](host::ProcessContext& ctx) {
+        auto ch = CspChannel::open(ctx, driver(sys, 1), 0, 0, kRecv, 5);
+        EXPECT_EQ(ch.recv(ctx).bytes, 5u);
+    });
+    sys.run_for(Time::ms(10));
+    procs.rethrow_failures();
+    EXPECT_EQ(read(sys, 1, kRecv, 5), payload(5, 0));
+    EXPECT_EQ(board(sys, 1).counters().padding_bytes, 4091u);
+    EXPECT_EQ(read(sys, 1, kRecv + 4096, 4096), std::vector<uint8_t>(4096, 0x11));
+}
+
+TEST(DsnicConfig, PacketSizeMustBeAPowerOfTwoFrom8To4096) {
+    for (int bad : {4, 100, 768, 8192}) {
+        try {
+            system::System sys(spec(uint32_t(bad)));
+            ADD_FAILURE() << "packet size " << bad << " accepted";
+        } catch (const system::ConfigError& e) {
+            EXPECT_EQ(e.key_path(), "dsnic.packet_bytes") << bad;
+            EXPECT_NE(std::string(e.what()).find("power"), std::string::npos) << e.what();
+        }
+    }
+    for (int good : {8, 16, 1024, 4096}) EXPECT_NO_THROW(system::System sys(spec(uint32_t(good))));
+}
+
+TEST(DsnicConfig, AcknowledgementsMustComeWithinTheWindow) {
+    try {
+        system::System sys(spec(64, {{"dsnic.window_packets", 4}, {"dsnic.ack_every", 8}}));
+        ADD_FAILURE() << "a window the acknowledgements never reach was accepted";
+    } catch (const system::ConfigError& e) {
+        EXPECT_EQ(e.key_path(), "dsnic.ack_every");
+    }
+}
+
+}  // namespace
+}  // namespace niclab::dsnic
