@@ -48,6 +48,7 @@ def test_validate_without_a_system_prints_every_systems_table(tmp_path):
     _check_seastar({c["quantity"]: c for c in tables["seastar"]["checks"]})
     _check_startx({c["quantity"]: c for c in tables["startx"]["checks"]}, r.stdout.split("== startx ==")[1].split("== t9000 ==")[0])
     _check_t9000({c["quantity"]: c for c in tables["t9000"]["checks"]})
+    _check_dsnic({c["quantity"]: c for c in tables["dsnic"]["checks"]})
 
 
 def _check_t9000(checks):
@@ -61,6 +62,18 @@ def _check_t9000(checks):
     assert (checks["single-VL bandwidth, direct"]["simulated"] > checks["single-VL bandwidth, one C104"]["simulated"]
             > checks["single-VL bandwidth, five C104s"]["simulated"])
     assert checks["zero-length message overhead, one C104"]["simulated"] > checks["zero-length message overhead, direct"]["simulated"]
+
+
+def _check_dsnic(checks):
+    # Every published result of the DSNIC that an experiment reproduces has its row.
+    for key, e in published("dsnic").items():
+        if "experiment" in e:
+            assert any(q.startswith(e["quantity"]) for q in checks), f"{key}: no row for {e['quantity']!r}"
+    # The simulation itself: the C101 bounds the throughput (9.2 MB/s, D8), Comms2 counts
+    # both directions, flush makes 1-byte messages slower with 4 KB packets.
+    assert 8 < checks["Comms1 maximum throughput, long messages, packet size 4096"]["simulated"] <= 9.2
+    assert checks["Comms2 maximum throughput (both directions), packet size 4096"]["simulated"] > 16
+    assert checks["Comms1 1-byte latency higher with 4096-byte than with 512-byte packets (ratio)"]["simulated"] > 1
 
 
 def _check_startx(checks, text):
