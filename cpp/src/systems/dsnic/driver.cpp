@@ -94,6 +94,19 @@ Message Driver::recv(host::ProcessContext& ctx, Channel& ch) {
     return m;
 }
 
+std::size_t Driver::alt(host::ProcessContext& ctx, std::span<Channel* const> channels) {
+    if (channels.empty()) fault("alt over no channels");
+    ++counters_.syscalls;
+    ctx.syscall(p_.syscall_work);
+    auto ready = [&]() -> std::size_t {
+        for (std::size_t i = 0; i < channels.size(); ++i)
+            if (!channels[i]->complete.empty()) return i;
+        return channels.size();
+    };
+    ctx.wait_for(any_message_, [&] { return ready() < channels.size(); });
+    return ready();
+}
+
 bool Driver::probe(host::ProcessContext& ctx, Channel& ch) {
     ++counters_.syscalls;
     ctx.syscall(p_.syscall_work);
@@ -211,6 +224,7 @@ void Driver::on_rx_done() {
         std::fill(ch.arrived.begin(), ch.arrived.end(), false);
         ch.received = ch.total = 0;
         ch.changed.notify_all();
+        any_message_.notify_all();
     }
 }
 

@@ -11,8 +11,12 @@
 //   isend   non-blocking (L526, MPI's definition): returns at once; wait() finishes it
 //   recv    blocking: the next message of the channel
 //   probe   non-blocking: whether recv would return at once
-// Not built: active channel selection (ALT) and asynchronous buffered sends (L526).
+//   alt     active channel selection (L526): blocks until one of several channels has
+//           a message, returns the first such one (occam's PRI ALT); recv then takes it
+// Not built: asynchronous buffered sends (L526), ALT guards on outputs or timers.
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "niclab/systems/dsnic/driver.hpp"
 
@@ -36,6 +40,11 @@ public:
     bool sends_done() const { return driver_.sends_done(ch_); }
     Message recv(host::ProcessContext& ctx) { return driver_.recv(ctx, ch_); }
     bool probe(host::ProcessContext& ctx) { return driver_.probe(ctx, ch_); }
+    static std::size_t alt(host::ProcessContext& ctx, Driver& driver, std::span<CspChannel* const> channels) {
+        std::vector<Driver::Channel*> chs;
+        for (CspChannel* c : channels) chs.push_back(&c->ch_);
+        return driver.alt(ctx, chs);
+    }
     uint64_t rx_addr() const { return ch_.rx_addr; }
     uint64_t rx_capacity() const { return ch_.rx_capacity; }
     uint32_t peer() const { return ch_.peer; }

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <span>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -108,6 +109,9 @@ public:
     Message recv(host::ProcessContext& ctx, Channel& ch);
     // One system call: a message is there (recv will not block).
     bool probe(host::ProcessContext& ctx, Channel& ch);
+    // Active channel selection (seed 003 L526, occam's PRI ALT): blocks until one of
+    // `channels` has a message and returns the first such one's index; recv takes it.
+    std::size_t alt(host::ProcessContext& ctx, std::span<Channel* const> channels);
 
     const DriverCounters& counters() const { return counters_; }
     const Board& board() const { return board_; }
@@ -150,6 +154,7 @@ private:
     Rx rx_;
     uint32_t events_now_ = 0, packets_now_ = 0;
     DriverCounters counters_;
+    host::Condition any_message_;  // a message completed on some channel (alt)
 };
 
 }  // namespace niclab::dsnic
