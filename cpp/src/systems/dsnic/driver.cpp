@@ -200,6 +200,7 @@ void Driver::on_header(const MailboxEntry& m) {
         fault("a " + std::to_string(m.length) + "-byte packet that is not the last of its message");
     // The receive DMA goes straight into the user's buffer (zero copy, L598); flush's
     // padding lands in the rest of this packet's slot.
+    if (ch.first + index != ch.contiguous) ++counters_.out_of_order;  // adaptive routing overtook (L554)
     rx_ = Rx{&ch, index, m.length, m.tag, m.proto.kind == Kind::last};
     board_.start_rx_dma(ch.rx_addr + index * p_.packet_bytes);
 }

@@ -49,6 +49,7 @@ struct DriverCounters {
     uint64_t syscalls = 0;
     uint64_t acks_sent = 0, credits_sent = 0;
     uint64_t max_unacked = 0;      // most packets a sender had out unacknowledged
+    uint64_t out_of_order = 0;     // data packets that arrived ahead of an earlier one
 };
 
 struct Message {
