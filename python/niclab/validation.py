@@ -266,6 +266,16 @@ def validate_dsnic(progress=None):
         best = max(bw.values())
         add(min_key, min(p for p in _DS_PACKETS if bw[p] >= 0.98 * best))
 
+    # The C104 costs latency, not throughput (L642-648): one switch against the direct link.
+    via = exp("c104", "comms1", "csp", 4096, sizes=[1, _DS_LONG], repeats=1, topology={"kind": "crossbar", "ports": 2})
+    direct = exp("direct", "comms1", "csp", 4096, sizes=[1, _DS_LONG], repeats=1)
+    for key, size, column in (("c104_keeps_max_throughput", _DS_LONG, "bandwidth_mb_s"), ("c104_adds_latency", 1, "latency_us")):
+        e = pub[key]
+        v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(via, size, column) / _at(direct, size, column), "x", e.get("bound", "")))
+    peak = exp("latency_peak_270", "comms1", "csp", 1024, sizes=[270, 300], repeats=3)
+    e = pub["latency_peak_270"]
+    v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(peak, 270, "latency_us") / _at(peak, 300, "latency_us"), "x", "above"))
+
     for key, bench, transport, p in (("comms1_packets_per_interrupt_small", "comms1", "csp", 8),
                                      ("comms1_packets_per_interrupt_large", "comms1", "csp", 4096),
                                      ("comms2_packets_per_interrupt_1024", "comms2", "csp_async", 1024)):
