@@ -6,6 +6,10 @@
 
 namespace niclab::dsnic {
 
+namespace {
+constexpr uint64_t kKernelBase = 0x100'0000'0000;
+}
+
 Driver::Driver(Board& board, host::HostCpu& cpu, const bus::PciParams& pci, const DriverParams& p, uint32_t node)
     : board_(board), cpu_(cpu), p_(p), node_(node), read_cost_(pci.read_stall(4)), store_cost_(pci.store_issue_cost) {
     board_.s5933().set_handler([this](host::InterruptContext& ic) { interrupt(ic); });
@@ -48,6 +52,9 @@ Driver::Channel& Driver::open(host::ProcessContext& ctx, uint8_t vl, uint32_t pe
     ch->peer = peer;
     ch->opened = true;
     ch->rx_addr = rx_addr;
+    // The channel's kernel buffer for buffered sends: locked kernel memory, one region
+    // per (peer, virtual link) above the user addresses.
+    ch->kernel_addr = kKernelBase + (uint64_t(peer) * kVirtualLinks + vl) * p_.async_buffer_bytes;
     const uint64_t packets = std::max<uint64_t>(1, (rx_capacity + p_.packet_bytes - 1) / p_.packet_bytes);
     ch->rx_capacity = packets * p_.packet_bytes;
     ch->arrived.assign(packets, false);
@@ -68,6 +75,33 @@ void Driver::send(host::ProcessContext& ctx, Channel& ch, uint64_t addr, uint64_
     s.packets = std::max<uint64_t>(1, (bytes + p_.packet_bytes - 1) / p_.packet_bytes);
     ++counters_.syscalls;
     ctx.syscall(p_.syscall_work + kick_cost());
+    ch.sends.push_back(s);
+    kick();
+}
+
+void Driver::bsend(host::ProcessContext& ctx, Channel& ch, uint64_t addr, uint64_t bytes, uint32_t tag) {
+    if (bytes > p_.async_buffer_bytes)
+        fault("a buffered send of " + std::to_string(bytes) + " B does not fit the channel's " + std::to_string(p_.async_buffer_bytes) +
+              "-byte kernel buffer (dsnic.async_buffer_bytes)");
+    // Room at the end of the buffer, or all of it once every buffered send is done.
+    ++counters_.syscalls;
+    ctx.syscall(p_.syscall_work + cost(Event::tx_start));
+    ctx.wait_for(ch.changed, [&] { return ch.kernel_used + bytes <= p_.async_buffer_bytes || ch.buffered_pending == 0; });
+    if (ch.kernel_used + bytes > p_.async_buffer_bytes) ch.kernel_used = 0;
+    const uint64_t at = ch.kernel_addr + ch.kernel_used;
+    // The copy into locked kernel memory: real bytes, at the host's copy bandwidth.
+    std::vector<uint8_t> tmp(bytes);
+    board_.memory().read(addr, tmp);
+    ctx.copy(bytes);
+    board_.memory().write(at, tmp);
+    ch.kernel_used += bytes;
+    ++ch.buffered_pending;
+    Channel::Send s;
+    s.addr = at;
+    s.bytes = bytes;
+    s.tag = tag;
+    s.buffered = true;
+    s.packets = std::max<uint64_t>(1, (bytes + p_.packet_bytes - 1) / p_.packet_bytes);
     ch.sends.push_back(s);
     kick();
 }
@@ -180,6 +214,7 @@ void Driver::on_header(const MailboxEntry& m) {
         while (!ch.sends.empty()) {
             const auto& s = ch.sends.front();
             if (!s.started || s.next != s.packets || ch.acked < s.first + s.packets) break;
+            if (s.buffered && --ch.buffered_pending == 0) ch.kernel_used = 0;
             ch.sends.pop_front();
         }
         ch.changed.notify_all();

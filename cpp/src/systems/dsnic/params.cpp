@@ -31,6 +31,7 @@ std::vector<system::ParameterDecl> parameters() {
         {"dsnic.ack_stores", "stores", 0, 16, true},
         {"dsnic.window_packets", "packets", 1, 32768, true},
         {"dsnic.ack_every", "packets", 1, 32768, true},
+        {"dsnic.async_buffer_bytes", "bytes", 0, 1 << 30, true},
     };
     d.insert(d.end(), own.begin(), own.end());
     return d;
@@ -71,6 +72,7 @@ DriverParams driver_params(const system::Preset& p) {
     d.ack_stores = uint32_t(p.integer("dsnic.ack_stores"));
     d.window_packets = uint32_t(p.integer("dsnic.window_packets"));
     d.ack_every = uint32_t(p.integer("dsnic.ack_every"));
+    d.async_buffer_bytes = uint64_t(p.integer("dsnic.async_buffer_bytes"));
     if (d.ack_every > d.window_packets)
         throw system::ConfigError("dsnic.ack_every", "acknowledging every " + std::to_string(d.ack_every) + " packets with a window of " +
                                                          std::to_string(d.window_packets) +

@@ -109,6 +109,7 @@ public:
 
     const BoardParams& params() const { return p_; }
     S5933& s5933() { return s5933_; }
+    host::HostMemory& memory() { return s5933_.bus().memory(); }
     C101& c101() { return c101_; }
     const BoardCounters& counters() const { return counters_; }
     // The driver's hook for every add-on event (the S5933 raises the interrupt).

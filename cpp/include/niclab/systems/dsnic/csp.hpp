@@ -9,11 +9,13 @@
 //   send    blocking, synchronous CSP: returns once the receiver has the whole message
 //           (its acknowledgement arrived), like an occam channel output
 //   isend   non-blocking (L526, MPI's definition): returns at once; wait() finishes it
+//   bsend   asynchronous, buffered (L526: may finish before the receive): the message is
+//           copied into the channel's kernel buffer and the caller's buffer is free at once
 //   recv    blocking: the next message of the channel
 //   probe   non-blocking: whether recv would return at once
 //   alt     active channel selection (L526): blocks until one of several channels has
 //           a message, returns the first such one (occam's PRI ALT); recv then takes it
-// Not built: asynchronous buffered sends (L526), ALT guards on outputs or timers.
+// Not built: ALT guards on outputs or timers.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -35,6 +37,9 @@ public:
     }
     void isend(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes, uint32_t tag = 0) {
         driver_.send(ctx, ch_, addr, bytes, tag);
+    }
+    void bsend(host::ProcessContext& ctx, uint64_t addr, uint64_t bytes, uint32_t tag = 0) {
+        driver_.bsend(ctx, ch_, addr, bytes, tag);
     }
     void wait(host::ProcessContext& ctx) { driver_.wait_sends(ctx, ch_); }
     bool sends_done() const { return driver_.sends_done(ch_); }

@@ -74,6 +74,7 @@ public:
             uint64_t packets = 1, next = 0, first = 0;
             uint32_t tag = 0;
             bool started = false;
+            bool buffered = false;  // from the channel's kernel buffer (bsend)
         };
         std::deque<Send> sends;
         uint64_t next_packet = 0, acked = 0;  // packets sent / acknowledged
@@ -92,6 +93,10 @@ public:
         bool ack_due = false, credit_due = false;
         std::deque<Message> complete;
         host::Condition changed;
+        // The kernel buffer of buffered sends: filled from `kernel_used` up, reset to
+        // the start once no buffered send is pending.
+        uint64_t kernel_addr = 0, kernel_used = 0;
+        uint32_t buffered_pending = 0;
     };
 
     Driver(Board& board, host::HostCpu& cpu, const bus::PciParams& pci, const DriverParams& p, uint32_t node);
@@ -101,6 +106,11 @@ public:
     // Queues a message and starts what can start; returns at once (the buffer is the
     // caller's until send_done()).
     void send(host::ProcessContext& ctx, Channel& ch, uint64_t addr, uint64_t bytes, uint32_t tag);
+    // Asynchronous (buffered) send (seed 003 L526: "buffered sends that may finish
+    // before the receive"): copies the message into the channel's kernel buffer (host
+    // copy bandwidth) and queues it from there; the caller's buffer is free on return.
+    // Blocks while the kernel buffer has no room; DsnicError if it never can.
+    void bsend(host::ProcessContext& ctx, Channel& ch, uint64_t addr, uint64_t bytes, uint32_t tag);
     bool sends_done(const Channel& ch) const { return ch.sends.empty(); }
     // Blocks until every send of `ch` is acknowledged.
     void wait_sends(host::ProcessContext& ctx, Channel& ch);
@@ -115,6 +125,7 @@ public:
     std::size_t alt(host::ProcessContext& ctx, std::span<Channel* const> channels);
 
     const DriverCounters& counters() const { return counters_; }
+    const DriverParams& params() const { return p_; }
     const Board& board() const { return board_; }
     uint32_t node() const { return node_; }
 

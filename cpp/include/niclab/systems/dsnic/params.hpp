@@ -42,6 +42,7 @@ struct DriverParams {
     uint32_t ack_stores = 1;          // PIO stores to put a packet into the ackfifo
     uint32_t window_packets = 32;     // unacknowledged packets a sender may have out
     uint32_t ack_every = 8;           // the receiver acknowledges every this many packets
+    uint64_t async_buffer_bytes = 65536;  // kernel buffer per channel for buffered sends
 };
 
 // Every DSNIC parameter with its range (host, PCI, DS network and the DSNIC's own).
