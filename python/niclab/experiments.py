@@ -103,7 +103,8 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     `transport` is the host library the experiment runs over (default: the system's
     first; ``"portals"`` on the SeaStar; ``"pio"``, ``"pio64"``, ``"vi"``, ``"vi_tx"``, ``"rdma"``, ``"rdma_excl"``,
     ``"rpc"`` on the StarT-X; ``"vl"``, ``"vl_seq"``, ``"vl2"`` .. ``"vl5"``, ``"vl10"`` (virtual links) on the T9000;
-    ``"csp"`` (blocking send) and ``"csp_async"`` (non-blocking send) CSP channels on the DSNIC, whose
+    ``"csp"`` (blocking send), ``"csp_async"`` (non-blocking send) and ``"csp_buffered"`` (buffered
+    send) CSP channels on the DSNIC, whose
     packet size is ``set={"dsnic.packet_bytes": N}``, a power of two from 8 to 4096) and ``op`` the operation (``"put"``/``"get"`` for Portals,
     ``"send"`` for two-sided libraries). An unsupported combination raises
     ExperimentError naming what the system offers. Message sizes are payload bytes.

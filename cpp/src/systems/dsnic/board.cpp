@@ -5,12 +5,12 @@
 namespace niclab::dsnic {
 
 Board::Board(sim::Kernel& kernel, bus::PciBus& bus, net::Network* network, const BoardParams& p)
-    : kernel_(kernel), p_(p), s5933_(bus), c101_(kernel, network, p), infifo_(p.fifo_bytes), outfifo_(p.fifo_bytes) {
+    : p_(p), s5933_(bus), c101_(kernel, network, p), infifo_(p.fifo_bytes), outfifo_(p.fifo_bytes) {
     c101_.set_receiver([this](const net::PacketView& packet) { return comin(packet); });
 }
 
 void Board::event() {
-    ++counters_.interrupts_requested;
+    ++counters_.events;
     if (event_) event_();
 }
 

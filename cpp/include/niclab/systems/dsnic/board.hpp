@@ -34,7 +34,7 @@ struct BoardCounters {
     uint64_t padding_bytes = 0;                       // added by flush
     uint64_t tx_dma_bytes = 0;
     uint64_t link_refusals = 0;                       // packets held in the link: a FIFO was full
-    uint64_t interrupts_requested = 0;
+    uint64_t events = 0;                              // add-on events signalled to the S5933
 };
 
 // One header as the driver reads it from the mailbox: comin's split-off protocol
@@ -144,7 +144,6 @@ private:
     void comout();
     void event();
 
-    sim::Kernel& kernel_;
     BoardParams p_;
     S5933 s5933_;
     C101 c101_;
