@@ -72,7 +72,8 @@ def _plain_log_y(ax):
 def published_points(result, column):
     """The published values a sweep can be set against: the entries of its system's
     published.json (``niclab.validation.published``) for the same experiment, column and
-    options (transport, op), each as (size B, value, "system: source")."""
+    options (transport, op) and unit (a packet size read off a bandwidth curve is not a
+    bandwidth), each as (size B, value, "system: source")."""
     from . import _niclab
     system = (result.system or {}).get("system")
     if not system:
@@ -81,6 +82,8 @@ def published_points(result, column):
     points = []
     for e in _niclab.published(system):
         if e.get("experiment") != result.experiment or e.get("column") != column or "x" not in e:
+            continue
+        if e.get("unit") != result.units.get(column):
             continue
         if any(params.get(k) != v for k, v in e.get("options", {}).items()):
             continue

@@ -297,6 +297,18 @@ def validate_dsnic(progress=None):
             key = f"table3_{bench}_{p}"
             r = exp(key, "cpu_load", transport, p, pattern=bench, compute="thread", sizes=[_DS_LONG], repeats=2)
             add(key, _at(r, _DS_LONG, "load_percent"))
+
+    # §6.1/§6.4: the network alone, a 512-terminal Clos of C104s under random traffic
+    # against packet size, with the DSNIC's protocol characters and acknowledgements.
+    e = pub["clos_optimum_packet"]
+    options = dict(e["options"])
+    say("net_throughput on a 512-terminal Clos of C104s")
+    clos = run("net_throughput", system="dsnic", nodes=options.pop("nodes"), set=options.pop("set"), **options)
+    clos.label = "dsnic 512-terminal Clos"
+    v.results["clos"] = clos
+    best = float(clos["size"][int(np.argmax(clos["throughput_mb_s"]))])
+    add("clos_optimum_packet", best)
+    add("clos_change_16_to_1024", 100.0 * (_at(clos, 1024, "throughput_mb_s") / _at(clos, 16, "throughput_mb_s") - 1))
     return v
 
 

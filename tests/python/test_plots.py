@@ -142,3 +142,15 @@ def test_sweeps_show_the_systems_published_values():
     assert any(l.startswith("published (startx: seed 002") for l in labels)
     fig = niclab.plots.latency(put, published=False)
     assert not any("published" in t.get_text() for t in fig.axes[0].get_legend().get_texts())
+
+
+def test_a_published_packet_size_is_not_drawn_as_a_bandwidth():
+    # The DSNIC's "smallest packet size reaching the maximum" (512 bytes) is read off the
+    # Comms1 bandwidth curve, but it is a size, not a point on the curve.
+    from niclab.plots import published_points
+    r = niclab.run("comms1", system="dsnic", transport="csp", sizes=[1024])
+    from niclab.validation import published
+    entries = [e for e in published("dsnic").values()
+               if e.get("experiment") == "comms1" and e.get("column") == "bandwidth_mb_s"]
+    assert any(e["unit"] == "bytes" for e in entries)
+    assert all(y != 512 for _, y, _ in published_points(r, "bandwidth_mb_s"))
