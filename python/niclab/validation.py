@@ -275,6 +275,9 @@ def validate_dsnic(progress=None):
     peak = exp("latency_peak_270", "comms1", "csp", 1024, sizes=[270, 300], repeats=3)
     e = pub["latency_peak_270"]
     v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(peak, 270, "latency_us") / _at(peak, 300, "latency_us"), "x", "above"))
+    saw = exp("sawtooth", "comms1", "csp", 1024, sizes=[4096, 4097], repeats=3)
+    e = pub["sawtooth"]
+    v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(saw, 4096, "bandwidth_mb_s") / _at(saw, 4097, "bandwidth_mb_s"), "x", "above"))
 
     for key, bench, transport, p in (("comms1_packets_per_interrupt_small", "comms1", "csp", 8),
                                      ("comms1_packets_per_interrupt_large", "comms1", "csp", 4096),

@@ -74,6 +74,8 @@ def _check_dsnic(checks):
     assert 8 < checks["Comms1 maximum throughput, long messages, packet size 4096"]["simulated"] <= 9.2
     assert checks["Comms2 maximum throughput (both directions), packet size 4096"]["simulated"] > 16
     assert checks["Comms1 1-byte latency higher with 4096-byte than with 512-byte packets (ratio)"]["simulated"] > 1
+    # One byte more than the packets hold costs a whole extra packet (the sawtooth, L640).
+    assert checks["Comms1 sawtooth: throughput of 4096 B over 4097 B, packet size 1024"]["simulated"] > 1
 
 
 def _check_startx(checks, text):
