@@ -80,6 +80,23 @@ TEST(DsLink, FlowControlTokensGoOnTheReverseCable) {
     EXPECT_EQ(net.link(net.injection_link(1)).stats().packets, 0u);
 }
 
+// FCTs interleave with a worm's characters: a held link pays them when its tail passes;
+// an idle one sends them at once; whole tokens only, the rest carried over.
+TEST(DsLink, FlowControlTokensWaitForAWormAndCarryTheRemainder) {
+    const NetworkParams p = ds();
+    Link link(0, p.link, 1, 1, 0, p.max_payload);
+    link.send_flow_control(Time::us(1), 7);  // under 8 characters: no token yet
+    EXPECT_EQ(link.busy_until(), Time{});
+    link.send_flow_control(Time::us(1), 9);  // 16 in all: two tokens of 40 ns
+    EXPECT_EQ(link.busy_until(), Time::us(1) + Time::ns(80));
+    link.hold();
+    link.send_flow_control(Time::us(2), 8);
+    EXPECT_TRUE(link.held());
+    link.release_at(Time::us(5));
+    EXPECT_EQ(link.busy_until(), Time::us(5) + Time::ns(40));
+    EXPECT_EQ(link.stats().busy, Time::ns(120));
+}
+
 TEST(DsLink, TheSameOverC104sWithWormholeSwitching) {
     sim::Kernel k;
     NetworkParams p = ds(Switching::Wormhole);
