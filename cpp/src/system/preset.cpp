@@ -60,10 +60,19 @@ Preset Preset::named(const std::string& name) {
         if (preset_name != name) continue;
         auto j = nlohmann::json::parse(text);
         Preset p;
+        // A preset that differs from another in a few values (the T9000 at 25 MHz) names
+        // it as its "base" and lists only what differs.
+        if (j.contains("base")) {
+            p = Preset::named(j.at("base"));
+            if (p.system_ != j.at("system"))
+                throw std::logic_error("preset " + name + " is of system " + j.at("system").get<std::string>() +
+                                       " but its base " + p.name_ + " of " + p.system_);
+        }
         p.name_ = j.at("name");
         p.description_ = j.value("description", "");
         p.system_ = j.at("system");
-        p.parts_ = j.value("parts", nlohmann::json::object());
+        const auto own_parts = j.value("parts", nlohmann::json::object());
+        for (auto it = own_parts.begin(); it != own_parts.end(); ++it) p.parts_[it.key()] = it.value();
         const auto decls = p.model().parameters();
         auto set = [&](const std::string& key, const nlohmann::json& entry, const std::string& source) {
             const ParameterDecl* d = find_decl(decls, key);

@@ -92,3 +92,27 @@ TEST(Preset, HalfTheClockTakesAboutTwiceAsLong) {
 
 }  // namespace
 }  // namespace niclab::system
+
+namespace niclab::system {
+namespace {
+
+// t9000-25 names t9000-20 as its base and lists only what differs: the clock and what
+// follows from it; everything else, citations included, is the base's.
+TEST(Preset, ABasePresetGivesEverythingTheVariantDoesNotSet) {
+    const Preset fast = Preset::named("t9000-25");
+    const Preset base = Preset::named("t9000-20");
+    EXPECT_EQ(fast.name(), "t9000-25");
+    EXPECT_EQ(fast.value("cpu.clock_mhz"), 25);
+    EXPECT_EQ(base.value("cpu.clock_mhz"), 20);
+    ASSERT_EQ(fast.parameters().size(), base.parameters().size());
+    int differ = 0;
+    for (const auto& p : base.parameters()) {
+        if (fast.value(p.key) != p.value) ++differ;
+    }
+    EXPECT_EQ(differ, 2);  // the clock and the block-move copy bandwidth
+    EXPECT_NE(fast.parts().at("host").get<std::string>().find("25 MHz"), std::string::npos);
+    EXPECT_EQ(fast.parts().at("network"), base.parts().at("network"));
+}
+
+}  // namespace
+}  // namespace niclab::system

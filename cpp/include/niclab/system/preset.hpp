@@ -5,7 +5,8 @@
 // bus, NIC, network). Values are doubles with units ("bus.clock_hz": 33333333.3);
 // parameters declared whole (counts, sizes, flags) must hold whole numbers. A preset's
 // "parts" entry is a description, or the name of a part file (cpp/src/parts/<kind>/)
-// whose values and citations the preset takes before its own "parameters".
+// whose values and citations the preset takes before its own "parameters". A preset
+// with a "base" starts from that preset and lists only what differs.
 #include <cstdint>
 #include <string>
 #include <vector>
