@@ -211,7 +211,8 @@ void Network::try_send(LinkId l) {
             link.take_credit(slot.out_vc, unit_.cost(slot.header.length));
             // It came in one route byte longer if this router stripped one (every
             // router on a source route does).
-            const uint32_t cost = unit_.cost(slot.header.length + (slot.stripped ? 1 : 0));
+            const uint32_t length_in = slot.header.length + (slot.stripped ? 1 : 0);
+            const uint32_t cost = unit_.cost(length_in);
             // Cut-through may not outrun the packet's own tail on the way in.
             const Time ser = link.serialization(slot.header.length);
             const Time start = std::max(now, slot.tail_arrival - ser);
@@ -221,7 +222,7 @@ void Network::try_send(LinkId l) {
             // over the reverse cable.
             const LinkId in = r.in_link(r.buffer_port(uint32_t(b)));
             const uint8_t vc = r.buffer_vc(uint32_t(b));
-            free_characters(in, slot.header.length + (slot.stripped ? 1 : 0));
+            free_characters(in, length_in);
             kernel_.schedule_at(link.busy_until() + links_[in].latency(),
                                 [this, in, vc, cost] { credit_returned(in, vc, cost); });
             const int next_port = r.head_port(uint32_t(b));
