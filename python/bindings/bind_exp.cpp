@@ -125,6 +125,7 @@ void bind_exp(py::module_& m) {
         .def_property_readonly("system", [](const Result& r) { return from_json(r.system); })
         .def_property_readonly("firmware", [](const Result& r) { return from_json(r.firmware); })
         .def_readwrite("seed", &Result::seed)
+        .def_readonly("simulator", &Result::simulator)
         .def_readwrite("stopped", &Result::stopped)
         .def_readwrite("planned", &Result::planned)
         .def_property("fit", [](const Result& r) { return from_json(r.fit); },

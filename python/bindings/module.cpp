@@ -2,8 +2,13 @@
 // device logic live in C++; this only converts types and releases the GIL.
 #include "bindings.hpp"
 
+#include <string>
+
+#include "niclab/sim/version.hpp"
+
 PYBIND11_MODULE(_niclab, m) {
     m.doc() = "niclab C++ core: simulated NICs running real RV32IM firmware";
+    m.attr("__version__") = std::string(niclab::simulator_version());
     niclab::bindings::register_errors(m);
     niclab::bindings::bind_nic(m);
     niclab::bindings::bind_system(m);

@@ -156,7 +156,7 @@ class Result:
     "MB/s", "" for counts). ``r.fit`` holds the fitted model parameters (dict; empty for
     the plain sweeps), ``r.params`` the experiment's options with defaults filled in,
     ``r.system`` the spec with the resolved preset parameters, ``r.firmware`` each
-    node's image (path, build id), ``r.seed``, ``r.stopped`` (True when the run was
+    node's image (path, build id), ``r.seed``, ``r.simulator`` (the niclab version), ``r.stopped`` (True when the run was
     stopped early: the rows are the points done). ``len(r)`` is the number of points.
     """
 
@@ -270,6 +270,11 @@ class Result:
         return self._r.seed
 
     @property
+    def simulator(self):
+        """The niclab version that measured this result ("" for one made by ``from_arrays``)."""
+        return self._r.simulator
+
+    @property
     def stopped(self):
         """True when the run was stopped early (on_point returned False, or Ctrl-C)."""
         return self._r.stopped
@@ -281,21 +286,23 @@ class Result:
         return self._r.planned or None
 
     @property
+    def image(self):
+        """The client node's firmware image name (``"portals_nocache"``), "" without firmware."""
+        client = self.params.get("client", 0)
+        fw = self.firmware
+        for entry in fw if isinstance(fw, list) else []:
+            if entry.get("node") == client and entry.get("path"):
+                name = Path(entry["path"]).name
+                return name[:-4] if name.endswith(".elf") else name
+        return ""
+
+    @property
     def label(self):
         """A short name for legends: by default the client's firmware image and the op
         (e.g. ``"portals put"``); settable."""
         if self._label is not None:
             return self._label
-        fw = self.firmware
-        client = self.params.get("client", 0)
-        image = ""
-        for entry in fw if isinstance(fw, list) else []:
-            if entry.get("node") == client and entry.get("path"):
-                image = Path(entry["path"]).name
-                break
-        if image.endswith(".elf"):
-            image = image[:-4]
-        parts = [p for p in (image, self.params.get("op")) if p]
+        parts = [p for p in (self.image, self.params.get("op")) if p]
         return " ".join(parts) if parts else self.experiment
 
     @label.setter

@@ -1,6 +1,7 @@
 #include "niclab/exp/experiments.hpp"
 
 #include "niclab/exp/programs.hpp"
+#include "niclab/sim/version.hpp"
 
 namespace niclab::exp {
 
@@ -42,7 +43,11 @@ const std::vector<ExperimentInfo>& experiments() {
 Result run_experiment(const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
                       const PointObserver& observer) {
     for (const auto& e : registry())
-        if (e.info.name == name) return e.program(spec, options, observer);
+        if (e.info.name == name) {
+            Result r = e.program(spec, options, observer);
+            r.simulator = std::string(simulator_version());
+            return r;
+        }
     std::string known;
     for (const auto& e : registry()) known += (known.empty() ? "" : ", ") + e.info.name;
     throw ExperimentError("no experiment named '" + name + "' (there are: " + known + ")");

@@ -77,7 +77,7 @@ nlohmann::json Result::to_json() const {
     }
     return {{"format", "niclab-result"}, {"version", kFormatVersion}, {"experiment", experiment_},
             {"columns", cols}, {"rows", rows}, {"params", params}, {"system", system},
-            {"firmware", firmware}, {"seed", seed}, {"fit", fit}, {"stopped", stopped}, {"planned", planned}};
+            {"firmware", firmware}, {"seed", seed}, {"simulator", simulator}, {"fit", fit}, {"stopped", stopped}, {"planned", planned}};
 }
 
 Result Result::from_json(const nlohmann::json& j) {
@@ -104,6 +104,7 @@ Result Result::from_json(const nlohmann::json& j) {
     r.system = j.value("system", nlohmann::json::object());
     r.firmware = j.value("firmware", nlohmann::json::array());
     r.seed = j.value("seed", uint64_t{0});
+    r.simulator = j.value("simulator", "");
     r.fit = j.value("fit", nlohmann::json::object());
     r.stopped = j.value("stopped", false);
     r.planned = j.value("planned", uint64_t{0});
@@ -113,7 +114,8 @@ Result Result::from_json(const nlohmann::json& j) {
 std::string Result::to_csv() const {
     std::ostringstream out;
     // Metadata as comment lines, so spreadsheet and pandas (comment="#") readers skip it.
-    out << "# niclab " << experiment_ << " result; seed " << seed << (stopped ? "; stopped early" : "") << "\n";
+    out << "# niclab " << experiment_ << " result; seed " << seed << (stopped ? "; stopped early" : "")
+        << (simulator.empty() ? "" : "; niclab " + simulator) << "\n";
     out << "# params: " << params.dump() << "\n";
     out << "# firmware: " << firmware.dump() << "\n";
     out << "# system: " << system.dump() << "\n";

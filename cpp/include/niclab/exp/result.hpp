@@ -49,6 +49,7 @@ public:
     nlohmann::json system = nlohmann::json::object();    // SystemSpec + resolved preset parameters
     nlohmann::json firmware = nlohmann::json::array();   // per node: path, build id
     uint64_t seed = 0;
+    std::string simulator;                                // the niclab version that measured it
     nlohmann::json fit = nlohmann::json::object();       // model parameters fitted to the rows
     bool stopped = false;                                 // stopped early; the rows are the points done
     uint64_t planned = 0;                                 // points the run will measure (0: not known)
