@@ -6,6 +6,7 @@ modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmwar
 ``niclab.run("pingpong", max_size=4096)`` (a ``Result``; plots in ``niclab.plots``).
 """
 
+from . import _niclab
 from ._niclab import preset_names
 from . import portals, startx
 from .errors import (BootTimeout, ConfigError, DriverError, EmptyQueueError, ExperimentError, FirmwareFault, FitError,
@@ -15,6 +16,7 @@ from . import experiments, fits
 from .experiments import Result, list_experiments, parts, run, systems
 from .firmware import firmware_path
 from .nic import Nic
+from .sweep import Sweep, sweep
 from .system import System
 from .trace import Trace, read_trace
 
@@ -23,7 +25,7 @@ __all__ = [
     "Nic", "PortalsError", "System", "firmware_path", "portals", "preset_names", "startx",
     "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError", "EmptyQueueError", "RdmaError",
     "DriverError",
-    "Result", "ResultError", "experiments", "fits", "list_experiments", "parts", "run", "systems",
+    "Result", "ResultError", "Sweep", "experiments", "fits", "list_experiments", "parts", "run", "sweep", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]
-__version__ = "0.1.0"
+__version__ = _niclab.__version__  # CMake's project version, compiled into the core
