@@ -18,6 +18,12 @@
                      [--max-size 8M] [--option key=value ...] [--out FILE] [--format FMT]
                      [--plot FILE.png] [--quiet]
                                      run an experiment: progress, table, fit; save and plot it
+    niclab sweep EXPERIMENT --grid KEY=V1,V2 [--grid ...] [run's options] [--workers N]
+                     [--scheduler tcp://HOST:PORT] [--cache DIR | --no-cache] [--out FILE.csv]
+                     [--plot FILE]       one run per grid point, in parallel (local or Dask), cached
+    niclab plot RESULT.json ... --out FIG.pdf [--what latency|bandwidth|both] [--label TEXT ...]
+                                     overlay saved results (PNG, PDF, SVG)
+    niclab --version                 the simulator's version
 """
 
 import argparse
@@ -93,8 +99,12 @@ def cmd_demo(args):
     out.mkdir(parents=True, exist_ok=True)
     options = [v.results[k] for k in ("nocache", "icache", "novsmall", "nowt")]
     plots.overlay([pp] + options, what="latency").savefig(out / "latency.png", dpi=120)
-    plots.overlay([pp, v.results["stream"], v.results["stream_8mb"], v.results["bidir"]], what="bandwidth").savefig(
-        out / "bandwidth.png", dpi=120)
+    # One legend entry per run: the bandwidth runs share firmware and op, so say which run each is.
+    runs = {"pingpong": "ping-pong", "stream": "stream", "stream_8mb": "stream, 8 MB", "bidir": "bi-directional, 8 MB"}
+    for key, label in runs.items():
+        v.results[key].label = label
+    plots.overlay([v.results[k] for k in runs], what="bandwidth").savefig(out / "bandwidth.png", dpi=120)
+    pp.label = None  # back to its firmware and op for what follows
     pp.save(out / "pingpong.json")
     pp.save(out / "np.out", format="netpipe")
     print(f"wrote {out / 'latency.png'}, {out / 'bandwidth.png'}, {out / 'pingpong.json'}, {out / 'np.out'}")
@@ -301,9 +311,32 @@ def _plot_runs(results, path):
     raise ResultError(f"--plot {path}: {results[0].experiment} has no bandwidth or latency column to overlay")
 
 
-def cmd_run(args):
-    """Run one experiment (or one per value of --vary) with a progress bar; print its
-    table and fit; save and plot it."""
+def cmd_plot(args):
+    """Overlay saved results (JSON from `niclab run --out`) in one figure."""
+    from . import plots
+    from .experiments import Result
+    results = [Result.load(p) for p in args.files]
+    labels = args.label or []
+    if len(labels) > len(results):
+        raise SystemExit(f"niclab plot: {len(labels)} --label for {len(results)} file(s)")
+    for r, label in zip(results, labels):
+        r.label = label
+    if len({r.label for r in results}) < len(results):  # one legend entry per run: tell equal labels apart
+        for r, path in zip(results, args.files):
+            if not any(r.label == label for label in labels):
+                r.label = f"{r.label} ({pathlib.Path(path).stem})"
+    what = args.what
+    if what == "auto":
+        fig = plots.plot(results[0]) if len(results) == 1 else _plot_runs(results, args.out)
+    else:
+        fig = plots.overlay(results, what)
+    fig.savefig(args.out)
+    print(f"plotted {args.out}")
+    return 0
+
+
+def _run_arguments(args):
+    """(run keyword arguments, experiment options) from the arguments run and sweep share."""
     options = _parse_options(args.option)
     if args.op is not None:
         options["op"] = args.op
@@ -320,6 +353,13 @@ def cmd_run(args):
         kw["transport"] = args.transport
     if args.part:
         kw["parts"] = _parse_parts(args.part)
+    return kw, options
+
+
+def cmd_run(args):
+    """Run one experiment (or one per value of --vary) with a progress bar; print its
+    table and fit; save and plot it."""
+    kw, options = _run_arguments(args)
     key, values = _parse_vary(args.vary)
 
     results, interrupted = [], False
@@ -352,14 +392,46 @@ def cmd_run(args):
     return 130 if interrupted else 0
 
 
-def _add_experiment_commands(sub):
-    e = sub.add_parser("experiments", help="list the registered experiments")
-    e.set_defaults(func=cmd_experiments)
-    r = sub.add_parser("run", help="run an experiment (ping-pong, stream, LogP signature, ...)",
-                       description="Run a registered experiment (see `niclab experiments`) on a simulated "
-                                   "system. Sizes in bytes (K = 1024, M = 1024 K), times in us, "
-                                   "bandwidth in MB/s (10^6 B/s). Ctrl-C stops it, keeping the points so far.")
-    r.add_argument("experiment")
+def _parse_grid(pairs):
+    """--grid KEY=V1,V2 ... : the sweep's grid, values as --option values (numbers, sizes, text)."""
+    grid = {}
+    for text in pairs:
+        key, sep, values = text.partition("=")
+        if not sep or not key or not values:
+            raise SystemExit(f"niclab: --grid wants KEY=V1,V2,... (e.g. set.core.clock_mhz=300,400), got {text!r}")
+        grid[key.strip()] = [_option_value(v.strip()) for v in values.split(",")]
+    return grid
+
+
+def cmd_sweep(args):
+    """One experiment over a grid of parameters, the points in parallel and cached."""
+    from .sweep import sweep
+    kw, options = _run_arguments(args)
+    if args.set:
+        kw["set"] = _parse_sets(args.set)
+    s = sweep(args.experiment, _parse_grid(args.grid), workers=args.workers, scheduler=args.scheduler,
+              cache=False if args.no_cache else (args.cache or True), progress=not args.quiet, **kw, **options)
+    if not args.quiet:
+        print(f"# sweep {args.experiment}: {len(s)} point(s), {s.computed} computed, {s.cached} from the cache")
+        for r in s.results:
+            print(f"## {r.label}")
+            print(r.table())
+            if r.fit:
+                print("fit: " + ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
+                                          for k, v in r.fit.items()))
+    if args.out:
+        s.save_csv(args.out)
+        if not args.quiet:
+            print(f"saved {args.out}")
+    if args.plot:
+        s.plot().savefig(args.plot)
+        if not args.quiet:
+            print(f"plotted {args.plot}")
+    return 0
+
+
+def _add_run_arguments(r):
+    """The system and experiment arguments run and sweep share."""
     r.add_argument("--system", choices=_system_names(), help="the modelled system (default: the preset's, seastar)")
     r.add_argument("--preset", help="the preset (default: the system's default preset)")
     r.add_argument("--transport", help="the host library to run over (default: the system's first; see `niclab systems`)")
@@ -369,8 +441,6 @@ def _add_experiment_commands(sub):
     r.add_argument("--part", action="append", metavar="KIND=NAME",
                    help="swap a part of the preset, e.g. bus=pci-64-66 (see `niclab parts`)")
     r.add_argument("--set", action="append", metavar="KEY=VALUE", help="preset parameter override")
-    r.add_argument("--vary", metavar="KEY=V1,V2",
-                   help="one run per value of a preset parameter, overlaid in --plot and saved one file each")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--op", choices=["put", "get", "send"])
     r.add_argument("--schedule", choices=["netpipe", "osu"])
@@ -378,15 +448,57 @@ def _add_experiment_commands(sub):
     r.add_argument("--max-size", type=parse_size, metavar="BYTES", help="largest message size (B; 64K, 8M)")
     r.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="an experiment option (value as JSON, a size like 8M, or text)")
+
+
+def _add_experiment_commands(sub):
+    e = sub.add_parser("experiments", help="list the registered experiments")
+    e.set_defaults(func=cmd_experiments)
+    r = sub.add_parser("run", help="run an experiment (ping-pong, stream, LogP signature, ...)",
+                       description="Run a registered experiment (see `niclab experiments`) on a simulated "
+                                   "system. Sizes in bytes (K = 1024, M = 1024 K), times in us, "
+                                   "bandwidth in MB/s (10^6 B/s). Ctrl-C stops it, keeping the points so far.")
+    r.add_argument("experiment")
+    _add_run_arguments(r)
+    r.add_argument("--vary", metavar="KEY=V1,V2",
+                   help="one run per value of a preset parameter, overlaid in --plot and saved one file each")
     r.add_argument("--out", metavar="FILE", help="save the result (.json, .csv, .osu/.txt, .np.out)")
     r.add_argument("--format", choices=["json", "csv", "osu", "netpipe"], help="format of --out (default: by name)")
     r.add_argument("--plot", metavar="FILE.png", help="save the experiment's natural plot")
     r.add_argument("--quiet", action="store_true", help="no progress bar and no table")
     r.set_defaults(func=cmd_run)
+    w = sub.add_parser("sweep", help="an experiment over a grid of parameters, in parallel, cached",
+                       description="Run an experiment once per point of a grid (the Cartesian product of every "
+                                   "--grid), on local worker processes or a Dask cluster. Results are cached by "
+                                   "the hash of their full spec, firmware and simulator: a rerun only computes "
+                                   "what changed. Grid keys: set.KEY (preset parameter), parts.KIND, system, "
+                                   "preset, nodes, firmware, transport, seed, or an experiment option.")
+    w.add_argument("experiment")
+    w.add_argument("--grid", action="append", required=True, metavar="KEY=V1,V2",
+                   help="a grid axis, e.g. set.core.clock_mhz=300,400,500 or firmware=portals,portals_nocache")
+    _add_run_arguments(w)
+    w.add_argument("--workers", type=int, help="local worker processes (default: one per core)")
+    w.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask scheduler (tcp://host:8786)")
+    w.add_argument("--cache", metavar="DIR", help="cache directory (default: $NICLAB_CACHE or ~/.cache/niclab)")
+    w.add_argument("--no-cache", action="store_true", help="compute every point and keep nothing")
+    w.add_argument("--out", metavar="FILE.csv", help="save the combined table (one line per measured point)")
+    w.add_argument("--plot", metavar="FILE", help="save one figure with a line per grid point (.png, .pdf, .svg)")
+    w.add_argument("--quiet", action="store_true", help="no progress bar and no tables")
+    w.set_defaults(func=cmd_sweep)
+    pl = sub.add_parser("plot", help="overlay saved results in one figure (.png, .pdf, .svg)",
+                        description="Overlay results saved as JSON (niclab run --out r.json) in one figure, with "
+                                    "the systems' published points; the format follows --out's suffix.")
+    pl.add_argument("files", nargs="+", metavar="RESULT.json")
+    pl.add_argument("--out", required=True, metavar="FIG.pdf", help="the figure (.png, .pdf, .svg)")
+    pl.add_argument("--what", choices=["auto", "latency", "bandwidth", "both"], default="auto",
+                    help="what to draw (default: one result's natural plot; several: bandwidth, else latency)")
+    pl.add_argument("--label", action="append", metavar="TEXT", help="legend label of each file, in order")
+    pl.set_defaults(func=cmd_plot)
 
 
 def main(argv=None):
+    from . import __version__
     ap = argparse.ArgumentParser(prog="niclab", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=f"niclab {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="Portals ping-pong on the two-node SeaStar, figures and the validation table")
     d.add_argument("--out-dir", default="niclab-demo", help="where the figures and results go (default: niclab-demo)")

@@ -10,30 +10,66 @@ here needs a display or a GUI backend (they render with Agg when saved); in Jupy
 returned Figure shows as an image. To open a window, draw into an ``ax`` you made
 with ``matplotlib.pyplot``.
 
-Units as everywhere in niclab: sizes in bytes (B), times in microseconds (us),
+Units as everywhere in niclab: sizes in bytes (B), times in microseconds (µs; "us" in column names),
 bandwidth in MB/s (10^6 bytes per second).
 """
 
+import functools
 import io
 import time
 
+import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogFormatter
 
 from .errors import ResultError
 
-__all__ = ["LivePlot", "bandwidth", "cpu_load", "latency", "overlay", "plot", "prtt", "published_points", "signature",
-           "sweep"]
+__all__ = ["LivePlot", "STYLE", "bandwidth", "cpu_load", "latency", "overlay", "plot", "prtt", "published_points",
+           "signature", "sweep", "title"]
 
 _SWEEP_Y = {
-    "latency": ("latency_us", "latency (us)"),
+    "latency": ("latency_us", "latency (µs)"),
     "bandwidth": ("bandwidth_mb_s", "bandwidth (MB/s)"),
 }
 
+# One look for every figure niclab draws (applied while it draws, so a user's own
+# pyplot style is left alone): sizes that stay legible in a two-column paper, and vector
+# output (PDF, SVG) with real text.
+STYLE = {
+    "font.size": 9,
+    "axes.titlesize": 9,
+    "axes.labelsize": 9,
+    "legend.fontsize": 7.5,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "lines.linewidth": 1.4,
+    "lines.markersize": 4,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "legend.frameon": False,
+    "savefig.dpi": 200,
+    "pdf.fonttype": 42,
+    "svg.fonttype": "none",
+}
+
+
+def _styled(draw):
+    """Draw with STYLE in force (rcParams are read when artists are made)."""
+    @functools.wraps(draw)
+    def styled(*args, **kwargs):
+        with matplotlib.rc_context(STYLE):
+            return draw(*args, **kwargs)
+    return styled
+
 
 class NiclabFigure(Figure):
-    """A Matplotlib Figure that shows itself as a PNG in Jupyter without pyplot."""
+    """A Matplotlib Figure that shows itself as a PNG in Jupyter without pyplot, and
+    saves with STYLE's output settings (resolution, text kept as text in PDF and SVG)."""
+
+    def savefig(self, *args, **kwargs):
+        with matplotlib.rc_context(STYLE):
+            return super().savefig(*args, **kwargs)
 
     def _repr_png_(self):
         buf = io.BytesIO()
@@ -48,6 +84,33 @@ def _figure(ax, panels=1, width=6.4, height=4.2):
     fig = NiclabFigure(figsize=(width * panels if panels > 1 else width, height), layout="constrained")
     axes = fig.subplots(1, panels, squeeze=False)[0]
     return fig, list(axes)
+
+
+_EXPERIMENT_NAMES = {"pingpong": "ping-pong", "bidir": "bi-directional stream", "comms1": "Comms1",
+                     "comms2": "Comms2", "cpu_load": "CPU load", "net_throughput": "network throughput"}
+
+
+def _common(values):
+    values = list(dict.fromkeys(values))
+    return values[0] if len(values) == 1 else ""
+
+
+def title(results, quantity=""):
+    """A figure title that says what was measured: system (preset), firmware or
+    transport, operation, experiment and `quantity`; a part the runs do not share is
+    left to the legend. E.g. ``"seastar: portals put ping-pong latency"``."""
+    results = list(results)
+    if not results:
+        return quantity
+    system = _common((r.system or {}).get("system", "") for r in results)
+    preset = _common((r.system or {}).get("preset", "") for r in results)
+    image = _common(r.image for r in results)
+    transport = _common(r.params.get("transport", "") for r in results)
+    op = _common(r.params.get("op", "") for r in results)
+    experiment = _common(_EXPERIMENT_NAMES.get(r.experiment, r.experiment) for r in results)
+    where = system + (f" ({preset})" if preset and preset != system else "")
+    what = " ".join(p for p in (image or transport, op, experiment, quantity) if p)
+    return f"{where}: {what}" if where else what
 
 
 def _finite_positive(x, y):
@@ -101,36 +164,55 @@ def _published_into(ax, results, column):
             ax.plot([x], [y], linestyle="none", marker="*", markersize=11, color="black", label=f"published ({label})")
 
 
+def _fit_into(ax, result, column, color):
+    """The fitted timing model t_n = t0 + n / r_inf (Comms1/2, seed 003 §8.4) as a dashed
+    line in the same colour as its run: t_n on a latency axis, n / t_n on a bandwidth one."""
+    t0, r_inf = _fit_number(result, "t0_us"), _fit_number(result, "r_inf_mb_s")
+    sizes = result["size"][result["size"] > 0]
+    if t0 is None or r_inf is None or r_inf <= 0 or not len(sizes):
+        return
+    n = np.geomspace(sizes.min(), sizes.max(), 200)
+    t = t0 + n / r_inf
+    y = t if column == "latency_us" else n / t
+    ok = y > 0
+    n_half = _fit_number(result, "n_half_bytes")
+    text = f"{result.label} fit: t0 = {t0:.3g} µs, r∞ = {r_inf:.3g} MB/s" + (
+        f", n½ = {n_half:.3g} B" if n_half is not None else "")
+    ax.plot(n[ok], y[ok], "--", color=color, linewidth=1, label=text)
+
+
 def _sweep_into(ax, results, what, published=True):
     column, ylabel = _SWEEP_Y[what]
     for r in results:
         _need(r, "size", column)
         x, y = _finite_positive(r["size"], r[column])  # a 0-byte point has no place on a log axis
-        ax.plot(x, y, marker=".", label=r.label)
+        (line,) = ax.plot(x, y, marker="o" if len(x) == 1 else ".", label=r.label)
+        _fit_into(ax, r, column, line.get_color())
     if published:
         _published_into(ax, results, column)
     ax.set_xscale("log", base=2)
     _plain_log_y(ax)
     ax.set_xlabel("message size (B)")
     ax.set_ylabel(ylabel)
-    ax.grid(True, which="major", alpha=0.3)
+    ax.set_title(title(results, what))
     if results:
         ax.legend()
     return ax
 
 
+@_styled
 def latency(*results, ax=None, published=True):
-    """Latency (us) against message size (B), log-log, one line per result (legend: ``.label``),
+    """Latency (µs) against message size (B), log-log, one line per result (legend: ``.label``),
     with the system's published values for the same experiment as stars (``published=False``
-    leaves them out; see ``published_points``).
+    leaves them out; see ``published_points``) and a run's fitted t0 + n / r_inf dashed.
 
     Returns the Figure (the figure of `ax` when given)."""
     fig, (a,) = _figure(ax)
     _sweep_into(a, results, "latency", published)
-    a.set_title("latency")
     return fig
 
 
+@_styled
 def bandwidth(*results, ax=None, published=True):
     """Bandwidth (MB/s, 10^6 B/s) against message size (B), log-log, one line per result,
     with the system's published values as stars (``published=False`` leaves them out).
@@ -138,20 +220,19 @@ def bandwidth(*results, ax=None, published=True):
     Returns the Figure (the figure of `ax` when given)."""
     fig, (a,) = _figure(ax)
     _sweep_into(a, results, "bandwidth", published)
-    a.set_title("bandwidth")
     return fig
 
 
+@_styled
 def sweep(*results):
-    """Two panels for message-size sweeps: latency (us) and bandwidth (MB/s) against size (B)."""
+    """Two panels for message-size sweeps: latency (µs) and bandwidth (MB/s) against size (B)."""
     fig, (a, b) = _figure(None, panels=2)
     _sweep_into(a, results, "latency")
     _sweep_into(b, results, "bandwidth")
-    a.set_title("latency")
-    b.set_title("bandwidth")
     return fig
 
 
+@_styled
 def overlay(results, what="latency", ax=None):
     """Several sweeps on one plot: `what` is "latency" (us), "bandwidth" (MB/s) or "both"
     (two panels). `results` is a list of Results; their ``.label`` makes the legend."""
@@ -172,6 +253,7 @@ def _fit_number(result, key):
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) else None
 
 
+@_styled
 def signature(result, ax=None, fit_lines=True):
     """The LogP signature (Culler et al. 1996): T_total/m (us) against m, one curve per
     delay d (us). With `fit_lines`, dashed lines mark the extracted o_s and g (us) when
@@ -181,20 +263,20 @@ def signature(result, ax=None, fit_lines=True):
     d, m, t = result["d_us"], result["m"], result["t_per_msg_us"]
     for value in dict.fromkeys(d.tolist()):  # curves in the order measured
         sel = d == value
-        a.plot(m[sel], t[sel], marker=".", label=f"d = {value:g} us")
+        a.plot(m[sel], t[sel], marker=".", label=f"d = {value:g} µs")
     if fit_lines:
         for key, name, style in (("o_s_us", "o_s", "--"), ("g_us", "g", ":")):
             v = _fit_number(result, key)
             if v is not None:
-                a.axhline(v, color="0.3", linestyle=style, linewidth=1, label=f"{name} = {v:.3g} us")
+                a.axhline(v, color="0.3", linestyle=style, linewidth=1, label=f"{name} = {v:.3g} µs")
     a.set_xlabel("m (messages)")
-    a.set_ylabel("T_total / m (us)")
-    a.set_title(f"LogP signature: {result.label}")
-    a.grid(True, alpha=0.3)
+    a.set_ylabel("T_total / m (µs)")
+    a.set_title(title([result], "LogP signature"))
     a.legend()
     return fig
 
 
+@_styled
 def prtt(result, ax=None):
     """LogGP gap by parametrized round trips: per size s (B) the measured gap
     (PRTT(n,0,s) - PRTT(1,0,s)) / (n-1) (us), and the fitted line g + G*(s-1) when
@@ -211,15 +293,18 @@ def prtt(result, ax=None):
     if g is not None and G is not None and len(s):
         xs = np.linspace(0, float(np.nanmax(s)), 200)
         a.plot(xs, g + G * np.maximum(xs - 1, 0), "--",
-               label=f"g + G(s-1): g = {g:.3g} us, G = {G * 1e3:.3g} ns/B")
+               label=f"g + G(s-1): g = {g:.3g} µs, G = {G * 1e3:.3g} ns/B")
+    # Sizes span 0 B to kilobytes: linear near 0, logarithmic beyond, so the short
+    # messages (where g dominates) are not squashed against the axis.
+    a.set_xscale("symlog", base=2, linthresh=1)
     a.set_xlabel("message size s (B)")
-    a.set_ylabel("gap (us)")
-    a.set_title(f"LogGP by PRTT: {result.label}")
-    a.grid(True, alpha=0.3)
+    a.set_ylabel("gap (µs)")
+    a.set_title(title([result], "LogGP gap by PRTT"))
     a.legend()
     return fig
 
 
+@_styled
 def cpu_load(result):
     """Host CPU load against message size (B): the load (%) of the client (and the server
     when measured), and the CPU time per message (us) with the fitted c0 + c_byte*n."""
@@ -235,8 +320,7 @@ def cpu_load(result):
     a.set_xscale("log", base=2)
     a.set_xlabel("message size (B)")
     a.set_ylabel("CPU load (%)")
-    a.set_title(f"CPU load: {result.label}")
-    a.grid(True, alpha=0.3)
+    a.set_title(title([result]))
     a.legend()
     if has_cpu:
         b = axes[1]
@@ -244,14 +328,14 @@ def cpu_load(result):
         c0, cb = _fit_number(result, "c0_us"), _fit_number(result, "c_byte_ns")
         if c0 is not None and cb is not None and len(s):
             xs = np.linspace(0, float(np.nanmax(s)), 200)
-            b.plot(xs, c0 + cb * 1e-3 * xs, "--", label=f"c0 + c_byte n: c0 = {c0:.3g} us, c_byte = {cb:.3g} ns/B")
+            b.plot(xs, c0 + cb * 1e-3 * xs, "--", label=f"c0 + c_byte n: c0 = {c0:.3g} µs, c_byte = {cb:.3g} ns/B")
         b.set_xlabel("message size n (B)")
-        b.set_ylabel("CPU time per message (us)")
-        b.grid(True, alpha=0.3)
+        b.set_ylabel("CPU time per message (µs)")
         b.legend()
     return fig
 
 
+@_styled
 def _generic(result):
     names = result.column_names
     fig, (a,) = _figure(None)
@@ -260,11 +344,12 @@ def _generic(result):
         a.plot(x, result[name], marker=".", label=name)
     units = result.units
     a.set_xlabel(f"{names[0]} ({units[names[0]]})" if units[names[0]] else names[0])
-    a.set_title(f"{result.experiment}: {result.label}")
+    a.set_title(title([result]))
     a.legend()
     return fig
 
 
+@_styled
 def plot(result):
     """The natural plot of a result, chosen by its columns: the LogP signature, the PRTT
     gap fit, the CPU load, latency + bandwidth panels for message-size sweeps, or every

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import niclab
-from niclab.cli import parse_size
+from niclab.cli import main, parse_size
 
 
 def _niclab(*args, cwd=None):
@@ -104,3 +104,56 @@ def test_vary_runs_once_per_value_saves_each_and_overlays(tmp_path):
 def test_vary_names_a_bad_value():
     r = _niclab("run", "pingpong", "--vary", "bus.clock_hz=fast", "--quiet")
     assert r.returncode != 0 and "'fast' is not a number" in r.stderr
+
+
+def test_plot_overlays_saved_results_in_pdf_with_given_labels(tmp_path, monkeypatch):
+    from niclab import plots
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert main(["run", "pingpong", "--sizes", "8,1K", "--quiet", "--out", str(a)]) == 0
+    assert main(["run", "pingpong", "--sizes", "8,1K", "--quiet", "--out", str(b), "--set", "core.clock_mhz=300"]) == 0
+    seen = {}
+    real = plots.overlay
+
+    def spy(results, what="latency", ax=None):
+        seen["labels"] = [r.label for r in results]
+        fig = real(results, what, ax)
+        seen["legend"] = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        return fig
+    monkeypatch.setattr(plots, "overlay", spy)
+    fig = tmp_path / "fig.pdf"
+    assert main(["plot", str(a), str(b), "--what", "latency", "--label", "500 MHz", "--label", "300 MHz",
+                 "--out", str(fig)]) == 0
+    assert fig.read_bytes().startswith(b"%PDF")
+    assert seen["labels"] == ["500 MHz", "300 MHz"] and seen["legend"][:2] == ["500 MHz", "300 MHz"]
+    with pytest.raises(SystemExit, match="3 --label for 2 file"):
+        main(["plot", str(a), str(b), "--label", "x", "--label", "y", "--label", "z", "--out", str(fig)])
+
+
+def test_plot_names_equal_labels_by_their_files(tmp_path, monkeypatch):
+    from niclab import plots
+    a, b = tmp_path / "fast.json", tmp_path / "slow.json"
+    main(["run", "pingpong", "--sizes", "8", "--quiet", "--out", str(a)])
+    main(["run", "pingpong", "--sizes", "8", "--quiet", "--out", str(b)])
+    seen = {}
+    real = plots.overlay
+
+    def spy(results, what="latency", ax=None):
+        seen["labels"] = [r.label for r in results]
+        return real(results, what, ax)
+    monkeypatch.setattr(plots, "overlay", spy)
+    assert main(["plot", str(a), str(b), "--what", "latency", "--out", str(tmp_path / "f.svg")]) == 0
+    assert seen["labels"] == ["portals put (fast)", "portals put (slow)"]
+
+
+def test_version(capsys):
+    import niclab
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.strip() == f"niclab {niclab.__version__}"
+    import pathlib
+    import tomllib
+    pyproject = tomllib.loads((pathlib.Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert niclab.__version__ == pyproject["project"]["version"]  # one version, CMake's and the package's
+    r = niclab.run("pingpong", sizes=[8])
+    assert r.simulator == niclab.__version__ and f"niclab {niclab.__version__}" in r.to_csv().splitlines()[0]

@@ -40,7 +40,8 @@ def test_latency_one_line_per_result_log_log(sweeps, tmp_path):
     (ax,) = fig.axes
     assert len(_curves(ax)) == 2
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    assert "(B)" in ax.get_xlabel() and "(us)" in ax.get_ylabel()
+    assert "(B)" in ax.get_xlabel() and "(µs)" in ax.get_ylabel()
+    assert ax.get_title() == "seastar: portals put ping-pong latency"  # the images differ (the legend says which); the transport is shared
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["portals put", "portals_nocache put",
                                                                   "published (seastar: seed 001 §6 Fig. 4)"]
     assert len(ax.get_lines()[0].get_xdata()) == 3  # the 0-byte point is left out
@@ -72,8 +73,8 @@ def test_signature_one_curve_per_d_and_fit_lines():
     r = signature_result()
     (ax,) = plots.signature(r).axes
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels[:3] == ["d = 0 us", "d = 5 us", "d = 10 us"]
-    assert any(l.startswith("o_s = 1.5 us") for l in labels) and any(l.startswith("g = 2 us") for l in labels)
+    assert labels[:3] == ["d = 0 µs", "d = 5 µs", "d = 10 µs"]
+    assert any(l.startswith("o_s = 1.5 µs") for l in labels) and any(l.startswith("g = 2 µs") for l in labels)
     assert len(_curves(ax)) == 5
     assert len(_curves(plots.signature(r, fit_lines=False).axes[0])) == 3
 
@@ -154,3 +155,40 @@ def test_a_published_packet_size_is_not_drawn_as_a_bandwidth():
                if e.get("experiment") == "comms1" and e.get("column") == "bandwidth_mb_s"]
     assert any(e["unit"] == "bytes" for e in entries)
     assert all(y != 512 for _, y, _ in published_points(r, "bandwidth_mb_s"))
+
+
+def test_titles_say_system_firmware_operation_and_experiment(sweeps):
+    assert plots.title([sweeps[0]], "latency") == "seastar: portals put ping-pong latency"
+    dsnic = niclab.run("comms1", system="dsnic", sizes=[64, 1024])
+    assert plots.title([dsnic], "bandwidth") == "dsnic: csp send Comms1 bandwidth"
+    assert plots.title([sweeps[0], dsnic]) == ""  # nothing in common: the legend says it all
+
+
+def test_a_fitted_timing_model_is_drawn_with_its_parameters():
+    r = niclab.run("comms1", system="dsnic", sizes=[64, 1024, 16384, 65536])
+    t0, r_inf = r.fit["t0_us"], r.fit["r_inf_mb_s"]
+    for what, column in (("latency", "latency_us"), ("bandwidth", "bandwidth_mb_s")):
+        (ax,) = plots.overlay([r], what).axes
+        fits = [l for l in ax.get_lines() if "fit:" in l.get_label()]
+        assert len(fits) == 1 and f"t0 = {t0:.3g} µs" in fits[0].get_label() and "r∞" in fits[0].get_label()
+        n, y = fits[0].get_xdata(), fits[0].get_ydata()
+        model = t0 + n / r_inf
+        np.testing.assert_allclose(y, model if column == "latency_us" else n / model)
+        # The line follows the measured points it was fitted to.
+        np.testing.assert_allclose(np.interp(r["size"], n, y), r[column], rtol=0.15)
+
+
+def test_prtt_keeps_small_sizes_apart():
+    r = niclab.Result.from_arrays("prtt", {"size": [0, 1, 8, 64, 512], "prtt_1_0_us": [10, 10, 10, 11, 14],
+                                           "prtt_n_0_us": [30, 30, 31, 35, 50]},
+                                  units={"size": "B", "prtt_1_0_us": "us", "prtt_n_0_us": "us"}, params={"n": 5})
+    (ax,) = plots.prtt(r).axes
+    assert ax.get_xscale() == "symlog" and "(µs)" in ax.get_ylabel()
+
+
+def test_vector_formats(sweeps, tmp_path):
+    fig = plots.latency(*sweeps)
+    fig.savefig(tmp_path / "f.pdf")
+    fig.savefig(tmp_path / "f.svg")
+    assert (tmp_path / "f.pdf").read_bytes().startswith(b"%PDF")
+    assert "seastar: portals put ping-pong latency" in (tmp_path / "f.svg").read_text()  # real text, not paths
