@@ -1,7 +1,10 @@
 // Ping-pong, streaming and bi-directional sweeps: the three tests of the NetPIPE
 // Portals module (seed 001 §5.2), each for put or get.
+#include <algorithm>
+#include <array>
 #include <exception>
 #include <functional>
+#include <vector>
 
 #include "niclab/exp/programs.hpp"
 #include "niclab/exp/sweep.hpp"
@@ -14,6 +17,26 @@ constexpr uint64_t kDefaultMax = 8ull << 20;  // seed 001 reports up to 8 MB
 
 std::vector<Column> sweep_columns() {
     return {{"size", "B"}, {"repeats", ""}, {"time_us", "us"}, {"latency_us", "us"}, {"bandwidth_mb_s", "MB/s"}};
+}
+
+// Round-trip sweeps time every transfer of a point on its own, so a point also says how
+// its repeats spread (the first after a cold path, a periodic firmware task, a
+// congested network): the least, the median and the most one-way latency.
+std::vector<Column> round_trip_columns() {
+    auto c = sweep_columns();
+    c.insert(c.end(), {{"latency_min_us", "us"}, {"latency_median_us", "us"}, {"latency_max_us", "us"}});
+    return c;
+}
+
+// {min, median, max} of `v` (reordered); the median of an even count is the mean of the two middle ones.
+std::array<double, 3> spread(std::vector<double>& v) {
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    const double least = *lo, most = *hi;
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + mid, v.end());
+    double median = v[mid];
+    if (v.size() % 2 == 0) median = (median + *std::max_element(v.begin(), v.begin() + mid)) / 2;
+    return {least, median, most};
 }
 
 struct Sweep {
@@ -45,11 +68,11 @@ uint64_t largest(const SweepPlan& plan) { return std::max<uint64_t>(1, *std::max
 double us(Time t) { return t.as_us(); }
 
 // `reps` timed transfers of n bytes after the plan's untimed warm-up ones: the
-// simulated time per transfer (us). A transfer is a get, or a put answered by the
-// peer's put (or, in bidir, the peer's own put of the same exchange). `begin` runs
-// when the timed part starts.
+// simulated time per transfer (us), and each transfer's own time in `each`. A transfer
+// is a get, or a put answered by the peer's put (or, in bidir, the peer's own put of the
+// same exchange). `begin` runs when the timed part starts.
 double time_transfers(host::ProcessContext& ctx, msg::Transport& me, const SweepPlan& plan, uint64_t n, bool get,
-                      const std::function<void()>& begin) {
+                      const std::function<void()>& begin, std::vector<double>& each) {
     auto transfer = [&] {
         if (get) return me.get(ctx, n);
         me.send(ctx);
@@ -59,8 +82,13 @@ double time_transfers(host::ProcessContext& ctx, msg::Transport& me, const Sweep
     for (unsigned i = 0; i < plan.warmup; ++i) transfer();
     if (begin) begin();
     const unsigned reps = plan.repeats(n);
+    each.clear();
     const Time start = ctx.now();
-    for (unsigned i = 0; i < reps; ++i) transfer();
+    for (unsigned i = 0; i < reps; ++i) {
+        const Time t = ctx.now();
+        transfer();
+        each.push_back(us(ctx.now() - t));
+    }
     return us(ctx.now() - start) / reps;
 }
 
@@ -140,7 +168,7 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
                  const PointObserver& observer, const SweepHooks& hooks) {
     Options o(name, options);
     const Sweep s = read_sweep(o, hooks.min_repeats, hooks.max_repeats, hooks.options);
-    auto columns = sweep_columns();
+    auto columns = round_trip_columns();
     columns.insert(columns.end(), hooks.columns.begin(), hooks.columns.end());
     Result result(name, columns);
     result.params = o.used();
@@ -163,7 +191,16 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
         if (!hooks.begin) return nullptr;
         return [&hooks, &ctx] { hooks.begin(ctx); };
     };
-    auto publish = [&](host::ProcessContext& ctx, std::vector<double> row, double latency) {
+    // Per side, each transfer's time (us), reused from point to point.
+    auto transfer_times = [&] {
+        std::vector<double> each;
+        each.reserve(s.plan.max_repeats);
+        return each;
+    };
+    // A point's row: size, repeats, time per transfer, one-way latency (half of it for a
+    // get, a put's round trip or an exchange), bandwidth, the latency's spread, the hooks'.
+    auto publish = [&](host::ProcessContext& ctx, std::vector<double> row, double latency, std::vector<double>& each) {
+        for (double t : spread(each)) row.push_back(t / 2);
         auto more = extra(ctx, latency);
         row.insert(row.end(), more.begin(), more.end());
         bench.publish(ctx, std::move(row));
@@ -176,12 +213,13 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
                 if (hooks.enter) hooks.enter(ctx, true);
                 me.open(ctx, max);
                 bench.meet(ctx, me);
+                auto each = transfer_times();
                 for (uint64_t n : s.plan.sizes) {
                     if (bench.stopping()) break;
                     // Put: a round trip of two messages. Get: one get, itself a round trip.
-                    const double per_transfer = time_transfers(ctx, me, s.plan, n, get, begin(ctx)) / (get ? 1 : 2);
+                    const double per_transfer = time_transfers(ctx, me, s.plan, n, get, begin(ctx), each) / (get ? 1 : 2);
                     const double latency = get ? per_transfer / 2 : per_transfer;
-                    publish(ctx, {double(n), double(s.plan.repeats(n)), per_transfer, latency, n / per_transfer}, latency);
+                    publish(ctx, {double(n), double(s.plan.repeats(n)), per_transfer, latency, n / per_transfer}, latency, each);
                 }
             },
             [&](host::ProcessContext& ctx, msg::Transport& me) {
@@ -201,12 +239,13 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
         if (hooks.enter) hooks.enter(ctx, client);
         me.open(ctx, max);
         bench.meet(ctx, me);
+        auto each = transfer_times();
         for (uint64_t n : s.plan.sizes) {
             if (client && bench.stopping()) break;
-            const double per_exchange = time_transfers(ctx, me, s.plan, n, get, client ? begin(ctx) : nullptr);
+            const double per_exchange = time_transfers(ctx, me, s.plan, n, get, client ? begin(ctx) : nullptr, each);
             if (client)
                 publish(ctx, {double(n), double(s.plan.repeats(n)), per_exchange, per_exchange / 2, 2.0 * n / per_exchange},
-                        per_exchange / 2);
+                        per_exchange / 2, each);
         }
     };
     bench.run(side, side);

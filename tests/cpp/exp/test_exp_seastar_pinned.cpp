@@ -46,7 +46,7 @@ TEST(SeaStarPinned, PrttAndCpuLoad) {
     EXPECT_EQ(column_ps(prtt, 3), (std::vector<int64_t>{129576000, 206598000}));
     auto load = run_experiment("cpu_load", seastar_pair(), {{"sizes", {8, 4096}}});
     EXPECT_EQ(column_ps(load, 2), (std::vector<int64_t>{5288880, 10369125}));
-    EXPECT_EQ(column_ps(load, 7), (std::vector<int64_t>{2763880, 3892563}));
+    EXPECT_EQ(column_ps(load, load.column_index("cpu_us_per_msg")), (std::vector<int64_t>{2763880, 3892563}));
 }
 
 }  // namespace

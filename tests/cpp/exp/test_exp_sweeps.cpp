@@ -47,6 +47,27 @@ TEST(PingPong, GetLatencyIsHalfAGet) {
     EXPECT_DOUBLE_EQ(lat[0], time[0] / 2);
 }
 
+TEST(PingPong, EachPointSaysHowItsRepeatsSpread) {
+    // The mean of a point lies between its least and most transfer, the median too;
+    // a 1-byte put's first timed round trip pays for a path the warm-up did not heat
+    // fully, so the spread is real, not a copy of the mean.
+    auto r = run_experiment("pingpong", seastar_pair(), {{"sizes", {1, 1024}}, {"warmup", 0}});
+    auto lat = r.column("latency_us"), lo = r.column("latency_min_us"), mid = r.column("latency_median_us"),
+         hi = r.column("latency_max_us");
+    for (size_t i = 0; i < r.rows(); ++i) {
+        EXPECT_LE(lo[i], lat[i]);
+        EXPECT_LE(lat[i], hi[i]);
+        EXPECT_LE(lo[i], mid[i]);
+        EXPECT_LE(mid[i], hi[i]);
+    }
+    EXPECT_LT(lo[0], hi[0]);
+    auto b = run_experiment("bidir", seastar_pair(), {{"sizes", {64}}});
+    EXPECT_LE(b.column("latency_min_us")[0], b.column("latency_us")[0]);
+    EXPECT_GE(b.column("latency_max_us")[0], b.column("latency_us")[0]);
+    // Streaming times a burst, not single messages: no spread columns.
+    EXPECT_FALSE(run_experiment("stream", seastar_pair(), {{"sizes", {64}}}).has_column("latency_min_us"));
+}
+
 TEST(Stream, BackToBackPutsBeatPingPongBandwidth) {
     const nlohmann::json opts = {{"sizes", {4096}}};
     auto pp = run_experiment("pingpong", seastar_pair(), opts);
