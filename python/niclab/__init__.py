@@ -8,10 +8,11 @@ modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmwar
 
 from . import _niclab
 from ._niclab import preset_names
-from . import portals, startx
-from .errors import (BootTimeout, ConfigError, DriverError, EmptyQueueError, ExperimentError, FirmwareFault, FitError,
-                     FirmwareImageError, MessageFormatError, NiclabError, PortalsError, QueueOverflowError, RdmaError,
-                     ResultError, StartxError, TraceBuildIdMismatch, TraceError, TraceFormatError, UnknownPriorityError)
+from . import portals, sdk, startx
+from .errors import (BootTimeout, ConfigError, DriverError, EmptyQueueError, ExperimentError, FirmwareBuildError,
+                     FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, MessageFormatError, NiclabError,
+                     PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, TraceBuildIdMismatch,
+                     TraceError, TraceFormatError, UnknownPriorityError)
 from . import experiments, fits
 from .experiments import Result, list_experiments, parts, run, systems
 from .firmware import firmware_path
@@ -21,10 +22,10 @@ from .system import System
 from .trace import Trace, read_trace
 
 __all__ = [
-    "BootTimeout", "ConfigError", "ExperimentError", "FirmwareFault", "FitError", "FirmwareImageError", "NiclabError",
-    "Nic", "PortalsError", "System", "firmware_path", "portals", "preset_names", "startx",
-    "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError", "EmptyQueueError", "RdmaError",
-    "DriverError",
+    "BootTimeout", "ConfigError", "ExperimentError", "FirmwareBuildError", "FirmwareFault", "FirmwareImageError",
+    "FirmwareNotFound", "FitError", "NiclabError", "Nic", "PortalsError", "System", "firmware_path", "portals",
+    "preset_names", "sdk", "startx", "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError",
+    "EmptyQueueError", "RdmaError", "DriverError",
     "Result", "ResultError", "Sweep", "experiments", "fits", "list_experiments", "parts", "run", "sweep", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]

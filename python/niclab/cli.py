@@ -23,6 +23,9 @@
                      [--plot FILE]       one run per grid point, in parallel (local or Dask), cached
     niclab plot RESULT.json ... --out FIG.pdf [--what latency|bandwidth|both] [--label TEXT ...]
                                      overlay saved results (PNG, PDF, SVG)
+    niclab fw build SOURCE.c ... [--trace] [--name N] [--out-dir D] [-D DEF] [-I DIR]
+    niclab fw new NAME | niclab fw list | niclab fw sdk
+                                     the firmware SDK: build an image from C anywhere
     niclab --version                 the simulator's version
 """
 
@@ -533,6 +536,8 @@ def main(argv=None):
                    help="decode even if the ELF is not the build that recorded the trace (marked UNRELIABLE)")
     t.set_defaults(func=cmd_tracedump)
     _add_experiment_commands(sub)
+    from .cli_fw import add_fw_commands
+    add_fw_commands(sub)
     args = ap.parse_args(argv)
     try:
         return args.func(args)

@@ -28,6 +28,18 @@ class FirmwareImageError(NiclabError):
     rule = ""
 
 
+class FirmwareNotFound(FirmwareImageError, FileNotFoundError):
+    """No image of that name or path; the message lists the images there are.
+    ``rule`` is ``"not-found"``."""
+
+    rule = "not-found"
+
+
+class FirmwareBuildError(NiclabError):
+    """A firmware image that could not be built: a missing source, a bad name, a
+    missing tool, or the compiler's and linker's own messages (file:line: error)."""
+
+
 class FirmwareFault(NiclabError):
     """The firmware stopped its NIC: an unhandled trap, a double fault, the watchdog,
     or a firmware panic (``kind == "firmware panic"``, e.g. resource exhaustion).

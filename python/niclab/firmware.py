@@ -9,6 +9,8 @@ overrides both.
 import os
 from pathlib import Path
 
+from .errors import ConfigError, FirmwareNotFound
+
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -24,22 +26,48 @@ def firmware_dirs():
     return dirs
 
 
-def firmware_path(name):
-    """Path of an example firmware ELF by name (``"hello"`` or ``"hello.elf"``).
+def available():
+    """The built-in image names, sorted (each ``NAME.elf`` found in ``firmware_dirs()``)."""
+    names = set()
+    for d in firmware_dirs():
+        if d.is_dir():
+            names.update(p.stem for p in d.glob("*.elf"))
+    return sorted(names)
 
-    Raises FileNotFoundError listing the directories searched.
-    """
+
+def firmware_path(name):
+    """Path of a built-in firmware ELF by name (``"hello"`` or ``"hello.elf"``).
+
+    Raises FirmwareNotFound (a FirmwareImageError and a FileNotFoundError) listing
+    the names there are."""
     file = name if name.endswith(".elf") else name + ".elf"
     for d in firmware_dirs():
         if (d / file).is_file():
             return d / file
-    searched = ", ".join(str(d) for d in firmware_dirs())
-    raise FileNotFoundError(f"firmware {file!r} not found (searched {searched})")
+    names = available()
+    listing = ", ".join(names) if names else f"none built (searched {', '.join(str(d) for d in firmware_dirs())})"
+    raise FirmwareNotFound(f"firmware {name!r}: no such built-in image and no such file; built-in images: {listing}")
 
 
 def resolve(firmware):
-    """A path for `firmware`: an existing path as is, otherwise an example name."""
-    p = Path(os.fspath(firmware))
-    if p.exists() or p.suffix == ".elf" and (p.is_absolute() or len(p.parts) > 1):
-        return p
-    return firmware_path(str(firmware))
+    """The ELF path for `firmware`: a bare name (``"portals"``) is a built-in image
+    first, then a file of that name here; anything with a directory part
+    (``"./portals.elf"``, ``"/abs/fw.elf"``) is a path. ConfigError naming
+    ``firmware`` when it is neither a name nor a path."""
+    if not isinstance(firmware, (str, os.PathLike)):
+        err = ConfigError(f"firmware: expected an image name or a path to an ELF, not {type(firmware).__name__} "
+                          f"{firmware!r}")
+        err.key_path = "firmware"
+        raise err
+    text = os.fspath(firmware)
+    p = Path(text)
+    if len(p.parts) > 1 or p.is_absolute():
+        if p.is_file():
+            return p
+        raise FirmwareNotFound(f"firmware {text!r}: no such file")
+    try:
+        return firmware_path(text)
+    except FirmwareNotFound:
+        if p.is_file():  # a file of that name in the current directory
+            return p
+        raise

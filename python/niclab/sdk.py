@@ -1,0 +1,151 @@
+"""The firmware SDK as a product: build a NIC firmware image from C anywhere.
+
+    >>> elf = niclab.sdk.build(["my.c"], trace=True)       # ./my.elf, .bin, .size.txt, .map
+    >>> niclab.Nic(firmware=elf)
+
+The SDK (headers ``niclab/fw/*.h``, ``crt0.S``, the linker script, the small runtime,
+the CMake toolchain file and the ``niclab_firmware()`` CMake function) ships with the
+package (``niclab/sdk`` in a wheel, ``firmware/sdk`` in a checkout). ``build`` writes a
+two-line CMake project next to the output and runs CMake with the SDK's toolchain
+(Debian's ``riscv64-unknown-elf-gcc`` for RV32IM), so an image built here is built
+exactly as the built-in ones are: same flags, same runtime, same size report.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from .errors import FirmwareBuildError
+
+__all__ = ["build", "new", "sdk_dir"]
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def sdk_dir():
+    """The SDK directory: the package's copy in a wheel, the checkout's firmware/sdk otherwise."""
+    for d in (_PACKAGE_DIR / "sdk", _PACKAGE_DIR.parent.parent / "firmware" / "sdk"):
+        if (d / "niclab_firmware.cmake").is_file():
+            return d
+    raise FirmwareBuildError(f"no firmware SDK found (looked in {_PACKAGE_DIR / 'sdk'} and the checkout's firmware/sdk)")
+
+
+def _tool(name):
+    path = shutil.which(name)
+    if path is None:
+        raise FirmwareBuildError(f"'{name}' is not installed; the firmware SDK needs cmake, ninja and Debian's "
+                                 "gcc-riscv64-unknown-elf and picolibc-riscv64-unknown-elf")
+    return path
+
+
+def _cmake_list(paths):
+    return " ".join(f'"{Path(p).resolve().as_posix()}"' for p in paths)
+
+
+def build(sources, name=None, *, out_dir=".", trace=False, trace_entries=None, defines=(), include_dirs=(),
+          quiet=True):
+    """Build firmware image `name` (default: the first source's stem) from C/assembly
+    `sources` into `out_dir`: NAME.elf (load it), NAME.bin (the flat image), NAME.map and
+    NAME.size.txt (the size report). `trace` turns the trace points of
+    ``niclab/fw/trace.h`` on (a ring of `trace_entries` records, a power of two).
+    Returns the ELF's path. FirmwareBuildError with the compiler's messages when it
+    does not build."""
+    sources = [Path(os.fspath(s)) for s in ([sources] if isinstance(sources, (str, os.PathLike)) else sources)]
+    if not sources:
+        raise FirmwareBuildError("firmware build: no source files")
+    missing = [str(s) for s in sources if not s.is_file()]
+    if missing:
+        raise FirmwareBuildError(f"firmware build: no such source file: {', '.join(missing)}")
+    name = name or sources[0].stem
+    if not _NAME.match(name):
+        raise FirmwareBuildError(f"firmware build: name {name!r} is not a C identifier (letters, digits, _)")
+    out = Path(out_dir).resolve()
+    work = out / f".niclab-build-{name}"
+    work.mkdir(parents=True, exist_ok=True)
+    sdk = sdk_dir()
+    options = []
+    if trace:
+        options.append("TRACE")
+        if trace_entries:
+            options.append(f"TRACE_ENTRIES {int(trace_entries)}")
+    if defines:
+        options.append("DEFINES " + " ".join(str(d) for d in defines))
+    if include_dirs:
+        options.append("INCLUDE_DIRS " + _cmake_list(include_dirs))
+    (work / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.24)\n"
+        "project(niclab_user_firmware LANGUAGES C ASM)\n"
+        f'include("{sdk.as_posix()}/niclab_firmware.cmake")\n'
+        f'niclab_firmware({name} SOURCES {_cmake_list(sources)} {" ".join(options)} OUTPUT_DIR "{out.as_posix()}")\n')
+    cmake = _tool("cmake")
+    _tool("ninja")
+    _tool("riscv64-unknown-elf-gcc")
+    steps = [
+        [cmake, "-S", str(work), "-B", str(work / "build"), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+         f"-DCMAKE_TOOLCHAIN_FILE={sdk / 'riscv32-toolchain.cmake'}"],
+        [cmake, "--build", str(work / "build")],
+    ]
+    for step in steps:
+        done = subprocess.run(step, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise FirmwareBuildError(f"firmware {name} does not build:\n{_errors(done.stdout + done.stderr)}")
+        if not quiet:
+            print(done.stdout, end="")
+    elf = out / f"{name}.elf"
+    if not elf.is_file():
+        raise FirmwareBuildError(f"firmware {name}: the build succeeded but wrote no {elf}")
+    return elf
+
+
+def _errors(log):
+    """The compiler's and linker's own lines (file:line: error ...), else the whole log's tail."""
+    keep = [line for line in log.splitlines() if re.search(r"(error|warning|undefined reference|note):", line)]
+    return "\n".join(keep) if keep else "\n".join(log.splitlines()[-30:])
+
+
+_STARTER_C = """\
+/* {name}: a niclab NIC firmware. Build it with `niclab fw build {name}.c --trace` (or
+ * with CMake: see CMakeLists.txt) and boot it: `niclab boot ./{name}.elf`, or
+ * niclab.Nic(firmware="./{name}.elf") from Python. The headers are in the SDK
+ * (`niclab fw sdk`): niclab/fw/runtime.h, trace.h, hw.h, dma.h, mailbox.h. */
+#include "niclab/fw/runtime.h"
+#include "niclab/fw/trace.h"
+
+int main(void)
+{{
+    /* Caches are off out of reset; the loader waits for the running flag (seed 000 §3.2). */
+    fw_cache_enable(NICLAB_CACHE_I | NICLAB_CACHE_D);
+    fw_set_running();
+    trace_val(1); /* a trace record (with --trace): this line, a timestamp, the value 1 */
+    fw_console_puts("{name}: hello from node ");
+    fw_console_put_dec(fw_node_id());
+    fw_console_puts("\\n");
+    fw_halt(0);
+}}
+"""
+
+_STARTER_CMAKE = """\
+# {name}: built with the niclab firmware SDK. `niclab fw build {name}.c` does the same;
+# with CMake: cmake -S . -B build -G Ninja -DNICLAB_SDK=$(niclab fw sdk)
+#                    -DCMAKE_TOOLCHAIN_FILE=$(niclab fw sdk)/riscv32-toolchain.cmake && cmake --build build
+cmake_minimum_required(VERSION 3.24)
+project({name} LANGUAGES C ASM)
+include(${{NICLAB_SDK}}/niclab_firmware.cmake)
+niclab_firmware({name} SOURCES {name}.c TRACE OUTPUT_DIR ${{CMAKE_BINARY_DIR}})
+"""
+
+
+def new(name, directory=None):
+    """Write a starter firmware NAME/NAME.c with its CMakeLists.txt; returns the directory."""
+    if not _NAME.match(name):
+        raise FirmwareBuildError(f"fw new: name {name!r} is not a C identifier (letters, digits, _)")
+    d = Path(directory or name)
+    if d.exists() and any(d.iterdir()):
+        raise FirmwareBuildError(f"fw new: {d} exists and is not empty")
+    d.mkdir(parents=True, exist_ok=True)
+    (d / f"{name}.c").write_text(_STARTER_C.format(name=name))
+    (d / "CMakeLists.txt").write_text(_STARTER_CMAKE.format(name=name))
+    return d
