@@ -27,3 +27,30 @@ def test_a_bad_vcp_parameter_names_its_key():
     with pytest.raises(niclab.ConfigError) as e:
         niclab.System({"preset": "t9000-20", "nodes": 2, "set": {"vcp.byte_cycles": -3}})
     assert e.value.key_path == "set.vcp.byte_cycles"
+
+
+def test_four_links_from_the_command_line(tmp_path):
+    """Fig. 3 from the CLI: `--set t9000.links=4` cables four links per node, vl5 puts five
+    VLs on each, and the stream carries about four times one link's bytes per second."""
+    import subprocess
+    import sys
+
+    def mb_s(links):
+        out = tmp_path / f"links{links}.json"
+        p = subprocess.run([sys.executable, "-m", "niclab", "run", "stream", "--preset", "t9000-20", "--transport", "vl5",
+                            "--set", f"t9000.links={links}", "--sizes", "64K", "--quiet", "--out", str(out)],
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        r = niclab.Result.load(str(out))
+        assert r.system["set"] == {"t9000.links": links}
+        return r["bandwidth_mb_s"][0]
+
+    one, four = mb_s(1), mb_s(4)
+    assert 3.8 < four / one < 4.1
+
+
+def test_links_out_of_range_name_the_key():
+    for bad in (0, 5):
+        with pytest.raises(niclab.ConfigError) as e:
+            niclab.System({"preset": "t9000-20", "nodes": 2, "set": {"t9000.links": bad}})
+        assert e.value.key_path == "set.t9000.links"

@@ -60,9 +60,9 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
         }
     }
     for (NodeId n = 0; n < topology_.nodes(); ++n) {
-        if (n_routers == 0) {  // direct cable: each NIC's transmit cable is the other's receive cable
-            nics_[n].tx_link = add_link(Side::Nic, n, 0, Side::Nic, 1 - n, 0, vnets, params.receive_buffers);
-            nics_[1 - n].rx_link = nics_[n].tx_link;
+        if (n_routers == 0) {  // direct cables: each NIC's transmit cable is its pair's (n ^ 1) receive cable
+            nics_[n].tx_link = add_link(Side::Nic, n, 0, Side::Nic, n ^ 1, 0, vnets, params.receive_buffers);
+            nics_[n ^ 1].rx_link = nics_[n].tx_link;
             continue;
         }
         const uint32_t r = topology_.router_of(n);
@@ -79,7 +79,7 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
         }
     reverse_.assign(links_.size(), 0);
     for (NodeId n = 0; n < topology_.nodes(); ++n) {
-        const LinkId back = n_routers == 0 ? nics_[1 - n].tx_link : nics_[n].rx_link;
+        const LinkId back = n_routers == 0 ? nics_[n ^ 1].tx_link : nics_[n].rx_link;
         reverse_[nics_[n].tx_link] = back;
         reverse_[back] = nics_[n].tx_link;
     }
@@ -129,8 +129,10 @@ bool Network::inject(NodeId node, const PacketView& packet) {
     if (packet.vnet >= params_.vnets)
         throw NetworkError("inject: vnet " + std::to_string(packet.vnet) + " on a network of " +
                            std::to_string(params_.vnets) + " vnets");
-    if (routers_.empty() && packet.dst == node)
-        throw NetworkError("inject: a direct cable cannot loop a packet back to its sender");
+    if (routers_.empty() && packet.dst != (node ^ 1))
+        throw NetworkError("inject: node " + std::to_string(node) + "'s direct cable ends at node " +
+                           std::to_string(node ^ 1) + ", not " + std::to_string(packet.dst) +
+                           (packet.dst == node ? " (a cable cannot loop a packet back to its sender)" : ""));
     if (packet.route_bytes) check_source_route(packet);
 
     NicPort& nic = nics_[node];

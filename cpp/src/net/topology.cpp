@@ -14,10 +14,11 @@ constexpr uint32_t kMaxPorts = 255;
 }  // namespace
 
 Topology::Topology(const TopologySpec& spec) : spec_(spec) {
-    if (std::holds_alternative<DirectCable>(spec)) {
-        nodes_ = 2;
-        node_router_.assign(2, UINT32_MAX);
-        node_port_.assign(2, 0);
+    if (const auto* d = std::get_if<DirectCable>(&spec)) {
+        if (d->cables == 0) throw NetworkError("a direct connection needs at least one cable");
+        nodes_ = 2 * d->cables;
+        node_router_.assign(nodes_, UINT32_MAX);
+        node_port_.assign(nodes_, 0);
     } else if (const auto* m = std::get_if<Mesh3D>(&spec)) {
         build_mesh(*m);
         if (m->routing == MeshRouting::Table) {

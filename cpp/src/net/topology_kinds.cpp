@@ -1,4 +1,5 @@
 // The built-in topology kinds of the registry: each reads and checks its own keys.
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -39,10 +40,12 @@ TopologySpec mesh(const nlohmann::json& t, bool torus) {
 std::vector<TopologyKind> builtin_topologies() {
     constexpr int64_t kBig = 1 << 20;
     return {
-        {"direct", "",
-         [](const nlohmann::json& t, uint32_t) -> TopologySpec {
-             topology_known_keys(t, {});
-             return DirectCable{};
+        // Pairs of NICs on cables; "cables" defaults to one per two of the system's
+        // network ports (a system of two nodes with four links each: four cables).
+        {"direct", "cables",
+         [](const nlohmann::json& t, uint32_t nodes) -> TopologySpec {
+             topology_known_keys(t, {"cables"});
+             return DirectCable{topology_integer_or(t, "cables", 1, kBig, std::max<uint32_t>(1, nodes / 2))};
          }},
         {"mesh", "dims, wrap", [](const nlohmann::json& t, uint32_t) { return mesh(t, false); }},
         {"torus", "dims, wrap", [](const nlohmann::json& t, uint32_t) { return mesh(t, true); }},

@@ -62,7 +62,7 @@ TopologySpec topology_from_json(const nlohmann::json& description, uint32_t node
 
 uint64_t topology_nodes(const TopologySpec& spec) {
     struct Count {
-        uint64_t operator()(const DirectCable&) const { return 2; }
+        uint64_t operator()(const DirectCable& d) const { return 2ull * d.cables; }
         uint64_t operator()(const Mesh3D& m) const { return uint64_t(m.dims[0]) * m.dims[1] * m.dims[2]; }
         uint64_t operator()(const FatTree& f) const { return uint64_t(f.leaves) * f.nodes_per_leaf; }
         uint64_t operator()(const KaryNTree& t) const {

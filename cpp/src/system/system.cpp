@@ -23,10 +23,12 @@ System::System(const SystemSpec& spec)
     spec_.system = preset_.system();
     const host::HostConfig host = host_config(preset_);
     if (preset_.has("ras.heartbeat_timeout_us")) ras_ = RasMonitor(Time::us(preset_.integer("ras.heartbeat_timeout_us")));
+    terminals_ = Terminals{spec.nodes, model_.ports_per_node(preset_)};
     if (spec.has_network()) {
         net::NetworkParams np = model_.network_params(preset_);
         np.seed = spec.seed;
-        network_ = std::make_unique<net::Network>(kernel_, spec.topology_spec(model_.default_topology(spec.nodes)), np);
+        network_ = std::make_unique<net::Network>(
+            kernel_, spec.topology_spec(model_.default_topology(spec.nodes, terminals_.ports), terminals_.ports), np);
     }
     for (uint32_t i = 0; i < spec.nodes; ++i) {
         Node n;

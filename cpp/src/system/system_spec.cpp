@@ -61,31 +61,42 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
     if (s.firmware.size() > 1 && s.firmware.size() != s.nodes)
         throw ConfigError("firmware", "gives " + std::to_string(s.firmware.size()) + " images for " +
                                           std::to_string(s.nodes) + " nodes (give one, or one per node)");
-    if (s.has_network() && !s.topology.is_null()) s.topology_spec();  // validate now, naming the key
+    // Validate the description's keys now, naming the key; whether it connects as many
+    // terminals as the nodes have ports is known once the preset is (System).
+    if (s.has_network() && !s.topology.is_null()) {
+        try {
+            net::topology_from_json(s.topology, s.nodes);
+        } catch (const net::TopologyConfigError& e) {
+            throw ConfigError(e.key_path(), e.problem());
+        }
+    }
     return s;
 }
 
-net::TopologySpec SystemSpec::topology_spec(const nlohmann::json& fallback) const {
+net::TopologySpec SystemSpec::topology_spec(const nlohmann::json& fallback, uint32_t ports) const {
     if (topology.is_null() && !fallback.is_null()) {
         SystemSpec with = *this;
         with.topology = fallback;
-        return with.topology_spec();
+        return with.topology_spec(nullptr, ports);
     }
+    const uint64_t terminals = uint64_t(nodes) * ports;
     net::TopologySpec spec = net::DirectCable{};
     if (topology.is_null()) {
         // Default: a direct cable for two nodes, a line of routers (an N x 1 x 1 mesh) for more.
         if (nodes != 2) spec = net::Mesh3D{{nodes, 1, 1}, {false, false, false}};
     } else {
         try {
-            spec = net::topology_from_json(topology, nodes);  // each kind checks its own keys
+            spec = net::topology_from_json(topology, uint32_t(terminals));  // each kind checks its own keys
         } catch (const net::TopologyConfigError& e) {
             throw ConfigError(e.key_path(), e.problem());
         }
     }
     const uint64_t count = net::topology_nodes(spec);
-    if (count != nodes)
+    if (count != terminals)
         throw ConfigError("topology", "connects " + std::to_string(count) + " nodes but the system has " +
-                                          std::to_string(nodes));
+                                          std::to_string(nodes) +
+                                          (ports == 1 ? "" : " nodes of " + std::to_string(ports) + " network ports each (" +
+                                                                 std::to_string(terminals) + " terminals)"));
     return spec;
 }
 

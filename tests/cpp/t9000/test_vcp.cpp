@@ -10,65 +10,15 @@
 #include "niclab/exp/experiments.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/systems/t9000/model.hpp"
-#include "test_processes.hpp"
+#include "vl_stream.hpp"
 
 namespace niclab::t9000 {
 namespace {
 
-system::SystemSpec two_nodes(nlohmann::json extra = nlohmann::json::object()) {
-    nlohmann::json j = {{"preset", "t9000-20"}, {"nodes", 2}};
-    j.update(extra);
-    return system::SystemSpec::from_json(j);
-}
+using test::two_nodes;
+using test::stream;
+using test::Outcome;
 
-// Node 0 sends `sizes` to node 1 over `transport`, `rounds` times each, and node 1
-// answers the last message with an empty one (channels are synchronous: an answer to
-// every message would wait for an input node 0 has not posted). Returns the time node 0
-// had the answer. The transports check every byte against the sender's pattern.
-struct Outcome {
-    Time end;
-    VcpStats tx, rx;
-};
-Outcome stream(const std::string& transport, const std::vector<uint64_t>& sizes, int rounds = 1,
-               nlohmann::json extra = nlohmann::json::object()) {
-    system::System sys(two_nodes(extra));
-    auto a = model().open_transport(sys, 0, 1, transport, 7);
-    auto b = model().open_transport(sys, 1, 0, transport, 7);
-    uint64_t max = 1;
-    for (uint64_t s : sizes) max = std::max(max, s);
-    Outcome run;
-    test::TestProcesses procs;
-    procs.spawn(sys.host_cpu(0), "send", [&](host::ProcessContext& ctx) {
-        a->open(ctx, max);
-        uint64_t tag = 0;
-        for (uint64_t s : sizes) {
-            a->prepare_send(ctx, s);
-            for (int r = 0; r < rounds; ++r) a->send(ctx, ++tag);
-        }
-        EXPECT_EQ(a->recv(ctx).bytes, 0u);
-        run.end = ctx.now();
-    });
-    procs.spawn(sys.host_cpu(1), "receive", [&](host::ProcessContext& ctx) {
-        b->open(ctx, max);
-        uint64_t tag = 0;
-        for (uint64_t s : sizes)
-            for (int r = 0; r < rounds; ++r) {
-                const msg::Received got = b->recv(ctx);
-                EXPECT_EQ(got.bytes, s);
-                EXPECT_EQ(got.tag, ++tag);
-            }
-        b->prepare_send(ctx, 0);
-        b->send(ctx, 0);
-    });
-    sys.run_for(Time::ms(200));
-    procs.rethrow_failures();
-    for (auto& p : procs) EXPECT_TRUE(p->done()) << p->name() << " did not finish";
-    EXPECT_FALSE(sys.faulted(0)) << sys.fault_report(0);
-    EXPECT_FALSE(sys.faulted(1)) << sys.fault_report(1);
-    run.tx = vcp(sys, 0).stats();
-    run.rx = vcp(sys, 1).stats();
-    return run;
-}
 
 uint64_t packets_for(uint64_t bytes) { return bytes == 0 ? 1 : (bytes + 31) / 32; }
 
@@ -177,7 +127,7 @@ TEST(T9000Vcp, AMessageLongerThanTheInputFaultsTheReceiversVcp) {
     system::System sys(two_nodes());
     auto a = model().open_transport(sys, 0, 1, "vl", 1);
     auto b = model().open_transport(sys, 1, 0, "vl", 1);
-    test::TestProcesses procs;
+    niclab::test::TestProcesses procs;
     procs.spawn(sys.host_cpu(0), "send", [&](host::ProcessContext& ctx) {
         a->open(ctx, 1000);
         a->prepare_send(ctx, 1000);

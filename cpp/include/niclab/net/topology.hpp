@@ -3,7 +3,9 @@
 // tables built on that graph (routing.hpp). Every node has one NIC port into its
 // router (or, on a direct cable, straight into the other NIC).
 //
-//  - DirectCable: two NICs cabled to each other, no router.
+//  - DirectCable: NICs cabled in pairs, no router: node 2i to node 2i+1 (`cables`
+//    pairs; one pair is two NICs on one cable). A system whose nodes own several
+//    ports (the T9000's four links) cables each of a node's ports to the peer's.
 //  - Mesh3D: X×Y×Z routers, one node each, with a wrap flag per dimension. Red Storm
 //    is a mesh in x and y and a torus in z only, because of its classified/
 //    unclassified switching cabinets and cable lengths (seed 001 §5.1).
@@ -30,7 +32,9 @@
 
 namespace niclab::net {
 
-struct DirectCable {};
+struct DirectCable {
+    uint32_t cables = 1;  // pairs of NICs: node 2i is cabled to node 2i + 1
+};
 
 // How a mesh router finds its output port. A table costs routers × nodes bytes
 // (1 GB at 32768 nodes) but one load per hop; computing dimension order from the

@@ -18,6 +18,7 @@
 #include "niclab/system/ras_monitor.hpp"
 #include "niclab/system/system_model.hpp"
 #include "niclab/system/system_spec.hpp"
+#include "niclab/system/terminals.hpp"
 
 namespace niclab::system {
 
@@ -49,6 +50,9 @@ public:
     host::HostCpu& host_cpu(size_t node);
     NodeHardware& hardware(size_t node);
     net::Network* network() { return network_.get(); }  // null for one node
+    // The network's terminals: each node's network ports (one per node unless the
+    // system's NIC drives several links).
+    const Terminals& terminals() const { return terminals_; }
 
     // Observe progress: called every `interval` of simulated time during run_until
     // with the time reached; returning false stops the run there (the state stays
@@ -86,6 +90,7 @@ private:
     Preset preset_;
     const SystemModel& model_;
     sim::Kernel kernel_;
+    Terminals terminals_;
     std::unique_ptr<net::Network> network_;
     std::vector<Node> nodes_;
     RasMonitor ras_{Time{}};

@@ -74,6 +74,17 @@ public:
     virtual net::NetworkParams network_params(const Preset& preset) const = 0;
     // The default topology (a system spec's "topology": null) for `nodes` nodes.
     virtual nlohmann::json default_topology(uint32_t nodes) const = 0;
+    // Network ports each node cables into the network (terminals.hpp): one unless the
+    // system's NIC drives several links (the T9000's t9000.links).
+    virtual uint32_t ports_per_node(const Preset& preset) const {
+        (void)preset;
+        return 1;
+    }
+    // The default topology for `nodes` nodes of `ports` ports each (ports_per_node).
+    virtual nlohmann::json default_topology(uint32_t nodes, uint32_t ports) const {
+        (void)ports;
+        return default_topology(nodes);
+    }
     // Builds node `node` of `sys` (its host memory and CPU already exist; the network
     // too when there is more than one node). Throws ConfigError for a bad part.
     virtual std::unique_ptr<NodeHardware> build_node(System& sys, uint32_t node) const = 0;

@@ -29,9 +29,10 @@ struct SystemSpec {
     // its own default.
     nlohmann::json topology;
 
-    // The network topology (`fallback` when the spec gives none and it is not null);
-    // throws ConfigError("topology...") when it does not fit.
-    net::TopologySpec topology_spec(const nlohmann::json& fallback = nullptr) const;
+    // The network topology (`fallback` when the spec gives none and it is not null) for
+    // nodes × `ports` network ports (terminals.hpp); throws ConfigError("topology...")
+    // when it does not fit.
+    net::TopologySpec topology_spec(const nlohmann::json& fallback = nullptr, uint32_t ports = 1) const;
     bool has_network() const { return nodes > 1; }
 
     static SystemSpec from_json(const nlohmann::json& j);  // throws ConfigError

@@ -52,10 +52,11 @@ net::NetworkParams network_params(const system::Preset& p) {
     return np;
 }
 
-nlohmann::json default_topology(uint32_t nodes) {
+nlohmann::json default_topology(uint32_t nodes, uint32_t ports) {
     if (nodes < 2) return nullptr;
-    if (nodes == 2) return {{"kind", "direct"}};
-    if (nodes <= kC104Ports) return {{"kind", "crossbar"}, {"ports", nodes}};
+    if (nodes == 2) return ports == 1 ? nlohmann::json{{"kind", "direct"}} : nlohmann::json{{"kind", "direct"}, {"cables", ports}};
+    const uint32_t terminals = nodes * ports;
+    if (terminals <= kC104Ports) return {{"kind", "crossbar"}, {"ports", terminals}};
     // A two-level Clos of C104s: leaves with 16 terminals and 16 up-links (seed 003 §6.1).
     return {{"kind", "clos"}, {"ports", kC104Ports}};
 }

@@ -13,13 +13,18 @@ namespace {
 class T9000Node final : public system::NodeHardware {
 public:
     T9000Node(system::System& sys, uint32_t node)
-        : vcp_(sys.kernel(), sys.network(), sys.host_memory(node), vcp_params(sys.preset(), node)) {}
+        : vcp_(sys.kernel(), sys.network(), sys.host_memory(node), params(sys, node)) {}
 
     bool faulted() const override { return vcp_.faulted(); }
     std::string fault_report() const override { return vcp_.fault(); }
     Vcp& vcp() { return vcp_; }
 
 private:
+    static VcpParams params(system::System& sys, uint32_t node) {
+        VcpParams p = vcp_params(sys.preset(), node);
+        p.terminals = sys.terminals();
+        return p;
+    }
     Vcp vcp_;
 };
 
@@ -40,6 +45,11 @@ public:
     std::vector<system::ParameterDecl> parameters() const override { return t9000::parameters(); }
     net::NetworkParams network_params(const system::Preset& preset) const override { return ds::network_params(preset); }
     nlohmann::json default_topology(uint32_t nodes) const override { return ds::default_topology(nodes); }
+    // Each node cables t9000.links of its four DS links into the network.
+    uint32_t ports_per_node(const system::Preset& preset) const override { return links(preset); }
+    nlohmann::json default_topology(uint32_t nodes, uint32_t ports) const override {
+        return ds::default_topology(nodes, ports);
+    }
     std::unique_ptr<system::NodeHardware> build_node(system::System& sys, uint32_t node) const override {
         return std::make_unique<T9000Node>(sys, node);
     }
@@ -48,14 +58,17 @@ public:
                                                    const std::string& transport, uint64_t seed) const override {
         if (peer >= sys.node_count() || peer == node)
             throw msg::TransportError("node " + std::to_string(node) + ": no peer node " + std::to_string(peer));
-        uint32_t links = 0;
+        bool known_name = false;
         std::string known;
         for (const auto& t : transport_infos()) {
             known += (known.empty() ? "" : ", ") + t.name;
-            if (t.name == transport) links = (t.name == "vl" || t.name == "vl_seq") ? 1 : uint32_t(std::stoul(t.name.substr(2)));
+            known_name = known_name || t.name == transport;
         }
-        if (links == 0) throw msg::TransportError("the T9000 has no transport '" + transport + "' (" + known + ")");
-        return make_vl_transport(node_of(sys, node).vcp(), node_of(sys, peer).vcp(), sys.host_memory(node), links,
+        if (!known_name) throw msg::TransportError("the T9000 has no transport '" + transport + "' (" + known + ")");
+        // vl, vl_seq: one VL in all (0); vlK: K VLs on each link.
+        const bool one = transport == "vl" || transport == "vl_seq";
+        const uint32_t per_link = one ? 0 : uint32_t(std::stoul(transport.substr(2)));
+        return make_vl_transport(node_of(sys, node).vcp(), node_of(sys, peer).vcp(), sys.host_memory(node), per_link,
                                  transport == "vl_seq", seed, vl_costs(sys.preset()));
     }
     const nlohmann::json& published() const override { return system::published("t9000"); }

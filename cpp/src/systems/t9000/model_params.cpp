@@ -29,6 +29,8 @@ std::vector<system::ParameterDecl> parameters() {
         {"vcp.ack_cycles", "cycles", 0, 100000, true},
         {"vcp.byte_cycles", "cycles", 0, 1000, true},
         {"vcp.pipelines", "engines", 1, 2, true},
+        {"vcp.engine_per_link", "flag", 0, 1, true},
+        {"t9000.links", "links", 1, kMaxLinks, true},
     };
     d.insert(d.end(), own.begin(), own.end());
     return d;
@@ -44,8 +46,12 @@ VcpParams vcp_params(const system::Preset& p, uint32_t node) {
     v.byte_cycles = uint32_t(p.integer("vcp.byte_cycles"));
     v.pipelines = uint32_t(p.integer("vcp.pipelines"));
     v.max_payload = uint32_t(p.integer("net.max_payload"));
+    v.engine_per_link = p.integer("vcp.engine_per_link") != 0;
+    v.terminals = {node + 1, links(p)};  // the system's node count is the caller's (T9000Node)
     return v;
 }
+
+uint32_t links(const system::Preset& p) { return uint32_t(p.integer("t9000.links")); }
 
 VlCosts vl_costs(const system::Preset& p) {
     return {cpu_cycle(p) * p.integer("cpu.channel_op_cycles"), system::time_ns(p.value("host.context_switch_ns"))};

@@ -13,23 +13,35 @@ constexpr uint32_t kAckFlag = 0x8000'0000u;
 
 Vcp::Vcp(sim::Kernel& kernel, net::Network* network, host::HostMemory& memory, const VcpParams& params)
     : kernel_(kernel), network_(network), memory_(memory), params_(params) {
+    const std::string me = "node " + std::to_string(params_.node);
     if (params_.pipelines != 1 && params_.pipelines != 2)
-        throw T9000Error("node " + std::to_string(params_.node) + ": the VCP has 1 or 2 pipelines, not " +
-                         std::to_string(params_.pipelines));
+        throw T9000Error(me + ": the VCP has 1 or 2 pipelines, not " + std::to_string(params_.pipelines));
     if (params_.max_payload == 0 || params_.max_payload > kMaxPacketPayload)
-        throw T9000Error("node " + std::to_string(params_.node) + ": the VCP sends packets of 1.." +
-                         std::to_string(kMaxPacketPayload) + " bytes, not " + std::to_string(params_.max_payload));
+        throw T9000Error(me + ": the VCP sends packets of 1.." + std::to_string(kMaxPacketPayload) + " bytes, not " +
+                         std::to_string(params_.max_payload));
+    if (links() == 0 || links() > kMaxLinks)
+        throw T9000Error(me + ": a T9000 has 1.." + std::to_string(kMaxLinks) + " links, not " + std::to_string(links()));
+    if (params_.node >= params_.terminals.nodes)
+        throw T9000Error(me + " of a system of " + std::to_string(params_.terminals.nodes) + " nodes");
+    tx_.resize(links());
+    free_at_.assign(size_t(links()) * 2, Time{});
     if (network_) {
         if (network_->params().max_payload < params_.max_payload)
-            throw T9000Error("node " + std::to_string(params_.node) + ": the network carries " +
-                             std::to_string(network_->params().max_payload) + "-byte payloads; the VCP sends " +
-                             std::to_string(params_.max_payload));
-        network_->attach(params_.node, this);
+            throw T9000Error(me + ": the network carries " + std::to_string(network_->params().max_payload) +
+                             "-byte payloads; the VCP sends " + std::to_string(params_.max_payload));
+        if (network_->nodes() != params_.terminals.count())
+            throw T9000Error(me + ": the network has " + std::to_string(network_->nodes()) + " terminals, not " +
+                             std::to_string(params_.terminals.nodes) + " nodes x " + std::to_string(links()) + " links");
+        for (uint32_t l = 0; l < links(); ++l) {
+            ports_.push_back(std::make_unique<Port>(*this, l));
+            network_->attach(terminal(l), ports_.back().get());
+        }
     }
 }
 
 Vcp::~Vcp() {
-    if (network_) network_->attach(params_.node, nullptr);
+    if (network_)
+        for (uint32_t l = 0; l < ports_.size(); ++l) network_->attach(terminal(l), nullptr);
 }
 
 VirtualLink& Vcp::link(uint32_t peer, uint32_t index) {
@@ -37,20 +49,21 @@ VirtualLink& Vcp::link(uint32_t peer, uint32_t index) {
     if (fresh) {
         it->second.peer = peer;
         it->second.index = index;
+        it->second.link = index % links();
     }
     return it->second;
 }
 
-Vcp::Slot Vcp::reserve(Side side, Time earliest, Time work) {
-    Time& free_at = free_at_[params_.pipelines == 2 ? side : 0];
+Vcp::Slot Vcp::reserve(Side side, uint32_t link, Time earliest, Time work) {
+    Time& free_at = free_at_[size_t(params_.engine_per_link ? link : 0) * 2 + (params_.pipelines == 2 ? side : 0)];
     const Time start = std::max(earliest, free_at);
     free_at = start + work;
     stats_.busy += work;
     return {start, free_at};
 }
 
-Time Vcp::serialization(uint32_t payload) const {
-    return network_ ? network_->link(network_->injection_link(params_.node)).serialization(payload) : Time{};
+Time Vcp::serialization(uint32_t link, uint32_t payload) const {
+    return network_ ? network_->link(network_->injection_link(terminal(link))).serialization(payload) : Time{};
 }
 
 void Vcp::fail(const std::string& what) {
@@ -72,9 +85,9 @@ void Vcp::output(VirtualLink& vl, uint64_t addr, uint64_t bytes) {
 
 void Vcp::send_next(VirtualLink& vl) {
     const auto n = uint32_t(std::min<uint64_t>(params_.max_payload, vl.out_bytes - vl.out_sent));
-    net::BasicPacket<kMaxPacketPayload> p;
-    p.src = params_.node;
-    p.dst = vl.peer;
+    Packet p;
+    p.src = terminal(vl.link);
+    p.dst = params_.terminals.terminal(vl.peer, vl.link);
     p.message_id = vl.index;
     p.sequence = uint16_t(vl.out_packets);
     p.head = vl.out_sent == 0;
@@ -83,8 +96,9 @@ void Vcp::send_next(VirtualLink& vl) {
     memory_.read(vl.out_addr + vl.out_sent, p.data());
     // The tail may not leave before the send work on the packet is done; when the work
     // is shorter than the packet's transmission it hides under it.
-    const Slot s = reserve(kOutput, kernel_.now(), cycles(params_.packet_send_cycles + uint64_t(n) * params_.byte_cycles));
-    const Time wire = serialization(n);
+    const Slot s =
+        reserve(kOutput, vl.link, kernel_.now(), cycles(params_.packet_send_cycles + uint64_t(n) * params_.byte_cycles));
+    const Time wire = serialization(vl.link, n);
     const Time leave = s.finish - wire > s.start ? s.finish - wire : s.start;
     vl.out_sent += n;
     ++vl.out_packets;
@@ -92,41 +106,49 @@ void Vcp::send_next(VirtualLink& vl) {
     note_in_flight();
     stats_.max_in_flight_per_vl = std::max(stats_.max_in_flight_per_vl, vl.out_unacked);
     ++stats_.packets_sent;
+    ++stats_.packets_sent_on[vl.link];
     stats_.bytes_sent += n;
-    queue(p, leave);
+    queue(p, vl.link, leave);
 }
 
 void Vcp::note_in_flight() { stats_.max_vls_in_flight = std::max(stats_.max_vls_in_flight, vls_in_flight_); }
 
-void Vcp::queue(const net::BasicPacket<kMaxPacketPayload>& p, Time at) {
+void Vcp::queue(const Packet& p, uint32_t link, Time at) {
     // Events carry small captures: the packet waits in `leaving_` under its number.
     const uint64_t id = next_leaving_++;
-    leaving_.emplace(id, p);
+    leaving_.emplace(id, std::make_pair(link, p));
     kernel_.schedule_at(std::max(at, kernel_.now()), [this, id] {
         auto it = leaving_.find(id);
-        tx_.push_back(it->second);
+        const uint32_t l = it->second.first;
+        tx_[l].push_back(it->second.second);
         leaving_.erase(it);
-        pump();
+        pump(l);
     });
 }
 
-void Vcp::pump() {
-    while (!tx_.empty() && network_->inject(params_.node, net::PacketView(tx_.front()))) tx_.pop_front();
+void Vcp::pump(uint32_t l) {
+    auto& q = tx_[l];
+    while (!q.empty() && network_->inject(terminal(l), net::PacketView(q.front()))) q.pop_front();
 }
 
-bool Vcp::deliver(const net::PacketView& p) {
-    if (p.dst != params_.node) {
-        fail("received a packet for node " + std::to_string(p.dst));
+bool Vcp::deliver(uint32_t on, const net::PacketView& p) {
+    if (p.dst != terminal(on)) {
+        fail("received a packet for terminal " + std::to_string(p.dst) + " on link " + std::to_string(on));
         return true;
     }
-    VirtualLink& vl = link(p.src, p.message_id & ~kAckFlag);
+    VirtualLink& vl = link(params_.terminals.node_of(p.src), p.message_id & ~kAckFlag);
+    if (vl.link != on || params_.terminals.port_of(p.src) != on) {
+        fail("a packet of VL " + std::to_string(vl.index) + " (link " + std::to_string(vl.link) + ") arrived on link " +
+             std::to_string(on) + " from terminal " + std::to_string(p.src));
+        return true;
+    }
     if (p.message_id & kAckFlag) {
         if (vl.out_unacked == 0) {
             fail("an acknowledgement on VL " + std::to_string(vl.index) + " from node " + std::to_string(p.src) +
                  " with no packet outstanding");
             return true;
         }
-        const Slot s = reserve(kInput, kernel_.now(), cycles(params_.ack_cycles));
+        const Slot s = reserve(kInput, on, kernel_.now(), cycles(params_.ack_cycles));
         kernel_.schedule_at(s.finish, [this, &vl] { ack_received(vl); });
         return true;
     }
@@ -141,10 +163,11 @@ bool Vcp::deliver(const net::PacketView& p) {
         return true;
     }
     ++stats_.packets_received;
+    ++stats_.packets_received_on[on];
     vl.held = true;
-    net::BasicPacket<kMaxPacketPayload>::copy_from(p, vl.held_packet);
+    Packet::copy_from(p, vl.held_packet);
     // Its head arrived one transmission before its tail (now): receive work starts there.
-    vl.held_head_at = kernel_.now() - serialization(p.length);
+    vl.held_head_at = kernel_.now() - serialization(on, p.length);
     if (vl.in_posted) accept_held(vl, vl.held_head_at);
     return true;
 }
@@ -164,7 +187,8 @@ void Vcp::accept_held(VirtualLink& vl, Time earliest) {
     if (vl.accepting) return;
     vl.accepting = true;
     const uint32_t n = vl.held_packet.length;
-    const Slot s = reserve(kInput, earliest, cycles(params_.packet_receive_cycles + uint64_t(n) * params_.byte_cycles));
+    const Slot s =
+        reserve(kInput, vl.link, earliest, cycles(params_.packet_receive_cycles + uint64_t(n) * params_.byte_cycles));
     kernel_.schedule_at(std::max(s.finish, kernel_.now()), [this, &vl] {
         const auto& p = vl.held_packet;
         if (vl.in_received + p.length > vl.in_capacity) {
@@ -189,14 +213,14 @@ void Vcp::accept_held(VirtualLink& vl, Time earliest) {
 }
 
 void Vcp::send_ack(VirtualLink& vl) {
-    net::BasicPacket<kMaxPacketPayload> a;
-    a.src = params_.node;
-    a.dst = vl.peer;
+    Packet a;
+    a.src = terminal(vl.link);
+    a.dst = params_.terminals.terminal(vl.peer, vl.link);
     a.message_id = vl.index | kAckFlag;
     a.head = a.tail = true;
     a.length = 0;
     ++stats_.acks_sent;
-    queue(a, reserve(kOutput, kernel_.now(), cycles(params_.ack_cycles)).finish);
+    queue(a, vl.link, reserve(kOutput, vl.link, kernel_.now(), cycles(params_.ack_cycles)).finish);
 }
 
 void Vcp::ack_received(VirtualLink& vl) {

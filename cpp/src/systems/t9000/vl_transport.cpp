@@ -10,9 +10,12 @@
 // on vl_seq. The next output on the VL, prepare_send and wait_sends wait for the
 // acknowledgement. An input is posted when the process inputs and blocks it until the
 // message is in its buffer.
-// "vlK" (K = 2..5, 10) uses K VLs at once, as Fig. 1 (L77, L83) and Fig. 5 (L145) do
-// with one process per VL: successive messages go round the VLs, and the caller stands
-// for the K processes,
+// "vlK" (K = 2..5, 10) uses K VLs on each of the node's links (t9000.links) at once, as
+// Fig. 1 (L77, L83: K VLs on one link), Fig. 3 (L112: one to four links) and Fig. 5
+// (L145: "10 virtual links in use per physical link") do with one process per VL. VL i
+// is placed on link i mod links (round-robin, Vcp::link), so successive messages, which
+// go round the VLs, go round the links too, and the caller stands for the K x links
+// processes,
 // so an output blocks only when its VL still carries the previous message, and every
 // VL whose process is not holding a message has an input posted.
 //
@@ -36,13 +39,14 @@ namespace {
 
 class VlTransport final : public msg::Transport {
 public:
-    VlTransport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t links, bool blocking, uint64_t seed,
+    VlTransport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t vls, bool blocking, uint64_t seed,
                 const VlCosts& costs)
         : me_(me), peer_vcp_(peer), memory_(memory), seed_(seed), costs_(costs), blocking_(blocking) {
-        for (uint32_t i = 0; i < links; ++i) {
+        for (uint32_t i = 0; i < vls; ++i) {
             vls_.push_back(&me.link(peer.params().node, i));
             peer_side_.push_back(&peer.link(node(), i));
         }
+        taken_.assign(vls, 0);
     }
 
     uint32_t node() const override { return me_.params().node; }
@@ -167,7 +171,7 @@ private:
     std::vector<VirtualLink*> vls_;        // ours, by index
     std::vector<VirtualLink*> peer_side_;  // the peer's ends (for the tags)
     std::vector<uint64_t> recv_buf_;
-    std::vector<uint64_t> taken_ = std::vector<uint64_t>(kMaxVirtualLinks, 0);
+    std::vector<uint64_t> taken_;  // messages handed over, per VL
     std::deque<msg::Received> ready_;
     uint64_t send_buf_ = 0, send_bytes_ = 0, max_bytes_ = 0, received_ = 0;
     size_t next_out_ = 0, next_in_ = 0;
@@ -185,16 +189,21 @@ std::vector<msg::TransportInfo> transport_infos() {
          kMaxVlMessage}};
     for (uint32_t k : {2u, 3u, 4u, 5u, 10u})
         t.push_back({"vl" + std::to_string(k),
-                     std::to_string(k) + " virtual links on one physical link, one process each, messages in turn (Fig. 1 L77, Fig. 5 L145)",
+                     std::to_string(k) +
+                         " virtual links on each physical link (t9000.links), one process each, messages in turn round the VLs and links (Fig. 1 L77, Fig. 3 L112, Fig. 5 L145)",
                      {"send"},
                      kMaxVlMessage});
     return t;
 }
 
-std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t links,
+std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t vls_per_link,
                                                   bool blocking, uint64_t seed, const VlCosts& costs) {
-    if (blocking && links != 1) throw msg::TransportError("blocking outputs are for one virtual link");
-    return std::make_unique<VlTransport>(me, peer, memory, links, blocking, seed, costs);
+    if (blocking && vls_per_link != 0) throw msg::TransportError("blocking outputs are for one virtual link");
+    if (vls_per_link > kMaxVirtualLinks)
+        throw msg::TransportError(std::to_string(vls_per_link) + " virtual links per link: at most " +
+                                  std::to_string(kMaxVirtualLinks));
+    const uint32_t vls = vls_per_link == 0 ? 1 : vls_per_link * me.links();
+    return std::make_unique<VlTransport>(me, peer, memory, vls, blocking, seed, costs);
 }
 
 }  // namespace niclab::t9000

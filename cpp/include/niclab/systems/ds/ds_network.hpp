@@ -36,7 +36,8 @@ namespace niclab::ds {
 
 std::vector<system::ParameterDecl> network_parameters();
 net::NetworkParams network_params(const system::Preset& preset);
-// Two nodes: a direct cable; up to 32: one C104; more: a Clos network of C104s.
-nlohmann::json default_topology(uint32_t nodes);
+// Two nodes: direct cables (one per port, link i to link i); up to 32 terminals (nodes
+// × ports, system/terminals.hpp): one C104; more: a Clos network of C104s.
+nlohmann::json default_topology(uint32_t nodes, uint32_t ports = 1);
 
 }  // namespace niclab::ds

@@ -19,6 +19,9 @@ const system::SystemModel& model();
 // Every T9000 parameter with its range (the presets cite each value).
 std::vector<system::ParameterDecl> parameters();
 VcpParams vcp_params(const system::Preset& preset, uint32_t node);
+// DS links each node cables into the network (t9000.links, 1..4): the system's network
+// has nodes x links terminals (system/terminals.hpp).
+uint32_t links(const system::Preset& preset);
 
 // What the virtual-link library costs the CPU.
 struct VlCosts {
@@ -27,14 +30,16 @@ struct VlCosts {
 };
 VlCosts vl_costs(const system::Preset& preset);
 
-// The vl and vl_seq transports (and vlK: K virtual links used at once): messages of up
-// to this size.
+// The vl and vl_seq transports (and vlK: K virtual links on each of the node's links,
+// used at once): messages of up to this size.
 inline constexpr uint64_t kMaxVlMessage = 16ull << 20;
 // Fig. 1 uses one to five VLs (L77), the short-message test ten per link (L145).
 inline constexpr uint32_t kMaxVirtualLinks = 10;
 std::vector<msg::TransportInfo> transport_infos();
-// `blocking`: outputs block the process until acknowledged (vl_seq; one link only).
-std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t links,
+// `vls_per_link` VLs on each of the VCP's links, VL i on link i mod links (0: one VL in
+// all, on link 0). `blocking`: outputs block the process until acknowledged (vl_seq;
+// one VL only).
+std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t vls_per_link,
                                                   bool blocking, uint64_t seed, const VlCosts& costs);
 
 // A T9000 node's VCP (niclab::Error naming the system if it is not a T9000).

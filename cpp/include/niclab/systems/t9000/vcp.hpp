@@ -19,8 +19,21 @@
 //
 // Real bytes move: the sender's payload is read from host memory when the packet leaves,
 // carried in the network packet and written to the receiver's buffer.
+//
+// Links: a T9000 has four DS links (L61), each its own cable into the network, so a
+// node is `links` terminals of the network (system/terminals.hpp) and the VCP attaches
+// one endpoint per link. A VL lives on one link, the same index at both ends (a direct
+// connection cables link i to link i); packets of VLs on different links go on the wire
+// in parallel. Whose engine does a packet's work: with engine_per_link (the preset) each
+// link has its own engine (or pair of pipelines), so the rate at which the VCP drives
+// the links scales linearly with the links in use (Fig. 3, L112) and the 4-link
+// limit of L108 follows from the per-packet cost as 4 x the one-link limit; without it
+// one engine serves every link, a what-if under which a second link adds nothing.
+#include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <vector>
 #include <map>
 #include <string>
 #include <utility>
@@ -30,6 +43,7 @@
 #include "niclab/net/network.hpp"
 #include "niclab/sim/error.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "niclab/system/terminals.hpp"
 
 namespace niclab::t9000 {
 
@@ -40,6 +54,8 @@ public:
 
 // The largest packet payload of the VCP (seed 003 L77, L632).
 inline constexpr uint32_t kMaxPacketPayload = 32;
+// DS links per T9000 (seed 003 L61 "four DS links").
+inline constexpr uint32_t kMaxLinks = 4;
 
 struct VcpParams {
     uint32_t node = 0;
@@ -50,6 +66,9 @@ struct VcpParams {
     uint32_t byte_cycles = 0;         // per data byte moved (either direction)
     uint32_t pipelines = 1;           // 1: one engine; 2: separate output and input engines
     uint32_t max_payload = kMaxPacketPayload;
+    // The network's terminals: terminals.ports is this node's links in use (1..4).
+    system::Terminals terminals{2, 1};
+    bool engine_per_link = true;  // each link's packets have their own engine(s)
 };
 
 struct VcpStats {
@@ -61,12 +80,15 @@ struct VcpStats {
     uint32_t max_vls_in_flight = 0;
     // A packet arrived on a VL whose previous packet this VCP had not acknowledged yet.
     uint64_t overlapping_arrivals = 0;
-    Time busy;  // engine time spent (both engines)
+    Time busy;  // engine time spent (all engines)
+    std::array<uint64_t, kMaxLinks> packets_sent_on{};  // data packets sent, per link
+    std::array<uint64_t, kMaxLinks> packets_received_on{};
 };
 
 // One virtual link to a peer as this node sees it: its output and its input channel.
 struct VirtualLink {
     uint32_t peer = 0, index = 0;
+    uint32_t link = 0;  // the physical link it is placed on (index mod links)
     // Output: a message being sent (one at a time per VL).
     bool out_active = false;
     uint64_t out_addr = 0, out_bytes = 0, out_sent = 0;
@@ -91,17 +113,21 @@ struct VirtualLink {
     std::deque<uint64_t> tags;
 };
 
-class Vcp final : public net::NetworkEndpoint {
+class Vcp final {
 public:
     // `network` null: a one-node system (an output then is an error).
     Vcp(sim::Kernel& kernel, net::Network* network, host::HostMemory& memory, const VcpParams& params);
-    ~Vcp() override;
+    ~Vcp();
     Vcp(const Vcp&) = delete;
     Vcp& operator=(const Vcp&) = delete;
 
     const VcpParams& params() const { return params_; }
-    // The VL `index` to `peer` (made on first use).
+    // The VL `index` to `peer` (made on first use), on link index mod links: VLs go
+    // round-robin over the links.
     VirtualLink& link(uint32_t peer, uint32_t index);
+    uint32_t links() const { return params_.terminals.ports; }
+    // This node's terminal in the network for `link`.
+    uint32_t terminal(uint32_t link) const { return params_.terminals.terminal(params_.node, link); }
 
     // Starts sending `bytes` at `addr` on `vl` (0 bytes: one empty packet). The VL must
     // have no output under way. vl.outputs_done grows when the last packet is acknowledged.
@@ -114,25 +140,36 @@ public:
     bool faulted() const { return !fault_.empty(); }
     const std::string& fault() const { return fault_; }
 
-    bool deliver(const net::PacketView& packet) override;
-    void injection_ready() override { pump(); }
-
 private:
+    // One link's endpoint in the network: what arrives on the link goes to the VCP.
+    class Port final : public net::NetworkEndpoint {
+    public:
+        Port(Vcp& vcp, uint32_t link) : vcp_(vcp), link_(link) {}
+        bool deliver(const net::PacketView& packet) override { return vcp_.deliver(link_, packet); }
+        void injection_ready() override { vcp_.pump(link_); }
+
+    private:
+        Vcp& vcp_;
+        uint32_t link_;
+    };
+    using Packet = net::BasicPacket<kMaxPacketPayload>;
+
     struct Slot {
         Time start, finish;
     };
     enum Side { kOutput = 0, kInput = 1 };
-    // Reserves the engine of `side` (the one engine unless pipelines = 2) for `work`
-    // starting no earlier than `earliest`.
-    Slot reserve(Side side, Time earliest, Time work);
+    // Reserves the engine of `side` (the one engine unless pipelines = 2) of `link` (of
+    // the whole VCP unless engine_per_link) for `work` starting no earlier than `earliest`.
+    Slot reserve(Side side, uint32_t link, Time earliest, Time work);
     Time cycles(uint64_t n) const { return params_.cycle * int64_t(n); }
-    Time serialization(uint32_t payload) const;
+    Time serialization(uint32_t link, uint32_t payload) const;
+    bool deliver(uint32_t link, const net::PacketView& packet);
     void send_next(VirtualLink& vl);
     void accept_held(VirtualLink& vl, Time earliest);
     void ack_received(VirtualLink& vl);
     void send_ack(VirtualLink& vl);
-    void queue(const net::BasicPacket<kMaxPacketPayload>& p, Time at);
-    void pump();
+    void queue(const Packet& p, uint32_t link, Time at);
+    void pump(uint32_t link);
     void note_in_flight();
     void fail(const std::string& what);
 
@@ -141,10 +178,11 @@ private:
     host::HostMemory& memory_;
     VcpParams params_;
     std::map<std::pair<uint32_t, uint32_t>, VirtualLink> links_;
-    std::map<uint64_t, net::BasicPacket<kMaxPacketPayload>> leaving_;  // scheduled to leave
+    std::vector<std::unique_ptr<Port>> ports_;  // per link
+    std::map<uint64_t, std::pair<uint32_t, Packet>> leaving_;  // scheduled to leave, with its link
     uint64_t next_leaving_ = 0;
-    std::deque<net::BasicPacket<kMaxPacketPayload>> tx_;  // ready, waiting for the cable
-    Time free_at_[2];  // per engine
+    std::vector<std::deque<Packet>> tx_;  // per link: ready, waiting for the cable
+    std::vector<Time> free_at_;           // per engine: link x side
     uint32_t vls_in_flight_ = 0;
     VcpStats stats_;
     std::string fault_;
