@@ -142,6 +142,24 @@ TEST(Delivery, ManyToOneBurstIntoSlowRefusingNic) {
     EXPECT_GT(k.now(), Time::us(6300 / 10));
 }
 
+TEST(Delivery, DirectCablesPairNodesAndCarryEachPairOnItsOwnCable) {
+    // Three cables: nodes 0-1, 2-3, 4-5 (a system whose two nodes own three ports each).
+    sim::Kernel k;
+    Network net(k, DirectCable{3});
+    ASSERT_EQ(net.nodes(), 6u);
+    auto nics = make_nics(net);
+    for (NodeId n = 0; n < 6; ++n) nics[n]->send(make_packet(n, n ^ 1, n, 8));
+    k.run_until(Time::ms(1));
+    for (NodeId n = 0; n < 6; ++n) {
+        ASSERT_EQ(nics[n]->log.size(), 1u) << "node " << n;
+        EXPECT_EQ(nics[n]->log[0].packet.src, n ^ 1);
+        EXPECT_EQ(net.link(net.injection_link(n)).stats().packets, 1u) << "node " << n;
+    }
+    // A cable reaches only its pair.
+    EXPECT_THROW(net.inject(0, make_packet(0, 3, 0, 1)), NetworkError);
+    EXPECT_THROW(Network(k, DirectCable{0}), NetworkError);
+}
+
 TEST(Delivery, DetachedNicHoldsPacketsUntilAttached) {
     sim::Kernel k;
     Network net(k, DirectCable{});

@@ -31,6 +31,9 @@ TEST(TopologyRegistry, ListsTheBuiltInKinds) {
 
 TEST(TopologyRegistry, BuildsEachKind) {
     EXPECT_TRUE(std::holds_alternative<DirectCable>(topology_from_json({{"kind", "direct"}}, 2)));
+    // Direct cables default to one per two network ports, or say how many.
+    EXPECT_EQ(std::get<DirectCable>(topology_from_json({{"kind", "direct"}}, 8)).cables, 4u);
+    EXPECT_EQ(std::get<DirectCable>(topology_from_json({{"kind", "direct"}, {"cables", 2}}, 2)).cables, 2u);
     const auto torus = std::get<Mesh3D>(topology_from_json({{"kind", "torus"}, {"dims", {2, 3, 4}}}, 24));
     EXPECT_EQ(torus.dims, (std::array<uint32_t, 3>{2, 3, 4}));
     EXPECT_EQ(torus.wrap, (std::array<bool, 3>{true, true, true}));
