@@ -111,6 +111,7 @@ LinkId Network::add_link(Side from_side, uint32_t from, uint8_t from_port, Side 
 void Network::attach(NodeId node, NetworkEndpoint* endpoint) {
     if (node >= nics_.size()) throw NetworkError("attach: node " + std::to_string(node) + " does not exist");
     nics_[node].endpoint = endpoint;
+    nics_[node].wants_heads = endpoint && endpoint->wants_heads();
     if (endpoint) endpoint_ready(node);
 }
 
@@ -253,6 +254,7 @@ void Network::send(LinkId l, PacketHandle h, Time start) {
     if (t.corrupted) slot.corrupted = true;
     slot.tail_arrival = t.tail_arrival;
     if (ends_[l].to_side == Side::Nic) {
+        schedule_head(l, h, t.head_arrival);  // before the tail's event: it fires first on a tie
         kernel_.schedule_at(t.tail_arrival, [this, l, h] { arrive_at_nic(l, h); });
     } else {
         slot.eligible_at = t.head_arrival + params_.router_delay;
@@ -337,9 +339,34 @@ uint8_t Network::route(uint32_t router, const PacketHeader& h) {
     return port;
 }
 
+void Network::schedule_head(LinkId l, PacketHandle h, Time head_arrival) {
+    const NodeId node = ends_[l].to;
+    if (!nics_[node].wants_heads) return;
+    kernel_.schedule_at(head_arrival + links_[l].header_time(), [this, node, h] { head_at_nic(node, h); });
+}
+
+void Network::head_at_nic(NodeId node, PacketHandle h) {
+    NicPort& nic = nics_[node];
+    nic.crossing = h;
+    if (!(nic.delivery_blocked & (1u << pool_[h].header.vnet))) offer_packets(node);
+}
+
+bool Network::announce_head(NicPort& nic, PacketHandle h) {
+    const PacketSlot& slot = pool_[h];
+    PacketHandle& told = nic.told[slot.header.vnet];
+    if (!nic.wants_heads || told == h) return true;
+    if (!nic.endpoint->head_arrived(PacketView(slot.header, pool_.payload(h)), slot.tail_arrival)) {
+        ++stats_.heads_refused;
+        return false;
+    }
+    told = h;
+    return true;
+}
+
 void Network::arrive_at_nic(LinkId l, PacketHandle h) {
     const NodeId node = ends_[l].to;
     NicPort& nic = nics_[node];
+    if (nic.crossing == h) nic.crossing = kNoPacket;
     const uint8_t vnet = pool_[h].header.vnet;
     nic.rx_buffer[vnet].push(pool_, h);
     note_occupancy(nic.rx_buffer[vnet].size());
@@ -357,12 +384,17 @@ void Network::offer_packets(NodeId node) {
             const PacketHandle h = q.front();
             PacketSlot& slot = pool_[h];
             nic.ready_while_delivering = false;
+            if (nic.endpoint && !announce_head(nic, h)) {
+                nic.delivery_blocked |= uint8_t(1u << v);
+                break;
+            }
             if (!nic.endpoint || !nic.endpoint->deliver(PacketView(slot.header, pool_.payload(h)))) {
                 ++stats_.deliveries_refused;
                 nic.delivery_blocked |= uint8_t(1u << v);
                 break;
             }
             q.pop(pool_);
+            if (nic.told[v] == h) nic.told[v] = kNoPacket;
             ++stats_.packets_delivered;
             stats_.bytes_delivered += slot.header.length;
             stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
@@ -373,6 +405,12 @@ void Network::offer_packets(NodeId node) {
             pool_.release(h);
             const uint8_t vc = uint8_t(v);
             kernel_.schedule_in(links_[rx].latency(), [this, rx, vc, cost] { credit_returned(rx, vc, cost); });
+        }
+        // The packet on the cable whose head is in, once every packet before it is delivered.
+        const PacketHandle c = nic.crossing;
+        if (c != kNoPacket && q.empty() && pool_[c].header.vnet == v && !(nic.delivery_blocked & (1u << v))) {
+            nic.ready_while_delivering = false;
+            if (!nic.endpoint || !announce_head(nic, c)) nic.delivery_blocked |= uint8_t(1u << v);
         }
     }
     nic.delivering = false;

@@ -63,6 +63,10 @@ void Network::worm_advance(LinkId l, PacketHandle h, Time start, uint32_t credit
     if (!eject) {
         s.eligible_at = t.head_arrival + params_.router_delay;
         kernel_.schedule_at(s.eligible_at, [this, l, h] { arrive_at_router(l, h); });
+    } else {
+        // Before worm_settle schedules the tail's arrival; the head's event reads the
+        // tail time that settling sets.
+        schedule_head(l, h, t.head_arrival);
     }
 
     // What this start tells about the links behind, and which of them are settled.

@@ -82,6 +82,7 @@ public:
         return true;
     }
     void injection_ready() override { pump(); }
+    Network& network() { return net_; }
 
     std::size_t unsent() const {
         std::size_t n = 0;

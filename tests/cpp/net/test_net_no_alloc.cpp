@@ -19,8 +19,16 @@ namespace {
 // Injects to random destinations whenever it has a credit, accepts everything.
 class Saturator : public NetworkEndpoint {
 public:
-    Saturator(Network& net, NodeId node) : net_(net), node_(node), rng_(node, "dst") { net.attach(node, this); }
+    Saturator(Network& net, NodeId node, bool heads = false) : net_(net), node_(node), rng_(node, "dst"), heads_(heads) {
+        net.attach(node, this);
+    }
     bool deliver(const PacketView&) override { return true; }
+    bool wants_heads() const override { return heads_; }
+    bool head_arrived(const PacketView&, Time) override {
+        ++heads_told;
+        return true;
+    }
+    uint64_t heads_told = 0;
     void injection_ready() override { pump(); }
     void pump() {
         Packet p;
@@ -37,6 +45,7 @@ private:
     Network& net_;
     NodeId node_;
     sim::Random rng_;
+    bool heads_;
     uint32_t next_id_ = 0;
 };
 
@@ -75,6 +84,30 @@ TEST(NetNoAlloc, SaturatedWormholeMeshAllocatesNothingPerPacket) {
     k.run_until(Time::us(60));
     g_counting = false;
     EXPECT_GT(net.stats().packets_delivered - before, 1'000u);
+    EXPECT_EQ(g_allocations, 0u);
+}
+
+TEST(NetNoAlloc, HeadArrivalAllocatesNothingPerPacket) {
+    sim::Kernel k;
+    NetworkParams params;
+    params.switching = Switching::Wormhole;
+    params.flit_bytes = 16;
+    params.input_buffers = 2;
+    params.receive_buffers = 6;
+    params.link.bit_error_rate = 1e-5;
+    Network net(k, Mesh3D{{4, 4, 4}, {}}, params);
+    std::vector<std::unique_ptr<Saturator>> nics;
+    for (NodeId n = 0; n < net.nodes(); ++n) nics.push_back(std::make_unique<Saturator>(net, n, true));
+    for (auto& nic : nics) nic->pump();
+    k.run_until(Time::us(20));
+    const uint64_t before = net.stats().packets_delivered;
+    g_counting = true;
+    k.run_until(Time::us(60));
+    g_counting = false;
+    EXPECT_GT(net.stats().packets_delivered - before, 1'000u);
+    uint64_t heads = 0;
+    for (auto& nic : nics) heads += nic->heads_told;
+    EXPECT_GE(heads, net.stats().packets_delivered);
     EXPECT_EQ(g_allocations, 0u);
 }
 

@@ -109,6 +109,8 @@ public:
     Time serialization(unsigned payload_length) const {
         return wire_time(payload_length + overhead_bytes_) + end_time_;
     }
+    // Time for a packet's leading overhead characters (its header) to cross.
+    Time header_time() const { return overhead_bytes_ ? wire_time(overhead_bytes_) : Time{}; }
     // Characters a packet occupies in a buffer: payload, overhead and the end token.
     uint32_t characters(uint32_t payload_length) const {
         return payload_length + uint32_t(overhead_bytes_) + (end_time_ > Time{} ? 1 : 0);

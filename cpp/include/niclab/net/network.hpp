@@ -53,6 +53,25 @@ public:
     virtual bool deliver(const PacketView& packet) = 0;
     // The injection port has a credit again after inject() returned false.
     virtual void injection_ready() {}
+    // Endpoints that answer true (asked when attached) are also told of each packet's
+    // head: head_arrived() is called when its header characters (the link's
+    // overhead_bytes, which lead the packet: a DS link's routing header and protocol
+    // characters) have crossed the ejection cable, so at
+    //     tail_at - serialization of the rest (payload and end token),
+    // after retries of that cable; deliver() follows when the tail is in, at tail_at.
+    // Heads come in order per vnet, a packet's only after every packet before it in
+    // its vnet was delivered: one held behind a refused packet is announced when it
+    // reaches the front (tail_at may then be past). The payload is valid during the
+    // call, but its bytes cross the cable between now and tail_at: an endpoint must
+    // not act on a byte before it is in. Return false when there is no room for the
+    // packet now: as with deliver(), the network holds it (and its vnet behind it)
+    // and announces it again after endpoint_ready(node).
+    virtual bool wants_heads() const { return false; }
+    virtual bool head_arrived(const PacketView& packet, Time tail_at) {
+        (void)packet;
+        (void)tail_at;
+        return true;
+    }
 };
 
 enum class Switching : uint8_t { VirtualCutThrough, Wormhole };
@@ -100,6 +119,7 @@ struct NetworkStats {
     uint64_t bytes_delivered = 0;
     uint64_t injections_refused = 0; // inject() found no credit
     uint64_t deliveries_refused = 0; // deliver() returned false
+    uint64_t heads_refused = 0;      // head_arrived() returned false
     uint64_t retries = 0;            // link-level retransmissions, all links
     uint64_t corrupted_delivered = 0; // packets delivered with a flipped bit (retry off)
     uint32_t max_buffer_occupancy = 0; // most packets seen in one input or receive buffer
@@ -150,6 +170,13 @@ private:
     };
     struct NicPort {
         NetworkEndpoint* endpoint = nullptr;
+        bool wants_heads = false;       // the endpoint is told of heads (head_arrived)
+        // The packet whose header has crossed the receive cable and whose tail has not
+        // (one at a time: the cable is serial).
+        PacketHandle crossing = kNoPacket;
+        // Per vnet: the packet whose head was told and that is not delivered yet (heads
+        // are told in order, each after the packets before it, so there is one at most).
+        std::array<PacketHandle, NetworkParams::kMaxVnets> told{kNoPacket, kNoPacket, kNoPacket, kNoPacket};
         LinkId tx_link = 0;
         LinkId rx_link = 0;
         // Per vnet: injected, each holding a credit, waiting for the cable.
@@ -169,6 +196,12 @@ private:
     void send(LinkId l, PacketHandle h, Time start);
     void arrive_at_router(LinkId l, PacketHandle h);
     void arrive_at_nic(LinkId l, PacketHandle h);
+    // The head of h starts its way in over the receive cable l at head_arrival: endpoints
+    // that want heads hear of it once its header characters are across.
+    void schedule_head(LinkId l, PacketHandle h, Time head_arrival);
+    void head_at_nic(NodeId node, PacketHandle h);
+    // Tells the endpoint of h's head unless it knows already; false if it refused.
+    bool announce_head(NicPort& nic, PacketHandle h);
     void credit_returned(LinkId l, uint8_t vc, uint32_t n);
     void offer_packets(NodeId node);
     uint8_t route(uint32_t router, const PacketHeader& h);
