@@ -54,7 +54,17 @@ void C101::injection_ready() {
     try_inject();
 }
 
-bool C101::deliver(const net::PacketView& packet) { return receiver_ && receiver_(packet); }
+bool C101::head_arrived(const net::PacketView& packet, Time tail_at) {
+    head_in_ = receiver_ && receiver_(packet, tail_at);
+    return head_in_;
+}
+
+bool C101::deliver(const net::PacketView& packet) {
+    // A packet handed over whole (no head_arrived before it) is header and tail at once.
+    if (!head_in_ && !head_arrived(packet, kernel_.now())) return false;
+    head_in_ = false;  // the end-of-packet: comin counted the length (the mailbox has it)
+    return true;
+}
 
 void C101::receive_space_freed() {
     if (network_) network_->endpoint_ready(p_.node);

@@ -1,15 +1,17 @@
 // The receive side of the firmware (seed 003 §7.1 L598-600): comin splits each packet
 // into its header (the protocol characters, to the headlenfifo, with the length counted
 // at the end-of-packet) and its data (to the infifo); the headlenfifo feeds the S5933
-// mailbox, which interrupts. flush pads the data to the full packet size so the driver
-// can set up the receive DMA on the header alone, and the write DMA moves that block.
+// mailbox, which interrupts as soon as the header is in. flush pads the data to the full
+// packet size so the driver can set up the receive DMA on the header alone, and the
+// write DMA moves that block as its bytes come: data while the packet arrives, padding
+// after its end.
 #include <algorithm>
 
 #include "niclab/systems/dsnic/board.hpp"
 
 namespace niclab::dsnic {
 
-bool Board::comin(const net::PacketView& packet) {
+bool Board::comin(const net::PacketView& packet, Time tail_at) {
     const Protocol proto = Protocol::decode(packet.message_id);
     const auto length = uint32_t(packet.payload.size());
     if (length > p_.packet_bytes)
@@ -26,12 +28,14 @@ bool Board::comin(const net::PacketView& packet) {
         f.proto = proto;
         f.peer = packet.src;
         f.data.assign(packet.payload.begin(), packet.payload.end());
+        f.head_at = kernel_.now();
+        f.tail_at = tail_at;
         infifo_.push(std::move(f));
         ++counters_.packets_received;
     } else {
         ++counters_.control_received;
     }
-    event();  // the mailbox is full
+    event();  // the mailbox is full: the header is in
     return true;
 }
 
@@ -53,7 +57,28 @@ void Board::start_rx_dma(uint64_t addr) {
     counters_.padding_bytes += p_.packet_bytes - f.data.size();
     counters_.rx_dma_bytes += p_.packet_bytes;
     rx_busy_ = true;
-    s5933_.bus().dma_write(addr, rx_block_, [this] {
+    rx_addr_ = addr;
+    rx_moved_ = 0;
+    rx_length_ = uint32_t(f.data.size());
+    rx_head_at_ = f.head_at;
+    rx_tail_at_ = f.tail_at;
+    rx_burst();
+}
+
+// One burst of the receive DMA, once its bytes are in the infifo: the data characters
+// arrive evenly between the header and the end-of-packet; flush's padding is there at
+// the end-of-packet.
+void Board::rx_burst() {
+    const uint32_t n = std::min(s5933_.bus().params().dma_burst_bytes, p_.packet_bytes - rx_moved_);
+    const uint32_t end = rx_moved_ + n;
+    const Time ready = end <= rx_length_ ? rx_head_at_ + Time::ps((rx_tail_at_ - rx_head_at_).ps() * end / rx_length_) : rx_tail_at_;
+    if (ready > kernel_.now()) {
+        kernel_.schedule_at(ready, [this] { rx_burst(); });
+        return;
+    }
+    s5933_.bus().dma_write(rx_addr_ + rx_moved_, std::span<const uint8_t>(rx_block_.data() + rx_moved_, n), [this, n] {
+        rx_moved_ += n;
+        if (rx_moved_ < p_.packet_bytes) return rx_burst();
         rx_busy_ = false;
         rx_done_ = true;
         c101_.receive_space_freed();  // the infifo drained: held packets may come in

@@ -231,8 +231,6 @@ void Driver::on_header(const MailboxEntry& m) {
     if (index >= ch.arrived.size() || ch.arrived[index])
         fault("data packet " + std::to_string(m.proto.seq) + " from node " + std::to_string(m.source) + " does not fit the " +
               std::to_string(ch.rx_capacity) + "-byte receive buffer");
-    if (m.proto.kind == Kind::data && m.length != p_.packet_bytes)
-        fault("a " + std::to_string(m.length) + "-byte packet that is not the last of its message");
     // The receive DMA goes straight into the user's buffer (zero copy, L598); flush's
     // padding lands in the rest of this packet's slot.
     if (ch.first + index != ch.contiguous) ++counters_.out_of_order;  // adaptive routing overtook (L554)
@@ -242,6 +240,9 @@ void Driver::on_header(const MailboxEntry& m) {
 
 void Driver::on_rx_done() {
     Channel& ch = *rx_.ch;
+    // The length came after the header (at the end-of-packet): only now can it be checked.
+    if (!rx_.last && rx_.length != p_.packet_bytes)
+        fault("a " + std::to_string(rx_.length) + "-byte packet that is not the last of its message");
     ch.arrived[rx_.index] = true;
     ++ch.received;
     if (rx_.last) {

@@ -66,7 +66,8 @@ Time Driver::cost(Event e) const {
         return p_.event_work + store_cost_ * (1 + p_.dma_setup_stores);
     case Event::control:
         return p_.event_work + store_cost_ * p_.ack_stores;
-    case Event::rx_done:
+    case Event::rx_done:  // the packet is in: its length, counted at the end-of-packet, from the mailbox
+        return p_.event_work + read_cost_ * p_.length_reads;
     case Event::tx_done:
         return p_.event_work;
     case Event::none:

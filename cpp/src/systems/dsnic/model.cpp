@@ -79,9 +79,10 @@ net::NetworkParams network_params(const system::Preset& preset) {
     net::NetworkParams np = ds::network_params(preset);
     // The largest packet of the run is its packet size (net.max_payload bounds it).
     np.max_payload = packet_bytes(preset);
-    // The network delivers a packet when its tail is in, so the NIC's link buffer must
-    // hold one whole packet of the run's size (its characters in flow-control flits);
-    // the DSNIC's own buffering is the 1 KB infifo behind it (board.hpp).
+    // The network's receive side takes packets whole (its credits come back when the
+    // tail is in, though the board hears of the header at once), so the NIC's link buffer
+    // must hold one whole packet of the run's size (its characters in flow-control
+    // flits); the DSNIC's own buffering is the 1 KB infifo behind it (board.hpp).
     const uint32_t chars = packet_bytes(preset) + uint32_t(preset.integer("net.header_bytes") + preset.integer("net.protocol_bytes"));
     np.receive_buffers = std::max(np.receive_buffers, (chars + np.flit_bytes - 1) / np.flit_bytes);
     return np;

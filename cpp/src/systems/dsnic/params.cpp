@@ -27,6 +27,7 @@ std::vector<system::ParameterDecl> parameters() {
         {"dsnic.driver_syscall_ns", "ns", 0, 1e7, false},
         {"dsnic.events_per_interrupt", "events", 1, 1 << 20, true},
         {"dsnic.header_reads", "reads", 0, 16, true},
+        {"dsnic.length_reads", "reads", 0, 16, true},
         {"dsnic.dma_setup_stores", "stores", 0, 16, true},
         {"dsnic.ack_stores", "stores", 0, 16, true},
         {"dsnic.window_packets", "packets", 1, 32768, true},
@@ -68,6 +69,7 @@ DriverParams driver_params(const system::Preset& p) {
     d.syscall_work = time_ns(p.value("dsnic.driver_syscall_ns"));
     d.events_per_interrupt = uint32_t(p.integer("dsnic.events_per_interrupt"));
     d.header_reads = uint32_t(p.integer("dsnic.header_reads"));
+    d.length_reads = uint32_t(p.integer("dsnic.length_reads"));
     d.dma_setup_stores = uint32_t(p.integer("dsnic.dma_setup_stores"));
     d.ack_stores = uint32_t(p.integer("dsnic.ack_stores"));
     d.window_packets = uint32_t(p.integer("dsnic.window_packets"));

@@ -6,6 +6,12 @@
 //
 //   link -> C101 -> comin -+-> headlenfifo (protocol characters, length) -> S5933 mailbox -> interrupt
 //                          +-> infifo (data) -> flush (pads to the packet size) -> S5933 write DMA -> host
+//
+// comin sees a packet's header as soon as it is across the link (the network's
+// head_arrived), before its data: the header goes to the mailbox and interrupts then,
+// and the receive DMA the driver sets up on it streams the data to the host as it
+// comes in, flush's padding after the end-of-packet (L598-600: the DMA is set up
+// "as soon as the header of the packet has been received", to avoid store-and-forward).
 //   host -> S5933 read DMA -> outfifo --+
 //   host -> PIO -> ackfifo -------------+-> comout (ackfifo first) -> C101 -> link
 //
@@ -38,7 +44,9 @@ struct BoardCounters {
 };
 
 // One header as the driver reads it from the mailbox: comin's split-off protocol
-// characters and the length counted at the end-of-packet (L598).
+// characters and the length counted at the end-of-packet (L598). The length is known
+// to the model at the header; the driver reads it only once the packet is in (its
+// receive DMA done), as it follows the header through the headlenfifo at the EOP.
 struct MailboxEntry {
     Protocol proto;
     uint32_t length = 0;
@@ -74,7 +82,8 @@ private:
 
 // The STC101 parallel-to-serial DS-link adaptor (L375): at most c101_bytes_per_s of
 // characters through it (L636: "the maximum C101 throughput of 9.2 Mbytes/s"), one
-// packet at a time, on top of the link's own token timing (the network's).
+// packet at a time, on top of the link's own token timing (the network's). It passes
+// a received packet's header on when it is in (head_arrived), its data as it comes.
 class C101 final : public net::NetworkEndpoint {
 public:
     C101(sim::Kernel& kernel, net::Network* network, const BoardParams& p);
@@ -83,10 +92,16 @@ public:
     // Starts sending a packet (the caller checked idle()); `sent` runs when the C101
     // can take the next one.
     void send(FifoPacket packet, std::function<void()> sent);
-    void set_receiver(std::function<bool(const net::PacketView&)> r) { receiver_ = std::move(r); }
+    // Where received headers go (comin): false holds the packet in the link.
+    using Receiver = std::function<bool(const net::PacketView&, Time tail_at)>;
+    void set_receiver(Receiver r) { receiver_ = std::move(r); }
     void receive_space_freed();
     // passthru: the C101's registers as the host reads them (status: link running).
     uint32_t read_register(uint32_t reg) const;
+    bool wants_heads() const override { return true; }
+    bool head_arrived(const net::PacketView& packet, Time tail_at) override;
+    // The tail: the header went on at head_arrived (or, for a packet handed over whole,
+    // goes on now).
     bool deliver(const net::PacketView& packet) override;
     void injection_ready() override;
 
@@ -99,8 +114,9 @@ private:
     Time free_at_;
     FifoPacket packet_;
     std::function<void()> sent_;
-    std::function<bool(const net::PacketView&)> receiver_;
+    Receiver receiver_;
     bool refused_ = false;
+    bool head_in_ = false;  // the packet now arriving had its header passed on
 };
 
 class Board {
@@ -120,7 +136,8 @@ public:
     MailboxEntry mailbox_read();
     bool rx_busy() const { return rx_busy_; }
     // flush pads the infifo's head packet to the packet size; the write DMA moves that
-    // full packet to host memory at `addr` (L600: every receive DMA is a full packet).
+    // full packet to host memory at `addr` (L600: every receive DMA is a full packet),
+    // each burst once its bytes are in: data as it arrives, the padding after the EOP.
     void start_rx_dma(uint64_t addr);
     bool rx_done() const { return rx_done_; }
     void take_rx_done() { rx_done_ = false; }
@@ -140,10 +157,12 @@ public:
     void want_room() { want_room_ = true; }
 
 private:
-    bool comin(const net::PacketView& packet);
+    bool comin(const net::PacketView& packet, Time tail_at);
+    void rx_burst();
     void comout();
     void event();
 
+    sim::Kernel& kernel_;
     BoardParams p_;
     S5933 s5933_;
     C101 c101_;
@@ -154,6 +173,11 @@ private:
     PacketFifo infifo_;
     bool rx_busy_ = false, rx_done_ = false;
     std::vector<uint8_t> rx_block_;  // flush's output: one full packet
+    // The receive DMA under way: to host address rx_addr_, rx_moved_ bytes done; the
+    // packet's data (rx_length_ bytes) streams in from rx_head_at_ to rx_tail_at_.
+    uint64_t rx_addr_ = 0;
+    uint32_t rx_moved_ = 0, rx_length_ = 0;
+    Time rx_head_at_{}, rx_tail_at_{};
 
     PacketFifo outfifo_;
     std::deque<FifoPacket> ackfifo_;

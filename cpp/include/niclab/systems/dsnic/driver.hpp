@@ -15,8 +15,10 @@
 // that is too small slows the sender and never drops data.
 //
 // Interrupt handler (§8.3 L670-672): entered on an S5933 interrupt, it handles one
-// event at a time — a header in the mailbox (set up the receive DMA straight into the
-// user buffer, L598), a receive or transmit DMA finished, a packet that may start
+// event at a time — a header in the mailbox, there as soon as the packet's header is
+// across the link (set up the receive DMA straight into the user buffer while the data
+// is still coming, L598-600), a receive DMA finished (the packet is in: read its
+// length from the mailbox), a transmit DMA finished, a packet that may start
 // (window, credit, outfifo room), an acknowledgement or credit to send — and then
 // checks the board again (a PIO read of its status), until there is nothing left or it has handled
 // events_per_interrupt events, so it does not hold the timer interrupt off (L672).

@@ -7,6 +7,7 @@
 #include <deque>
 #include <vector>
 
+#include "niclab/sim/time.hpp"
 #include "niclab/systems/dsnic/wire.hpp"
 
 namespace niclab::dsnic {
@@ -17,6 +18,9 @@ struct FifoPacket {
     std::vector<uint8_t> data;
     bool complete = true;  // outgoing: its DMA has finished
     uint32_t tag = 0;      // the benchmark's marker (see wire.hpp)
+    // Incoming: its header was in at head_at, its end-of-packet comes at tail_at; the
+    // data characters stream in between (the bytes are known ahead, used only when in).
+    Time head_at{}, tail_at{};
 };
 
 class PacketFifo {

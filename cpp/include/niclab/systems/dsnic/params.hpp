@@ -37,7 +37,8 @@ struct DriverParams {
     Time event_work;                  // driver software per handled event
     Time syscall_work;                // driver software per library call
     uint32_t events_per_interrupt = 200;  // the cap of L672
-    uint32_t header_reads = 2;        // PIO reads of the mailbox per header
+    uint32_t header_reads = 1;        // PIO reads of the mailbox per header
+    uint32_t length_reads = 1;        // PIO reads of the mailbox for a data packet's length, once it is in
     uint32_t dma_setup_stores = 3;    // PIO stores to start a DMA (address, count, go)
     uint32_t ack_stores = 1;          // PIO stores to put a packet into the ackfifo
     uint32_t window_packets = 32;     // unacknowledged packets a sender may have out
