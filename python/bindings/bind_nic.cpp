@@ -78,7 +78,7 @@ void bind_nic(py::module_& m) {
             if (!n.image() || !n.image()->find_symbol(name, a)) return py::none();
             return py::int_(a);
         }, py::arg("name"))
-        .def("where", &EmbeddedNic::where, py::arg("address"))
+        .def("where", [](const EmbeddedNic& n, uint32_t address) { return text(n.where(address)); }, py::arg("address"))
         .def_property_readonly("state", [](const EmbeddedNic& n) { return state_name(n.cpu().state()); })
         .def_property_readonly("halted", &EmbeddedNic::halted)
         .def_property_readonly("faulted", &EmbeddedNic::faulted)
@@ -87,11 +87,12 @@ void bind_nic(py::module_& m) {
         .def_property_readonly("fault", [](const EmbeddedNic& n) -> py::object {
             auto f = n.fault();
             if (!f) return py::none();
-            py::object exc = py::module_::import("niclab.errors").attr("FirmwareFault")(f->what());
+            py::object exc = py::module_::import("niclab.errors").attr("FirmwareFault")(text(f->what()));
             for (auto item : fault_attrs(*f)) py::setattr(exc, item.first, item.second);
             return exc;
         })
-        .def_property_readonly("console", &EmbeddedNic::console)
+        // What the firmware printed: any bytes, so invalid UTF-8 shows as U+FFFD.
+        .def_property_readonly("console", [](const EmbeddedNic& n) { return text(n.console()); })
         .def_property_readonly("pc", [](const EmbeddedNic& n) { return n.cpu().pc(); })
         .def_property_readonly("registers", [](const EmbeddedNic& n) {
             std::vector<uint32_t> r(32);

@@ -108,7 +108,7 @@ void bind_system(py::module_& m) {
         .def("fault_report", [](const System& s, size_t node) -> py::object {
             if (node >= s.node_count()) throw py::index_error("node " + std::to_string(node) + " (system has " + std::to_string(s.node_count()) + " nodes)");
             if (!s.faulted(node)) return py::none();
-            return py::str(s.fault_report(node));
+            return text(s.fault_report(node));
         }, py::arg("node"))
         .def("dead", &System::dead, py::arg("node"))
         .def("dead_reason", [](const System& s, size_t node) -> py::object {

@@ -38,9 +38,9 @@ py::dict columns(const trace::ElfDecoding& d) {
         time_ns.append(x.time_ns);
         value.append(x.value);
         pc.append(x.pc);
-        function.append(x.function);
+        function.append(text(x.function));
         offset.append(x.offset);
-        file.append(x.file);
+        file.append(text(x.file));
         line.append(x.line);
         next.append(or_nan(x.delta_next_ns));
         prev.append(or_nan(x.delta_prev_ns));
@@ -100,7 +100,7 @@ void bind_trace(py::module_& m) {
         .def("format", [](const Trace& t, std::optional<std::filesystem::path> elf, bool force, bool source,
                           std::optional<std::string> function, std::optional<int> value, std::optional<size_t> last) {
             trace::FormatOptions o{source, std::move(function), value, last};
-            return trace::format_text(decode_optional(t, elf, force).records, o);
+            return text(trace::format_text(decode_optional(t, elf, force).records, o));
         }, py::arg("elf") = py::none(), py::arg("force") = false, py::arg("source") = false,
            py::arg("function") = py::none(), py::arg("value") = py::none(), py::arg("last") = py::none());
 

@@ -2,6 +2,8 @@
 // Shared declarations of the pybind11 module: one bind_* function per layer.
 #include <pybind11/pybind11.h>
 
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 namespace niclab::bindings {
@@ -16,6 +18,15 @@ void bind_fits(pybind11::module_& m);
 void bind_exp(pybind11::module_& m);  // experiments registry, ExpResult, run_experiment
 
 nlohmann::json to_json(const pybind11::handle& obj, const std::string& path);
+
+// Text from the simulated world (an ELF's symbol and file names, a firmware's panic
+// reason) as a Python str: UTF-8 with any invalid byte replaced (U+FFFD), so a stray
+// byte never turns a fault report into a UnicodeDecodeError.
+inline pybind11::str text(std::string_view s) {
+    PyObject* o = PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "replace");
+    if (!o) throw pybind11::error_already_set();
+    return pybind11::reinterpret_steal<pybind11::str>(o);
+}
 pybind11::object from_json(const nlohmann::json& j);
 
 }  // namespace niclab::bindings

@@ -19,7 +19,7 @@ namespace niclab::bindings {
 namespace {
 void raise(const char* cls, const char* message, py::dict attrs) {
     py::object type = py::module_::import("niclab.errors").attr(cls);
-    py::object exc = type(message);
+    py::object exc = type(text(message));
     for (auto item : attrs) py::setattr(exc, item.first, item.second);
     PyErr_SetObject(type.ptr(), exc.ptr());
 }
@@ -43,9 +43,9 @@ py::dict fault_attrs(const core::FirmwareFault& f) {
     d["mcause"] = i.cause;
     d["cause"] = i.kind == core::FaultKind::UnhandledTrap ? core::trap_cause_name(i.cause) : core::fault_kind_name(i.kind);
     d["tval"] = i.tval;
-    d["where"] = f.where();
+    d["where"] = text(f.where());
     d["time_us"] = i.time.as_us();
-    d["reason"] = i.message;
+    d["reason"] = text(i.message);
     return d;
 }
 

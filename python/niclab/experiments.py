@@ -19,12 +19,13 @@ import html
 import json
 import math
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
 from . import _niclab
-from .errors import ResultError
+from .errors import ConfigError, ExperimentError, ResultError
 from .system import _spec_with_resolved_firmware
 
 __all__ = ["Result", "list_experiments", "run"]
@@ -78,6 +79,12 @@ def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, parts=None
         firmware = system_info(_niclab.preset_info(preset)["system"])["default_firmware"] or None
     if firmware is not None:
         spec["firmware"] = firmware
+    for key, value in (("parts", parts), ("set", set)):
+        if value is not None and not isinstance(value, Mapping):
+            err = ConfigError(f"{key}: expected a mapping such as {{\"bus\": \"pci-64-66\"}}, not "
+                              f"{type(value).__name__} {value!r}")
+            err.key_path = key
+            raise err
     if parts:
         spec["parts"] = dict(parts)
     if set:
@@ -124,6 +131,9 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
 
     The GIL is released while the simulation runs.
     """
+    if not isinstance(experiment, str):
+        raise ExperimentError(f"experiment: expected a name such as \"pingpong\", not {type(experiment).__name__} "
+                              f"{experiment!r}")
     spec = run_spec(system=system, preset=preset, nodes=nodes, firmware=firmware, parts=parts, set=set, seed=seed,
                     topology=topology)
     if transport is not None:
@@ -291,7 +301,7 @@ class Result:
         client = self.params.get("client", 0)
         fw = self.firmware
         for entry in fw if isinstance(fw, list) else []:
-            if entry.get("node") == client and entry.get("path"):
+            if isinstance(entry, dict) and entry.get("node") == client and entry.get("path"):
                 name = Path(entry["path"]).name
                 return name[:-4] if name.endswith(".elf") else name
         return ""
@@ -302,7 +312,7 @@ class Result:
         (e.g. ``"portals put"``); settable."""
         if self._label is not None:
             return self._label
-        parts = [p for p in (self.image, self.params.get("op")) if p]
+        parts = [str(p) for p in (self.image, self.params.get("op")) if p]
         return " ".join(parts) if parts else self.experiment
 
     @label.setter
@@ -369,10 +379,18 @@ class Result:
 
     @classmethod
     def from_json(cls, data):
-        """A Result from a dict made by ``to_json`` (ResultError naming a missing key)."""
+        """A Result from a dict made by ``to_json`` (ResultError naming a missing or
+        mistyped key)."""
         if not isinstance(data, dict):
-            raise ResultError("result JSON: expected an object")
-        return cls(_niclab.ExpResult.from_json(data), label=data.get("label"))
+            raise ResultError(f"result JSON: expected an object, not {type(data).__name__}")
+        label = data.get("label")
+        if label is not None and not isinstance(label, str):
+            raise ResultError(f"result JSON: key 'label' must be text, not {type(label).__name__}")
+        try:
+            raw = _niclab.ExpResult.from_json(data)
+        except ConfigError as e:  # a value JSON cannot hold (an integer beyond 64 bits, a non-text key)
+            raise ResultError(f"result JSON: key {e}") from None
+        return cls(raw, label=label)
 
     def to_csv(self):
         """CSV text: ``#`` comment lines with the metadata, a header of column names, one row per point."""
@@ -425,13 +443,23 @@ class Result:
 
     @classmethod
     def load(cls, path):
-        """Read a result saved as JSON by ``save``. ResultError if the file is not one."""
+        """Read a result saved as JSON by ``save``. ResultError if the file is not one
+        (not UTF-8, not JSON, nested too deep, a key missing or of the wrong type)."""
         path = Path(os.fspath(path))
         try:
-            data = json.loads(path.read_text())
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ResultError(f"{path}: not UTF-8 text (byte {e.start})") from None
+        try:
+            data = json.loads(text)
         except json.JSONDecodeError as e:
             raise ResultError(f"{path}: not JSON ({e})") from e
-        return cls.from_json(data)
+        except RecursionError:
+            raise ResultError(f"{path}: JSON nested too deep to be a result") from None
+        try:
+            return cls.from_json(data)
+        except ResultError as e:
+            raise ResultError(f"{path}: {e}") from None
 
 
 def _fmt_fit(v):

@@ -2,6 +2,7 @@
 
 import os
 import tomllib
+from collections.abc import Mapping
 
 from . import _niclab
 from .errors import ConfigError
@@ -30,6 +31,9 @@ class System:
     """
 
     def __init__(self, spec=None, **kwargs):
+        if spec is not None and not isinstance(spec, Mapping):
+            raise ConfigError(f"spec: expected a mapping of keys (preset, nodes, seed, set, ...), "
+                              f"not {type(spec).__name__}")
         spec = dict(spec or {})
         spec.update(kwargs)
         self._sys = _niclab.System(_spec_with_resolved_firmware(spec))

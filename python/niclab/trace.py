@@ -27,7 +27,7 @@ import os
 import numpy as np
 
 from . import _niclab
-from .errors import TraceBuildIdMismatch
+from .errors import TraceBuildIdMismatch, TraceError
 
 __all__ = ["Trace", "read_trace", "to_chrome_json", "RECORD_DTYPE"]
 
@@ -141,6 +141,12 @@ class Trace:
         trace. An unreliable trace (ELF of another build) starts with a ``#`` line
         saying so.
         """
+        for name, v, low, high in (("value", value, 0, 255), ("last", last, 0, None)):
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < low or (high and v > high)):
+                bound = f"{low}..{high}" if high else f">= {low}"
+                raise TraceError(f"{name}: expected an integer {bound}, got {v!r}")
+        if function is not None and not isinstance(function, str):
+            raise TraceError(f"function: expected a function name, got {function!r}")
         text = self._raw.format(self.elf, self.force, source, function, value, last)
         return self._unreliable_header() + text
 

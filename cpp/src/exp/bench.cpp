@@ -48,9 +48,10 @@ Bench::Bench(const system::SystemSpec& spec, Result& result, PointObserver obser
     : result_(result), observer_(std::move(observer)), pair_(std::move(pair)) {
     if (pair_.client == pair_.server)
         throw ExperimentError("the client and the server must be different nodes (both are node " + std::to_string(pair_.client) + ")");
-    if (std::max(pair_.client, pair_.server) >= spec.nodes)
-        throw ExperimentError("node " + std::to_string(std::max(pair_.client, pair_.server)) + " does not exist: the system has " +
-                              std::to_string(spec.nodes) + " node(s)");
+    for (const auto& [key, node] : {std::pair{"client", pair_.client}, std::pair{"server", pair_.server}})
+        if (node >= spec.nodes)
+            throw ExperimentError(std::string("option '") + key + "': node " + std::to_string(node) +
+                                  " does not exist: the system has " + std::to_string(spec.nodes) + " node(s)");
     sys_ = std::make_unique<system::System>(spec);
     info_ = resolve(sys_->model(), pair_);
     result_.params["transport"] = pair_.transport;

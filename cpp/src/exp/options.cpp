@@ -26,6 +26,12 @@ uint64_t Options::unsigned_int(const std::string& key, uint64_t fallback) {
     return v;
 }
 
+uint64_t Options::unsigned_int(const std::string& key, uint64_t fallback, uint64_t max) {
+    const uint64_t v = unsigned_int(key, fallback);
+    if (v > max) bad(key, "an integer of at most " + std::to_string(max));
+    return v;
+}
+
 double Options::number(const std::string& key, double fallback) {
     asked_.insert(key);
     double v = fallback;

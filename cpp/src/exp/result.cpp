@@ -33,6 +33,32 @@ T required(const nlohmann::json& j, const char* key) {
     }
 }
 
+// A key that may be absent (then `fallback`), but when present must have type T; a
+// JSON value of kind `kind` ("object", "array") for the free-form fields.
+template <typename T>
+T optional(const nlohmann::json& j, const char* key, T fallback) {
+    return j.contains(key) ? required<T>(j, key) : fallback;
+}
+
+nlohmann::json optional_json(const nlohmann::json& j, const char* key, nlohmann::json::value_t kind) {
+    if (!j.contains(key)) return nlohmann::json(kind);
+    const auto& v = j.at(key);
+    if (v.type() != kind)
+        throw ResultError(std::string("result JSON: key '") + key + "' must be " +
+                          (kind == nlohmann::json::value_t::object ? "an object" : "an array") + ", not " +
+                          v.type_name());
+    return v;
+}
+
+// A count or a seed: absent (0) or a non-negative integer.
+uint64_t optional_unsigned(const nlohmann::json& j, const char* key) {
+    if (!j.contains(key)) return 0;
+    const auto& v = j.at(key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+        throw ResultError(std::string("result JSON: key '") + key + "' must be a non-negative integer, not " + v.dump());
+    return v.get<uint64_t>();
+}
+
 }  // namespace
 
 Result::Result(std::string experiment, std::vector<Column> columns)
@@ -81,33 +107,49 @@ nlohmann::json Result::to_json() const {
 }
 
 Result Result::from_json(const nlohmann::json& j) {
-    if (!j.is_object() || j.value("format", "") != "niclab-result")
+    if (!j.is_object() || !j.contains("format") || j.at("format") != "niclab-result")
         throw ResultError("result JSON: not a niclab result (key 'format' is not \"niclab-result\")");
     if (required<int>(j, "version") > kFormatVersion)
         throw ResultError("result JSON: version " + std::to_string(j.at("version").get<int>()) +
                           " is newer than this niclab reads (" + std::to_string(kFormatVersion) + ")");
+    using kind = nlohmann::json::value_t;
     std::vector<Column> cols;
-    for (const auto& c : required<nlohmann::json>(j, "columns"))
-        cols.push_back({required<std::string>(c, "name"), c.value("unit", "")});
+    if (!j.contains("columns")) throw ResultError("result JSON: missing key 'columns'");
+    for (const auto& c : optional_json(j, "columns", kind::array)) {
+        if (!c.is_object()) throw ResultError(std::string("result JSON: a column must be an object, not ") + c.type_name());
+        cols.push_back({required<std::string>(c, "name"), optional<std::string>(c, "unit", "")});
+    }
     Result r(required<std::string>(j, "experiment"), std::move(cols));
     size_t index = 0;
-    for (const auto& row : required<nlohmann::json>(j, "rows")) {
+    if (!j.contains("rows")) throw ResultError("result JSON: missing key 'rows'");
+    for (const auto& row : optional_json(j, "rows", kind::array)) {
         if (!row.is_array() || row.size() != r.columns_.size())
             throw ResultError("result JSON: rows[" + std::to_string(index) + "] does not have " +
                               std::to_string(r.columns_.size()) + " values");
         std::vector<double> values;
-        for (const auto& v : row) values.push_back(v.is_null() ? NAN : v.get<double>());
+        for (const auto& v : row) {
+            if (!v.is_null() && !v.is_number())
+                throw ResultError("result JSON: rows[" + std::to_string(index) + "] has a " + v.type_name() +
+                                  " where a number (or null) belongs");
+            values.push_back(v.is_null() ? NAN : v.get<double>());
+        }
         r.rows_.push_back(std::move(values));
         ++index;
     }
-    r.params = j.value("params", nlohmann::json::object());
-    r.system = j.value("system", nlohmann::json::object());
-    r.firmware = j.value("firmware", nlohmann::json::array());
-    r.seed = j.value("seed", uint64_t{0});
-    r.simulator = j.value("simulator", "");
-    r.fit = j.value("fit", nlohmann::json::object());
-    r.stopped = j.value("stopped", false);
-    r.planned = j.value("planned", uint64_t{0});
+    r.params = optional_json(j, "params", kind::object);
+    r.system = optional_json(j, "system", kind::object);
+    r.firmware = optional_json(j, "firmware", kind::array);
+    for (const auto& f : r.firmware) {  // per node: {node, path, build_id}
+        if (!f.is_object()) throw ResultError(std::string("result JSON: a firmware entry must be an object, not ") + f.type_name());
+        (void)optional_unsigned(f, "node");
+        (void)optional<std::string>(f, "path", "");
+        (void)optional<std::string>(f, "build_id", "");
+    }
+    r.fit = optional_json(j, "fit", kind::object);
+    r.seed = optional_unsigned(j, "seed");
+    r.simulator = optional<std::string>(j, "simulator", "");
+    r.stopped = optional<bool>(j, "stopped", false);
+    r.planned = optional_unsigned(j, "planned");
     return r;
 }
 

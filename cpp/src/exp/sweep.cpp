@@ -26,10 +26,14 @@ SweepPlan SweepPlan::from(Options& o, uint64_t default_max, unsigned default_min
     }
     if (p.sizes.empty())
         throw ExperimentError("no message sizes: min_size " + std::to_string(min) + " B is above max_size " + std::to_string(max) + " B");
-    p.warmup = unsigned(o.unsigned_int("warmup", 1));
-    p.repeats_fixed = unsigned(o.unsigned_int("repeats", 0));
-    p.min_repeats = unsigned(std::max<uint64_t>(1, o.unsigned_int("min_repeats", default_min_repeats)));
-    p.max_repeats = unsigned(std::max<uint64_t>(p.min_repeats, o.unsigned_int("max_repeats", default_max_repeats)));
+    // Bounds far above any benchmark's (NetPIPE and OSU time tens to thousands of
+    // transfers per size) and below what would run for hours or overflow a count.
+    constexpr uint64_t kMaxWarmup = 10'000, kMaxRepeats = 1'000'000;
+    p.warmup = unsigned(o.unsigned_int("warmup", 1, kMaxWarmup));
+    p.repeats_fixed = unsigned(o.unsigned_int("repeats", 0, kMaxRepeats));
+    p.min_repeats = unsigned(std::max<uint64_t>(1, o.unsigned_int("min_repeats", default_min_repeats, kMaxRepeats)));
+    p.max_repeats =
+        unsigned(std::max<uint64_t>(p.min_repeats, o.unsigned_int("max_repeats", default_max_repeats, kMaxRepeats)));
     p.repeat_bytes = o.unsigned_int("repeat_bytes", 256 * 1024);
     return p;
 }

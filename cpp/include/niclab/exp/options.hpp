@@ -23,6 +23,8 @@ public:
     Options(std::string experiment, nlohmann::json j);  // throws ExperimentError unless an object
 
     uint64_t unsigned_int(const std::string& key, uint64_t fallback);
+    // ... and at most `max`: a bound that keeps a typo from running for days.
+    uint64_t unsigned_int(const std::string& key, uint64_t fallback, uint64_t max);
     double number(const std::string& key, double fallback);
     std::string text(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed);
     std::vector<uint64_t> unsigned_list(const std::string& key);          // empty when absent
