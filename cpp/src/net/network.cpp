@@ -14,6 +14,7 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
       topology_(spec),
       pool_(params.max_payload),
       dateline_vcs_(topology_.vcs()),
+      topology_routers_(topology_.routers()),
       unit_{params.flit_bytes, params.link.overhead_bytes},
       route_random_(params.seed, "net.route") {
     if (params.router_delay < Time{}) throw NetworkError("router delay must not be negative");
@@ -22,6 +23,9 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     if (params.vnets == 0 || params.vnets > NetworkParams::kMaxVnets)
         throw NetworkError("vnets = " + std::to_string(params.vnets) + " outside 1.." +
                            std::to_string(NetworkParams::kMaxVnets));
+    if (params.output_buffers && !wormhole())
+        throw NetworkError("output buffers of " + std::to_string(params.output_buffers) +
+                           " flits are modelled with wormhole switching only");
     if (wormhole()) {
         if (params.flit_bytes == 0)
             throw NetworkError("wormhole switching counts buffers in flits: set flit_bytes");
@@ -43,8 +47,19 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     const uint32_t vcs = dateline_vcs_ * params.vnets;  // router inputs and router-to-router cables
     const uint32_t vnets = params.vnets;                // NIC receive side: no dateline there
     const uint32_t n_routers = topology_.routers();
-    routers_.reserve(n_routers);
-    for (uint32_t r = 0; r < n_routers; ++r) routers_.emplace_back(r, topology_.ports(r), vcs, dateline_vcs_, unit_, wormhole());
+    // With output buffers each cabled port leads to its stage (numbered in port order).
+    uint32_t stages = 0;
+    for (uint32_t r = 0; r < n_routers; ++r) {
+        std::vector<PortInfo> ports = topology_.ports(r);
+        if (params.output_buffers)
+            for (PortInfo& p : ports)
+                if (p.kind != PeerKind::None) {
+                    p.kind = PeerKind::Router;
+                    p.peer = n_routers + stages++;
+                    p.peer_port = 0;
+                }
+        routers_.emplace_back(r, ports, vcs, dateline_vcs_, unit_, wormhole());
+    }
     nics_.resize(topology_.nodes());
 
     // Lay the cables in a fixed order (routers by id and port, then NICs by node) so
@@ -53,7 +68,7 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     for (uint32_t r = 0; r < n_routers; ++r) {
         out[r].assign(routers_[r].port_count(), UINT32_MAX);
         for (uint8_t p = 0; p < routers_[r].port_count(); ++p) {
-            const PortInfo& info = routers_[r].port(p);
+            const PortInfo& info = topology_.ports(r)[p];
             if (info.kind == PeerKind::Router)
                 out[r][p] = add_link(Side::Router, r, p, Side::Router, info.peer, info.peer_port, vcs,
                                      params.input_buffers);
@@ -74,7 +89,7 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     }
     for (uint32_t r = 0; r < n_routers; ++r)
         for (uint8_t p = 0; p < routers_[r].port_count(); ++p) {
-            const PortInfo& info = routers_[r].port(p);
+            const PortInfo& info = topology_.ports(r)[p];
             if (info.kind == PeerKind::Router) routers_[r].set_links(p, out[info.peer][info.peer_port], out[r][p]);
         }
     reverse_.assign(links_.size(), 0);
@@ -85,9 +100,10 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     }
     for (uint32_t r = 0; r < n_routers; ++r)
         for (uint8_t p = 0; p < routers_[r].port_count(); ++p) {
-            const PortInfo& info = routers_[r].port(p);
+            const PortInfo& info = topology_.ports(r)[p];
             if (info.kind == PeerKind::Router) reverse_[out[r][p]] = out[info.peer][info.peer_port];
         }
+    if (params.output_buffers) add_output_stages(out, vcs);
     wakeup_pending_.assign(links_.size(), 0);
     if (wormhole()) worm_.assign(links_.size(), WormHop{});
 
@@ -102,10 +118,40 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
 
 LinkId Network::add_link(Side from_side, uint32_t from, uint8_t from_port, Side to_side, uint32_t to,
                          uint8_t to_port, uint32_t vcs, uint32_t credits) {
+    return add_link(from_side, from, from_port, to_side, to, to_port, vcs, credits, params_.link);
+}
+
+LinkId Network::add_link(Side from_side, uint32_t from, uint8_t from_port, Side to_side, uint32_t to,
+                         uint8_t to_port, uint32_t vcs, uint32_t credits, const LinkParams& lp) {
     const LinkId id = LinkId(links_.size());
-    links_.emplace_back(id, params_.link, vcs, credits, params_.seed, params_.max_payload);
+    links_.emplace_back(id, lp, vcs, credits, params_.seed, params_.max_payload);
     ends_.push_back(LinkEnds{from_side, to_side, from_port, to_port, from, to});
     return id;
+}
+
+// Port p of router r, its cable `cable` and its stage s: r's port p now feeds s's port
+// 0 over an internal link into the output buffer; s's port 1 sends over the cable.
+void Network::add_output_stages(const std::vector<std::vector<LinkId>>& out, uint32_t vcs) {
+    LinkParams internal = params_.link;
+    internal.latency = Time{};
+    internal.fct_bits = 0;
+    internal.bit_error_rate = 0.0;
+    for (uint32_t r = 0; r < topology_routers_; ++r)
+        for (uint8_t p = 0; p < routers_[r].port_count(); ++p) {
+            const PortInfo& orig = topology_.ports(r)[p];
+            if (orig.kind == PeerKind::None) continue;
+            const uint32_t s = routers_[r].port(p).peer;
+            const LinkId cable = out[r][p];
+            PortInfo in{PeerKind::Router, r, p, orig.dim, false};
+            routers_.emplace_back(s, std::vector<PortInfo>{in, orig}, vcs, dateline_vcs_, unit_, true);
+            const LinkId x = add_link(Side::Router, r, p, Side::Router, s, 0, vcs, params_.output_buffers, internal);
+            reverse_.push_back(x);  // no flow-control tokens inside the switch
+            ends_[cable].from = s;
+            ends_[cable].from_port = 1;
+            routers_[r].set_links(p, routers_[r].in_link(p), x);
+            routers_[s].set_links(0, x, UINT32_MAX);
+            routers_[s].set_links(1, UINT32_MAX, cable);
+        }
 }
 
 void Network::attach(NodeId node, NetworkEndpoint* endpoint) {
@@ -267,7 +313,9 @@ void Network::arrive_at_router(LinkId l, PacketHandle h) {
     Router& r = routers_[e.to];
     PacketSlot& slot = pool_[h];
     const uint8_t in_vc = slot.out_vc;
-    if (slot.header.route_bytes) {
+    if (is_stage(e.to)) {
+        slot.out_port = 1;  // an output buffer has one way out: its cable
+    } else if (slot.header.route_bytes) {
         // The router takes the leading route byte off the packet, as a Myrinet switch
         // does; the link CRC then covers what is left.
         slot.out_port = pool_.payload(h)[0];

@@ -61,7 +61,8 @@ void Network::worm_advance(LinkId l, PacketHandle h, Time start, uint32_t credit
 
     const bool eject = ends_[l].to_side == Side::Nic;
     if (!eject) {
-        s.eligible_at = t.head_arrival + params_.router_delay;
+        // An output buffer's stage adds no delay: the router's was paid at its input.
+        s.eligible_at = t.head_arrival + (is_stage(ends_[l].to) ? Time{} : params_.router_delay);
         kernel_.schedule_at(s.eligible_at, [this, l, h] { arrive_at_router(l, h); });
     } else {
         // Before worm_settle schedules the tail's arrival; the head's event reads the

@@ -13,6 +13,19 @@
 // where links = hop_count + 2 (injection and ejection cables) and routers =
 // hop_count + 1 on a mesh or fat tree, and links = 1, routers = 0 on a direct cable.
 //
+// Output buffers (wormhole only, NetworkParams::output_buffers; the STC104's): every
+// router output port with a cable gets a buffer between the crossbar and the cable.
+// It is modelled as a stage of its own: the router's crossbar feeds it over an
+// internal link (no latency, no flow-control tokens, no bit errors, the cable's
+// character rate), and a one-input router (no routing delay) sends from it over the
+// cable. So a worm's head goes on into the output buffer when it has room, the cable
+// drains it, the input buffer frees as the tail moves into the output buffer, and the
+// wormhole rules below (a held link, buffer space counted up to the head) apply to
+// the crossbar's path as to a cable. The router's arbiter per output (round-robin
+// among its inputs, lowest vnet first) grants the way into the output buffer. Stages
+// and their internal links are numbered after the topology's routers and cables, so
+// those keep their ids.
+//
 // Virtual networks: each vnet has its own buffers and credits on every link, router
 // input and NIC queue (combined with a torus's dateline channels: VC = vnet × 2 +
 // dateline VC), and every arbiter — router outputs and the injection cable — serves
@@ -84,6 +97,9 @@ struct NetworkParams {
     // Packet buffers (credits) per router input port and virtual channel.
     // Assumption: 8, enough to cover a hop's credit round trip at full rate.
     uint32_t input_buffers = 8;
+    // Flits of buffer per router output port and virtual channel, between the crossbar
+    // and the cable (wormhole only); 0: none, the output goes straight onto the cable.
+    uint32_t output_buffers = 0;
     // Packet buffers between the ejection cable and the NIC (the NIC's receive FIFO),
     // per vnet.
     uint32_t receive_buffers = 8;
@@ -192,6 +208,11 @@ private:
 
     LinkId add_link(Side from_side, uint32_t from, uint8_t from_port, Side to_side, uint32_t to,
                     uint8_t to_port, uint32_t vcs, uint32_t credits);
+    LinkId add_link(Side from_side, uint32_t from, uint8_t from_port, Side to_side, uint32_t to,
+                    uint8_t to_port, uint32_t vcs, uint32_t credits, const LinkParams& lp);
+    // The output-buffer stage of every cabled router port (output_buffers > 0).
+    void add_output_stages(const std::vector<std::vector<LinkId>>& out, uint32_t vcs);
+    bool is_stage(uint32_t router) const { return router >= topology_routers_; }
     void try_send(LinkId l);
     void send(LinkId l, PacketHandle h, Time start);
     void arrive_at_router(LinkId l, PacketHandle h);
@@ -232,6 +253,7 @@ private:
     PacketPool pool_;
     NetworkStats stats_;
     uint32_t dateline_vcs_;  // VCs per vnet on router-to-router links: 2 on a torus
+    uint32_t topology_routers_;  // routers_ beyond these are output-buffer stages
     CreditUnit unit_;
     sim::Random route_random_;
     // Wormhole, per link: the packet whose head crossed it and whose tail has not

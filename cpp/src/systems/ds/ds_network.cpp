@@ -26,6 +26,7 @@ std::vector<system::ParameterDecl> network_parameters() {
         {"net.link_latency_ns", "ns", 0, 1e6, false},
         {"net.switch_latency_ns", "ns", 0, 1e6, false},
         {"net.switch_buffer_chars", "characters", 1, 65536, true},
+        {"net.switch_output_chars", "characters", 0, 65536, true},
         {"net.receive_buffer_chars", "characters", 1, 1 << 20, true},
         {"net.adaptive_routing", "flag", 0, 1, true},
     };
@@ -46,6 +47,9 @@ net::NetworkParams network_params(const system::Preset& p) {
     const auto flit = uint32_t(p.integer("net.fct_chars"));
     np.flit_bytes = flit;
     np.input_buffers = std::max<uint32_t>(1, uint32_t(p.integer("net.switch_buffer_chars")) / flit);
+    // 0 characters: no output buffers (the output goes straight onto the cable).
+    const auto out_chars = uint32_t(p.integer("net.switch_output_chars"));
+    np.output_buffers = out_chars ? std::max<uint32_t>(1, out_chars / flit) : 0;
     np.receive_buffers = std::max<uint32_t>(1, uint32_t(p.integer("net.receive_buffer_chars")) / flit);
     np.switching = net::Switching::Wormhole;
     np.adaptive_up_routing = p.integer("net.adaptive_routing") != 0;
