@@ -54,3 +54,13 @@ def test_links_out_of_range_name_the_key():
         with pytest.raises(niclab.ConfigError) as e:
             niclab.System({"preset": "t9000-20", "nodes": 2, "set": {"t9000.links": bad}})
         assert e.value.key_path == "set.t9000.links"
+
+
+def test_external_data_loads_the_cpu_more():
+    """The VCP's data words compete with the FP process for the memory port (memory_system.hpp):
+    from external memory, beyond the 8 KB cache, they cost it more than on chip."""
+    def load(ext):
+        r = niclab.run("cpu_load", preset="t9000-20", transport="vl_seq", sizes=[10240], set={"t9000.external_data": ext})
+        return r["load_percent"][0]
+
+    assert load(1) > 2 * load(0) > 0.2

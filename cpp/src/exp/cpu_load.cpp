@@ -16,8 +16,9 @@
 //    §10.1: l_n = c_n / t_n); c_n = c0 + c_byte * n is fitted to it, and
 //    t_n = t0 + n / r_inf to the latency.
 // The load includes everything the communicating side costs its host: the system calls
-// of the host library, the interrupts of its driver, and the context switches between
-// the two (seed 003 §8.4 runs the computation as a separate process or as a thread of the
+// of the host library, the interrupts of its driver, the context switches between the
+// two, and what the node's memory system takes from the computation (NodeHardware::
+// memory_stall: the T9000's VCP stealing memory cycles and evicting its cache lines) (seed 003 §8.4 runs the computation as a separate process or as a thread of the
 // communicating one: option `compute`; a thread shares its address space, so switching
 // to it costs host.context_switch_ns only, a process host.address_space_switch_ns more).
 #include <memory>
@@ -75,12 +76,15 @@ Result run_cpu_load(const system::SystemSpec& spec, const nlohmann::json& option
         const uint32_t nodes[2] = {bench.pair().client, bench.pair().server};
         for (int i = 0; i < 2; ++i)
             probe.compute[i] = std::make_unique<host::Process>(
-                bench.sys().host_cpu(nodes[i]), "compute", [&probe, i](host::ProcessContext& ctx) {
+                bench.sys().host_cpu(nodes[i]), "compute",
+                [&probe, i, &hw = bench.sys().hardware(nodes[i])](host::ProcessContext& ctx) {
                     // Starts once its neighbour is realtime: a computing user process
                     // would otherwise keep the core from it (user processes do not preempt).
                     ctx.wait_for(probe.changed, [&] { return probe.go[i] || probe.quit; });
                     while (!probe.quit) {
-                        ctx.compute(probe.quantum);
+                        // A quantum's work, and what the node's memory system took from
+                        // it meanwhile (the T9000's VCP on the shared memory port).
+                        ctx.compute(probe.quantum + hw.memory_stall());
                         ++probe.quanta[i];
                     }
                 });

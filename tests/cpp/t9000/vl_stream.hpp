@@ -27,6 +27,7 @@ inline system::SystemSpec two_nodes(nlohmann::json extra = nlohmann::json::objec
 struct Outcome {
     Time end;
     VcpStats tx, rx;
+    MemoryStats tx_memory, rx_memory;
     // The cable out of each of the network's terminals (system/terminals.hpp), by terminal.
     std::vector<net::LinkStats> cables;
 };
@@ -68,6 +69,8 @@ inline Outcome stream(const std::string& transport, const std::vector<uint64_t>&
     EXPECT_FALSE(sys.faulted(1)) << sys.fault_report(1);
     run.tx = vcp(sys, 0).stats();
     run.rx = vcp(sys, 1).stats();
+    run.tx_memory = memory_system(sys, 0).stats();
+    run.rx_memory = memory_system(sys, 1).stats();
     for (uint32_t t = 0; t < sys.terminals().count(); ++t)
         run.cables.push_back(sys.network()->link(sys.network()->injection_link(t)).stats());
     return run;

@@ -50,6 +50,10 @@ public:
     virtual std::string fault_report() const { return ""; }
     // A counter the node's driver or NIC keeps, by name (e.g. the DSNIC's "interrupts"
     // and "packets_handled"); nullopt where the system keeps no such count.
+    // What a user computation on the node's CPU has lost to the node's memory system
+    // since it last asked (cycles the NIC stole on a shared memory port, data the NIC's
+    // traffic evicted from the cache); zero where the model has no such contention.
+    virtual Time memory_stall() { return Time{}; }
     virtual std::optional<uint64_t> counter(const std::string& name) const {
         (void)name;
         return std::nullopt;

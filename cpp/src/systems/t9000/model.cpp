@@ -13,11 +13,21 @@ namespace {
 class T9000Node final : public system::NodeHardware {
 public:
     T9000Node(system::System& sys, uint32_t node)
-        : vcp_(sys.kernel(), sys.network(), sys.host_memory(node), params(sys, node)) {}
+        : memory_(memory_params(sys.preset())), vcp_(sys.kernel(), sys.network(), sys.host_memory(node), memory_, params(sys, node)) {}
 
     bool faulted() const override { return vcp_.faulted(); }
     std::string fault_report() const override { return vcp_.fault(); }
     Vcp& vcp() { return vcp_; }
+    MemorySystem& memory() { return memory_; }
+    Time memory_stall() override { return memory_.cpu_stall(); }
+    std::optional<uint64_t> counter(const std::string& name) const override {
+        const MemoryStats& m = memory_.stats();
+        if (name == "memory_vcp_words") return m.vcp_words;
+        if (name == "memory_vcp_external_words") return m.vcp_external_words;
+        if (name == "memory_refetched_bytes") return m.refetched_bytes;
+        if (name == "memory_cpu_stalled_ns") return uint64_t(m.cpu_stalled.ps() / 1000);
+        return std::nullopt;
+    }
 
 private:
     static VcpParams params(system::System& sys, uint32_t node) {
@@ -25,6 +35,7 @@ private:
         p.terminals = sys.terminals();
         return p;
     }
+    MemorySystem memory_;  // before the VCP, which uses it
     Vcp vcp_;
 };
 
@@ -82,5 +93,6 @@ const system::SystemModel& model() {
 }
 
 Vcp& vcp(system::System& sys, size_t node) { return node_of(sys, node).vcp(); }
+MemorySystem& memory_system(system::System& sys, size_t node) { return node_of(sys, node).memory(); }
 
 }  // namespace niclab::t9000

@@ -31,6 +31,12 @@ std::vector<system::ParameterDecl> parameters() {
         {"vcp.pipelines", "engines", 1, 2, true},
         {"vcp.engine_per_link", "flag", 0, 1, true},
         {"t9000.links", "links", 1, kMaxLinks, true},
+        {"t9000.external_data", "flag", 0, 1, true},
+        {"mem.internal_word_cycles", "cycles", 1, 1000, true},
+        {"mem.external_word_cycles", "cycles", 1, 1000, true},
+        {"mem.cache_bytes", "bytes", 1, 16384, true},
+        {"cpu.memory_percent", "%", 0, 100, true},
+        {"cpu.working_set_bytes", "bytes", 0, 16384, true},
     };
     d.insert(d.end(), own.begin(), own.end());
     return d;
@@ -49,6 +55,18 @@ VcpParams vcp_params(const system::Preset& p, uint32_t node) {
     v.engine_per_link = p.integer("vcp.engine_per_link") != 0;
     v.terminals = {node + 1, links(p)};  // the system's node count is the caller's (T9000Node)
     return v;
+}
+
+MemoryParams memory_params(const system::Preset& p) {
+    MemoryParams m;
+    m.cycle = cpu_cycle(p);
+    m.internal_word_cycles = uint32_t(p.integer("mem.internal_word_cycles"));
+    m.external_word_cycles = uint32_t(p.integer("mem.external_word_cycles"));
+    m.cache_bytes = uint32_t(p.integer("mem.cache_bytes"));
+    m.external_data = p.integer("t9000.external_data") != 0;
+    m.cpu_memory_percent = uint32_t(p.integer("cpu.memory_percent"));
+    m.working_set_bytes = uint32_t(p.integer("cpu.working_set_bytes"));
+    return m;
 }
 
 uint32_t links(const system::Preset& p) { return uint32_t(p.integer("t9000.links")); }

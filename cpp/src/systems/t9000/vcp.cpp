@@ -11,8 +11,9 @@ namespace {
 constexpr uint32_t kAckFlag = 0x8000'0000u;
 }  // namespace
 
-Vcp::Vcp(sim::Kernel& kernel, net::Network* network, host::HostMemory& memory, const VcpParams& params)
-    : kernel_(kernel), network_(network), memory_(memory), params_(params) {
+Vcp::Vcp(sim::Kernel& kernel, net::Network* network, host::HostMemory& memory, MemorySystem& memory_system,
+         const VcpParams& params)
+    : kernel_(kernel), network_(network), memory_(memory), memory_system_(memory_system), params_(params) {
     const std::string me = "node " + std::to_string(params_.node);
     if (params_.pipelines != 1 && params_.pipelines != 2)
         throw T9000Error(me + ": the VCP has 1 or 2 pipelines, not " + std::to_string(params_.pipelines));
@@ -98,8 +99,10 @@ void Vcp::send_next(VirtualLink& vl) {
     // is shorter than the packet's transmission it hides under it.
     const Slot s =
         reserve(kOutput, vl.link, kernel_.now(), cycles(params_.packet_send_cycles + uint64_t(n) * params_.byte_cycles));
+    // Its data words are read through the memory port alongside.
+    const Time done = std::max(s.finish, memory_system_.vcp_access(s.start, vl.out_addr, vl.out_sent, n));
     const Time wire = serialization(vl.link, n);
-    const Time leave = s.finish - wire > s.start ? s.finish - wire : s.start;
+    const Time leave = done - wire > s.start ? done - wire : s.start;
     vl.out_sent += n;
     ++vl.out_packets;
     if (++vl.out_unacked == 1) ++vls_in_flight_;
@@ -189,7 +192,9 @@ void Vcp::accept_held(VirtualLink& vl, Time earliest) {
     const uint32_t n = vl.held_packet.length;
     const Slot s =
         reserve(kInput, vl.link, earliest, cycles(params_.packet_receive_cycles + uint64_t(n) * params_.byte_cycles));
-    kernel_.schedule_at(std::max(s.finish, kernel_.now()), [this, &vl] {
+    // Its data words are written through the memory port alongside.
+    const Time done = std::max(s.finish, memory_system_.vcp_access(s.start, vl.in_addr, vl.in_received, n));
+    kernel_.schedule_at(std::max(done, kernel_.now()), [this, &vl] {
         const auto& p = vl.held_packet;
         if (vl.in_received + p.length > vl.in_capacity) {
             fail("a message on VL " + std::to_string(vl.index) + " from node " + std::to_string(vl.peer) +

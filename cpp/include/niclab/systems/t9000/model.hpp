@@ -10,6 +10,7 @@
 #include "niclab/system/preset.hpp"
 #include "niclab/system/system.hpp"
 #include "niclab/system/system_model.hpp"
+#include "niclab/systems/t9000/memory_system.hpp"
 #include "niclab/systems/t9000/vcp.hpp"
 
 namespace niclab::t9000 {
@@ -19,6 +20,7 @@ const system::SystemModel& model();
 // Every T9000 parameter with its range (the presets cite each value).
 std::vector<system::ParameterDecl> parameters();
 VcpParams vcp_params(const system::Preset& preset, uint32_t node);
+MemoryParams memory_params(const system::Preset& preset);
 // DS links each node cables into the network (t9000.links, 1..4): the system's network
 // has nodes x links terminals (system/terminals.hpp).
 uint32_t links(const system::Preset& preset);
@@ -44,5 +46,6 @@ std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::Host
 
 // A T9000 node's VCP (niclab::Error naming the system if it is not a T9000).
 Vcp& vcp(system::System& sys, size_t node);
+MemorySystem& memory_system(system::System& sys, size_t node);
 
 }  // namespace niclab::t9000

@@ -17,6 +17,9 @@
 // done, and receive work starts when the packet's head arrives, so the work hides under
 // the packet's own transmission as far as it is shorter.
 //
+// Its data words go through the node's memory port (memory_system.hpp), pipelined with
+// its work on the packet: a packet's work ends when both are done.
+//
 // Real bytes move: the sender's payload is read from host memory when the packet leaves,
 // carried in the network packet and written to the receiver's buffer.
 //
@@ -44,6 +47,7 @@
 #include "niclab/sim/error.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "niclab/system/terminals.hpp"
+#include "niclab/systems/t9000/memory_system.hpp"
 
 namespace niclab::t9000 {
 
@@ -116,7 +120,9 @@ struct VirtualLink {
 class Vcp final {
 public:
     // `network` null: a one-node system (an output then is an error).
-    Vcp(sim::Kernel& kernel, net::Network* network, host::HostMemory& memory, const VcpParams& params);
+    // `memory_system`: the port the VCP's data words go through (memory_system.hpp).
+    Vcp(sim::Kernel& kernel, net::Network* network, host::HostMemory& memory, MemorySystem& memory_system,
+        const VcpParams& params);
     ~Vcp();
     Vcp(const Vcp&) = delete;
     Vcp& operator=(const Vcp&) = delete;
@@ -176,6 +182,7 @@ private:
     sim::Kernel& kernel_;
     net::Network* network_;
     host::HostMemory& memory_;
+    MemorySystem& memory_system_;
     VcpParams params_;
     std::map<std::pair<uint32_t, uint32_t>, VirtualLink> links_;
     std::vector<std::unique_ptr<Port>> ports_;  // per link
