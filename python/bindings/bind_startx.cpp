@@ -22,6 +22,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "host_call.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/system/system.hpp"
 #include "niclab/systems/startx/model.hpp"
@@ -34,13 +35,6 @@ namespace niclab::bindings {
 namespace {
 
 std::string node_name(uint32_t node) { return "node " + std::to_string(node) + ": "; }
-
-// What one call's process did, shared with its body (which may outlive the call).
-struct CallState {
-    bool finished = false;
-    std::exception_ptr error;
-    Time started, ended;
-};
 
 struct ReceivedMessage {
     JamMessage m;
@@ -101,51 +95,12 @@ public:
                 rpc_calls_.push_back({c, std::move(data), ctx.now()});
             });
     }
-    ~JamNode() {
-        for (auto& p : kept_) p.reset();  // before the system (keep_alive holds it)
-    }
-
     uint32_t node() const { return node_; }
     Jam& jam() { return jam_; }
-    const CallState& last() const { return last_; }
+    const CallState& last() const { return calls_.last(); }
 
-    // Runs `op` in a new host process on the node until it finishes. Returns false when
-    // the system went idle with the process still waiting (the process is ended).
     bool perform(const std::string& what, std::function<void(host::ProcessContext&)> op) {
-        for (auto it = kept_.begin(); it != kept_.end();)  // processes an earlier error left behind
-            it = (*it)->done() ? kept_.erase(it) : it + 1;
-        auto state = std::make_shared<CallState>();
-        sim::Kernel& kernel = sys_.kernel();
-        auto proc = std::make_unique<host::Process>(
-            sys_.host_cpu(node_), "jam-" + what, [state, op = std::move(op), &kernel](host::ProcessContext& ctx) {
-                state->started = ctx.now();
-                try {
-                    op(ctx);
-                } catch (const std::exception&) {  // forced_unwind is no std::exception: it passes
-                    state->error = std::current_exception();
-                }
-                state->ended = ctx.now();
-                state->finished = true;
-                kernel.request_stop();
-            });
-        try {
-            py::gil_scoped_release release;
-            sys_.run_until(Time::max());
-        } catch (...) {
-            if (!state->finished) kept_.push_back(std::move(proc));
-            throw;
-        }
-        last_ = *state;
-        if (state->finished) {
-            if (state->error) std::rethrow_exception(state->error);
-            return true;
-        }
-        if (proc->state() != host::Process::State::blocked) {
-            kept_.push_back(std::move(proc));
-            throw StartxError(node_name(node_) + what + " did not finish: the run stopped with its process still busy");
-        }
-        proc.reset();  // waiting on the NIU for what nothing in the system will bring
-        return false;
+        return calls_.perform(what, std::move(op), [](const std::string& m) -> void { throw StartxError(m); });
     }
 
     void check_dst(uint32_t dst) const {
@@ -206,8 +161,7 @@ public:
     std::deque<RpcRecord> rpc_calls_;
 
 private:
-    std::vector<std::unique_ptr<host::Process>> kept_;
-    CallState last_;
+    HostCalls calls_{sys_, node_, "jam"};
 };
 
 py::dict timing(const CallState& s) {

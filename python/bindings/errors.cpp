@@ -9,6 +9,7 @@
 #include "niclab/msg/portals/types.hpp"
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/system/config_error.hpp"
+#include "niclab/systems/dsnic/params.hpp"
 #include "niclab/systems/startx/message.hpp"
 #include "niclab/trace/trace.hpp"
 
@@ -83,6 +84,8 @@ void register_errors(py::module_&) {
             raise("PortalsError", e.what(), d);
         } catch (const startx::StartxError& e) {
             raise(startx_error_class(e), e.what(), py::dict());
+        } catch (const dsnic::DsnicError& e) {
+            raise("DsnicError", e.what(), py::dict());
         } catch (const exp::ExperimentError& e) {
             raise("ExperimentError", e.what(), py::dict());
         } catch (const exp::FitError& e) {

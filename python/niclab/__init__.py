@@ -9,7 +9,7 @@ modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmwar
 from . import _niclab
 from ._niclab import preset_names
 from . import portals, sdk, startx
-from .errors import (BootTimeout, ConfigError, DriverError, EmptyQueueError, ExperimentError, FirmwareBuildError,
+from .errors import (BootTimeout, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError, FirmwareBuildError,
                      FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, MessageFormatError, NiclabError,
                      PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, TraceBuildIdMismatch,
                      TraceError, TraceFormatError, UnknownPriorityError)
@@ -25,7 +25,7 @@ __all__ = [
     "BootTimeout", "ConfigError", "ExperimentError", "FirmwareBuildError", "FirmwareFault", "FirmwareImageError",
     "FirmwareNotFound", "FitError", "NiclabError", "Nic", "PortalsError", "System", "firmware_path", "portals",
     "preset_names", "sdk", "startx", "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError",
-    "EmptyQueueError", "RdmaError", "DriverError",
+    "EmptyQueueError", "RdmaError", "DriverError", "DsnicError",
     "Result", "ResultError", "Sweep", "experiments", "fits", "list_experiments", "parts", "run", "sweep", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]

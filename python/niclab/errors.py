@@ -146,3 +146,9 @@ class RdmaError(StartxError):
 class DriverError(StartxError):
     """Misuse of a StarT-X driver operation: VI receive not armed, a VI batch ending inside
     a message, a DMA region that is not word aligned, a bad handler index."""
+
+
+class DsnicError(NiclabError):
+    """The DSNIC's driver or CSP library refused a call or found a protocol violation:
+    a channel not open, a virtual link opened twice, a send nothing acknowledges, a
+    receive nothing will satisfy."""

@@ -39,6 +39,7 @@ class System:
         self._sys = _niclab.System(_spec_with_resolved_firmware(spec))
         self._portals = {}
         self._jam = {}
+        self._csp = {}
 
     @classmethod
     def from_preset(cls, name="seastar", nodes=1, **kwargs):
@@ -148,6 +149,16 @@ class System:
         if node not in self._jam:
             self._jam[node] = Jam(self._sys, node)
         return self._jam[node]
+
+    def csp(self, node):
+        """The CSP channels of DSNIC node `node` (``niclab.dsnic.Csp``): open a virtual
+        link to a peer, send (blocking, non-blocking or buffered), wait, recv, probe and
+        alt, each call performed by a host process on the node while the simulation
+        runs. One per node. niclab.NiclabError on a system that is not a DSNIC."""
+        from .dsnic import Csp
+        if node not in self._csp:
+            self._csp[node] = Csp(self._sys, node)
+        return self._csp[node]
 
     @property
     def events_fired(self):
