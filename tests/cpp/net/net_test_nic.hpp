@@ -15,6 +15,21 @@
 
 namespace niclab::net::testing {
 
+// A DS link (seed 003 L85, L95; IEEE 1355): 100 Mbit/s, 10-bit data characters, a
+// 4-bit end token, one 4-bit flow-control token per 8 characters freed, 20 ns of cable;
+// `header_chars` routing (and protocol) characters per packet.
+inline LinkParams ds_link(uint32_t header_chars) {
+    LinkParams l;
+    l.wire_bits_per_s = 100'000'000;
+    l.token_bits = 10;
+    l.end_bits = 4;
+    l.fct_bits = 4;
+    l.fct_chars = 8;
+    l.overhead_bytes = header_chars;
+    l.latency = Time::ns(20);
+    return l;
+}
+
 // An owning copy of a packet of any length (tests may allocate).
 struct StoredPacket : PacketHeader {
     std::vector<uint8_t> payload;

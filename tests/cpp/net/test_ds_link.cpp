@@ -20,13 +20,7 @@ using testing::payload_intact;
 // characters; 2 header characters per packet (seed 003 L85, L95; IEEE 1355).
 NetworkParams ds(Switching switching = Switching::VirtualCutThrough) {
     NetworkParams p;
-    p.link.wire_bits_per_s = 100'000'000;
-    p.link.token_bits = 10;
-    p.link.end_bits = 4;
-    p.link.fct_bits = 4;
-    p.link.fct_chars = 8;
-    p.link.overhead_bytes = 2;
-    p.link.latency = Time::ns(20);
+    p.link = testing::ds_link(2);
     p.flit_bytes = 8;
     p.input_buffers = 8;
     p.receive_buffers = 64;

@@ -21,13 +21,7 @@ using testing::TestNic;
 // packets of up to 1024 bytes.
 NetworkParams ds(Switching switching) {
     NetworkParams p;
-    p.link.wire_bits_per_s = 100'000'000;
-    p.link.token_bits = 10;
-    p.link.end_bits = 4;
-    p.link.fct_bits = 4;
-    p.link.fct_chars = 8;
-    p.link.overhead_bytes = 5;
-    p.link.latency = Time::ns(20);
+    p.link = testing::ds_link(5);
     p.router_delay = Time::ns(1000);
     p.flit_bytes = 8;
     // Cut-through needs a whole packet (129 flits) per buffer, a worm a flit.

@@ -15,13 +15,7 @@ using testing::payload_intact;
 
 NetworkParams ds(uint32_t in_flits, uint32_t out_flits) {
     NetworkParams p;
-    p.link.wire_bits_per_s = 100'000'000;
-    p.link.token_bits = 10;
-    p.link.end_bits = 4;
-    p.link.fct_bits = 4;
-    p.link.fct_chars = 8;
-    p.link.overhead_bytes = 2;
-    p.link.latency = Time::ns(20);
+    p.link = testing::ds_link(2);
     p.router_delay = Time::ns(1000);
     p.flit_bytes = 8;
     p.input_buffers = in_flits;
