@@ -49,7 +49,8 @@ def build(sources, name=None, *, out_dir=".", trace=False, trace_entries=None, d
           quiet=True):
     """Build firmware image `name` (default: the first source's stem) from C/assembly
     `sources` into `out_dir`: NAME.elf (load it), NAME.bin (the flat image), NAME.map and
-    NAME.size.txt (the size report). `trace` turns the trace points of
+    NAME.size.txt (the size report); CMake's own files stay in `out_dir`/.niclab-build-NAME,
+    so a rebuild only recompiles what changed. `trace` turns the trace points of
     ``niclab/fw/trace.h`` on (a ring of `trace_entries` records, a power of two).
     Returns the ELF's path. FirmwareBuildError with the compiler's messages when it
     does not build."""

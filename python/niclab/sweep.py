@@ -88,17 +88,20 @@ def _point_job(experiment, base, point):
     return _spec_with_resolved_firmware(spec), options
 
 
-def _file_digest(path, _memo={}):
+_DIGESTS = {}  # (path, mtime, size) -> SHA-256: a file is read once per process unless it changes
+
+
+def _file_digest(path):
     path = os.fspath(path)
     st = os.stat(path)
     key = (path, st.st_mtime_ns, st.st_size)
-    if key not in _memo:
+    if key not in _DIGESTS:
         h = hashlib.sha256()
         with open(path, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 h.update(block)
-        _memo[key] = h.hexdigest()
-    return _memo[key]
+        _DIGESTS[key] = h.hexdigest()
+    return _DIGESTS[key]
 
 
 def point_hash(experiment, spec, options):

@@ -49,20 +49,26 @@ private:
     uint32_t next_id_ = 0;
 };
 
+// Every node saturates the network; after a 20 us warm-up (pools reach their working
+// set) allocations are counted for 40 us. Returns the packets delivered meanwhile.
+uint64_t saturate_counting(sim::Kernel& k, Network& net, std::vector<std::unique_ptr<Saturator>>& nics, bool heads = false) {
+    for (NodeId n = 0; n < net.nodes(); ++n) nics.push_back(std::make_unique<Saturator>(net, n, heads));
+    for (auto& nic : nics) nic->pump();
+    k.run_until(Time::us(20));
+    const uint64_t before = net.stats().packets_delivered;
+    g_counting = true;
+    k.run_until(Time::us(60));
+    g_counting = false;
+    return net.stats().packets_delivered - before;
+}
+
 TEST(NetNoAlloc, SaturatedTorusAllocatesNothingPerPacket) {
     sim::Kernel k;
     NetworkParams params;
     params.link.bit_error_rate = 1e-5;  // retries take the error path too
     Network net(k, Mesh3D::red_storm(4, 4, 4), params);
     std::vector<std::unique_ptr<Saturator>> nics;
-    for (NodeId n = 0; n < net.nodes(); ++n) nics.push_back(std::make_unique<Saturator>(net, n));
-    for (auto& nic : nics) nic->pump();
-    k.run_until(Time::us(20));  // warm-up: pools reach their working set
-    const uint64_t before = net.stats().packets_delivered;
-    g_counting = true;
-    k.run_until(Time::us(60));
-    g_counting = false;
-    EXPECT_GT(net.stats().packets_delivered - before, 10'000u);
+    EXPECT_GT(saturate_counting(k, net, nics), 10'000u);
     EXPECT_GT(net.stats().retries, 0u);
     EXPECT_EQ(g_allocations, 0u);
 }
@@ -76,14 +82,7 @@ TEST(NetNoAlloc, SaturatedWormholeMeshAllocatesNothingPerPacket) {
     params.receive_buffers = 6;
     Network net(k, Mesh3D{{4, 4, 4}, {}}, params);
     std::vector<std::unique_ptr<Saturator>> nics;
-    for (NodeId n = 0; n < net.nodes(); ++n) nics.push_back(std::make_unique<Saturator>(net, n));
-    for (auto& nic : nics) nic->pump();
-    k.run_until(Time::us(20));
-    const uint64_t before = net.stats().packets_delivered;
-    g_counting = true;
-    k.run_until(Time::us(60));
-    g_counting = false;
-    EXPECT_GT(net.stats().packets_delivered - before, 1'000u);
+    EXPECT_GT(saturate_counting(k, net, nics), 1'000u);
     EXPECT_EQ(g_allocations, 0u);
 }
 
@@ -97,14 +96,7 @@ TEST(NetNoAlloc, HeadArrivalAllocatesNothingPerPacket) {
     params.link.bit_error_rate = 1e-5;
     Network net(k, Mesh3D{{4, 4, 4}, {}}, params);
     std::vector<std::unique_ptr<Saturator>> nics;
-    for (NodeId n = 0; n < net.nodes(); ++n) nics.push_back(std::make_unique<Saturator>(net, n, true));
-    for (auto& nic : nics) nic->pump();
-    k.run_until(Time::us(20));
-    const uint64_t before = net.stats().packets_delivered;
-    g_counting = true;
-    k.run_until(Time::us(60));
-    g_counting = false;
-    EXPECT_GT(net.stats().packets_delivered - before, 1'000u);
+    EXPECT_GT(saturate_counting(k, net, nics, true), 1'000u);
     uint64_t heads = 0;
     for (auto& nic : nics) heads += nic->heads_told;
     EXPECT_GE(heads, net.stats().packets_delivered);
