@@ -41,7 +41,8 @@ py::array_t<double> column_array(const Result& r, const std::string& name) {
 // here and turned into Python behaviour once the run has returned: its exception is
 // re-raised; Ctrl-C (a KeyboardInterrupt from PyErr_CheckSignals or from the observer
 // itself) stops the run cleanly and is reported as a warning, keeping the points.
-Result run(const std::string& name, const py::dict& spec_dict, const py::dict& options_dict, py::object observer) {
+Result run(const std::string& name, const py::dict& spec_dict, const py::dict& options_dict, py::object observer,
+           bool trace, bool counters) {
     const system::SystemSpec spec = system::SystemSpec::from_json(to_json(spec_dict, ""));
     const nlohmann::json options = to_json(options_dict, "options");
     const bool observed = !observer.is_none();
@@ -79,7 +80,7 @@ Result run(const std::string& name, const py::dict& spec_dict, const py::dict& o
     std::optional<Result> result;
     {
         py::gil_scoped_release release;
-        result.emplace(exp::run_experiment(name, spec, options, point));
+        result.emplace(exp::run_experiment(name, spec, options, exp::Observe{point, trace, counters}));
     }
     if (raised) {
         raised->restore();
@@ -128,6 +129,7 @@ void bind_exp(py::module_& m) {
         .def_readonly("simulator", &Result::simulator)
         .def_readwrite("stopped", &Result::stopped)
         .def_readwrite("planned", &Result::planned)
+        .def_property_readonly("observations", [](const Result& r) { return from_json(r.observations); })
         .def_property("fit", [](const Result& r) { return from_json(r.fit); },
                       [](Result& r, const py::dict& d) { r.fit = to_json(d, "fit"); })
         .def("to_json", [](const Result& r) { return from_json(r.to_json()); })
@@ -137,8 +139,10 @@ void bind_exp(py::module_& m) {
         .def("netpipe_text", &Result::netpipe_text);
 
     m.def("run_experiment", &run, py::arg("name"), py::arg("spec"), py::arg("options"), py::arg("observer") = py::none(),
+          py::arg("trace") = false, py::arg("counters") = false,
           "Run a registered experiment on a system spec (firmware paths already resolved). "
-          "observer(ExpResult) is called after each new point; False stops the run.");
+          "observer(ExpResult) is called after each new point; False stops the run. trace / counters keep "
+          "every node's trace ring and counters in the result's observations.");
 }
 
 }  // namespace niclab::bindings

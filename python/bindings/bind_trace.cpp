@@ -12,6 +12,7 @@
 #include "niclab/trace/decoder.hpp"
 #include "niclab/nic/trace_ring.hpp"
 #include "niclab/trace/trace_file.hpp"
+#include "niclab/trace/trace_json.hpp"
 
 namespace py = pybind11;
 using niclab::trace::Trace;
@@ -32,10 +33,11 @@ double or_nan(const std::optional<double>& v) { return v ? *v : std::nan(""); }
 // Column lists; trace.py turns them into one structured NumPy array.
 py::dict columns(const trace::ElfDecoding& d) {
     const auto& r = d.records;
-    py::list ts, time_ns, value, pc, function, offset, file, line, next, prev, raw_ts, raw_word;
+    py::list ts, time_ns, sim_time_ns, value, pc, function, offset, file, line, next, prev, raw_ts, raw_word;
     for (const auto& x : r) {
         ts.append(x.cycles);
         time_ns.append(x.time_ns);
+        sim_time_ns.append(or_nan(x.sim_time_ns));
         value.append(x.value);
         pc.append(x.pc);
         function.append(text(x.function));
@@ -50,6 +52,7 @@ py::dict columns(const trace::ElfDecoding& d) {
     py::dict c;
     c["timestamp_cycles"] = ts;
     c["time_ns"] = time_ns;
+    c["sim_time_ns"] = sim_time_ns;
     c["value"] = value;
     c["pc"] = pc;
     c["function"] = function;
@@ -81,6 +84,10 @@ void bind_trace(py::module_& m) {
         .def_property_readonly("total_count", [](const Trace& t) { return t.header.total_count; })
         .def_property_readonly("flags", [](const Trace& t) { return t.header.flags; })
         .def_property_readonly("first_cycles", [](const Trace& t) { return t.header.first_cycles; })
+        .def_property_readonly("epoch_ps", [](const Trace& t) -> std::optional<int64_t> {
+            if (!t.has_epoch()) return std::nullopt;
+            return t.header.epoch_ps;
+        }, "Global simulated time (ps) at which the core's mcycle was 0; None for a trace without a time axis.")
         .def_property_readonly("lost", &Trace::lost)
         .def("__len__", [](const Trace& t) { return t.records.size(); })
         .def("__eq__", [](const Trace& a, const Trace& b) { return a == b; })
@@ -109,6 +116,7 @@ void bind_trace(py::module_& m) {
         std::string_view v = b;
         return trace::from_bytes({reinterpret_cast<const uint8_t*>(v.data()), v.size()});
     }, py::arg("data"));
+    m.def("trace_from_json", [](const py::handle& d) { return trace::from_json(to_json(d, "trace")); }, py::arg("data"));
     m.def("elf_build_id", [](const std::filesystem::path& p) { return fw::FirmwareImage::load(p).build_id(); },
           py::arg("path"));
 

@@ -2,6 +2,7 @@
 // fields a caller needs (key path, rule, PC, function, source line).
 #include "bindings.hpp"
 #include "niclab/core/fault.hpp"
+#include "niclab/exp/bench.hpp"
 #include "niclab/exp/fits.hpp"
 #include "niclab/exp/options.hpp"
 #include "niclab/exp/result.hpp"
@@ -86,6 +87,11 @@ void register_errors(py::module_&) {
             raise(startx_error_class(e), e.what(), py::dict());
         } catch (const dsnic::DsnicError& e) {
             raise("DsnicError", e.what(), py::dict());
+        } catch (const exp::ExperimentFault& e) {
+            py::dict d = fault_attrs(e.fault());
+            d["node"] = e.node();
+            d["result"] = py::cast(e.partial());
+            raise("ExperimentFault", e.what(), d);
         } catch (const exp::ExperimentError& e) {
             raise("ExperimentError", e.what(), py::dict());
         } catch (const exp::FitError& e) {

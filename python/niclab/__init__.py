@@ -9,7 +9,8 @@ modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmwar
 from . import _niclab
 from ._niclab import preset_names
 from . import portals, sdk, startx
-from .errors import (BootTimeout, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError, FirmwareBuildError,
+from .errors import (BootTimeout, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError, ExperimentFault,
+                     FirmwareBuildError,
                      FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, MessageFormatError, NiclabError,
                      PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, TraceBuildIdMismatch,
                      TraceError, TraceFormatError, UnknownPriorityError)
@@ -22,7 +23,7 @@ from .system import System
 from .trace import Trace, read_trace
 
 __all__ = [
-    "BootTimeout", "ConfigError", "ExperimentError", "FirmwareBuildError", "FirmwareFault", "FirmwareImageError",
+    "BootTimeout", "ConfigError", "ExperimentError", "ExperimentFault", "FirmwareBuildError", "FirmwareFault", "FirmwareImageError",
     "FirmwareNotFound", "FitError", "NiclabError", "Nic", "PortalsError", "System", "firmware_path", "portals",
     "preset_names", "sdk", "startx", "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError",
     "EmptyQueueError", "RdmaError", "DriverError", "DsnicError",

@@ -16,8 +16,9 @@
                      [--firmware NAME|PATH] [--part KIND=NAME ...] [--set key=value ...] [--seed S]
                      [--op put|get|send] [--schedule netpipe|osu] [--sizes 1,2,4K]
                      [--max-size 8M] [--option key=value ...] [--out FILE] [--format FMT]
-                     [--plot FILE.png] [--quiet]
-                                     run an experiment: progress, table, fit; save and plot it
+                     [--plot FILE.png] [--trace] [--counters] [--perfetto FILE.json] [--quiet]
+                                     run an experiment: progress, table, fit; save and plot it;
+                                     keep the nodes' traces and counters
     niclab sweep EXPERIMENT --grid KEY=V1,V2 [--grid ...] [run's options] [--workers N]
                      [--scheduler tcp://HOST:PORT] [--cache DIR | --no-cache] [--out FILE.csv]
                      [--plot FILE]       one run per grid point, in parallel (local or Dask), cached
@@ -298,7 +299,23 @@ def _run_one(args, kw, options, label):
             print("fit:")
             for k, v in result.fit.items():
                 print(f"  {k:16} {v:.6g}" if isinstance(v, float) else f"  {k:16} {v}")
+        if "counters" in result.observations:
+            print(_counters_table(result.counters))
+        if "traces" in result.observations:
+            for t in result.traces:
+                print(f"trace: node {t.node_id}: {len(t)} records ({t.lost} lost)")
     return result, any("interrupted" in str(w.message) for w in caught)
+
+
+def _counters_table(counters):
+    """Counters of every node side by side: one line per counter, one column per node."""
+    nodes = sorted(counters)
+    names = list(dict.fromkeys(n for node in nodes for n in counters[node]))
+    width = max(len(n) for n in names)
+    lines = ["counters".ljust(width) + "".join(f"{'node ' + str(n):>14}" for n in nodes)]
+    for name in names:
+        lines.append(name.ljust(width) + "".join(f"{counters[n].get(name, ''):>14}" for n in nodes))
+    return "\n".join(lines)
 
 
 def _plot_runs(results, path):
@@ -372,7 +389,8 @@ def cmd_run(args):
         if key is not None:
             sets[key] = value
             label = f"{key}={value}"
-        result, interrupted = _run_one(args, dict(kw, set=sets), options, label)
+        observe = dict(trace=bool(args.trace or args.perfetto), counters=args.counters)
+        result, interrupted = _run_one(args, dict(kw, set=sets, **observe), options, label)
         results.append(result)
         if interrupted:
             print(f"niclab: interrupted: kept {len(result)} point(s)", file=sys.stderr)
@@ -384,6 +402,11 @@ def cmd_run(args):
             path = result.save(target, format=args.format)
             if not args.quiet:
                 print(f"saved {path}")
+    if args.perfetto:
+        from .trace import to_chrome_json
+        to_chrome_json(results[-1].traces, args.perfetto)
+        if not args.quiet:
+            print(f"wrote {args.perfetto} (open it in ui.perfetto.dev)")
     if args.plot:
         from .errors import ResultError
         try:
@@ -467,6 +490,13 @@ def _add_experiment_commands(sub):
     r.add_argument("--out", metavar="FILE", help="save the result (.json, .csv, .osu/.txt, .np.out)")
     r.add_argument("--format", choices=["json", "csv", "osu", "netpipe"], help="format of --out (default: by name)")
     r.add_argument("--plot", metavar="FILE.png", help="save the experiment's natural plot")
+    r.add_argument("--trace", action="store_true",
+                   help="keep every node's firmware trace in the result (a firmware built with tracing, "
+                        "e.g. --firmware portals_traced)")
+    r.add_argument("--counters", action="store_true",
+                   help="keep every node's counters in the result and print them")
+    r.add_argument("--perfetto", metavar="FILE.json",
+                   help="write the nodes' traces as Chrome trace-event JSON on the simulated time axis (implies --trace)")
     r.add_argument("--quiet", action="store_true", help="no progress bar and no table")
     r.set_defaults(func=cmd_run)
     w = sub.add_parser("sweep", help="an experiment over a grid of parameters, in parallel, cached",

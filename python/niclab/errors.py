@@ -101,6 +101,17 @@ class ExperimentError(NiclabError, ValueError):
     a payload that arrived corrupted, a faulted NIC), naming the node."""
 
 
+class ExperimentFault(ExperimentError, FirmwareFault):
+    """A firmware fault stopped a NIC during an experiment. It is a FirmwareFault (``pc``,
+    ``where``, ``cause``, ``tval``, ``time_us``, ``kind``, ``reason``) and an
+    ExperimentError; ``node`` is the NIC that faulted and ``result`` the ``Result`` as
+    far as the run got: the points measured before the fault (``stopped`` is True) and
+    the observations asked for (``trace=True`` shows what led up to it)."""
+
+    node = 0
+    result = None
+
+
 class FitError(NiclabError, ValueError):
     """Data a model cannot be fitted to, naming the function and the problem: too few
     points, equal sizes, a non-finite value, a time that does not grow with size, a

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _niclab
-from .errors import ConfigError, ExperimentError, ResultError
+from .errors import ConfigError, ExperimentError, ExperimentFault, ResultError
 from .system import _spec_with_resolved_firmware
 
 __all__ = ["Result", "list_experiments", "run"]
@@ -95,7 +95,7 @@ def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, parts=None
 
 
 def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, transport=None, parts=None, set=None,
-        seed=0, topology=None, on_point=None, **options):
+        seed=0, topology=None, on_point=None, trace=False, counters=False, **options):
     """Run the experiment named `experiment` on a freshly built system; return a ``Result``.
 
     System: `system` (``"seastar"``, ``"startx"``, see ``niclab.systems()``; default the
@@ -129,6 +129,17 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     re-raised here. Ctrl-C also stops the run cleanly: the points so far are returned
     with ``stopped=True`` and a RuntimeWarning says so.
 
+    `trace=True` keeps every node's firmware trace ring in the Result (``r.traces``,
+    one ``niclab.Trace`` per node, its records on the global simulated time axis:
+    ``sim_time_ns``); the firmware must be built with tracing (``firmware=
+    "portals_traced"``, or ``niclab fw build --trace``), else ExperimentError says so.
+    `counters=True` keeps every node's counters (``r.counters``: node -> {name: count}
+    for its core, caches, NIC, driver, host CPU and network cables). Both are read
+    when the run ends, through the debug back door: they change nothing measured.
+
+    A firmware fault raises ``ExperimentFault`` (a FirmwareFault with ``pc``, ``where``,
+    ... and an ExperimentError) whose ``result`` keeps the points measured before it.
+
     The GIL is released while the simulation runs.
     """
     if not isinstance(experiment, str):
@@ -143,7 +154,15 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     if on_point is not None:
         def observer(exp_result):
             return on_point(Result(exp_result))
-    return Result(_niclab.run_experiment(experiment, spec, dict(options), observer))
+    for name, flag in (("trace", trace), ("counters", counters)):
+        if not isinstance(flag, bool):
+            raise ExperimentError(f"{name}: expected True or False, not {type(flag).__name__} {flag!r}")
+    try:
+        return Result(_niclab.run_experiment(experiment, spec, dict(options), observer, trace, counters))
+    except ExperimentFault as e:
+        if isinstance(e.result, _niclab.ExpResult):
+            e.result = Result(e.result)
+        raise
 
 
 def _is_integral(values):
@@ -294,6 +313,48 @@ class Result:
         """How many points the run was set to measure (None when it does not say): with
         ``len(r)`` inside ``on_point``, the progress of a run."""
         return self._r.planned or None
+
+    @property
+    def observations(self):
+        """What the run observed when asked (``trace=True`` / ``counters=True``), as stored:
+        a dict with ``time_us`` (when they were read), ``counters`` and ``traces``; {} when
+        nothing was asked for."""
+        return self._r.observations
+
+    @property
+    def counters(self):
+        """Each node's counters, read when the run ended: dict node -> dict name -> count
+        (``core.instructions``, ``core.icache_misses``, ``nic.host_window_reads``,
+        ``host.interrupts_taken``, ``net.tx_link_retries``, ...; every count since the
+        system was built, core counts since the firmware's last reset). ``run(...,
+        counters=True)`` keeps them; ResultError if it was not asked for."""
+        obs = self.observations
+        if "counters" not in obs:
+            raise ResultError(f"{self.experiment} result has no counters: run it with counters=True "
+                              f"(CLI: --counters)")
+        return {int(c["node"]): dict(c["counters"]) for c in obs["counters"]}
+
+    @property
+    def traces(self):
+        """Each firmware node's trace ring, read when the run ended: a list of
+        ``niclab.Trace`` (node order), decoded with the node's firmware ELF when it is
+        still there and of the same build; records carry ``sim_time_ns`` on the global
+        time axis. ``run(..., trace=True)`` keeps them; ResultError if it was not asked for."""
+        from .trace import Trace
+        obs = self.observations
+        if "traces" not in obs:
+            raise ResultError(f"{self.experiment} result has no traces: run it with trace=True and a firmware built "
+                              f"with tracing (CLI: --trace)")
+        elves = {f.get("node"): f for f in self.firmware if isinstance(f, dict)}
+        out = []
+        for t in obs["traces"]:
+            raw = _niclab.trace_from_json(t)
+            fw = elves.get(raw.node_id, {})
+            elf = fw.get("path") if fw.get("path") and os.path.exists(fw["path"]) else None
+            if elf is not None and _niclab.elf_build_id(elf) != raw.build_id:
+                elf = None  # rebuilt since: decode without symbols rather than with wrong ones
+            out.append(Trace(raw, elf))
+        return out
 
     @property
     def image(self):

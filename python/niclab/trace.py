@@ -32,13 +32,16 @@ from .errors import TraceBuildIdMismatch, TraceError
 __all__ = ["Trace", "read_trace", "to_chrome_json", "RECORD_DTYPE"]
 
 #: Fields of ``Trace.records``. Times: cycles of the node's core clock since its
-#: reset (unwrapped to 64 bits) and nanoseconds; ``delta_ns`` is the time to the next
+#: reset (unwrapped to 64 bits) and nanoseconds (``time_ns``, the node's own clock);
+#: ``sim_time_ns`` is the global simulated time, the one axis every node shares (NaN
+#: for a trace read from a version-1 file, which has no time axis); ``delta_ns`` is the time to the next
 #: record (NaN for the last), ``delta_prev_ns`` the time from the previous one (NaN
 #: for the first). ``file``/``line`` are the trace point's source line ("" / 0 without
 #: DWARF); ``function`` is "" when no symbol covers ``pc``.
 RECORD_DTYPE = np.dtype([
     ("timestamp_cycles", np.uint64),
     ("time_ns", np.float64),
+    ("sim_time_ns", np.float64),
     ("value", np.uint8),
     ("pc", np.uint32),
     ("function", object),
@@ -51,7 +54,7 @@ RECORD_DTYPE = np.dtype([
     ("raw_word", np.uint32),
 ])
 
-_CSV_FIELDS = ["node", "timestamp_cycles", "time_ns", "value", "pc", "function", "offset", "file", "line",
+_CSV_FIELDS = ["node", "timestamp_cycles", "time_ns", "sim_time_ns", "value", "pc", "function", "offset", "file", "line",
                "delta_ns"]
 
 
@@ -97,6 +100,12 @@ class Trace:
     def clock_mhz(self):
         """Core clock of the node, MHz."""
         return self._raw.clock_hz / 1e6
+
+    @property
+    def epoch_ps(self):
+        """Global simulated time (ps) at which the core's cycle counter was 0, or None
+        (a version-1 trace file): ``sim_time_ns = epoch + cycles x period``."""
+        return self._raw.epoch_ps
 
     @property
     def total_count(self):
@@ -175,7 +184,8 @@ class Trace:
             w = csv.writer(f)
             w.writerow(_CSV_FIELDS)
             for r in self.records:
-                w.writerow([self.node_id, int(r["timestamp_cycles"]), f"{r['time_ns']:.3f}", int(r["value"]),
+                w.writerow([self.node_id, int(r["timestamp_cycles"]), f"{r['time_ns']:.3f}",
+                            "" if np.isnan(r["sim_time_ns"]) else f"{r['sim_time_ns']:.3f}", int(r["value"]),
                             f"0x{int(r['pc']):08x}", r["function"], int(r["offset"]), r["file"], int(r["line"]),
                             "" if np.isnan(r["delta_ns"]) else f"{r['delta_ns']:.3f}"])
 
@@ -189,7 +199,8 @@ class Trace:
         One track per node (pid = node id, tid 0), an instant event per record named
         function+offset with args value, pc and source, and a duration event per span
         (module docstring: value v opens, v | 0x80 closes). Timestamps are
-        microseconds of the node's core clock since its reset.
+        microseconds of global simulated time, so several nodes' traces line up (a
+        version-1 trace file without a time axis falls back to its core's own clock).
         """
         to_chrome_json([self], path)
 
@@ -207,8 +218,9 @@ def _chrome_events(trace):
         {"name": "thread_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": "firmware"}},
     ]
     open_spans = {}
+    own_clock = trace.epoch_ps is None
     for r in trace.records:
-        ts = float(r["time_ns"]) / 1000.0
+        ts = float(r["time_ns" if own_clock else "sim_time_ns"]) / 1000.0
         value = int(r["value"])
         args = {"value": value, "pc": f"0x{int(r['pc']):08x}"}
         if r["file"]:
@@ -219,7 +231,7 @@ def _chrome_events(trace):
             open_spans.setdefault(value, []).append(r)
         elif value > 0x80 and open_spans.get(value & 0x7F):
             start = open_spans[value & 0x7F].pop()
-            t0 = float(start["time_ns"]) / 1000.0
+            t0 = float(start["time_ns" if own_clock else "sim_time_ns"]) / 1000.0
             events.append({"name": f"{start['function'] or _where(start)} [{value & 0x7F}]", "cat": "span",
                            "ph": "X", "ts": t0, "dur": ts - t0, "pid": pid, "tid": 0,
                            "args": {"open": _where(start), "close": _where(r), "value": value & 0x7F}})
@@ -229,8 +241,9 @@ def _chrome_events(trace):
 def to_chrome_json(traces, path):
     """Write one Chrome trace-event JSON file holding several nodes' traces.
 
-    ``traces``: a Trace or a list of them (one track per node). Times are each node's
-    own core clock since its reset, microseconds.
+    ``traces``: a Trace or a list of them (one track per node). Times are global
+    simulated time in microseconds, one axis for every node (``otherData.time_axis``
+    says "simulated"; "per-node core clock" if any trace comes from a version-1 file).
     """
     if isinstance(traces, Trace):
         traces = [traces]
@@ -238,8 +251,9 @@ def to_chrome_json(traces, path):
     for t in traces:
         events.extend(_chrome_events(t))
     with open(path, "w") as f:
+        axis = "simulated" if all(t.epoch_ps is not None for t in traces) else "per-node core clock"
         json.dump({"traceEvents": events, "displayTimeUnit": "ns",
-                   "otherData": {"generator": "niclab", "nodes": [int(t.node_id) for t in traces]}}, f)
+                   "otherData": {"generator": "niclab", "nodes": [int(t.node_id) for t in traces], "time_axis": axis}}, f)
 
 
 def read_trace(path, elf=None, *, force=False):

@@ -132,11 +132,12 @@ def test_csv_header_and_rows(tmp_path):
     t.to_csv(tmp_path / "t.csv")
     with open(tmp_path / "t.csv", newline="") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["node", "timestamp_cycles", "time_ns", "value", "pc", "function", "offset", "file", "line",
-                       "delta_ns"]
+    assert rows[0] == ["node", "timestamp_cycles", "time_ns", "sim_time_ns", "value", "pc", "function", "offset",
+                       "file", "line", "delta_ns"]
     assert len(rows) == len(t) + 1
-    assert rows[1][5] == "mainloop" and rows[1][9] == "172.000"
-    assert rows[-1][9] == ""
+    assert rows[1][6] == "mainloop" and rows[1][10] == "172.000"
+    assert rows[1][3] == "", "a version-1 sample file has no global time axis"
+    assert rows[-1][10] == ""
 
 
 def test_wrapped_sample():

@@ -36,6 +36,7 @@ void Cpu::release_reset(uint32_t entry) {
     std::fill(std::begin(x_), std::end(x_), 0u);
     pc_ = entry;
     cycle_ = instret_ = stall_cycles_ = last_progress_ = 0;
+    counts_ = {};
     mstatus_ = kMstatusMPP;
     mie_ = mip_ = mtvec_ = mscratch_ = mepc_ = mcause_ = mtval_ = 0;
     mcycle_offset_ = minstret_offset_ = 0;
@@ -217,6 +218,7 @@ void Cpu::take_trap(uint32_t mcause, uint32_t tval, uint32_t epc) {
         stop_with_fault(FaultInfo{FaultKind::UnhandledTrap, epc, mcause, tval, local_time()});
         return;
     }
+    ++((mcause & kInterruptBit) ? counts_.interrupts : counts_.exceptions);
     mepc_ = epc;
     mcause_ = mcause;
     mtval_ = tval;
@@ -308,12 +310,14 @@ void Cpu::posted_write(uint32_t occupancy_cycles) {
 bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
     uint32_t off = addr - sram_.uncached_base;
     if (off < sram_.size) {
+        ++counts_.uncached_loads;
         cycle_ += cfg_.sram_read_cycles;
         stall_cycles_ += cfg_.sram_read_cycles;
         out = 0;
         std::memcpy(&out, sram_.data + off, size);
         return true;
     }
+    ++counts_.device_loads;
     kernel_.sync_to(local_time());
     Time latency{};
     uint32_t value = 0;
@@ -332,6 +336,7 @@ bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
 bool Cpu::store_slow(uint32_t addr, unsigned size, uint32_t value) {
     uint32_t off = addr - sram_.uncached_base;
     if (off < sram_.size) {
+        ++counts_.uncached_stores;
         posted_write(cfg_.sram_write_cycles);
         std::memcpy(sram_.data + off, &value, size);
         decoded_[off >> 2].fn = kDecodeHandler;
@@ -342,6 +347,7 @@ bool Cpu::store_slow(uint32_t addr, unsigned size, uint32_t value) {
         }
         return true;
     }
+    ++counts_.device_stores;
     kernel_.sync_to(local_time());
     Time occupancy{};
     if (!bus_.write(addr, size, value, local_time(), occupancy)) {

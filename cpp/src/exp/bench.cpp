@@ -1,6 +1,10 @@
 #include "niclab/exp/bench.hpp"
 
 #include <algorithm>
+#include <optional>
+
+#include "niclab/nic/trace_ring.hpp"
+#include "niclab/trace/trace_json.hpp"
 
 namespace niclab::exp {
 
@@ -44,8 +48,8 @@ Pair Pair::from(Options& o) {
     return p;
 }
 
-Bench::Bench(const system::SystemSpec& spec, Result& result, PointObserver observer, Pair pair)
-    : result_(result), observer_(std::move(observer)), pair_(std::move(pair)) {
+Bench::Bench(const system::SystemSpec& spec, Result& result, Observe observe, Pair pair)
+    : result_(result), observe_(std::move(observe)), pair_(std::move(pair)) {
     if (pair_.client == pair_.server)
         throw ExperimentError("the client and the server must be different nodes (both are node " + std::to_string(pair_.client) + ")");
     for (const auto& [key, node] : {std::pair{"client", pair_.client}, std::pair{"server", pair_.server}})
@@ -53,6 +57,7 @@ Bench::Bench(const system::SystemSpec& spec, Result& result, PointObserver obser
             throw ExperimentError(std::string("option '") + key + "': node " + std::to_string(node) +
                                   " does not exist: the system has " + std::to_string(spec.nodes) + " node(s)");
     sys_ = std::make_unique<system::System>(spec);
+    check_observable();
     info_ = resolve(sys_->model(), pair_);
     result_.params["transport"] = pair_.transport;
     result_.params["op"] = pair_.op;
@@ -104,13 +109,55 @@ void Bench::meet(host::ProcessContext& ctx, const msg::Transport& me) {
 void Bench::deliver() {
     for (auto& row : published_) {
         result_.add_row(std::move(row));
-        if (observer_ && !stopping_ && !observer_(result_)) stopping_ = true;
+        if (observe_.on_point && !stopping_ && !observe_.on_point(result_)) stopping_ = true;
     }
     published_.clear();
     delivered_.notify_all();
 }
 
 void Bench::fail(const std::string& what) { throw ExperimentError(result_.experiment() + ": " + what); }
+
+void Bench::fail_faulted(size_t node) {
+    const std::string what = result_.experiment() + ": the NIC of node " + std::to_string(node) + " faulted: " + sys_->fault_report(node);
+    std::optional<core::FirmwareFault> fault;
+    if (sys_->hardware(node).embedded_nic()) fault = sys_->nic(node).fault();
+    if (!fault) throw ExperimentError(what);  // a fixed-function NIU's own error: its report says it all
+    result_.stopped = true;
+    keep_observations();
+    throw ExperimentFault(what, uint32_t(node), *fault, result_);
+}
+
+void Bench::check_observable() const {
+    if (!observe_.trace) return;
+    if (!sys_->has_embedded_nics())
+        throw ExperimentError(result_.experiment() + ": trace: system '" + sys_->model().name() +
+                              "' has no firmware to trace (its NICs are fixed-function); counters work on every system");
+    for (size_t n = 0; n < sys_->node_count(); ++n) {
+        try {
+            nic::find_ring(sys_->nic(n));
+        } catch (const trace::TraceError& e) {
+            throw ExperimentError(result_.experiment() + ": trace: " + e.what() +
+                                  " (a built-in image with tracing: firmware=\"portals_traced\"; your own: niclab fw build --trace)");
+        }
+    }
+}
+
+// Observations are read through the debug back door: no simulated time, nothing changes.
+void Bench::keep_observations() {
+    if (!observe_.trace && !observe_.counters) return;
+    nlohmann::json obs = nlohmann::json::object();
+    if (observe_.counters) {
+        obs["counters"] = nlohmann::json::array();
+        for (size_t n = 0; n < sys_->node_count(); ++n)
+            obs["counters"].push_back({{"node", n}, {"counters", sys_->counters(n).to_json()}});
+    }
+    if (observe_.trace) {
+        obs["traces"] = nlohmann::json::array();
+        for (size_t n = 0; n < sys_->node_count(); ++n) obs["traces"].push_back(trace::to_json(nic::read_trace(sys_->nic(n))));
+    }
+    obs["time_us"] = sys_->now().as_us();
+    result_.observations = std::move(obs);
+}
 
 void Bench::run(Body client_body, Body server_body) {
     msg::Transport& client = *transport_[0];
@@ -121,8 +168,7 @@ void Bench::run(Body client_body, Body server_body) {
         while (!client_process.done()) {
             auto r = sys_->run_until(Time::max());
             deliver();
-            for (size_t node : r.faulted_nodes)
-                fail("the NIC of node " + std::to_string(node) + " faulted: " + sys_->fault_report(node));
+            for (size_t node : r.faulted_nodes) fail_faulted(node);
             if (server_process.failed()) fail("node " + std::to_string(pair_.server) + ": " + server_process.error_message());
             if (client_process.failed()) break;
             if (!r.stopped_by_request && !client_process.done())
@@ -133,6 +179,7 @@ void Bench::run(Body client_body, Body server_body) {
         // The server may be waiting for a message that will not come: its process ends here.
     }
     result_.stopped = stopping_;
+    keep_observations();
 }
 
 }  // namespace niclab::exp

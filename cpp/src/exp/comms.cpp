@@ -39,7 +39,7 @@ void fit_timing(Result& r) {
 
 // Option per_interrupt = 1: a column packets_per_interrupt, the packets the drivers of
 // both nodes handled per interrupt over each point's timed interval (seed 003 §8.3,
-// Figs. 9-10), from the counters "packets_handled" and "interrupts" of systems whose
+// Figs. 9-10), from the counters "driver.packets_handled" and "driver.interrupts" of systems whose
 // driver keeps them (NodeHardware::counter); ExperimentError on others.
 struct PerInterrupt {
     bool on = false;
@@ -53,8 +53,8 @@ struct PerInterrupt {
     void totals(uint64_t& p, uint64_t& i) const {
         p = i = 0;
         for (size_t n = 0; n < sys->node_count(); ++n) {
-            const auto dp = sys->hardware(n).counter("packets_handled");
-            const auto di = sys->hardware(n).counter("interrupts");
+            const auto dp = sys->hardware(n).counter("driver.packets_handled");
+            const auto di = sys->hardware(n).counter("driver.interrupts");
             if (!dp || !di)
                 throw ExperimentError("option 'per_interrupt': system '" + sys->model().name() + "' keeps no per-interrupt packet counts");
             p += *dp;
@@ -81,7 +81,7 @@ struct PerInterrupt {
 };
 
 Result run_comms(SweepKind kind, const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
-                 const PointObserver& observer) {
+                 const Observe& observer) {
     PerInterrupt per;
     per.on = PerInterrupt::wanted(options);
     Result r = run_sweep(kind, name, spec, options, observer, per.hooks());
@@ -91,11 +91,11 @@ Result run_comms(SweepKind kind, const std::string& name, const system::SystemSp
 
 }  // namespace
 
-Result run_comms1(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+Result run_comms1(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     return run_comms(SweepKind::pingpong, "comms1", spec, options, observer);
 }
 
-Result run_comms2(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+Result run_comms2(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     return run_comms(SweepKind::bidir, "comms2", spec, options, observer);
 }
 

@@ -52,7 +52,7 @@ struct LoadProbe {
 
 }  // namespace
 
-Result run_cpu_load(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+Result run_cpu_load(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     // The pattern decides the sweep before the options are read; reading it again below
     // checks it (and names the key when it is wrong).
     SweepKind kind = SweepKind::pingpong;

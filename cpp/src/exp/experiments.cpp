@@ -7,7 +7,7 @@ namespace niclab::exp {
 
 namespace {
 
-using Program = Result (*)(const system::SystemSpec&, const nlohmann::json&, const PointObserver&);
+using Program = Result (*)(const system::SystemSpec&, const nlohmann::json&, const Observe&);
 
 struct Entry {
     ExperimentInfo info;
@@ -41,7 +41,7 @@ const std::vector<ExperimentInfo>& experiments() {
 }
 
 Result run_experiment(const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
-                      const PointObserver& observer) {
+                      const Observe& observer) {
     for (const auto& e : registry())
         if (e.info.name == name) {
             Result r = e.program(spec, options, observer);

@@ -40,7 +40,7 @@ std::vector<uint64_t> default_ms() { return {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 4
 
 }  // namespace
 
-Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     Options o("logp_signature", options);
     const uint64_t size = o.unsigned_int("size", 8);
     std::vector<uint64_t> ms = o.unsigned_list("m");

@@ -141,7 +141,7 @@ double raw_bytes_per_s(const net::NetworkParams& np) {
 
 }  // namespace
 
-Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     Options o("net_throughput", options);
     std::vector<uint64_t> sizes = o.unsigned_list("sizes");
     const double warmup_us = o.number("warmup_us", 200);
@@ -211,7 +211,7 @@ Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& 
         const double packets = double(std::max<uint64_t>(1, window.data_packets));
         result.add_row({double(size), per_terminal, per_terminal * 1e6 / raw_bytes_per_s(np),
                         window.latency_ns / packets / 1000.0, double(window.acks) / packets});
-        if (observer && !observer(result)) {
+        if (observer.on_point && !observer.on_point(result)) {
             result.stopped = true;
             break;
         }

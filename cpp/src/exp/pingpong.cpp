@@ -115,11 +115,11 @@ void get_server(host::ProcessContext& ctx, msg::Transport& me, Bench& bench, uin
 
 }  // namespace
 
-Result run_pingpong(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+Result run_pingpong(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     return run_sweep(SweepKind::pingpong, "pingpong", spec, options, observer);
 }
 
-Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     Options o("stream", options);
     const Sweep s = read_sweep(o, 8, 64);
     Result result("stream", sweep_columns());
@@ -160,12 +160,12 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
     return result;
 }
 
-Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     return run_sweep(SweepKind::bidir, "bidir", spec, options, observer);
 }
 
 Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
-                 const PointObserver& observer, const SweepHooks& hooks) {
+                 const Observe& observer, const SweepHooks& hooks) {
     Options o(name, options);
     const Sweep s = read_sweep(o, hooks.min_repeats, hooks.max_repeats, hooks.options);
     auto columns = round_trip_columns();

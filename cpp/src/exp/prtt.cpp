@@ -55,7 +55,7 @@ double mean(const std::vector<double>& v) {
 
 }  // namespace
 
-Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer) {
+Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     Options o("prtt", options);
     const uint64_t n = o.unsigned_int("n", 10);
     std::vector<uint64_t> sizes = o.unsigned_list("sizes");

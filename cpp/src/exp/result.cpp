@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "niclab/trace/trace_json.hpp"
+
 namespace niclab::exp {
 
 namespace {
@@ -103,7 +105,8 @@ nlohmann::json Result::to_json() const {
     }
     return {{"format", "niclab-result"}, {"version", kFormatVersion}, {"experiment", experiment_},
             {"columns", cols}, {"rows", rows}, {"params", params}, {"system", system},
-            {"firmware", firmware}, {"seed", seed}, {"simulator", simulator}, {"fit", fit}, {"stopped", stopped}, {"planned", planned}};
+            {"firmware", firmware}, {"seed", seed}, {"simulator", simulator}, {"fit", fit}, {"stopped", stopped}, {"planned", planned},
+            {"observations", observations}};
 }
 
 Result Result::from_json(const nlohmann::json& j) {
@@ -150,6 +153,18 @@ Result Result::from_json(const nlohmann::json& j) {
     r.simulator = optional<std::string>(j, "simulator", "");
     r.stopped = optional<bool>(j, "stopped", false);
     r.planned = optional_unsigned(j, "planned");
+    r.observations = optional_json(j, "observations", kind::object);
+    for (const char* key : {"counters", "traces"})
+        if (r.observations.contains(key) && !r.observations[key].is_array())
+            throw ResultError(std::string("result JSON: observations.") + key + " must be a list");
+    if (r.observations.contains("traces"))
+        for (const auto& t : r.observations["traces"]) {
+            try {
+                (void)trace::from_json(t);
+            } catch (const trace::TraceError& e) {
+                throw ResultError(std::string("result JSON: observations.traces: ") + e.what());
+            }
+        }
     return r;
 }
 

@@ -24,7 +24,10 @@ const MemoryMap::Range* MemoryMap::find(uint32_t addr) const {
 
 bool MemoryMap::read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) const {
     const Range* r = find(addr);
-    if (r && r->window) return r->window->read(addr - r->base, size, value, latency);
+    if (r && r->window) {
+        ++window_reads_;
+        return r->window->read(addr - r->base, size, value, latency);
+    }
     latency = timing_.read_latency;  // a register, or a hole the core faults on after the same stall
     if (!r || size != 4) return false;
     return r->block->read(addr - r->base, value);
@@ -32,7 +35,10 @@ bool MemoryMap::read(uint32_t addr, unsigned size, uint32_t& value, Time& latenc
 
 bool MemoryMap::write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy) const {
     const Range* r = find(addr);
-    if (r && r->window) return r->window->write(addr - r->base, size, value, occupancy);
+    if (r && r->window) {
+        ++window_writes_;
+        return r->window->write(addr - r->base, size, value, occupancy);
+    }
     occupancy = timing_.write_occupancy;
     if (!r || size != 4) return false;
     return r->block->write(addr - r->base, value);

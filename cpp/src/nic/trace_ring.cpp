@@ -94,7 +94,9 @@ Trace read_trace(const EmbeddedNic& nic) {
     t.header.node_id = nic.node_id();
     t.header.build_id = nic.image()->build_id();
     t.header.total_count = count;
-    t.header.flags = (count > n ? trace::kFlagWrapped : 0);
+    t.header.flags = (count > n ? trace::kFlagWrapped : 0) | trace::kFlagHasEpoch;
+    t.header.epoch_ps = nic.cpu().mcycle_epoch().ps();
+    t.header.period_ps = uint64_t(nic.cpu().clock().period_ps());
     if (!t.records.empty()) {
         t.header.first_cycles = trace::unwrap_backward(t.records, now).front();
         t.header.flags |= trace::kFlagHasBase;

@@ -16,6 +16,7 @@ std::vector<DecodedRecord> decode(const Trace& trace, const SymbolLookup& lookup
         DecodedRecord& d = out[i];
         d.cycles = cycles[i];
         d.time_ns = trace.cycles_to_ns(cycles[i]);
+        if (trace.has_epoch()) d.sim_time_ns = double(trace.sim_time_ps(cycles[i])) / 1e3;
         d.raw_timestamp = raw.timestamp;
         d.raw_word = raw.word;
         d.value = raw.value();

@@ -11,10 +11,10 @@ namespace niclab::trace {
 
 namespace {
 
-// Field offsets in the fixed 64-byte header.
+// Field offsets in the fixed header (64 bytes in version 1, 80 in version 2).
 constexpr size_t kOffMagic = 0, kOffVersion = 8, kOffHeaderBytes = 10, kOffFlags = 12, kOffClock = 16,
                  kOffSramBase = 24, kOffNode = 28, kOffTotal = 32, kOffCount = 40, kOffFirst = 48,
-                 kOffBuildIdLen = 56, kOffReserved = 58;
+                 kOffBuildIdLen = 56, kOffReserved = 58, kOffEpoch = 64, kOffPeriod = 72;
 constexpr size_t kRecordBytes = 8;
 constexpr size_t kCrcBytes = 4;
 constexpr size_t kMaxBuildId = 1024;
@@ -72,6 +72,8 @@ std::vector<uint8_t> to_bytes(const Trace& trace) {
     put<uint64_t>(out, kOffCount, uint64_t(trace.records.size()));
     put<uint64_t>(out, kOffFirst, h.first_cycles);
     put<uint16_t>(out, kOffBuildIdLen, uint16_t(h.build_id.size()));
+    put<int64_t>(out, kOffEpoch, h.epoch_ps);
+    put<uint64_t>(out, kOffPeriod, h.period_ps);
     std::memcpy(out.data() + kFixedHeaderBytes, h.build_id.data(), h.build_id.size());
     size_t at = header_bytes;
     for (const RawRecord& r : trace.records) {
@@ -89,22 +91,24 @@ Trace from_bytes(std::span<const uint8_t> in) {
     for (size_t i = 0; i < sizeof kFileMagic; ++i)
         if (in[i] != uint8_t(kFileMagic[i]))
             throw TraceFormatError(i, "not a niclab trace file: bad magic number, expected \"NICTRACE\"");
-    if (size < kFixedHeaderBytes) truncated(size, "the 64-byte header");
+    if (size < kFixedHeaderBytesV1) truncated(size, "the 64-byte header");
 
     const auto version = get<uint16_t>(in, kOffVersion);
-    if (version != kFileVersion)
-        throw TraceFormatError(kOffVersion, "version " + std::to_string(version) + " is not supported (this reader knows " +
+    if (version != 1 && version != kFileVersion)
+        throw TraceFormatError(kOffVersion, "version " + std::to_string(version) + " is not supported (this reader knows 1 and " +
                                                 std::to_string(kFileVersion) + ")");
+    const size_t fixed = version == 1 ? kFixedHeaderBytesV1 : kFixedHeaderBytes;
+    if (size < fixed) truncated(size, "the " + std::to_string(fixed) + "-byte header");
     Trace t;
     TraceHeader& h = t.header;
     const auto header_bytes = get<uint16_t>(in, kOffHeaderBytes);
     const auto id_len = get<uint16_t>(in, kOffBuildIdLen);
     if (id_len > kMaxBuildId)
         throw TraceFormatError(kOffBuildIdLen, "build id length " + std::to_string(id_len) + " exceeds 1024");
-    if (header_bytes != kFixedHeaderBytes + pad8(id_len))
+    if (header_bytes != fixed + pad8(id_len))
         throw TraceFormatError(kOffHeaderBytes, "header size " + std::to_string(header_bytes) + " does not match build id length " +
                                                     std::to_string(id_len) + " (expected " +
-                                                    std::to_string(kFixedHeaderBytes + pad8(id_len)) + ")");
+                                                    std::to_string(fixed + pad8(id_len)) + ")");
     h.flags = get<uint32_t>(in, kOffFlags);
     if (h.flags & ~kKnownFlags) throw TraceFormatError(kOffFlags, "unknown flag bits in flags " + std::to_string(h.flags));
     h.clock_hz = get<uint64_t>(in, kOffClock);
@@ -114,17 +118,26 @@ Trace from_bytes(std::span<const uint8_t> in) {
     h.total_count = get<uint64_t>(in, kOffTotal);
     const auto count = get<uint64_t>(in, kOffCount);
     h.first_cycles = get<uint64_t>(in, kOffFirst);
-    for (size_t i = kOffReserved; i < kFixedHeaderBytes; ++i)
+    for (size_t i = kOffReserved; i < kOffEpoch; ++i)
         if (in[i] != 0) throw TraceFormatError(i, "reserved header byte is not zero");
+    if (version == 1 && (h.flags & kFlagHasEpoch))
+        throw TraceFormatError(kOffFlags, "a version 1 file cannot have the epoch flag (its header has no epoch)");
+    if (version > 1) {
+        h.epoch_ps = get<int64_t>(in, kOffEpoch);
+        h.period_ps = get<uint64_t>(in, kOffPeriod);
+        if ((h.flags & kFlagHasEpoch) ? h.period_ps == 0 : (h.epoch_ps != 0 || h.period_ps != 0))
+            throw TraceFormatError(kOffPeriod, (h.flags & kFlagHasEpoch) ? "core clock period is 0 ps"
+                                                                          : "epoch and period must be 0 without the epoch flag");
+    }
 
     if (size < header_bytes) truncated(size, "the build id (header of " + std::to_string(header_bytes) + " bytes)");
-    for (size_t i = kFixedHeaderBytes; i < header_bytes; ++i) {
+    for (size_t i = fixed; i < header_bytes; ++i) {
         const uint8_t c = in[i];
-        if (i < kFixedHeaderBytes + id_len ? (c < 0x21 || c > 0x7E) : c != 0)
-            throw TraceFormatError(i, i < kFixedHeaderBytes + id_len ? "build id byte is not printable ASCII"
+        if (i < fixed + id_len ? (c < 0x21 || c > 0x7E) : c != 0)
+            throw TraceFormatError(i, i < fixed + id_len ? "build id byte is not printable ASCII"
                                                                      : "build id padding byte is not zero");
     }
-    h.build_id.assign(reinterpret_cast<const char*>(in.data() + kFixedHeaderBytes), id_len);
+    h.build_id.assign(reinterpret_cast<const char*>(in.data() + fixed), id_len);
 
     const size_t records_room = (size - header_bytes) / kRecordBytes;  // no overflow for a huge count
     if (count > records_room || size < header_bytes + count * kRecordBytes + kCrcBytes)

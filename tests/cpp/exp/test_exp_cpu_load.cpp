@@ -66,7 +66,7 @@ TEST(CpuLoad, Comms2AndGet) {
 
 TEST(CpuLoad, ObserverStopsAndComputationEnds) {
     size_t calls = 0;
-    auto r = run_experiment("cpu_load", seastar_pair(), {{"sizes", kSizes}}, [&](const Result&) { return ++calls < 2; });
+    auto r = run_experiment("cpu_load", seastar_pair(), {{"sizes", kSizes}}, Observe{[&](const Result&) { return ++calls < 2; }});
     EXPECT_EQ(r.rows(), 2u);
     EXPECT_TRUE(r.stopped);
 }

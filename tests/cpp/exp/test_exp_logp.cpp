@@ -80,7 +80,7 @@ TEST(LogPSignature, DefaultsGiveOneRowPerDelayAndM) {
 
 TEST(LogPSignature, ObserverStops) {
     size_t calls = 0;
-    auto r = run_experiment("logp_signature", seastar_pair(), kSmall, [&](const Result&) { return ++calls < 3; });
+    auto r = run_experiment("logp_signature", seastar_pair(), kSmall, Observe{[&](const Result&) { return ++calls < 3; }});
     EXPECT_EQ(calls, 3u);
     EXPECT_EQ(r.rows(), 3u);
     EXPECT_TRUE(r.stopped);

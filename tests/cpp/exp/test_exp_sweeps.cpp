@@ -85,10 +85,10 @@ TEST(Bidir, BothDirectionsCount) {
 
 TEST(Observer, SeesEveryPointAndCanStop) {
     std::vector<size_t> seen;
-    auto r = run_experiment("pingpong", seastar_pair(), {{"sizes", {1, 2, 3, 4, 5}}}, [&](const Result& res) {
+    auto r = run_experiment("pingpong", seastar_pair(), {{"sizes", {1, 2, 3, 4, 5}}}, Observe{[&](const Result& res) {
         seen.push_back(res.rows());
         return res.rows() < 2;
-    });
+    }});
     EXPECT_EQ(seen, (std::vector<size_t>{1, 2}));
     EXPECT_EQ(r.rows(), 2u);
     EXPECT_TRUE(r.stopped);

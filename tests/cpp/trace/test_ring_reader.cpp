@@ -25,7 +25,7 @@ TEST(RingReader, ReadsWithoutDisturbingTheNic) {
     ASSERT_GT(t.records.size(), 10u);
     EXPECT_EQ(t.header.total_count, t.records.size());
     EXPECT_EQ(t.lost(), 0u);
-    EXPECT_EQ(t.header.flags, kFlagHasBase);
+    EXPECT_EQ(t.header.flags, kFlagHasBase | kFlagHasEpoch);
     EXPECT_EQ(t.header.build_id, nic.image()->build_id());
     EXPECT_EQ(t.header.clock_hz, 500'000'000u);
     const auto c = t.unwrapped_cycles();
@@ -42,6 +42,28 @@ TEST(RingReader, ReadsWithoutDisturbingTheNic) {
             << r.function;
 }
 
+TEST(RingReader, RecordsAreOnTheGlobalTimeAxis) {
+    // A firmware loaded 13 us into the run: its cycle counter starts there, and a
+    // record's global time is that moment plus its cycles at the core's clock.
+    auto sys = one_node();
+    sys->run_until(Time::us(13));
+    nic::EmbeddedNic& nic = sys->nic(0);
+    const nic::BootReport boot = nic.load_firmware(example("trace_demo"));
+    sys->run_until(Time::us(40));
+    const Trace t = read_trace(nic);
+    EXPECT_EQ(t.header.epoch_ps, boot.started.ps());
+    EXPECT_GE(boot.started, Time::us(13));
+    EXPECT_EQ(t.header.period_ps, 2000u);
+    const auto records = decode(t, nullptr);
+    ASSERT_FALSE(records.empty());
+    for (const auto& r : records) {
+        ASSERT_TRUE(r.sim_time_ns.has_value());
+        EXPECT_DOUBLE_EQ(*r.sim_time_ns, boot.started.as_ns() + double(r.cycles) * 2.0);
+    }
+    EXPECT_LE(*records.back().sim_time_ns, sys->now().as_ns());
+    EXPECT_GT(*records.front().sim_time_ns, boot.started.as_ns());
+}
+
 TEST(RingReader, WrapKeepsTheNewestRecordsOldestFirst) {
     auto sys = one_node();
     nic::EmbeddedNic& nic = sys->nic(0);
@@ -56,7 +78,7 @@ TEST(RingReader, WrapKeepsTheNewestRecordsOldestFirst) {
     ASSERT_LT(total - 1024, before.header.total_count) << "run shorter: nothing left to compare";
     EXPECT_EQ(after.records.size(), 1024u);
     EXPECT_EQ(after.lost(), total - 1024);
-    EXPECT_EQ(after.header.flags, kFlagHasBase | kFlagWrapped);
+    EXPECT_EQ(after.header.flags, kFlagHasBase | kFlagWrapped | kFlagHasEpoch);
     // after.records[i] is record number total - 1024 + i; the ones `before` saw too match.
     const uint64_t first = total - 1024;
     for (uint64_t n = first; n < before.header.total_count; ++n)

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "niclab/trace/trace_file.hpp"
+#include "niclab/trace/trace_json.hpp"
 #include "trace_test_support.hpp"
 
 namespace niclab::trace::test {
@@ -13,13 +14,15 @@ Trace sample() {
     t.header.build_id = "0123456789abcdef0123456789abcdef01234567";  // a SHA-1 build id: 40 hex digits
     t.header.node_id = 3;
     t.header.total_count = 4000;
-    t.header.flags = kFlagHasBase | kFlagWrapped;
+    t.header.flags = kFlagHasBase | kFlagWrapped | kFlagHasEpoch;
     t.header.first_cycles = 0x7'e4681e8bull;
+    t.header.epoch_ps = 27'000'000;  // the core left reset 27 us into the run
+    t.header.period_ps = 2000;       // 500 MHz
     return t;
 }
 
 // Offset of the stored checksum in a file of `t`.
-size_t crc_offset(const Trace& t) { return 64 + 40 + t.records.size() * 8; }
+size_t crc_offset(const Trace& t) { return 80 + 40 + t.records.size() * 8; }
 
 void fix_crc(std::vector<uint8_t>& b) {
     const uint32_t c = crc32({b.data(), b.size() - 4});
@@ -55,28 +58,30 @@ TEST(TraceFile, RoundTripIsExact) {
 TEST(TraceFile, HeaderFieldsAreLittleEndianAtDocumentedOffsets) {
     const auto b = to_bytes(sample());
     EXPECT_EQ(std::string(b.begin(), b.begin() + 8), "NICTRACE");
-    EXPECT_EQ(b[8], 1);                          // version
-    EXPECT_EQ(b[10] | b[11] << 8, 64 + 40);      // header bytes
-    EXPECT_EQ(b[12], 3);                         // flags
+    EXPECT_EQ(b[8], 2);                          // version
+    EXPECT_EQ(b[10] | b[11] << 8, 80 + 40);      // header bytes
+    EXPECT_EQ(b[12], 7);                         // flags
     EXPECT_EQ(b[16] | b[17] << 8 | b[18] << 16 | b[19] << 24, 500'000'000);  // clock, Hz
     EXPECT_EQ(b[27], 0xFF);                      // SRAM cached base 0xFFFA0000
     EXPECT_EQ(b[28], 3);                         // node id
     EXPECT_EQ(b[40], 11);                        // record count
     EXPECT_EQ(b[52], 7);                         // first_cycles bits 32..39
     EXPECT_EQ(b[56], 40);                        // build id length
-    EXPECT_EQ(b[64], '0');
+    EXPECT_EQ(b[64] | b[65] << 8 | b[66] << 16 | b[67] << 24, 27'000'000);  // epoch, ps
+    EXPECT_EQ(b[72] | b[73] << 8, 2000);         // core clock period, ps
+    EXPECT_EQ(b[80], '0');
     // First record: timestamp then word, little-endian.
-    EXPECT_EQ(b[104], 0x8b);
-    EXPECT_EQ(b[107], 0xe4);
-    EXPECT_EQ(b[108], 0x4c);
-    EXPECT_EQ(b[111], 0x18);
+    EXPECT_EQ(b[120], 0x8b);
+    EXPECT_EQ(b[123], 0xe4);
+    EXPECT_EQ(b[124], 0x4c);
+    EXPECT_EQ(b[127], 0x18);
 }
 
 TEST(TraceFile, TruncationNamesWhereTheFileEnds) {
     const Trace t = sample();
     const auto full = to_bytes(t);
-    for (size_t cut : {size_t(0), size_t(5), size_t(8), size_t(63), size_t(64), size_t(80), size_t(104),
-                       size_t(108), size_t(150), crc_offset(t), full.size() - 1}) {
+    for (size_t cut : {size_t(0), size_t(5), size_t(8), size_t(63), size_t(64), size_t(79), size_t(80), size_t(104),
+                       size_t(120), size_t(124), size_t(150), crc_offset(t), full.size() - 1}) {
         std::vector<uint8_t> b(full.begin(), full.begin() + long(cut));
         EXPECT_EQ(offset_of_error(b), cut) << "cut at " << cut;
     }
@@ -94,12 +99,13 @@ TEST(TraceFile, CorruptionNamesTheOffset) {
     const Case cases[] = {
         {0, 'X', 0, false},           // magic
         {3, 'x', 3, false},
-        {8, 2, 8, false},             // version
+        {8, 3, 8, false},             // version
         {10, 72, 10, false},          // header size disagrees with build id length
         {13, 1, 12, false},           // unknown flag bit
         {16, 0, 16, true},            // clock 0 Hz (all of its bytes zero: see below)
         {60, 1, 60, false},           // reserved
-        {70, 0x01, 70, false},        // build id byte not printable
+        {86, 0x01, 86, false},        // build id byte not printable
+        {72, 0, 72, true},            // the epoch flag with a zero clock period (see below)
         {150, 0x55, crc_offset(t), false},  // a record byte flipped: checksum
         {40, 12, crc_offset(t), false},     // record count too large for the data
         {48, 0x8c, 48, true},         // first_cycles no longer matches record 0
@@ -111,6 +117,7 @@ TEST(TraceFile, CorruptionNamesTheOffset) {
         if (c.at == 16)
             for (int i = 16; i < 24; ++i) b[i] = 0;
         if (c.at == 32) b[33] = 0;
+        if (c.at == 72) b[73] = 0;
         if (c.at == 40) {  // claim more records: the file is too short for them
             EXPECT_EQ(offset_of_error(b), b.size()) << "at " << c.at;
             continue;
@@ -126,6 +133,56 @@ TEST(TraceFile, CorruptionNamesTheOffset) {
     unwrapped[33] = 0;
     fix_crc(unwrapped);
     EXPECT_EQ(offset_of_error(unwrapped), 12u);
+}
+
+TEST(TraceFile, GlobalTimeOfARecord) {
+    const Trace t = sample();
+    ASSERT_TRUE(t.has_epoch());
+    // 27 us after the run began the core's cycle counter was 0; cycle 500 is 1 us later.
+    EXPECT_EQ(t.sim_time_ps(500), 28'000'000);
+}
+
+TEST(TraceFile, VersionOneFilesAreStillRead) {
+    // A version-1 file: the 64-byte fixed header, no time axis.
+    Trace t = sample();
+    t.header.flags &= ~kFlagHasEpoch;
+    t.header.epoch_ps = 0;
+    t.header.period_ps = 0;
+    auto v2 = to_bytes(t);
+    std::vector<uint8_t> v1(v2.begin(), v2.begin() + 64);
+    v1[8] = 1;
+    v1[10] = 64 + 40;
+    v1.insert(v1.end(), v2.begin() + 80, v2.end());
+    fix_crc(v1);
+    const Trace back = from_bytes(v1);
+    EXPECT_EQ(back, t);
+    EXPECT_FALSE(back.has_epoch());
+    v1[12] |= kFlagHasEpoch;  // a version-1 header has nowhere to keep the epoch
+    fix_crc(v1);
+    EXPECT_EQ(offset_of_error(v1), 12u);
+}
+
+TEST(TraceJson, RoundTripIsExactAndChecked) {
+    const Trace t = sample();
+    EXPECT_EQ(from_json(to_json(t)), t);
+    auto j = to_json(t);
+    j.erase("period_ps");
+    EXPECT_THROW(
+        {
+            try {
+                from_json(j);
+            } catch (const TraceError& e) {
+                EXPECT_NE(std::string(e.what()).find("'period_ps'"), std::string::npos) << e.what();
+                throw;
+            }
+        },
+        TraceError);
+    j = to_json(t);
+    j["first_cycles"] = 5;  // no longer record 0's timestamp: what a file reader refuses
+    EXPECT_THROW(from_json(j), TraceError);
+    j = to_json(t);
+    j["records"][2] = {1, -3};
+    EXPECT_THROW(from_json(j), TraceError);
 }
 
 TEST(TraceFile, LoadNamesTheFile) {

@@ -95,11 +95,24 @@ public:
     uint64_t cycles() const { return cycle_; }
     uint64_t instret() const { return instret_; }
     uint64_t stall_cycles() const { return stall_cycles_; }
+    // Events off the fast paths, counted where they are handled (observations).
+    struct Counts {
+        uint64_t interrupts = 0;      // interrupts taken (trap entries with mcause's interrupt bit)
+        uint64_t exceptions = 0;      // synchronous traps taken (ecall, faults with a handler)
+        uint64_t uncached_loads = 0;  // loads from the uncached SRAM view
+        uint64_t uncached_stores = 0;
+        uint64_t device_loads = 0;    // loads below SRAM: registers and host windows
+        uint64_t device_stores = 0;
+    };
+    const Counts& counts() const { return counts_; }
     const Clock& clock() const { return clock_; }
     const CoreConfig& config() const { return cfg_; }
     Time reset_time() const { return reset_time_; }
     uint64_t cycle_at(Time t) const;  // core cycles since reset at global time t
     Time time_at_cycle(uint64_t c) const { return reset_time_ + clock_.cycles(c); }
+    // Global time at which mcycle (as the firmware reads it) was 0: reset, moved by
+    // any write the firmware made to mcycle. A trace timestamp m happened at this + m cycles.
+    Time mcycle_epoch() const { return reset_time_ - Time::ps(mcycle_offset_ * clock_.period_ps()); }
 
     // ---- sim::Runnable ----
     Time local_time() const override { return reset_time_ + clock_.cycles(cycle_); }
@@ -185,6 +198,7 @@ private:
     uint32_t exit_code_ = 0;
     uint64_t last_progress_ = 0;
     uint64_t stall_cycles_ = 0;
+    Counts counts_;
     Time reset_time_{};
     Time stop_time_{};
     uint32_t watch_offset_ = UINT32_MAX;

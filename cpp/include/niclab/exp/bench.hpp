@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "niclab/core/fault.hpp"
 #include "niclab/exp/options.hpp"
 #include "niclab/exp/result.hpp"
 #include "niclab/host/condition.hpp"
@@ -31,6 +32,33 @@ namespace niclab::exp {
 
 // Called after each new row; returning false stops the run (keeping the rows).
 using PointObserver = std::function<bool(const Result&)>;
+
+// What a run reports besides its rows: each new point as it is measured, and the
+// observations kept in the Result when the run ends (Result::observations): every
+// firmware node's trace ring on the global time axis, every node's counters. Asking
+// for them changes nothing the run measures.
+struct Observe {
+    PointObserver on_point;
+    bool trace = false;     // needs a firmware built with tracing on every embedded-core node
+    bool counters = false;
+};
+
+// A firmware fault stopped a NIC during the run: the fault itself (PC, where, cause)
+// and the Result as far as it got: the points measured before it, stopped = true,
+// and the observations asked for (the trace shows what led up to the fault).
+class ExperimentFault : public ExperimentError {
+public:
+    ExperimentFault(const std::string& message, uint32_t node, core::FirmwareFault fault, Result partial)
+        : ExperimentError(message), node_(node), fault_(std::move(fault)), partial_(std::move(partial)) {}
+    uint32_t node() const { return node_; }
+    const core::FirmwareFault& fault() const { return fault_; }
+    const Result& partial() const { return partial_; }
+
+private:
+    uint32_t node_;
+    core::FirmwareFault fault_;
+    Result partial_;
+};
 
 // Which nodes talk, over which of the system's transports, with which operation.
 // Empty transport / op: the system's first transport and that transport's first op.
@@ -48,7 +76,8 @@ public:
     // (ExperimentError naming what the system offers) and opens a transport on each
     // node; fills the result's system, firmware and seed metadata and its "transport"
     // and "op" parameters.
-    Bench(const system::SystemSpec& spec, Result& result, PointObserver observer, Pair pair);
+    // Also ExperimentError when `observe` asks for a trace the firmware cannot give.
+    Bench(const system::SystemSpec& spec, Result& result, Observe observe, Pair pair);
     ~Bench();
 
     system::System& sys() { return *sys_; }
@@ -76,10 +105,13 @@ public:
 
 private:
     void deliver();
+    void check_observable() const;
+    void keep_observations();
     [[noreturn]] void fail(const std::string& what);
+    [[noreturn]] void fail_faulted(size_t node);
 
     Result& result_;
-    PointObserver observer_;
+    Observe observe_;
     Pair pair_;
     msg::TransportInfo info_;
     std::unique_ptr<system::System> sys_;

@@ -22,6 +22,6 @@ const std::vector<ExperimentInfo>& experiments();
 // Throws ExperimentError for an unknown experiment (listing the known ones) or a bad
 // option, ConfigError for a bad spec.
 Result run_experiment(const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
-                      const PointObserver& observer = {});
+                      const Observe& observer = {});
 
 }  // namespace niclab::exp

@@ -18,15 +18,15 @@ namespace niclab::exp {
 // NetPIPE-style ping-pong over Portals put or get ("op"): one-way latency = round trip
 // / 2 (a get is itself a round trip, so its latency is the get's time / 2) and
 // bandwidth = size / time per transfer.
-Result run_pingpong(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+Result run_pingpong(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 // NetPIPE's streaming mode: back-to-back messages, one acknowledgement at the end.
-Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 // NetPIPE's bi-directional mode: both sides send at once; bandwidth counts both directions.
-Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 
 // The network without NICs or hosts under uniform random saturation traffic, per
 // packet size: throughput per terminal, latency (net_throughput.cpp).
-Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 
 // The ping-pong and bi-directional sweeps as building blocks, for experiments that are
 // these sweeps under another name (Comms1, Comms2) or measure more around the same
@@ -50,20 +50,20 @@ struct SweepHooks {
     std::function<std::vector<double>(host::ProcessContext&, double latency_us)> end;
 };
 Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
-                 const PointObserver& observer, const SweepHooks& hooks = {});
+                 const Observe& observer, const SweepHooks& hooks = {});
 
 // Culler et al.'s LogP signature (seed 002 §6.1): T_total/m against m for several
 // delays d; o_s, o_r, g and L extracted (extract_logp) with a separate round trip.
-Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 // LogGP by parametrized round trips, as Netgauge's "loggp" pattern: PRTT(1,0,s),
 // PRTT(n,0,s), PRTT(n,d,s) and o_r per size; fitted by fit_loggp.
-Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 // Parkbench Comms1 (a bounced message) and Comms2 (simultaneous exchange) as seed 003
 // §8 uses them, with the timing model t_n = t0 + n / r_inf fitted.
-Result run_comms1(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
-Result run_comms2(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+Result run_comms1(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
+Result run_comms2(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 // Seed 003 §8.4 / §10.1: the CPU load communication leaves on both hosts, measured by a
 // computing process beside the (realtime) communicating one; c_n = l_n * t_n fitted.
-Result run_cpu_load(const system::SystemSpec& spec, const nlohmann::json& options, const PointObserver& observer);
+Result run_cpu_load(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 
 }  // namespace niclab::exp

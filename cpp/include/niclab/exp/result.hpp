@@ -53,6 +53,10 @@ public:
     nlohmann::json fit = nlohmann::json::object();       // model parameters fitted to the rows
     bool stopped = false;                                 // stopped early; the rows are the points done
     uint64_t planned = 0;                                 // points the run will measure (0: not known)
+    // What the run observed when asked (exp::Observe), read when it ended: {"time_us",
+    // "counters": [{"node", "counters": {name: count}}], "traces": [trace_json.hpp]}.
+    // An empty object when nothing was asked for.
+    nlohmann::json observations = nlohmann::json::object();
 
     nlohmann::json to_json() const;
     static Result from_json(const nlohmann::json& j);  // throws ResultError naming the key

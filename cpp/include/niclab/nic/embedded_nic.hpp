@@ -46,6 +46,7 @@ public:
     // Register blocks are reset at every firmware load, in the order mapped, after the
     // control block.
     MemoryMap& memory_map() { return map_; }
+    const MemoryMap& memory_map() const { return map_; }
 
     // Throws FirmwareImageError (bad image: nothing on the NIC changes), FirmwareFault
     // (the firmware faulted while booting) or BootTimeout.

@@ -50,6 +50,11 @@ public:
     // The window that answers at `addr`, or null: how a tool holding only the generic
     // NIC finds a system's bridge (the Python Nic's host-window calls on the SeaStar).
     MemoryWindow* window_at(uint32_t addr) const;
+    // Core accesses that went through a window (host memory, for the SeaStar's host
+    // bridge), counted for observations; register accesses are the core's other device
+    // accesses.
+    uint64_t window_reads() const { return window_reads_; }
+    uint64_t window_writes() const { return window_writes_; }
 
 private:
     struct Range {
@@ -62,6 +67,7 @@ private:
 
     MmioTiming timing_;
     std::vector<Range> ranges_;  // in map order
+    mutable uint64_t window_reads_ = 0, window_writes_ = 0;
 };
 
 }  // namespace niclab::nic

@@ -53,6 +53,10 @@ public:
     // The network's terminals: each node's network ports (one per node unless the
     // system's NIC drives several links).
     const Terminals& terminals() const { return terminals_; }
+    // The node's counters (counters.hpp): its embedded core's and caches' (counted from
+    // the firmware's last reset), its NIC's and driver's (the model's), its host CPU's
+    // and its network cables'. Throws std::out_of_range for a node that does not exist.
+    Counters counters(size_t node);
 
     // Observe progress: called every `interval` of simulated time during run_until
     // with the time reached; returning false stops the run there (the state stays

@@ -15,6 +15,7 @@
 
 #include "niclab/msg/transport.hpp"
 #include "niclab/net/network.hpp"
+#include "niclab/system/counters.hpp"
 
 namespace niclab::nic {
 class EmbeddedNic;
@@ -48,15 +49,19 @@ public:
     // NIU's protocol violation); fault_report() says what, where and why.
     virtual bool faulted() const { return false; }
     virtual std::string fault_report() const { return ""; }
-    // A counter the node's driver or NIC keeps, by name (e.g. the DSNIC's "interrupts"
-    // and "packets_handled"); nullopt where the system keeps no such count.
     // What a user computation on the node's CPU has lost to the node's memory system
     // since it last asked (cycles the NIC stole on a shared memory port, data the NIC's
     // traffic evicted from the cache); zero where the model has no such contention.
     virtual Time memory_stall() { return Time{}; }
-    virtual std::optional<uint64_t> counter(const std::string& name) const {
-        (void)name;
-        return std::nullopt;
+    // The counters the node's NIC and driver keep beyond the embedded core, host CPU and
+    // network ones System::counters adds (DMA commands, interrupts raised, the DSNIC's
+    // packets per interrupt), named "nic.<what>" or "driver.<what>".
+    virtual void counters(Counters& out) const { (void)out; }
+    // One of counters() by name (e.g. "driver.interrupts"); nullopt where there is none.
+    std::optional<uint64_t> counter(const std::string& name) const {
+        Counters c;
+        counters(c);
+        return c.find(name);
     }
 };
 

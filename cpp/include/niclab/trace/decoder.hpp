@@ -28,7 +28,8 @@ using SymbolLookup = std::function<fw::SourceLocation(uint32_t pc)>;
 
 struct DecodedRecord {
     uint64_t cycles = 0;     // unwrapped timestamp, core cycles
-    double time_ns = 0;      // cycles at the trace's clock
+    double time_ns = 0;      // cycles at the trace's clock: the node's core time since mcycle was 0
+    std::optional<double> sim_time_ns;  // global simulated time, ns (traces with an epoch)
     uint32_t raw_timestamp = 0;
     uint32_t raw_word = 0;
     uint8_t value = 0;

@@ -63,7 +63,8 @@ struct RawRecord {
 // Header flags (traces/FORMAT.md).
 constexpr uint32_t kFlagHasBase = 1u << 0;  // first_cycles holds record 0's unwrapped 64-bit timestamp
 constexpr uint32_t kFlagWrapped = 1u << 1;  // the ring wrapped: total_count > records.size()
-constexpr uint32_t kKnownFlags = kFlagHasBase | kFlagWrapped;
+constexpr uint32_t kFlagHasEpoch = 1u << 2; // epoch_ps and period_ps place records on the global time axis
+constexpr uint32_t kKnownFlags = kFlagHasBase | kFlagWrapped | kFlagHasEpoch;
 
 struct TraceHeader {
     uint64_t clock_hz = 500'000'000;          // core clock: cycles -> ns
@@ -73,6 +74,11 @@ struct TraceHeader {
     uint64_t total_count = 0;                 // trace points the firmware executed (its count register)
     uint32_t flags = 0;
     uint64_t first_cycles = 0;                // see kFlagHasBase
+    // The global time axis (kFlagHasEpoch): the simulated time, in ps, at which the
+    // core's mcycle was 0, and the exact core clock period in ps. Every node's records
+    // then share one axis: a record at cycle c happened at epoch_ps + c * period_ps.
+    int64_t epoch_ps = 0;
+    uint64_t period_ps = 0;
     bool operator==(const TraceHeader&) const = default;
 };
 
@@ -87,6 +93,9 @@ struct Trace {
     // otherwise from record 0's 32-bit timestamp.
     std::vector<uint64_t> unwrapped_cycles() const;
     double cycles_to_ns(uint64_t cycles) const { return double(cycles) * 1e9 / double(header.clock_hz); }
+    bool has_epoch() const { return (header.flags & kFlagHasEpoch) != 0; }
+    // Global simulated time (ps) of a record at unwrapped cycle `cycles`; needs has_epoch().
+    int64_t sim_time_ps(uint64_t cycles) const { return header.epoch_ps + int64_t(cycles * header.period_ps); }
     bool operator==(const Trace&) const = default;
 };
 

@@ -12,8 +12,11 @@
 namespace niclab::trace {
 
 constexpr char kFileMagic[8] = {'N', 'I', 'C', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint16_t kFileVersion = 1;
-constexpr uint32_t kFixedHeaderBytes = 64;
+// Version 2 adds the global time axis (epoch_ps, period_ps) after version 1's 64-byte
+// fixed header; version 1 files are still read (without a time axis).
+constexpr uint16_t kFileVersion = 2;
+constexpr uint32_t kFixedHeaderBytes = 80;
+constexpr uint32_t kFixedHeaderBytesV1 = 64;
 
 std::vector<uint8_t> to_bytes(const Trace& trace);
 Trace from_bytes(std::span<const uint8_t> bytes);

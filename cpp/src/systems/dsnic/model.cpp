@@ -22,14 +22,26 @@ public:
           board_(sys.kernel(), bus_, sys.network(), board_params(sys.preset(), node)),
           driver_(board_, sys.host_cpu(node), bus_.params(), driver_params(sys.preset()), node) {}
 
-    std::optional<uint64_t> counter(const std::string& name) const override {
+    void counters(system::Counters& out) const override {
+        const auto& b = board_.counters();
+        out.add("nic.packets_sent", b.packets_sent);
+        out.add("nic.packets_received", b.packets_received);
+        out.add("nic.control_sent", b.control_sent);
+        out.add("nic.control_received", b.control_received);
+        out.add("nic.tx_dma_bytes", b.tx_dma_bytes);
+        out.add("nic.rx_dma_bytes", b.rx_dma_bytes);
+        out.add("nic.padding_bytes", b.padding_bytes);
+        out.add("nic.link_refusals", b.link_refusals);
+        out.add("nic.events", b.events);
         const auto& d = driver_.counters();
-        if (name == "interrupts") return d.interrupts;
-        if (name == "packets_handled") return d.packets;
-        if (name == "events_handled") return d.events;
-        if (name == "capped_interrupts") return d.capped;
-        if (name == "padding_bytes") return board_.counters().padding_bytes;
-        return std::nullopt;
+        out.add("driver.interrupts", d.interrupts);
+        out.add("driver.events_handled", d.events);
+        out.add("driver.packets_handled", d.packets);
+        out.add("driver.capped_interrupts", d.capped);
+        out.add("driver.syscalls", d.syscalls);
+        out.add("driver.acks_sent", d.acks_sent);
+        out.add("driver.credits_sent", d.credits_sent);
+        out.add("driver.out_of_order", d.out_of_order);
     }
 
     Board& board() { return board_; }

@@ -32,6 +32,14 @@ public:
         return f ? f->what() : "";
     }
     SeaStar& seastar() { return *nic_; }
+    void counters(system::Counters& out) const override {
+        out.add("nic.tx_dma_messages", nic_->tx_dma().messages_sent());
+        out.add("nic.tx_dma_packets", nic_->tx_dma().packets_sent());
+        out.add("nic.rx_dma_packets", nic_->rx_dma().packets_received());
+        out.add("nic.rx_exhausted", nic_->rx_dma().exhausted());
+        out.add("nic.rx_crc_errors", nic_->rx_dma().crc_errors());
+        out.add("nic.rx_orphan_packets", nic_->rx_dma().orphan_packets());
+    }
 
     SsNal& portals(system::System& sys, uint32_t node) {
         if (nal_ && nal_loads_ != nic_->nic().loads()) {

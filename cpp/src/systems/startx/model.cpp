@@ -37,6 +37,32 @@ public:
           vi_bytes_(uint64_t(sys.preset().integer("jam.vi_rx_buffer_bytes"))) {}
 
     bool faulted() const override { return niu_.faulted(); }
+    void counters(system::Counters& out) const override {
+        const NiuCounters& c = niu_.counters();
+        auto sum = [](const auto& per_priority) {
+            uint64_t s = 0;
+            for (uint64_t v : per_priority) s += v;
+            return s;
+        };
+        out.add("nic.messages_launched", sum(c.messages_launched));
+        out.add("nic.messages_injected", sum(c.messages_injected));
+        out.add("nic.messages_accepted", sum(c.messages_accepted));
+        out.add("nic.messages_refused", sum(c.messages_refused));
+        out.add("nic.crc_errors", c.crc_errors);
+        out.add("nic.pio_words_written", c.words_written);
+        out.add("nic.pio_words_read", c.words_read);
+        out.add("nic.status_reads", c.status_reads);
+        out.add("nic.vi_messages_sent", c.vi_messages_sent);
+        out.add("nic.vi_messages_received", c.vi_messages_received);
+        out.add("nic.rdma_bytes_sent", c.rdma_bytes_sent);
+        out.add("nic.rdma_bytes_received", c.rdma_bytes_received);
+        out.add("nic.interrupts_raised", c.interrupts);
+        const auto& j = jam_.counters();
+        out.add("driver.messages_sent", j.messages_sent);
+        out.add("driver.messages_received", j.messages_received);
+        out.add("driver.calls", j.driver_calls);
+        out.add("driver.blocked_polls", j.blocked_polls);
+    }
     std::string fault_report() const override { return niu_.fault(); }
 
     Jam& jam() { return jam_; }

@@ -20,13 +20,20 @@ public:
     Vcp& vcp() { return vcp_; }
     MemorySystem& memory() { return memory_; }
     Time memory_stall() override { return memory_.cpu_stall(); }
-    std::optional<uint64_t> counter(const std::string& name) const override {
+    void counters(system::Counters& out) const override {
+        const VcpStats& v = vcp_.stats();
+        out.add("nic.packets_sent", v.packets_sent);
+        out.add("nic.packets_received", v.packets_received);
+        out.add("nic.acks_sent", v.acks_sent);
+        out.add("nic.acks_received", v.acks_received);
+        out.add("nic.bytes_sent", v.bytes_sent);
+        out.add("nic.bytes_received", v.bytes_received);
+        out.add("nic.engine_busy_ns", uint64_t(v.busy.ps() / 1000));
         const MemoryStats& m = memory_.stats();
-        if (name == "memory_vcp_words") return m.vcp_words;
-        if (name == "memory_vcp_external_words") return m.vcp_external_words;
-        if (name == "memory_refetched_bytes") return m.refetched_bytes;
-        if (name == "memory_cpu_stalled_ns") return uint64_t(m.cpu_stalled.ps() / 1000);
-        return std::nullopt;
+        out.add("memory.vcp_words", m.vcp_words);
+        out.add("memory.vcp_external_words", m.vcp_external_words);
+        out.add("memory.refetched_bytes", m.refetched_bytes);
+        out.add("memory.cpu_stalled_ns", uint64_t(m.cpu_stalled.ps() / 1000));
     }
 
 private:
