@@ -42,7 +42,7 @@ py::array_t<double> column_array(const Result& r, const std::string& name) {
 // re-raised; Ctrl-C (a KeyboardInterrupt from PyErr_CheckSignals or from the observer
 // itself) stops the run cleanly and is reported as a warning, keeping the points.
 Result run(const std::string& name, const py::dict& spec_dict, const py::dict& options_dict, py::object observer,
-           bool trace, bool counters) {
+           bool trace, bool counters, bool breakdown) {
     const system::SystemSpec spec = system::SystemSpec::from_json(to_json(spec_dict, ""));
     const nlohmann::json options = to_json(options_dict, "options");
     const bool observed = !observer.is_none();
@@ -80,7 +80,7 @@ Result run(const std::string& name, const py::dict& spec_dict, const py::dict& o
     std::optional<Result> result;
     {
         py::gil_scoped_release release;
-        result.emplace(exp::run_experiment(name, spec, options, exp::Observe{point, trace, counters}));
+        result.emplace(exp::run_experiment(name, spec, options, exp::Observe{point, trace, counters, breakdown}));
     }
     if (raised) {
         raised->restore();
@@ -139,7 +139,7 @@ void bind_exp(py::module_& m) {
         .def("netpipe_text", &Result::netpipe_text);
 
     m.def("run_experiment", &run, py::arg("name"), py::arg("spec"), py::arg("options"), py::arg("observer") = py::none(),
-          py::arg("trace") = false, py::arg("counters") = false,
+          py::arg("trace") = false, py::arg("counters") = false, py::arg("breakdown") = false,
           "Run a registered experiment on a system spec (firmware paths already resolved). "
           "observer(ExpResult) is called after each new point; False stops the run. trace / counters keep "
           "every node's trace ring and counters in the result's observations.");

@@ -19,13 +19,16 @@
                      [--plot FILE.png] [--trace] [--counters] [--perfetto FILE.json] [--quiet]
                                      run an experiment: progress, table, fit; save and plot it;
                                      keep the nodes' traces and counters
+    niclab breakdown [EXPERIMENT] [--size 8] [run's options] [--plot FILE] [--out FILE.json]
+                                     where the microseconds of one transfer went: host, firmware
+                                     functions, bus, network, waiting (parts sum exactly)
     niclab sweep EXPERIMENT --grid KEY=V1,V2 [--grid ...] [run's options] [--workers N]
                      [--scheduler tcp://HOST:PORT] [--cache DIR | --no-cache] [--out FILE.csv]
                      [--plot FILE]       one run per grid point, in parallel (local or Dask), cached
     niclab plot RESULT.json ... --out FIG.pdf [--what latency|bandwidth|both] [--label TEXT ...]
                                      overlay saved results (PNG, PDF, SVG)
-    niclab fw build SOURCE.c ... [--trace] [--name N] [--out-dir D] [-D DEF] [-I DIR]
-    niclab fw new NAME | niclab fw list | niclab fw sdk
+    niclab fw build SOURCE.c ... | DIR [--trace] [--name N] [--out-dir D] [-D DEF] [-I DIR] [--preset P]
+    niclab fw new NAME [--from hello|portals] | niclab fw list | niclab fw sdk
                                      the firmware SDK: build an image from C anywhere
     niclab --version                 the simulator's version
 """
@@ -429,6 +432,26 @@ def _parse_grid(pairs):
     return grid
 
 
+def cmd_breakdown(args):
+    """One run with breakdown=True: per size, where the microseconds of one transfer went
+    (a table and a stacked bar); --plot draws the bars, --out saves the result."""
+    from .experiments import run
+    kw, options = _run_arguments(args)
+    if args.size is not None:
+        options["sizes"] = [args.size]
+    options.setdefault("sizes", [8])
+    result = run(args.experiment, **kw, set=_parse_sets(args.set), breakdown=True, **options)
+    for size in result.observations["breakdown"]:
+        print(result.breakdown(size["size"]))
+        print()
+    if args.out:
+        print(f"saved {result.save(args.out)}")
+    if args.plot:
+        result.breakdown().plot().savefig(args.plot)
+        print(f"plotted {args.plot}")
+    return 0
+
+
 def cmd_sweep(args):
     """One experiment over a grid of parameters, the points in parallel and cached."""
     from .sweep import sweep
@@ -474,6 +497,20 @@ def _add_run_arguments(r):
     r.add_argument("--max-size", type=parse_size, metavar="BYTES", help="largest message size (B; 64K, 8M)")
     r.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="an experiment option (value as JSON, a size like 8M, or text)")
+
+
+def _add_breakdown_command(sub):
+    b = sub.add_parser("breakdown", help="where the microseconds of one transfer went",
+                       description="Run a round-trip sweep (pingpong, bidir, comms1, comms2, cpu_load) and split "
+                                   "each point's last timed transfer into the parts that were busy during it: host "
+                                   "library, system calls and interrupts, firmware functions, host bus, network, "
+                                   "waiting. The parts sum to the transfer's time exactly.")
+    b.add_argument("experiment", nargs="?", default="pingpong")
+    _add_run_arguments(b)
+    b.add_argument("--size", type=parse_size, metavar="BYTES", help="one message size (default 8 B; or --sizes)")
+    b.add_argument("--out", metavar="FILE.json", help="save the result with its breakdown")
+    b.add_argument("--plot", metavar="FILE", help="save a stacked bar of the first size's breakdown")
+    b.set_defaults(func=cmd_breakdown)
 
 
 def _add_experiment_commands(sub):
@@ -566,6 +603,7 @@ def main(argv=None):
                    help="decode even if the ELF is not the build that recorded the trace (marked UNRELIABLE)")
     t.set_defaults(func=cmd_tracedump)
     _add_experiment_commands(sub)
+    _add_breakdown_command(sub)
     from .cli_fw import add_fw_commands
     add_fw_commands(sub)
     args = ap.parse_args(argv)

@@ -95,7 +95,7 @@ def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, parts=None
 
 
 def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, transport=None, parts=None, set=None,
-        seed=0, topology=None, on_point=None, trace=False, counters=False, **options):
+        seed=0, topology=None, on_point=None, trace=False, counters=False, breakdown=False, **options):
     """Run the experiment named `experiment` on a freshly built system; return a ``Result``.
 
     System: `system` (``"seastar"``, ``"startx"``, see ``niclab.systems()``; default the
@@ -136,6 +136,9 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     `counters=True` keeps every node's counters (``r.counters``: node -> {name: count}
     for its core, caches, NIC, driver, host CPU and network cables). Both are read
     when the run ends, through the debug back door: they change nothing measured.
+    `breakdown=True` (the round-trip sweeps: pingpong, bidir, comms1, comms2, cpu_load)
+    splits each point's last timed transfer into the parts that were busy during it
+    (``r.breakdown(size)``, ``niclab.breakdown``); the parts sum to its time exactly.
 
     A firmware fault raises ``ExperimentFault`` (a FirmwareFault with ``pc``, ``where``,
     ... and an ExperimentError) whose ``result`` keeps the points measured before it.
@@ -154,11 +157,11 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     if on_point is not None:
         def observer(exp_result):
             return on_point(Result(exp_result))
-    for name, flag in (("trace", trace), ("counters", counters)):
+    for name, flag in (("trace", trace), ("counters", counters), ("breakdown", breakdown)):
         if not isinstance(flag, bool):
             raise ExperimentError(f"{name}: expected True or False, not {type(flag).__name__} {flag!r}")
     try:
-        return Result(_niclab.run_experiment(experiment, spec, dict(options), observer, trace, counters))
+        return Result(_niclab.run_experiment(experiment, spec, dict(options), observer, trace, counters, breakdown))
     except ExperimentFault as e:
         if isinstance(e.result, _niclab.ExpResult):
             e.result = Result(e.result)
@@ -355,6 +358,23 @@ class Result:
                 elf = None  # rebuilt since: decode without symbols rather than with wrong ones
             out.append(Trace(raw, elf))
         return out
+
+    def breakdown(self, size=None):
+        """Where the microseconds of one transfer went (``niclab.breakdown.Breakdown``):
+        the point of message size `size` (B; default the first point), from a run with
+        ``breakdown=True``. ResultError if it was not asked for or has no such size."""
+        from .breakdown import Breakdown
+        points = self.observations.get("breakdown")
+        if points is None:
+            raise ResultError(f"{self.experiment} result has no breakdown: run it with breakdown=True "
+                              f"(CLI: niclab breakdown)")
+        if not points:
+            raise ResultError(f"{self.experiment} result has no breakdown points")
+        chosen = points[0] if size is None else next((p for p in points if p["size"] == size), None)
+        if chosen is None:
+            raise ResultError(f"{self.experiment} result has no breakdown for size {size} B "
+                              f"(sizes: {', '.join(str(p['size']) for p in points)})")
+        return Breakdown(chosen, self.experiment, self.params.get("op", ""))
 
     @property
     def image(self):

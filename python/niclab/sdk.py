@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import FirmwareBuildError
 
-__all__ = ["build", "new", "sdk_dir"]
+__all__ = ["build", "build_project", "new", "sdk_dir"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -31,6 +31,15 @@ def sdk_dir():
         if (d / "niclab_firmware.cmake").is_file():
             return d
     raise FirmwareBuildError(f"no firmware SDK found (looked in {_PACKAGE_DIR / 'sdk'} and the checkout's firmware/sdk)")
+
+
+def _portals_dir():
+    """The built-in C Portals firmware's sources: the package's copy, or the checkout's."""
+    for d in (_PACKAGE_DIR / "sdk" / "portals", _PACKAGE_DIR.parent.parent / "firmware" / "portals"):
+        if (d / "main.c").is_file() and (d / "pools.ld").is_file():
+            return d
+    raise FirmwareBuildError("the C Portals firmware's sources are not installed (looked in the package's "
+                             "sdk/portals and the checkout's firmware/portals)")
 
 
 def _tool(name):
@@ -57,6 +66,11 @@ def build(sources, name=None, *, out_dir=".", trace=False, trace_entries=None, d
     sources = [Path(os.fspath(s)) for s in ([sources] if isinstance(sources, (str, os.PathLike)) else sources)]
     if not sources:
         raise FirmwareBuildError("firmware build: no source files")
+    if len(sources) == 1 and sources[0].is_dir():
+        if include_dirs or trace_entries:
+            raise FirmwareBuildError("firmware build: a project directory sets its own include directories and "
+                                     "trace ring in its CMakeLists.txt")
+        return build_project(sources[0], name, out_dir=out_dir, trace=trace, defines=defines, quiet=quiet)
     missing = [str(s) for s in sources if not s.is_file()]
     if missing:
         raise FirmwareBuildError(f"firmware build: no such source file: {', '.join(missing)}")
@@ -81,13 +95,19 @@ def build(sources, name=None, *, out_dir=".", trace=False, trace_entries=None, d
         "project(niclab_user_firmware LANGUAGES C ASM)\n"
         f'include("{sdk.as_posix()}/niclab_firmware.cmake")\n'
         f'niclab_firmware({name} SOURCES {_cmake_list(sources)} {" ".join(options)} OUTPUT_DIR "{out.as_posix()}")\n')
+    return _cmake_build(name, work, work / "build", out, [], quiet)
+
+
+def _cmake_build(name, source_dir, build_dir, out, variables, quiet):
+    """Configure and build a CMake firmware project with the SDK's toolchain; the ELF."""
     cmake = _tool("cmake")
     _tool("ninja")
     _tool("riscv64-unknown-elf-gcc")
+    sdk = sdk_dir()
     steps = [
-        [cmake, "-S", str(work), "-B", str(work / "build"), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-         f"-DCMAKE_TOOLCHAIN_FILE={sdk / 'riscv32-toolchain.cmake'}"],
-        [cmake, "--build", str(work / "build")],
+        [cmake, "-S", str(source_dir), "-B", str(build_dir), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+         f"-DCMAKE_TOOLCHAIN_FILE={sdk / 'riscv32-toolchain.cmake'}", f"-DNICLAB_SDK={sdk.as_posix()}", *variables],
+        [cmake, "--build", str(build_dir)],
     ]
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True)
@@ -99,6 +119,28 @@ def build(sources, name=None, *, out_dir=".", trace=False, trace_entries=None, d
     if not elf.is_file():
         raise FirmwareBuildError(f"firmware {name}: the build succeeded but wrote no {elf}")
     return elf
+
+
+def build_project(directory, name=None, *, out_dir=None, trace=False, defines=(), quiet=True):
+    """Build a firmware project: a directory whose CMakeLists.txt calls niclab_firmware()
+    for image ``${NICLAB_NAME}`` into ``${NICLAB_OUT}`` (what ``new(..., source="portals")``
+    writes), for firmware of several files with their own compile and link options.
+    `name` defaults to the directory's name, `out_dir` to the directory; `trace` sets
+    NICLAB_FW_TRACE=ON and `defines` NICLAB_FW_DEFINES, which the project passes to
+    niclab_firmware(). Returns the ELF's path."""
+    d = Path(os.fspath(directory)).resolve()
+    if not (d / "CMakeLists.txt").is_file():
+        raise FirmwareBuildError(f"firmware build: {d} is a directory without a CMakeLists.txt (a firmware "
+                                 f"project: `niclab fw new NAME --from portals` writes one)")
+    name = name or d.name
+    if not _NAME.match(name):
+        raise FirmwareBuildError(f"firmware build: name {name!r} is not a C identifier (letters, digits, _); "
+                                 f"give one with --name")
+    out = Path(out_dir).resolve() if out_dir else d
+    variables = [f"-DNICLAB_NAME={name}", f"-DNICLAB_OUT={out.as_posix()}",
+                 f"-DNICLAB_FW_TRACE={'ON' if trace else 'OFF'}",
+                 "-DNICLAB_FW_DEFINES=" + ";".join(str(x) for x in defines)]
+    return _cmake_build(name, d, d / f".niclab-build-{name}", out, variables, quiet)
 
 
 def _errors(log):
@@ -139,14 +181,65 @@ niclab_firmware({name} SOURCES {name}.c TRACE OUTPUT_DIR ${{CMAKE_BINARY_DIR}})
 """
 
 
-def new(name, directory=None):
-    """Write a starter firmware NAME/NAME.c with its CMakeLists.txt; returns the directory."""
+_PORTALS_CMAKE = """\
+# {name}: a copy of niclab's C Portals firmware (generic mode, seed 000 §4-5) to change.
+# Build it with `niclab fw build {directory} [--trace] [-D PTL_X=v]` (its image is
+# {name}.elf here), and use it: niclab.run("pingpong", firmware="./{name}.elf").
+# config.h holds the options (PTL_CACHES, PTL_VSMALL, ...) and pool sizes.
+cmake_minimum_required(VERSION 3.24)
+project({name} LANGUAGES C ASM)
+include(${{NICLAB_SDK}}/niclab_firmware.cmake)
+set(NICLAB_NAME {name} CACHE STRING "image name")
+set(NICLAB_OUT ${{CMAKE_CURRENT_SOURCE_DIR}} CACHE PATH "where the image goes")
+option(NICLAB_FW_TRACE "trace points on" OFF)
+set(NICLAB_FW_DEFINES "" CACHE STRING "PTL_X=v;... over config.h's defaults")
+set(trace)
+if(NICLAB_FW_TRACE)
+  set(trace TRACE)
+endif()
+niclab_firmware(${{NICLAB_NAME}} SOURCES {sources} DEFINES ${{NICLAB_FW_DEFINES}}
+                OUTPUT_DIR ${{NICLAB_OUT}} ${{trace}})
+# §5.4: the pinned globals (globals.h) live in s9-s11; no Portals code may use them.
+if(NOT "PTL_PIN_GLOBALS=0" IN_LIST NICLAB_FW_DEFINES)
+  target_compile_options(${{NICLAB_NAME}} PRIVATE $<$<COMPILE_LANGUAGE:C>:-ffixed-s9 -ffixed-s10 -ffixed-s11>)
+endif()
+# The pools live in their own NOLOAD section (pools.ld explains why).
+target_link_options(${{NICLAB_NAME}} PRIVATE -Wl,-T,${{CMAKE_CURRENT_SOURCE_DIR}}/pools.ld)
+set_property(TARGET ${{NICLAB_NAME}} APPEND PROPERTY LINK_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/pools.ld)
+# The pools' SRAM budget (seed 000 §4.2), appended to the size report.
+find_program(portals_nm riscv64-unknown-elf-nm REQUIRED)
+add_custom_command(TARGET ${{NICLAB_NAME}} POST_BUILD
+  COMMAND ${{CMAKE_COMMAND}} -DELF=${{NICLAB_OUT}}/${{NICLAB_NAME}}.elf -DOUT=${{NICLAB_OUT}}/${{NICLAB_NAME}}.size.txt
+          -DNM=${{portals_nm}} -P ${{CMAKE_CURRENT_SOURCE_DIR}}/pools_report.cmake
+  VERBATIM)
+"""
+
+# The starters `new` can copy: name -> (source directory, what to copy, CMake template).
+_STARTERS = ("hello", "portals")
+
+
+def new(name, directory=None, source="hello"):
+    """Write a firmware to start from into `directory` (default NAME); returns it.
+    ``source="hello"``: a one-file starter NAME.c with its CMakeLists.txt (build it with
+    ``niclab fw build NAME/NAME.c``). ``source="portals"``: a copy of the built-in C
+    Portals firmware (every source, config.h, pools.ld) as a project to change and
+    build with ``niclab fw build NAME`` (``build_project``)."""
     if not _NAME.match(name):
         raise FirmwareBuildError(f"fw new: name {name!r} is not a C identifier (letters, digits, _)")
+    if source not in _STARTERS:
+        raise FirmwareBuildError(f"fw new: no starter {source!r} (there are: {', '.join(_STARTERS)})")
     d = Path(directory or name)
     if d.exists() and any(d.iterdir()):
         raise FirmwareBuildError(f"fw new: {d} exists and is not empty")
     d.mkdir(parents=True, exist_ok=True)
-    (d / f"{name}.c").write_text(_STARTER_C.format(name=name))
-    (d / "CMakeLists.txt").write_text(_STARTER_CMAKE.format(name=name))
+    if source == "hello":
+        (d / f"{name}.c").write_text(_STARTER_C.format(name=name))
+        (d / "CMakeLists.txt").write_text(_STARTER_CMAKE.format(name=name))
+        return d
+    src = _portals_dir()
+    for f in sorted(src.iterdir()):
+        if f.suffix in (".c", ".h", ".ld") or f.name == "pools_report.cmake":
+            shutil.copy2(f, d / f.name)
+    sources = " ".join(sorted(f.name for f in d.glob("*.c")))
+    (d / "CMakeLists.txt").write_text(_PORTALS_CMAKE.format(name=name, directory=d, sources=sources))
     return d

@@ -85,3 +85,35 @@ def test_fw_list_and_sdk(capsys):
     assert main(["fw", "sdk"]) == 0
     sdk = capsys.readouterr().out.strip()
     assert sdk.endswith("sdk") and (niclab.sdk.sdk_dir() / "include" / "niclab" / "fw" / "runtime.h").is_file()
+
+
+def test_a_copy_of_the_portals_firmware_is_changed_built_and_measured(tmp_path, monkeypatch, capsys):
+    """The researcher's loop on the real firmware: copy it, add a trace point, build the
+    copy (several files, its own link script), and measure it beside the built-in one."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["fw", "new", "myptl", "--from", "portals"]) == 0
+    d = tmp_path / "myptl"
+    assert (d / "pools.ld").is_file() and (d / "config.h").is_file() and (d / "rx.c").is_file()
+    rx = (d / "rx.c").read_text()
+    marker = "        trace_val(src);\n"
+    assert marker in rx
+    (d / "rx.c").write_text(rx.replace(marker, marker + "        trace_val(200);  /* the added trace point */\n", 1))
+    assert main(["fw", "build", "myptl", "--trace", "--preset", "seastar"]) == 0
+    out = capsys.readouterr().out
+    assert "built" in out and "for preset seastar" in out and "pools" in out
+    elf = d / "myptl.elf"
+    mine = niclab.run("pingpong", firmware=elf, sizes=[8], warmup=1, repeats=2, trace=True)
+    values = [int(v) for t in mine.traces for v in t.records["value"]]
+    assert 200 in values, "the added trace point recorded"
+    shipped = niclab.run("pingpong", firmware="portals_traced", sizes=[8], warmup=1, repeats=2)
+    assert mine.latency_us[0] > shipped.latency_us[0], "the extra trace point costs time"
+
+
+def test_project_build_errors_name_the_problem(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(niclab.FirmwareBuildError, match="without a CMakeLists.txt"):
+        niclab.sdk.build([tmp_path / "empty"])
+    with pytest.raises(niclab.FirmwareBuildError, match="no starter 'lanai'.*hello, portals"):
+        niclab.sdk.new("x", tmp_path / "x", source="lanai")
+    assert main(["fw", "build", str(tmp_path / "empty"), "--preset", "startx"]) != 0
+    assert "FirmwareBuildError: --preset startx: its system 'startx' has a fixed-function NIC" in capsys.readouterr().err

@@ -27,6 +27,10 @@ Time& HyperTransport::slot(Direction d, Channel c) {
     return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)];
 }
 
+void HyperTransport::note(sim::Activity kind, Time start, Time end) const {
+    if (sim::ActivityLog* log = kernel_.activity()) log->record(kind, node_, start, end);
+}
+
 Time HyperTransport::free_at(Direction d, Channel c) const {
     return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)];
 }
@@ -57,6 +61,7 @@ Time HyperTransport::pio_read(Time issued) {
     // the read holds each channel for a moment, and waits if either is busy.
     Time start = reserve(Direction::to_nic, Channel::nonposted, issued, Time{});
     Time back = reserve(Direction::to_host, Channel::response, start + params_.pio_read, Time{});
+    note(sim::Activity::BusPio, issued, back);
     return back - issued;
 }
 
@@ -66,7 +71,9 @@ Time HyperTransport::dma_read_stream(Time at, uint64_t bytes) {
     ++counters_.dma_reads;
     counters_.bytes_to_nic += bytes;
     Time request = reserve(Direction::to_host, Channel::nonposted, at, Time{});
-    return reserve(Direction::to_nic, Channel::response, request + params_.dma_read_latency, params_.transfer_time(bytes));
+    const Time ready = reserve(Direction::to_nic, Channel::response, request + params_.dma_read_latency, params_.transfer_time(bytes));
+    note(sim::Activity::BusDmaRead, at, ready);
+    return ready;
 }
 
 void HyperTransport::dma_read_data(uint64_t addr, std::span<uint8_t> out) const { memory_.read(addr, out); }
@@ -77,7 +84,9 @@ Time HyperTransport::bridge_read(Time at, uint64_t addr, std::span<uint8_t> out)
     counters_.bytes_to_nic += out.size();
     memory_.read(addr, out);
     Time request = reserve(Direction::to_host, Channel::nonposted, at, Time{});
-    return reserve(Direction::to_nic, Channel::response, request + params_.bridge_read_latency, Time{}) - at;
+    const Time back = reserve(Direction::to_nic, Channel::response, request + params_.bridge_read_latency, Time{});
+    note(sim::Activity::BusDmaRead, at, back);
+    return back - at;
 }
 
 Time HyperTransport::bridge_write(Time at, uint64_t addr, std::span<const uint8_t> data) {
@@ -90,6 +99,7 @@ Time HyperTransport::bridge_write(Time at, uint64_t addr, std::span<const uint8_
     // the bus until that change is decided; see hypertransport.hpp.
     reserve(Direction::to_host, Channel::posted, at, params_.bridge_write_occupancy);
     memory_.write(addr, data);
+    note(sim::Activity::BusDmaWrite, at, at + params_.bridge_write_occupancy);
     return params_.bridge_write_occupancy;
 }
 
@@ -98,6 +108,7 @@ Time HyperTransport::dma_write(Time at, uint64_t addr, std::span<const uint8_t> 
     counters_.bytes_to_host += data.size();
     const Time occupancy = params_.transfer_time(data.size());
     const Time done = reserve(Direction::to_host, Channel::posted, at, occupancy) + occupancy;
+    note(sim::Activity::BusDmaWrite, at, done);
     PendingWrite& w = push_pending();
     w.addr = addr;
     w.at = done;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "niclab/bus/pci.hpp"
+#include "niclab/sim/activity.hpp"
 
 namespace niclab::bus {
 
@@ -63,6 +64,8 @@ void PciBus::grant_burst(uint32_t i, Time start) {
     const auto n = static_cast<uint32_t>(std::min<uint64_t>(params_.dma_burst_bytes, op.length - op.moved));
     ++counters_.dma_bursts;
     const Time end = start + params_.dma_burst_occupancy(n);
+    if (sim::ActivityLog* log = kernel_.activity())
+        log->record(op.write ? sim::Activity::BusDmaWrite : sim::Activity::BusDmaRead, cpu_.node(), start, end);
     if (op.write) {
         last_dma_write_end_ = end;
         if (params_.dma_write_ends_read_prefetch) end_read_prefetch(end);

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "niclab/bus/pci.hpp"
+#include "niclab/sim/activity.hpp"
 
 namespace niclab::bus {
 
@@ -87,6 +88,7 @@ void PciBus::grant_write(Time start) {
     e.closed = true;
     e.issued = true;
     e.done = start + params_.write_occupancy(e.bytes);
+    if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::BusPio, cpu_.node(), start, e.done);
     ++issued_;
     write_requested_ = false;
     ++counters_.pio_writes;
@@ -143,6 +145,7 @@ void PciBus::flush(host::ProcessContext& ctx) {
 void PciBus::load(host::ProcessContext& ctx, uint64_t addr, std::span<uint8_t> out) {
     check_access(addr, out.size(), "load");
     const Window& w = window_for(addr, out.size(), "load");
+    const Time issued = ctx.now();
     // Uncached loads with side effects are ordered after earlier stores.
     close_tail();
     stall_until_entries_below(ctx, 1, counters_.ordering_wait);
@@ -169,6 +172,7 @@ void PciBus::load(host::ProcessContext& ctx, uint64_t addr, std::span<uint8_t> o
     if (end > ctx.now()) ctx.compute(end - ctx.now());
     ++counters_.pio_reads;
     counters_.bytes_pio_read += n;
+    if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::BusPio, cpu_.node(), issued, ctx.now());
     std::exception_ptr error = reads_[slot].error;
     reads_[slot] = ReadSlot{};
     if (error) std::rethrow_exception(error);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "niclab/sim/activity.hpp"
+
 namespace niclab::core {
 
 namespace {
@@ -37,6 +39,7 @@ void Cpu::release_reset(uint32_t entry) {
     pc_ = entry;
     cycle_ = instret_ = stall_cycles_ = last_progress_ = 0;
     counts_ = {};
+    function_ids_.clear();  // another image: other functions
     mstatus_ = kMstatusMPP;
     mie_ = mip_ = mtvec_ = mscratch_ = mepc_ = mcause_ = mtval_ = 0;
     mcycle_offset_ = minstret_offset_ = 0;
@@ -133,17 +136,37 @@ void Cpu::run(sim::Kernel& kernel) {
             break;
         }
         limit_ = limit;
-        execute();
+        if (kernel_.activity()) [[unlikely]]
+            execute<true>();
+        else
+            execute<false>();
         check_watchdog();
         if (state_ == State::Running) check_interrupts();
     }
 }
 
+template <bool kProfile>
 void Cpu::execute() {
     // The pc lives in a register across instructions (handlers take and return it);
     // pc_ gets each value too, so traps and slow paths see where they are.
     uint32_t pc = pc_;
+    [[maybe_unused]] sim::ActivityLog* log = kProfile ? kernel_.activity() : nullptr;
+    [[maybe_unused]] uint64_t span_start = cycle_;
+    [[maybe_unused]] uint32_t function = kProfile ? function_at(*log, pc) : 0;
+    // A span ends where the function changes (a call, a return, a trap) and at the
+    // burst's end; its cycles run from its first instruction to the next one's.
+    [[maybe_unused]] auto close_span = [&] {
+        log->record(sim::Activity::Firmware, node_, time_at_cycle(span_start), time_at_cycle(cycle_), function);
+        span_start = cycle_;
+    };
     while (cycle_ < limit_) {
+        if constexpr (kProfile) {
+            const uint32_t f = function_at(*log, pc);
+            if (f != function) {
+                close_span();
+                function = f;
+            }
+        }
         pc_ = pc;
         if ((pc >> fetch_shift_) != fetch_line_) [[unlikely]] {
             if (!fetch_slow()) {
@@ -157,6 +180,21 @@ void Cpu::execute() {
         pc = in.fn(*this, in, pc);
     }
     pc_ = pc;
+    if constexpr (kProfile) close_span();
+}
+
+uint32_t Cpu::function_at(sim::ActivityLog& log, uint32_t pc) {
+    if (!namer_) return 0;
+    uint32_t off = pc - sram_.cached_base;
+    if (off >= sram_.size) off = pc - sram_.uncached_base;
+    if (off >= sram_.size) return 0;
+    if (function_ids_log_ != &log || function_ids_.empty()) {  // ids are the log's own
+        function_ids_.assign(sram_.size / 4, 0);
+        function_ids_log_ = &log;
+    }
+    uint32_t& id = function_ids_[off >> 2];
+    if (id == 0) id = namer_(log, pc) + 1;
+    return id - 1;
 }
 
 bool Cpu::fetch_slow() {

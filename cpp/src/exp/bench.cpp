@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "niclab/exp/breakdown.hpp"
 #include "niclab/nic/trace_ring.hpp"
 #include "niclab/trace/trace_json.hpp"
 
@@ -84,6 +85,7 @@ Bench::Bench(const system::SystemSpec& spec, Result& result, Observe observe, Pa
 }
 
 Bench::~Bench() {
+    if (sys_) sys_->kernel().set_activity(nullptr);  // the log goes before the system
     for (auto& t : transport_) t.reset();  // before the system they live in
 }
 
@@ -142,10 +144,31 @@ void Bench::check_observable() const {
     }
 }
 
+void Bench::watch_begin() {
+    if (!observe_.breakdown) return;
+    watch_settle();
+    activity_.clear();
+    sys_->kernel().set_activity(&activity_);
+}
+
+void Bench::watch_end(uint64_t size, Time start, Time end) {
+    if (observe_.breakdown) watched_ = Watched{size, start, end};
+}
+
+void Bench::watch_settle() {
+    if (!watched_) return;
+    nlohmann::json b = break_down(activity_, watched_->start, watched_->end, pair_.client).to_json();
+    b["size"] = watched_->size;
+    result_.observations["breakdown"].push_back(std::move(b));
+    watched_.reset();
+    sys_->kernel().set_activity(nullptr);
+    activity_.clear();
+}
+
 // Observations are read through the debug back door: no simulated time, nothing changes.
 void Bench::keep_observations() {
-    if (!observe_.trace && !observe_.counters) return;
-    nlohmann::json obs = nlohmann::json::object();
+    if (!observe_.trace && !observe_.counters && !observe_.breakdown) return;
+    nlohmann::json& obs = result_.observations;
     if (observe_.counters) {
         obs["counters"] = nlohmann::json::array();
         for (size_t n = 0; n < sys_->node_count(); ++n)
@@ -155,11 +178,13 @@ void Bench::keep_observations() {
         obs["traces"] = nlohmann::json::array();
         for (size_t n = 0; n < sys_->node_count(); ++n) obs["traces"].push_back(trace::to_json(nic::read_trace(sys_->nic(n))));
     }
+    if (observe_.breakdown && !obs.contains("breakdown")) obs["breakdown"] = nlohmann::json::array();
     obs["time_us"] = sys_->now().as_us();
-    result_.observations = std::move(obs);
 }
 
 void Bench::run(Body client_body, Body server_body) {
+    if (observe_.breakdown && !breakdown_offered_)
+        fail("breakdown: measured for the round-trip sweeps (pingpong, bidir, comms1, comms2, cpu_load), not here");
     msg::Transport& client = *transport_[0];
     msg::Transport& server = *transport_[1];
     {
@@ -178,6 +203,8 @@ void Bench::run(Body client_body, Body server_body) {
         if (client_process.failed()) fail("node " + std::to_string(pair_.client) + ": " + client_process.error_message());
         // The server may be waiting for a message that will not come: its process ends here.
     }
+    watch_settle();
+    sys_->kernel().set_activity(nullptr);
     result_.stopped = stopping_;
     keep_observations();
 }

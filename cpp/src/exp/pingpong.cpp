@@ -70,24 +70,33 @@ double us(Time t) { return t.as_us(); }
 // `reps` timed transfers of n bytes after the plan's untimed warm-up ones: the
 // simulated time per transfer (us), and each transfer's own time in `each`. A transfer
 // is a get, or a put answered by the peer's put (or, in bidir, the peer's own put of the
-// same exchange). `begin` runs when the timed part starts.
+// same exchange). `begin` runs when the timed part starts. With `watch` (the client's
+// bench, when a breakdown is asked for) the last timed transfer is broken down.
 double time_transfers(host::ProcessContext& ctx, msg::Transport& me, const SweepPlan& plan, uint64_t n, bool get,
-                      const std::function<void()>& begin, std::vector<double>& each) {
+                      const std::function<void()>& begin, std::vector<double>& each, Bench* watch = nullptr) {
     auto transfer = [&] {
         if (get) return me.get(ctx, n);
         me.send(ctx);
         me.recv(ctx);
     };
     if (!get) me.prepare_send(ctx, n);
-    for (unsigned i = 0; i < plan.warmup; ++i) transfer();
+    unsigned done = 0;  // transfers so far: the previous point's breakdown settles after the first
+    auto counted = [&] {
+        transfer();
+        if (watch && ++done == 1) watch->watch_settle();
+    };
+    for (unsigned i = 0; i < plan.warmup; ++i) counted();
     if (begin) begin();
     const unsigned reps = plan.repeats(n);
     each.clear();
     const Time start = ctx.now();
+    const unsigned first_recorded = reps >= 2 ? reps - 2 : 0;  // the one before the measured one
     for (unsigned i = 0; i < reps; ++i) {
+        if (watch && i == first_recorded) watch->watch_begin();
         const Time t = ctx.now();
-        transfer();
+        counted();
         each.push_back(us(ctx.now() - t));
+        if (watch && i + 1 == reps) watch->watch_end(n, t, ctx.now());
     }
     return us(ctx.now() - start) / reps;
 }
@@ -174,6 +183,8 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
     result.params = o.used();
     result.planned = s.plan.sizes.size();
     Bench bench(spec, result, observer, s.pair);
+    bench.offer_breakdown();
+    Bench* watch = bench.breakdown() ? &bench : nullptr;
     const uint64_t max = largest(s.plan);
     bench.check_size("sizes", max);  // before any hook starts work on the system
     struct Release {
@@ -217,7 +228,7 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
                 for (uint64_t n : s.plan.sizes) {
                     if (bench.stopping()) break;
                     // Put: a round trip of two messages. Get: one get, itself a round trip.
-                    const double per_transfer = time_transfers(ctx, me, s.plan, n, get, begin(ctx), each) / (get ? 1 : 2);
+                    const double per_transfer = time_transfers(ctx, me, s.plan, n, get, begin(ctx), each, watch) / (get ? 1 : 2);
                     const double latency = get ? per_transfer / 2 : per_transfer;
                     publish(ctx, {double(n), double(s.plan.repeats(n)), per_transfer, latency, n / per_transfer}, latency, each);
                 }
@@ -242,7 +253,8 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
         auto each = transfer_times();
         for (uint64_t n : s.plan.sizes) {
             if (client && bench.stopping()) break;
-            const double per_exchange = time_transfers(ctx, me, s.plan, n, get, client ? begin(ctx) : nullptr, each);
+            const double per_exchange = time_transfers(ctx, me, s.plan, n, get, client ? begin(ctx) : nullptr, each,
+                                                       client ? watch : nullptr);
             if (client)
                 publish(ctx, {double(n), double(s.plan.repeats(n)), per_exchange, per_exchange / 2, 2.0 * n / per_exchange},
                         per_exchange / 2, each);

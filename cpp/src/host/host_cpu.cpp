@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "niclab/sim/activity.hpp"
+
 namespace niclab::host {
 
 namespace {
@@ -242,6 +244,9 @@ void HostCpu::stop_burst(Core& c, Process& p) {
     kernel_.cancel(p.burst_event_);
     p.burst_event_ = {};
     Time used = now() - p.burst_start_;
+    if (sim::ActivityLog* log = kernel_.activity())
+        log->record(p.burst_mode_ == CpuMode::user ? sim::Activity::HostLibrary : sim::Activity::HostSyscall, node_,
+                    p.burst_start_, now());
     (p.burst_mode_ == CpuMode::user ? p.user_ : p.system_) += used;
     c.charged.charge(p.burst_mode_, used);
     p.burst_left_ -= used;

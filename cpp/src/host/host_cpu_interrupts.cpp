@@ -2,6 +2,8 @@
 // the core for entry + handler work + exit (seed 001 §3.3: at least 2 µs).
 #include "niclab/host/host_cpu.hpp"
 
+#include "niclab/sim/activity.hpp"
+
 namespace niclab::host {
 
 void HostCpu::raise_interrupt(InterruptHandler handler) {
@@ -28,6 +30,8 @@ void HostCpu::begin_interrupt(Core& c) {
     c.interrupt_start = now();
     ++c.charged.interrupts;
     c.interrupt_event = kernel_.schedule_in(config_.interrupt_entry, [this, &c] { run_handler(c); });
+    if (sim::ActivityLog* log = kernel_.activity())
+        log->record(sim::Activity::HostInterruptEntry, node_, now(), now() + config_.interrupt_entry);
 }
 
 void HostCpu::run_handler(Core& c) { run_step(c, std::move(c.interrupt.handler)); }
@@ -37,6 +41,12 @@ void HostCpu::run_handler(Core& c) { run_step(c, std::move(c.interrupt.handler))
 void HostCpu::run_step(Core& c, InterruptHandler step) {
     InterruptContext ctx(config_, now(), c.interrupt.raised_at, c.index);
     auto schedule_next = [&] {
+        if (sim::ActivityLog* log = kernel_.activity()) {
+            log->record(sim::Activity::HostInterruptHandler, node_, now(), now() + ctx.charged());
+            if (!ctx.next())
+                log->record(sim::Activity::HostInterruptExit, node_, now() + ctx.charged(),
+                            now() + ctx.charged() + config_.interrupt_exit);
+        }
         if (ctx.next()) {
             c.interrupt.handler = std::move(ctx.next());
             c.interrupt_event = kernel_.schedule_in(ctx.charged(), [this, &c] { run_step(c, std::move(c.interrupt.handler)); });

@@ -5,6 +5,7 @@
 
 #include "niclab/net/network_error.hpp"
 #include "niclab/net/routing.hpp"
+#include "niclab/sim/activity.hpp"
 
 namespace niclab::net {
 
@@ -447,6 +448,7 @@ void Network::offer_packets(NodeId node) {
             stats_.bytes_delivered += slot.header.length;
             stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
             stats_.latency_ns.add((kernel_.now() - slot.injected_at).as_ns());
+            if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::Network, node, slot.injected_at, kernel_.now(), 0, slot.header.src);
             const uint32_t cost = unit_.cost(slot.header.length);
             const LinkId rx = nic.rx_link;
             free_characters(rx, slot.header.length);

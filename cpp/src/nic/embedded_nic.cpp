@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "niclab/nic/trace_ring.hpp"
+#include "niclab/sim/activity.hpp"
 #include "niclab/trace/decoder.hpp"
 
 namespace niclab::nic {
@@ -23,6 +24,13 @@ EmbeddedNic::EmbeddedNic(sim::Kernel& kernel, const EmbeddedNicConfig& cfg)
     core::SramView view{sram_.data(), cfg_.sram.size, cfg_.sram.cached_base, cfg_.sram.uncached_base};
     cfg_.core.hart_id = cfg.node_id;
     cpu_ = std::make_unique<core::Cpu>(kernel_, cfg_.core, view, *this);
+    cpu_->set_node(cfg_.node_id);
+    // A profiled core names the functions it runs by the loaded image's symbols.
+    cpu_->set_function_namer([this](sim::ActivityLog& log, uint32_t pc) -> uint32_t {
+        if (!symbolizer_) return 0;
+        const std::string fn = symbolizer_->lookup(pc).function;
+        return log.intern(fn.empty() ? "(no symbol)" : fn);
+    });
     control_ = std::make_unique<ControlBlock>(kernel_, *cpu_, cfg.node_id);
     control_->set_string_reader([this](uint32_t address) { return read_cstring(address); });
     map_.map(cfg_.control_base, NICLAB_CTRL_SIZE, *control_);  // first: reset first at every load

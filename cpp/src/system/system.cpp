@@ -34,6 +34,7 @@ System::System(const SystemSpec& spec)
         Node n;
         n.memory = std::make_unique<host::HostMemory>();
         n.cpu = std::make_unique<host::HostCpu>(kernel_, host);
+        n.cpu->set_node(i);
         nodes_.push_back(std::move(n));
     }
     for (uint32_t i = 0; i < spec.nodes; ++i) nodes_[i].hardware = model_.build_node(*this, i);

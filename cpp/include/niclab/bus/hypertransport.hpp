@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "niclab/host/host_memory.hpp"
+#include "niclab/sim/activity.hpp"
 #include "niclab/sim/error.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "niclab/sim/time.hpp"
@@ -93,6 +94,8 @@ public:
     const HyperTransportParams& params() const { return params_; }
     const HyperTransportCounters& counters() const { return counters_; }
     sim::Kernel& kernel() { return kernel_; }
+    // The node whose link this is, for the activity it records (sim/activity.hpp).
+    void set_node(uint32_t node) { node_ = node; }
     // When channel `c` of direction `d` is next free.
     Time free_at(Direction d, Channel c) const;
 
@@ -136,6 +139,7 @@ private:
         Time at;
         std::vector<uint8_t> data;  // capacity kept from use to use
     };
+    void note(sim::Activity kind, Time start, Time end) const;  // into the activity log, if any
     Time& slot(Direction d, Channel c);
     // Hold channel (d, c) for `occupancy` from `earliest` on; returns the start.
     Time reserve(Direction d, Channel c, Time earliest, Time occupancy);
@@ -146,6 +150,7 @@ private:
     host::HostMemory& memory_;
     HyperTransportParams params_;
     HyperTransportCounters counters_;
+    uint32_t node_ = 0;
     Time free_[2][3]{};  // [direction][channel]
 
     // Posted writes to host memory not yet landed, in completion order (one channel,

@@ -71,6 +71,15 @@ public:
         watch_cb_ = std::move(cb);
     }
 
+    // ---- profiling: while the kernel has an activity log (sim/activity.hpp), the core
+    // records its execution there, one span per run of instructions in one function.
+    // `namer` gives a PC's function as a detail of that log (the NIC asks its symbols).
+    void set_node(uint32_t node) { node_ = node; }
+    void set_function_namer(std::function<uint32_t(sim::ActivityLog&, uint32_t pc)> namer) {
+        namer_ = std::move(namer);
+        function_ids_.clear();
+    }
+
     // ---- interrupts: devices drive mip.MTIP / mip.MEIP ----
     void set_interrupt_pending(uint32_t mip_bit, bool level);
 
@@ -143,7 +152,10 @@ public:
     uint32_t current_insn_bits() const;
 
 private:
-    void execute();
+    // The instruction loop; the profiled one also records firmware spans (a separate
+    // instantiation, so the plain one pays nothing for profiling).
+    template <bool kProfile> void execute();
+    uint32_t function_at(sim::ActivityLog& log, uint32_t pc);
     bool fetch_slow();
     void take_trap(uint32_t mcause, uint32_t tval, uint32_t epc);
     void check_interrupts();
@@ -199,6 +211,10 @@ private:
     uint64_t last_progress_ = 0;
     uint64_t stall_cycles_ = 0;
     Counts counts_;
+    uint32_t node_ = 0;
+    std::function<uint32_t(sim::ActivityLog&, uint32_t)> namer_;
+    std::vector<uint32_t> function_ids_;         // per SRAM word: 1 + its function's detail id, 0 unknown
+    const sim::ActivityLog* function_ids_log_ = nullptr;
     Time reset_time_{};
     Time stop_time_{};
     uint32_t watch_offset_ = UINT32_MAX;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "niclab/host/condition.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/msg/transport.hpp"
+#include "niclab/sim/activity.hpp"
 #include "niclab/system/system.hpp"
 
 namespace niclab::exp {
@@ -41,6 +43,9 @@ struct Observe {
     PointObserver on_point;
     bool trace = false;     // needs a firmware built with tracing on every embedded-core node
     bool counters = false;
+    // Where the microseconds went (breakdown.hpp): for each point, its last timed
+    // transfer split into the parts that were busy. The round-trip sweeps offer it.
+    bool breakdown = false;
 };
 
 // A firmware fault stopped a NIC during the run: the fault itself (PC, where, cause)
@@ -103,6 +108,16 @@ public:
     // From either program once its transport is open: wait until the other one's is too.
     void meet(host::ProcessContext& ctx, const msg::Transport& me);
 
+    // The latency breakdown (Observe::breakdown), for programs that offer it: the client
+    // starts recording a transfer before the one it measures (work already under way is
+    // then seen), names the measured one, and lets the bench settle it once everything
+    // that overlapped it has ended (after its next transfer, or when the run ends).
+    void offer_breakdown() { breakdown_offered_ = true; }
+    bool breakdown() const { return observe_.breakdown; }
+    void watch_begin();
+    void watch_end(uint64_t size, Time start, Time end);
+    void watch_settle();
+
 private:
     void deliver();
     void check_observable() const;
@@ -120,6 +135,13 @@ private:
     host::Condition delivered_;
     bool stopping_ = false;
     bool open_[2] = {false, false};  // client, server
+    bool breakdown_offered_ = false;
+    sim::ActivityLog activity_;
+    struct Watched {
+        uint64_t size;
+        Time start, end;
+    };
+    std::optional<Watched> watched_;
 };
 
 }  // namespace niclab::exp

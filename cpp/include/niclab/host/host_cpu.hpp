@@ -38,6 +38,9 @@ public:
     HostCpu& operator=(const HostCpu&) = delete;
 
     const HostConfig& config() const { return config_; }
+    // The node this CPU belongs to, for the activity it records (sim/activity.hpp).
+    void set_node(uint32_t node) { node_ = node; }
+    uint32_t node() const { return node_; }
     sim::Kernel& kernel() { return kernel_; }
     Time now() const { return kernel_.now(); }
     unsigned cores() const { return static_cast<unsigned>(cores_.size()); }
@@ -120,6 +123,7 @@ private:
     std::size_t live_processes_ = 0;
     uint64_t address_spaces_ = 0;  // the last one given to a process
     uint64_t failed_processes_ = 0;
+    uint32_t node_ = 0;
 };
 
 }  // namespace niclab::host

@@ -17,6 +17,8 @@
 
 namespace niclab::sim {
 
+class ActivityLog;
+
 using Callback = InplaceFunction<48>;
 
 struct EventId {
@@ -68,6 +70,11 @@ public:
     // Runnables call this around device accesses so devices see the accessor's time.
     void sync_to(Time t) { now_ = t; }
 
+    // The activity log the parts record into while one is attached (a latency
+    // breakdown); null, the default, records nothing.
+    ActivityLog* activity() const { return activity_; }
+    void set_activity(ActivityLog* log) { activity_ = log; }
+
     bool has_pending_events() const { return !heap_.empty(); }
     Time next_event_time() const { return heap_.empty() ? Time::max() : heap_.front().time; }
     uint64_t events_fired() const { return events_fired_; }
@@ -106,6 +113,7 @@ private:
     uint64_t seq_ = 0;
     uint64_t events_fired_ = 0;
     bool stop_ = false;
+    ActivityLog* activity_ = nullptr;
 };
 
 }  // namespace niclab::sim

@@ -18,6 +18,7 @@ public:
         : params_(params(sys.preset(), node)),
           bus_(std::make_unique<bus::HyperTransport>(sys.kernel(), sys.host_memory(node), params_.bus)),
           nic_(std::make_unique<SeaStar>(sys.kernel(), params_.nic, *bus_)) {
+        bus_->set_node(node);
         if (sys.network()) port_ = std::make_unique<NetPort>(*sys.network(), *nic_);
     }
     ~SeaStarNode() override {

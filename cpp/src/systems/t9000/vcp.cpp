@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "niclab/sim/activity.hpp"
+
 namespace niclab::t9000 {
 
 namespace {
@@ -60,6 +62,7 @@ Vcp::Slot Vcp::reserve(Side side, uint32_t link, Time earliest, Time work) {
     const Time start = std::max(earliest, free_at);
     free_at = start + work;
     stats_.busy += work;
+    if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::NicEngine, params_.node, start, free_at);
     return {start, free_at};
 }
 

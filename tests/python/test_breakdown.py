@@ -1,0 +1,106 @@
+"""Where did the microseconds go (issue 18, item 3): a transfer split into the parts
+that were busy during it, summing to its measured time exactly."""
+
+import numpy as np
+import pytest
+
+import niclab
+from niclab.errors import ExperimentError, ResultError
+
+ONE = dict(sizes=[8], warmup=1, repeats=1)
+
+
+@pytest.fixture(scope="module")
+def put8():
+    return niclab.run("pingpong", breakdown=True, **ONE)
+
+
+def test_parts_sum_to_the_measured_transfer_exactly(put8):
+    b = put8.breakdown(8)
+    assert sum(p["time_ps"] for p in b.parts) == b.total_ps
+    # One timed round trip: the breakdown's transfer is the one measured.
+    assert b.total_us == pytest.approx(2 * put8.latency_us[0], rel=1e-12)
+    for p in b.parts:
+        assert 0 <= p["time_ps"] <= p["busy_ps"] <= b.total_ps and p["busy_ps"] > 0
+
+
+def test_every_part_of_the_path_shows(put8):
+    b = put8.breakdown()
+    seen = {(p["part"], p["node"]) for p in b.parts}
+    for node in (0, 1):
+        assert ("host: library", node) in seen
+        assert ("host: interrupt handler", node) in seen, "generic mode: an interrupt per message"
+        assert ("host: interrupt entry", node) in seen
+        assert ("firmware", node) in seen
+    assert any(part == "network: wire and switches" for part, _ in seen)
+    assert any(part == "bus: DMA read" for part, _ in seen)
+    functions = {p["detail"] for p in b.parts if p["part"] == "firmware"}
+    assert {"tx_command", "rx_events"} <= functions, functions
+
+
+def test_the_path_crosses_each_node_once_each_way(put8):
+    """A generic-mode put and its reply: on the path, each node takes exactly one
+    interrupt (the arriving message), whose entry costs the preset's entry time, and
+    two packets cross the network."""
+    entry_ps = put8.system["parameters"]["host.interrupt_entry_ns"] * 1000
+    on_path = {(p["part"], p["node"]): p["time_ps"] for p in put8.breakdown().parts}
+    for node in (0, 1):
+        assert on_path[("host: interrupt entry", node)] == entry_ps
+        assert on_path[("network: wire and switches", node)] > 0
+
+
+def test_observing_changes_nothing_measured(put8):
+    plain = niclab.run("pingpong", **ONE)
+    assert np.array_equal(plain.rows, put8.rows)
+
+
+def test_caches_off_show_up_in_the_firmware_part(put8):
+    nocache = niclab.run("pingpong", firmware="portals_nocache", breakdown=True, **ONE).breakdown()
+    fw = lambda b: b.by_part()["firmware"]
+    assert fw(nocache) > 1.5 * fw(put8.breakdown())
+
+
+def test_a_get_and_several_sizes():
+    r = niclab.run("pingpong", op="get", sizes=[8, 4096], warmup=1, repeats=2, breakdown=True)
+    for size in (8, 4096):
+        b = r.breakdown(size)
+        assert sum(p["time_ps"] for p in b.parts) == b.total_ps
+    bus = lambda b: b.by_part().get("bus: DMA read", 0) + b.by_part().get("bus: DMA write", 0)
+    assert bus(r.breakdown(4096)) > bus(r.breakdown(8)) + 1.0, "4 KB more to move through the host bus"
+    with pytest.raises(ResultError, match="sizes: 8, 4096"):
+        r.breakdown(5)
+
+
+def test_fixed_function_systems_sum_too():
+    r = niclab.run("pingpong", system="startx", breakdown=True, **ONE)
+    b = r.breakdown()
+    assert sum(p["time_ps"] for p in b.parts) == b.total_ps
+    assert "host: library" in b.by_part() and "network: wire and switches" in b.by_part()
+
+
+def test_only_the_round_trip_sweeps_offer_it():
+    with pytest.raises(ExperimentError, match="round-trip sweeps"):
+        niclab.run("stream", breakdown=True, sizes=[8], repeats=2)
+    with pytest.raises(ResultError, match="breakdown=True"):
+        niclab.run("pingpong", **ONE).breakdown()
+
+
+def test_the_breakdown_survives_json(put8, tmp_path):
+    back = niclab.Result.load(put8.save(tmp_path / "b.json"))
+    assert back.breakdown().parts == put8.breakdown().parts
+
+
+def test_text_and_plot(put8, tmp_path):
+    text = str(put8.breakdown())
+    assert "firmware" in text and "total" in text and "|" in text
+    fig = put8.breakdown().plot()
+    fig.savefig(tmp_path / "b.png")
+    assert (tmp_path / "b.png").stat().st_size > 0
+
+
+def test_cli(capsys, tmp_path):
+    from niclab.cli import main
+    assert main(["breakdown", "pingpong", "--size", "8", "--option", "repeats=1", "--plot", str(tmp_path / "b.svg")]) == 0
+    out = capsys.readouterr().out
+    assert "rx_events" in out and "total" in out and "waiting" in out or "network" in out
+    assert (tmp_path / "b.svg").exists()
