@@ -8,7 +8,7 @@ packages=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   libdw-dev libelf-dev libboost-context-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  qemu-system-misc
+  qemu-system-misc gdb-multiarch
   python3 python3-venv python3-dev
 )
 

@@ -17,6 +17,7 @@ void bind_startx(pybind11::module_& m);  // JamNode: a StarT-X node's JAM from P
 void bind_dsnic(pybind11::module_& m);   // CspNode: a DSNIC node's CSP channels from Python
 void bind_fits(pybind11::module_& m);
 void bind_exp(pybind11::module_& m);  // experiments registry, ExpResult, run_experiment
+void bind_gdb(pybind11::module_& m);  // GdbServer: a node's GDB stub
 
 nlohmann::json to_json(const pybind11::handle& obj, const std::string& path);
 

@@ -2,6 +2,7 @@
 // fields a caller needs (key path, rule, PC, function, source line).
 #include "bindings.hpp"
 #include "niclab/core/fault.hpp"
+#include "niclab/debug/rsp_socket.hpp"
 #include "niclab/exp/bench.hpp"
 #include "niclab/exp/fits.hpp"
 #include "niclab/exp/options.hpp"
@@ -98,6 +99,10 @@ void register_errors(py::module_&) {
             raise("FitError", e.what(), py::dict());
         } catch (const exp::ResultError& e) {
             raise("ResultError", e.what(), py::dict());
+        } catch (const debug::GdbServerError& e) {
+            py::dict d;
+            d["port"] = e.port();
+            raise("GdbServerError", e.what(), d);
         } catch (const niclab::Error& e) {
             raise("NiclabError", e.what(), py::dict());
         }

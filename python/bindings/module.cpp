@@ -18,4 +18,5 @@ PYBIND11_MODULE(_niclab, m) {
     niclab::bindings::bind_dsnic(m);
     niclab::bindings::bind_exp(m);
     niclab::bindings::bind_fits(m);
+    niclab::bindings::bind_gdb(m);
 }

@@ -10,8 +10,8 @@ from . import _niclab
 from ._niclab import preset_names
 from . import portals, sdk, startx
 from .errors import (BootTimeout, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError, ExperimentFault,
-                     FirmwareBuildError,
-                     FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, MessageFormatError, NiclabError,
+                     FirmwareBuildError, FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, GdbServerError,
+                     MessageFormatError, NiclabError,
                      PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, TraceBuildIdMismatch,
                      TraceError, TraceFormatError, UnknownPriorityError)
 from . import experiments, fits

@@ -145,6 +145,33 @@ def cmd_boot(args):
     return 0 if not nic.faulted else 1
 
 
+def cmd_gdb(args):
+    """Serve gdb for one node's NIC core: print how to attach, wait for gdb, then run
+    the cluster until gdb detaches (or --until-us). Halted in gdb, simulated time stands still."""
+    import shlex
+    spec = {"system": args.system} if args.system else {"preset": args.preset}
+    spec["nodes"] = args.nodes
+    if args.firmware:
+        spec["firmware"] = args.firmware
+    sets = _parse_sets(args.set)
+    if sets:
+        spec["set"] = sets
+    s = System(spec)
+    server = s.gdb_server(args.node, args.port)
+    elf = s.nic(args.node).firmware
+    print(f"gdb server for node {args.node} of {s._sys.system_name} ({s.nodes} nodes) on 127.0.0.1:{server.port}")
+    print(f"attach with: gdb-multiarch {shlex.quote(str(elf))} -ex 'target remote :{server.port}'", flush=True)
+    server.wait_for_attach()
+    until = args.until_us
+    while server.sessions_ended == 0 and (until is None or s.now_us < until):
+        s.run(for_us=100.0 if until is None else min(100.0, until - s.now_us))
+        server.poll()  # a Ctrl-C from gdb while this node's core sleeps in wfi
+    why = "gdb detached" if server.sessions_ended else f"reached --until-us {until}"
+    print(f"{why} at {s.now_us:.3f} us simulated")
+    server.close()
+    return 0
+
+
 def cmd_preset(args):
     from . import _niclab
     info = _niclab.preset_info(args.name)
@@ -583,6 +610,20 @@ def main(argv=None):
     b.add_argument("--until-us", type=float, default=1000.0)
     b.add_argument("--set", action="append", metavar="KEY=VALUE")
     b.set_defaults(func=cmd_boot)
+    g = sub.add_parser("gdb", help="debug one node's NIC firmware with gdb-multiarch (GDB remote protocol)",
+                       description="Build the system, serve the GDB remote protocol for one node's NIC core on "
+                                   "127.0.0.1, print the gdb-multiarch command to attach with, wait for it, then "
+                                   "run until gdb detaches or --until-us. While gdb holds the core stopped, the "
+                                   "whole cluster's simulated time stands still.")
+    g.add_argument("--node", type=int, default=0, help="the node whose NIC core to debug (default 0)")
+    g.add_argument("--system", choices=_system_names(), help="the system (default: --preset)")
+    g.add_argument("--preset", default="seastar")
+    g.add_argument("--nodes", type=int, default=2)
+    g.add_argument("--firmware", metavar="NAME|PATH", help="firmware image name or ELF path (default: the system's own)")
+    g.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default 0: a free one, printed)")
+    g.add_argument("--until-us", type=float, help="stop the run at this simulated time (us) even if gdb stays")
+    g.add_argument("--set", action="append", metavar="KEY=VALUE", help="preset parameter override")
+    g.set_defaults(func=cmd_gdb)
     p = sub.add_parser("preset", help="list a preset's parameters and their sources")
     p.add_argument("name", nargs="?", default="seastar")
     p.set_defaults(func=cmd_preset)

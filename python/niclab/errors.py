@@ -159,6 +159,15 @@ class DriverError(StartxError):
     a message, a DMA region that is not word aligned, a bad handler index."""
 
 
+class GdbServerError(NiclabError, OSError):
+    """A GDB server that cannot be started: its port is in use or may not be opened.
+
+    Attributes: ``port`` (the port asked for; 0 means any free one).
+    """
+
+    port = 0
+
+
 class DsnicError(NiclabError):
     """The DSNIC's driver or CSP library refused a call or found a protocol violation:
     a channel not open, a virtual link opened twice, a send nothing acknowledges, a

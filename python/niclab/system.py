@@ -160,6 +160,24 @@ class System:
             self._csp[node] = Csp(self._sys, node)
         return self._csp[node]
 
+    def gdb_server(self, node, port=0):
+        """A GDB remote-protocol server for the embedded core of node `node`, listening
+        on 127.0.0.1:`port` (0: a free port; ``.port`` says which). Attach with
+        ``gdb-multiarch FIRMWARE.elf -ex 'target remote :PORT'``.
+
+        The debugger is served by the thread that runs the simulation: a connection is
+        noticed while the node's core runs (or at ``.wait_for_attach(timeout_s)``, which
+        waits for one and serves it before any further simulated time, or ``.poll()``
+        between runs). While the core is stopped by gdb (breakpoint, watchpoint, step,
+        Ctrl-C, fault) that thread serves gdb, so the whole cluster's simulated time
+        stands still; it resumes on continue, detach or a lost connection.
+        ``.sessions_ended`` counts detaches, ``.close()`` stops the server.
+
+        ConfigError (``key_path`` ``"node"``) for a node that does not exist or has no
+        embedded core (a fixed-function NIU); GdbServerError (``port``) when the port
+        is in use."""
+        return _niclab.gdb_server(self._sys, node, port)
+
     @property
     def events_fired(self):
         """Discrete events processed so far."""

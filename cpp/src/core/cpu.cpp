@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "handlers.hpp"
 #include "niclab/sim/activity.hpp"
 
 namespace niclab::core {
@@ -15,7 +16,7 @@ constexpr uint32_t kMisaRV32IM = (1u << 30) | (1u << 8) | (1u << 12);  // MXL=1,
 }  // namespace
 
 Cpu::Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus)
-    : sram_(sram), kernel_(kernel), cfg_(cfg), clock_(Clock::from_mhz(cfg.clock_mhz)), bus_(bus) {
+    : sram_(sram), fast_sram_size_(sram.size), kernel_(kernel), cfg_(cfg), clock_(Clock::from_mhz(cfg.clock_mhz)), bus_(bus) {
     decoded_storage_.assign(sram.size / 4, Insn{kDecodeHandler, 0, 0, 0, 0, 0});
     decoded_ = decoded_storage_.data();
     icache_.configure(cfg.icache, sram.size);
@@ -62,6 +63,11 @@ void Cpu::halt(uint32_t exit_code) {
     state_ = State::Halted;
     stop_time_ = local_time();
     stop_burst();
+    if (debug_) [[unlikely]] {
+        DebugStop why{DebugStop::Kind::Exited, pc_};
+        why.exit_code = exit_code;
+        debug_pending_ = why;
+    }
 }
 
 void Cpu::stop_with_fault(const FaultInfo& f) {
@@ -69,6 +75,12 @@ void Cpu::stop_with_fault(const FaultInfo& f) {
     state_ = State::Faulted;
     stop_time_ = local_time();
     stop_burst();
+    if (debug_) [[unlikely]] {
+        DebugStop why{DebugStop::Kind::Fault, pc_};
+        why.fault = f.kind;
+        why.mcause = f.cause;
+        debug_pending_ = why;
+    }
 }
 
 uint64_t Cpu::cycle_at(Time t) const { return t <= reset_time_ ? 0 : (t - reset_time_) / clock_.period(); }
@@ -115,6 +127,8 @@ uint32_t Cpu::decode_and_execute(const Insn& slot) {
     cycle_ -= target.cost;
     target = decode(current_insn_bits(), cfg_, fetch_cycles_in_decode_);
     cycle_ += target.cost;
+    // A breakpoint survives the slot being re-armed (a store to the word, a cache mode change).
+    if (debug_ && breakpoint_at(uint32_t(&target - decoded_))) [[unlikely]] target.fn = op::debug_trap;
     return target.fn(*this, target, pc_);
 }
 
@@ -135,14 +149,17 @@ void Cpu::run(sim::Kernel& kernel) {
             check_watchdog();
             break;
         }
+        if (debug_) [[unlikely]] limit = debug_burst_limit(limit);
         limit_ = limit;
         if (kernel_.activity()) [[unlikely]]
             execute<true>();
         else
             execute<false>();
+        if (debug_) [[unlikely]] debug_after_burst();
         check_watchdog();
         if (state_ == State::Running) check_interrupts();
     }
+    if (debug_ && debug_pending_) [[unlikely]] debug_after_burst();  // e.g. the watchdog fired
 }
 
 template <bool kProfile>

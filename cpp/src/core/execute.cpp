@@ -50,6 +50,7 @@ NICLAB_BRANCH(bgeu, r1(c, in) >= r2(c, in))
 // (misses, uncached SRAM, devices, host windows, traps) tail-calls the full path.
 #define NICLAB_LOAD(name, T)                                                   \
     [[gnu::noinline]] uint32_t name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
+        if (c.watching() && c.watch_hit(addr, sizeof(T), false, in)) return c.pc_; \
         T v;                                                                   \
         if (!c.load<T>(addr, v)) return c.pc_; /* trapped: pc_ is the handler */ \
         rd(c, in) = uint32_t(int32_t(v));                                      \
@@ -72,6 +73,7 @@ NICLAB_LOAD(lhu, uint16_t)
 
 #define NICLAB_STORE(name, T)                                                  \
     [[gnu::noinline]] uint32_t name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
+        if (c.watching() && c.watch_hit(addr, sizeof(T), true, in)) return c.pc_; \
         return c.store<T>(addr, T(r2(c, in))) ? c.pc_ + 4 : c.pc_;             \
     }                                                                          \
     uint32_t name(Cpu& c, const Insn& in, uint32_t pc) {                       \
@@ -142,5 +144,7 @@ uint32_t illegal(Cpu& c, const Insn& in, uint32_t) {
     return c.pc_;
 }
 uint32_t decode(Cpu& c, const Insn& in, uint32_t) { return c.decode_and_execute(in); }
+// Stands in for the handler of an instruction with a debugger breakpoint (Cpu::set_breakpoint).
+uint32_t debug_trap(Cpu& c, const Insn& in, uint32_t pc) { return c.debug_trap(in, pc); }
 
 }  // namespace niclab::core::op

@@ -14,7 +14,7 @@ namespace niclab::core::op {
     X(mul) X(mulh) X(mulhsu) X(mulhu) X(div) X(divu) X(rem) X(remu)                     \
     X(fence) X(fence_i) X(ecall) X(ebreak) X(mret) X(wfi)                               \
     X(csrrw) X(csrrs) X(csrrc) X(csrrwi) X(csrrsi) X(csrrci)                            \
-    X(illegal) X(decode)
+    X(illegal) X(decode) X(debug_trap)
 
 #define NICLAB_DECLARE_OP(name) uint32_t name(Cpu& c, const Insn& in, uint32_t pc);
 NICLAB_OPS(NICLAB_DECLARE_OP)

@@ -17,6 +17,7 @@
 #include "niclab/core/bus.hpp"
 #include "niclab/core/cache_model.hpp"
 #include "niclab/core/core_config.hpp"
+#include "niclab/core/debug_hooks.hpp"
 #include "niclab/core/fault.hpp"
 #include "niclab/sim/kernel.hpp"
 
@@ -123,6 +124,20 @@ public:
     // any write the firmware made to mcycle. A trace timestamp m happened at this + m cycles.
     Time mcycle_epoch() const { return reset_time_ - Time::ps(mcycle_offset_ * clock_.period_ps()); }
 
+    // ---- debugger (cpu_debug.cpp): nothing here costs anything while none is attached ----
+    // Breakpoints swap the handler of their decoded-instruction slot for a trap to the
+    // debugger; watchpoints send SRAM accesses down the full load/store path, which
+    // checks them. Attaching null detaches and clears every breakpoint and watchpoint.
+    void attach_debugger(DebugListener* listener);
+    DebugListener* debugger() const { return debug_; }
+    // False when the address is not in SRAM (either view; both alias the same word).
+    bool set_breakpoint(uint32_t address, bool on);
+    bool set_watchpoint(uint32_t address, uint32_t length, WatchKind kind, bool on);
+    // The debugger resumes the core when it was stopped outside a burst (at attach).
+    void debug_resume(Resume how);
+    bool write_csr(uint32_t csr, uint32_t value) { return csr_store(csr, value); }
+    void set_pc(uint32_t pc) { pc_ = pc; reset_fetch(); }
+
     // ---- sim::Runnable ----
     Time local_time() const override { return reset_time_ + clock_.cycles(cycle_); }
     bool active() const override { return state_ == State::Running; }
@@ -150,6 +165,10 @@ public:
     void add_cycles(uint32_t n) { cycle_ += n; }
     uint32_t decode_and_execute(const Insn& slot);
     uint32_t current_insn_bits() const;
+    // The debugger's two checks (cpu_debug.cpp); true means "stopped before executing".
+    uint32_t debug_trap(const Insn& in, uint32_t pc);
+    bool watching() const { return !watches_.empty(); }
+    bool watch_hit(uint32_t addr, uint32_t size, bool store, const Insn& in);
 
 private:
     // The instruction loop; the profiled one also records firmware spans (a separate
@@ -177,6 +196,11 @@ private:
     bool csr_value(uint32_t csr, uint32_t& value) const;
     bool csr_store(uint32_t csr, uint32_t value);
     void stop_burst() { limit_ = 0; }
+    uint64_t debug_burst_limit(uint64_t limit);
+    void debug_after_burst();
+    void debug_stop(const DebugStop& why);
+    bool breakpoint_at(uint32_t sram_word) const;
+    bool debug_sram_offset(uint32_t address, uint32_t& off) const;
     void reset_fetch() { fetch_line_ = UINT32_MAX; }
 
     // Hot state first.
@@ -189,6 +213,7 @@ private:
     uint32_t fetch_cycles_in_decode_ = 0;  // fetch cost folded into decoded costs (I-cache off)
     Insn* decoded_ = nullptr;
     SramView sram_;
+    uint32_t fast_sram_size_ = 0;  // sram_.size, or 0 while watchpoints force the full path
     bool icache_on_ = false;
     bool dcache_on_ = false;
     uint32_t dline_shift_ = 5;
@@ -220,6 +245,21 @@ private:
     uint32_t watch_offset_ = UINT32_MAX;
     std::function<void()> watch_cb_;
 
+    // Debugger state: breakpoints as SRAM word indices, watchpoints as SRAM offset ranges.
+    struct Watch {
+        uint32_t address, offset, length;
+        WatchKind kind;
+    };
+    DebugListener* debug_ = nullptr;
+    std::vector<uint32_t> breakpoints_;
+    std::vector<Watch> watches_;
+    std::optional<DebugStop> debug_pending_;  // a stop raised inside the burst, reported after it
+    uint32_t skip_pc_ = UINT32_MAX;  // resuming from a stop here: its breakpoint/watchpoint lets it pass once
+    bool debug_step_ = false;        // the debugger asked for one instruction
+    bool debug_one_insn_ = false;    // this burst is that one instruction (a step or a step-over)
+    bool debug_skip_ = false;        // ... during which breakpoints and watchpoints do not fire
+    uint32_t debug_polls_ = 0;
+
     sim::Kernel& kernel_;
     CoreConfig cfg_;
     Clock clock_;
@@ -248,7 +288,7 @@ inline uint32_t Cpu::branch_to(uint32_t target) {
 
 inline bool Cpu::sram_hit(uint32_t addr, uint32_t size, uint32_t& off) {
     off = addr - sram_.cached_base;
-    if ((addr & (size - 1)) || off >= sram_.size) return false;
+    if ((addr & (size - 1)) || off >= fast_sram_size_) return false;
     if (!dcache_on_) {
         cycle_ += cfg_.sram_read_cycles;
         stall_cycles_ += cfg_.sram_read_cycles;
@@ -260,7 +300,7 @@ inline bool Cpu::sram_hit(uint32_t addr, uint32_t size, uint32_t& off) {
 }
 inline bool Cpu::sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
     off = addr - sram_.cached_base;
-    if (!dcache_on_ || (addr & (size - 1)) || off >= sram_.size) return false;
+    if (!dcache_on_ || (addr & (size - 1)) || off >= fast_sram_size_) return false;
     uint32_t line = off >> dline_shift_;
     if (!dcache_.resident(line)) return false;
     ++dcache_.accesses;
