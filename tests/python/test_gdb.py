@@ -3,7 +3,6 @@
 source line, prints a known global, steps, watches a store, and the cluster's
 simulated time stands still while the core is halted."""
 
-import os
 import pathlib
 import re
 import shutil
@@ -135,10 +134,9 @@ def test_gdb_server_errors_name_what_is_wrong():
 
 
 def test_niclab_gdb_prints_the_command_and_runs_until_gdb_detaches():
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     cli = subprocess.Popen([sys.executable, "-m", "niclab", "gdb", "--nodes", "2", "--node", "1",
                             "--firmware", "gdb_demo", "--until-us", "5000"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         cli.stdout.readline()
         attach = cli.stdout.readline()

@@ -66,8 +66,11 @@ bool parse_addr_len(std::string_view args, uint32_t& addr, uint32_t& len, std::s
 
 }  // namespace
 
-GdbServer::GdbServer(nic::EmbeddedNic& nic, uint16_t port)
-    : nic_(nic), cpu_(nic.cpu()), listener_(std::make_unique<RspListener>(port)) {
+GdbServer::GdbServer(nic::EmbeddedNic& nic, uint16_t port) : nic_(nic), cpu_(nic.cpu()) {
+    if (cpu_.debugger())
+        throw GdbServerError(port, "gdb server: node " + std::to_string(nic.node_id()) +
+                                       " already has a debugger attached (close its gdb server first)");
+    listener_ = std::make_unique<RspListener>(port);
     last_stop_.kind = core::DebugStop::Kind::Interrupt;
     // Attached from the start (with no breakpoints this costs the core one test per burst),
     // so a debugger that connects during a run is noticed by the running core.

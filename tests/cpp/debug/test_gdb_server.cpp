@@ -153,11 +153,12 @@ TEST(GdbServer, AFirmwareFaultIsASignalThenTheProgramDies) {
     EXPECT_TRUE(sys->faulted(0));  // and the NIC is faulted as without a debugger
 }
 
-TEST(GdbServer, APortInUseIsATypedErrorNamingThePort) {
-    auto sys = make_system({{"nodes", 1}, {"firmware", "gdb_demo"}});
+TEST(GdbServer, APortInUseOrASecondServerIsATypedErrorNamingIt) {
+    auto sys = make_system({{"nodes", 2}, {"firmware", "gdb_demo"}});
     GdbServer first(sys->nic(0), 0);
+    EXPECT_THROW(GdbServer(sys->nic(0), 0), debug::GdbServerError);  // one debugger per core
     try {
-        GdbServer second(sys->nic(0), first.port());
+        GdbServer second(sys->nic(1), first.port());
         FAIL() << "a second server on port " << first.port() << " started";
     } catch (const debug::GdbServerError& e) {
         EXPECT_EQ(e.port(), first.port());
