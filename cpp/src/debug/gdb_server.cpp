@@ -123,6 +123,7 @@ void GdbServer::send_packet(std::string_view payload) {
 }
 
 bool GdbServer::wait_for_attach(int timeout_ms) {
+    if (!listener_) throw GdbServerError(0, "gdb server: closed; start a new one to attach gdb");
     if (!connected() && !accept_now(timeout_ms)) return false;
     cpu_.debug_resume(serve());
     return true;

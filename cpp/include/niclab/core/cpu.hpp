@@ -165,7 +165,8 @@ public:
     void add_cycles(uint32_t n) { cycle_ += n; }
     uint32_t decode_and_execute(const Insn& slot);
     uint32_t current_insn_bits() const;
-    // The debugger's two checks (cpu_debug.cpp); true means "stopped before executing".
+    // The debugger's two checks (cpu_debug.cpp): the handler of a slot with a breakpoint,
+    // and the watchpoint test of the full load/store path (true: stopped before the access).
     uint32_t debug_trap(const Insn& in, uint32_t pc);
     bool watching() const { return !watches_.empty(); }
     bool watch_hit(uint32_t addr, uint32_t size, bool store, const Insn& in);
