@@ -363,6 +363,22 @@ void Cpu::posted_write(uint32_t occupancy_cycles) {
 }
 
 bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
+    if (!watches_.empty()) [[unlikely]] {
+        // Watchpoints sent every SRAM access here, the cached view's too (fast_sram_size_).
+        if (watch_hit(addr, size, false)) return false;  // stopped before it: pc_ stays
+        uint32_t cached = addr - sram_.cached_base;
+        if (cached < sram_.size) {
+            if (dcache_on_) {
+                dcache_lookup(cached);
+            } else {
+                cycle_ += cfg_.sram_read_cycles;
+                stall_cycles_ += cfg_.sram_read_cycles;
+            }
+            out = 0;
+            std::memcpy(&out, sram_.data + cached, size);
+            return true;
+        }
+    }
     uint32_t off = addr - sram_.uncached_base;
     if (off < sram_.size) {
         ++counts_.uncached_loads;
@@ -389,6 +405,18 @@ bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
 }
 
 bool Cpu::store_slow(uint32_t addr, unsigned size, uint32_t value) {
+    if (!watches_.empty()) [[unlikely]] {
+        // As load_slow: the cached view's stores come here too while watchpoints are set.
+        if (watch_hit(addr, size, true)) return false;
+        uint32_t cached = addr - sram_.cached_base;
+        if (cached < sram_.size) {
+            if (dcache_on_) dcache_.mark_dirty(dcache_lookup(cached));
+            else posted_write(cfg_.sram_write_cycles);
+            std::memcpy(sram_.data + cached, &value, size);
+            decoded_[cached >> 2].fn = kDecodeHandler;
+            return true;
+        }
+    }
     uint32_t off = addr - sram_.uncached_base;
     if (off < sram_.size) {
         ++counts_.uncached_stores;

@@ -1,8 +1,8 @@
 // The core's side of a debugger (debug_hooks.hpp). Nothing on the instruction fast
 // path tests for a debugger: a breakpoint replaces its slot's handler in the
 // decoded-instruction cache with op::debug_trap, watchpoints shrink the SRAM fast
-// path's bound to zero so every load and store takes the full path, which checks
-// them, and the run loop asks for a debugger once per burst. A stop that happens
+// paths' bound (fast_sram_size_) to zero so every load and store reaches load_slow or
+// store_slow, which check them, and the run loop asks for a debugger once per burst. A stop that happens
 // inside a burst ends the burst; the run loop then calls the listener, which blocks.
 #include <algorithm>
 
@@ -78,7 +78,7 @@ uint32_t Cpu::debug_trap(const Insn& in, uint32_t pc) {
     return pc;
 }
 
-bool Cpu::watch_hit(uint32_t addr, uint32_t size, bool store, const Insn& in) {
+bool Cpu::watch_hit(uint32_t addr, uint32_t size, bool store) {
     uint32_t off;
     if (debug_skip_ || !debug_sram_offset(addr, off)) return false;
     for (const Watch& w : watches_) {
@@ -86,7 +86,8 @@ bool Cpu::watch_hit(uint32_t addr, uint32_t size, bool store, const Insn& in) {
         if (!kind_matches || off >= w.offset + w.length || off + size <= w.offset) continue;
         // GDB (RISC-V: non-steppable watchpoints) expects the stop before the access;
         // it steps over it itself and compares the old and new values.
-        cycle_ -= in.cost;  // it does not execute now: take back what the loop charged
+        // It does not execute now: take back what the loop charged for it (its slot's cost).
+        cycle_ -= decoded_[(pc_ - fetch_base_) >> 2].cost;
         --instret_;
         DebugStop why{DebugStop::Kind::Watch, pc_};
         why.watch_kind = w.kind;

@@ -50,7 +50,6 @@ NICLAB_BRANCH(bgeu, r1(c, in) >= r2(c, in))
 // (misses, uncached SRAM, devices, host windows, traps) tail-calls the full path.
 #define NICLAB_LOAD(name, T)                                                   \
     [[gnu::noinline]] uint32_t name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
-        if (c.watching() && c.watch_hit(addr, sizeof(T), false, in)) return c.pc_; \
         T v;                                                                   \
         if (!c.load<T>(addr, v)) return c.pc_; /* trapped: pc_ is the handler */ \
         rd(c, in) = uint32_t(int32_t(v));                                      \
@@ -73,7 +72,6 @@ NICLAB_LOAD(lhu, uint16_t)
 
 #define NICLAB_STORE(name, T)                                                  \
     [[gnu::noinline]] uint32_t name##_full(Cpu& c, const Insn& in, uint32_t addr) { \
-        if (c.watching() && c.watch_hit(addr, sizeof(T), true, in)) return c.pc_; \
         return c.store<T>(addr, T(r2(c, in))) ? c.pc_ + 4 : c.pc_;             \
     }                                                                          \
     uint32_t name(Cpu& c, const Insn& in, uint32_t pc) {                       \

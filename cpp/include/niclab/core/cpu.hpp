@@ -165,11 +165,8 @@ public:
     void add_cycles(uint32_t n) { cycle_ += n; }
     uint32_t decode_and_execute(const Insn& slot);
     uint32_t current_insn_bits() const;
-    // The debugger's two checks (cpu_debug.cpp): the handler of a slot with a breakpoint,
-    // and the watchpoint test of the full load/store path (true: stopped before the access).
+    // The handler of a decoded slot with a debugger breakpoint (cpu_debug.cpp).
     uint32_t debug_trap(const Insn& in, uint32_t pc);
-    bool watching() const { return !watches_.empty(); }
-    bool watch_hit(uint32_t addr, uint32_t size, bool store, const Insn& in);
 
 private:
     // The instruction loop; the profiled one also records firmware spans (a separate
@@ -202,6 +199,8 @@ private:
     void debug_stop(const DebugStop& why);
     bool breakpoint_at(uint32_t sram_word) const;
     bool debug_sram_offset(uint32_t address, uint32_t& off) const;
+    // The slow paths' watchpoint test: true means stopped before the access.
+    bool watch_hit(uint32_t addr, uint32_t size, bool store);
     void reset_fetch() { fetch_line_ = UINT32_MAX; }
 
     // Hot state first.
@@ -319,7 +318,7 @@ inline bool Cpu::load(uint32_t addr, T& out) {
         return false;
     }
     uint32_t off = addr - sram_.cached_base;
-    if (off < sram_.size) [[likely]] {
+    if (off < fast_sram_size_) [[likely]] {  // 0 while watchpoints are set: load_slow checks them
         if (dcache_on_) {
             dcache_lookup(off);
         } else {
@@ -342,7 +341,7 @@ inline bool Cpu::store(uint32_t addr, T value) {
         return false;
     }
     uint32_t off = addr - sram_.cached_base;
-    if (off < sram_.size) [[likely]] {
+    if (off < fast_sram_size_) [[likely]] {  // 0 while watchpoints are set: store_slow checks them
         if (dcache_on_) {
             dcache_.mark_dirty(dcache_lookup(off));
         } else {
