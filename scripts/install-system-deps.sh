@@ -9,6 +9,7 @@ packages=(
   libdw-dev libelf-dev libboost-context-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   qemu-system-misc gdb-multiarch
+  tshark
   python3 python3-venv python3-dev
 )
 

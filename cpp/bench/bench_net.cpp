@@ -2,12 +2,15 @@
 // torus in z) under uniform random traffic, every NIC injecting full 64-byte packets
 // to random destinations as fast as its credits allow; and the 512-terminal Clos of
 // C104s on DS links (seed 003 §6.4) with wormhole switching, 28-byte packets. Reports
-// kernel events and delivered packets per host second.
+// kernel events and delivered packets per host second; the first once more with a
+// packet capture of every node.
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "niclab/net/capture.hpp"
 #include "niclab/net/network.hpp"
 #include "niclab/sim/random.hpp"
 
@@ -72,6 +75,20 @@ void BM_RandomTrafficMesh1024(benchmark::State& state) {
     run_random_traffic(state, network, net::Packet::kMaxPayload);
 }
 BENCHMARK(BM_RandomTrafficMesh1024)->Arg(10)->Unit(benchmark::kMillisecond);
+
+// The same with a packet capture tapping every node (each packet recorded leaving and
+// arriving: two pcapng records) into /dev/null: what capturing costs the simulation,
+// without the disk.
+void BM_RandomTrafficMesh1024Captured(benchmark::State& state) {
+    sim::Kernel kernel;
+    net::Network network(kernel, net::Mesh3D::red_storm(8, 8, 16));
+    net::CaptureSpec spec;
+    spec.path = "/dev/null";
+    for (net::NodeId n = 0; n < network.nodes(); ++n) spec.nodes.push_back({"node " + std::to_string(n), {n}});
+    net::Capture capture(network, spec);
+    run_random_traffic(state, network, net::Packet::kMaxPayload);
+}
+BENCHMARK(BM_RandomTrafficMesh1024Captured)->Arg(10)->Unit(benchmark::kMillisecond);
 
 void BM_RandomTrafficClos512DsLinks(benchmark::State& state) {
     // The ds-link-c104 part: 100 Mbit/s, 10-bit characters, EOP and FCTs, 1 us C104s.

@@ -126,6 +126,33 @@ void bind_system(py::module_& m) {
             d["interrupts"] = t.interrupts;
             return d;
         }, py::arg("node"))
+        .def("start_capture", [](System& s, const std::string& path, const std::vector<uint32_t>& nodes,
+                                 const std::vector<uint32_t>& links) {
+            s.start_capture({path, nodes, links});
+        }, py::arg("path"), py::arg("nodes"), py::arg("links"))
+        .def("stop_capture", &System::stop_capture)
+        .def("flush_capture", [](System& s) {
+            if (s.capture()) s.capture()->flush();
+        })
+        .def("capture_status", [](System& s) -> py::object {
+            const net::Capture* c = s.capture();
+            if (!c) return py::none();
+            py::dict d;
+            d["path"] = c->path();
+            d["packets"] = c->packets();
+            d["interfaces"] = c->interfaces();
+            return d;
+        })
+        .def("links", [](System& s) {
+            // What each LinkId joins, in id order (what a capture's links= take).
+            std::vector<std::string> out;
+            net::Network* n = s.network();
+            if (!n) return out;
+            const system::Terminals t = s.terminals();
+            const auto name = [t](net::NodeId id) { return t.name(id); };
+            for (net::LinkId l = 0; l < n->links().size(); ++l) out.push_back(net::Capture::link_description(*n, l, name));
+            return out;
+        })
         .def("network_stats", [](System& s) -> py::object {
             net::Network* n = s.network();
             if (!n) return py::none();

@@ -9,6 +9,7 @@
 #include "niclab/exp/result.hpp"
 #include "niclab/fw/firmware_image.hpp"
 #include "niclab/msg/portals/types.hpp"
+#include "niclab/net/network_error.hpp"
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/systems/dsnic/params.hpp"
@@ -103,6 +104,11 @@ void register_errors(py::module_&) {
             py::dict d;
             d["port"] = e.port();
             raise("GdbServerError", e.what(), d);
+        } catch (const net::CaptureError& e) {
+            py::dict d;
+            d["tap"] = e.tap();
+            d["path"] = e.path();
+            raise("CaptureError", e.what(), d);
         } catch (const niclab::Error& e) {
             raise("NiclabError", e.what(), py::dict());
         }

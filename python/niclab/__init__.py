@@ -9,12 +9,12 @@ modelled core (clock, caches, memory latencies). Start with ``niclab.Nic(firmwar
 from . import _niclab
 from ._niclab import preset_names
 from . import portals, sdk, startx
-from .errors import (BootTimeout, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError, ExperimentFault,
-                     FirmwareBuildError, FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, GdbServerError,
+from .errors import (BootTimeout, CaptureError, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError,
+                     ExperimentFault, FirmwareBuildError, FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, GdbServerError,
                      MessageFormatError, NiclabError,
                      PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, TraceBuildIdMismatch,
                      TraceError, TraceFormatError, UnknownPriorityError)
-from . import experiments, fits
+from . import capture, experiments, fits
 from .experiments import Result, list_experiments, parts, run, systems
 from .firmware import firmware_path
 from .nic import Nic
@@ -23,11 +23,11 @@ from .system import System
 from .trace import Trace, read_trace
 
 __all__ = [
-    "BootTimeout", "ConfigError", "ExperimentError", "ExperimentFault", "FirmwareBuildError", "FirmwareFault", "FirmwareImageError",
+    "BootTimeout", "CaptureError", "ConfigError", "ExperimentError", "ExperimentFault", "FirmwareBuildError", "FirmwareFault", "FirmwareImageError",
     "FirmwareNotFound", "FitError", "NiclabError", "Nic", "PortalsError", "System", "firmware_path", "portals",
     "preset_names", "sdk", "startx", "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError",
     "EmptyQueueError", "RdmaError", "DriverError", "DsnicError",
-    "Result", "ResultError", "Sweep", "experiments", "fits", "list_experiments", "parts", "run", "sweep", "systems",
+    "Result", "ResultError", "Sweep", "capture", "experiments", "fits", "list_experiments", "parts", "run", "sweep", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]
 __version__ = _niclab.__version__  # CMake's project version, compiled into the core

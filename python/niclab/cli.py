@@ -17,11 +17,14 @@
                      [--op put|get|send] [--schedule netpipe|osu] [--sizes 1,2,4K]
                      [--max-size 8M] [--option key=value ...] [--out FILE] [--format FMT]
                      [--plot FILE.png] [--trace] [--counters] [--perfetto FILE.json] [--quiet]
+                     [--capture FILE.pcapng [--capture-nodes 0,1]]
                                      run an experiment: progress, table, fit; save and plot it;
-                                     keep the nodes' traces and counters
+                                     keep the nodes' traces and counters; capture its packets for Wireshark
     niclab breakdown [EXPERIMENT] [--size 8] [run's options] [--plot FILE] [--out FILE.json]
                                      where the microseconds of one transfer went: host, firmware
                                      functions, bus, network, waiting (parts sum exactly)
+    niclab capture [--print-dissector | --install-dissector]
+                                     the path of niclab's Wireshark Lua dissector (or install it)
     niclab sweep EXPERIMENT --grid KEY=V1,V2 [--grid ...] [run's options] [--workers N]
                      [--scheduler tcp://HOST:PORT] [--cache DIR | --no-cache] [--out FILE.csv]
                      [--plot FILE]       one run per grid point, in parallel (local or Dask), cached
@@ -420,7 +423,12 @@ def cmd_run(args):
             sets[key] = value
             label = f"{key}={value}"
         observe = dict(trace=bool(args.trace or args.perfetto), counters=args.counters)
-        result, interrupted = _run_one(args, dict(kw, set=sets, **observe), options, label)
+        capture = pathlib.Path(args.capture) if args.capture else None
+        if capture and key is not None:  # one file per value, named as --out's
+            capture = capture.with_name(f"{capture.stem}.{key}={value}{capture.suffix}")
+        from .cli_capture import run_capture
+        result, interrupted = _run_one(args, dict(kw, set=sets, capture=run_capture(args, capture), **observe), options,
+                                       label)
         results.append(result)
         if interrupted:
             print(f"niclab: interrupted: kept {len(result)} point(s)", file=sys.stderr)
@@ -562,6 +570,8 @@ def _add_experiment_commands(sub):
     r.add_argument("--perfetto", metavar="FILE.json",
                    help="write the nodes' traces as Chrome trace-event JSON on the simulated time axis (implies --trace)")
     r.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    from .cli_capture import add_run_capture_arguments
+    add_run_capture_arguments(r)
     r.set_defaults(func=cmd_run)
     w = sub.add_parser("sweep", help="an experiment over a grid of parameters, in parallel, cached",
                        description="Run an experiment once per point of a grid (the Cartesian product of every "
@@ -647,6 +657,8 @@ def main(argv=None):
     _add_breakdown_command(sub)
     from .cli_fw import add_fw_commands
     add_fw_commands(sub)
+    from .cli_capture import add_capture_commands
+    add_capture_commands(sub)
     args = ap.parse_args(argv)
     try:
         return args.func(args)

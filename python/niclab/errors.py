@@ -172,3 +172,22 @@ class DsnicError(NiclabError):
     """The DSNIC's driver or CSP library refused a call or found a protocol violation:
     a channel not open, a virtual link opened twice, a send nothing acknowledges, a
     receive nothing will satisfy."""
+
+
+class CaptureError(NiclabError, ValueError):
+    """A packet capture that cannot be made or written: a tap on a node or link the
+    system does not have (the message gives the ids there are), a node or link tapped
+    twice, a system of one node (no network), a second capture while one is open, a
+    file that cannot be created or written.
+
+    Attributes: ``tap`` (the bad tap, e.g. ``"node 7"`` or ``"link 99"``, else ``""``)
+    and ``path`` (the capture file).
+    """
+
+    tap = ""
+    path = ""
+
+    def __init__(self, message="", *, tap="", path=""):
+        super().__init__(message)
+        self.tap = tap
+        self.path = path

@@ -95,7 +95,8 @@ def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, parts=None
 
 
 def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, transport=None, parts=None, set=None,
-        seed=0, topology=None, on_point=None, trace=False, counters=False, breakdown=False, **options):
+        seed=0, topology=None, on_point=None, trace=False, counters=False, breakdown=False, capture=None,
+        **options):
     """Run the experiment named `experiment` on a freshly built system; return a ``Result``.
 
     System: `system` (``"seastar"``, ``"startx"``, see ``niclab.systems()``; default the
@@ -105,7 +106,9 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     own), `parts` (swap a part of the preset: ``{"bus": "pci-64-66"}`` asks what the
     StarT-X would do behind 64-bit/66 MHz PCI; see ``niclab.parts()``), `set` (preset
     parameter overrides, applied after the parts, ``{"core.clock_mhz": 400}``), `seed`,
-    `topology` (dict, as in a system spec).
+    `topology` (dict, as in a system spec). `capture`: a pcapng file of the run's packets
+    (a path: every node's cables; or ``{"file": path, "nodes": [...], "links": [...]}``,
+    see ``System.capture``).
 
     `transport` is the host library the experiment runs over (default: the system's
     first; ``"portals"`` on the SeaStar; ``"pio"``, ``"pio64"``, ``"vi"``, ``"vi_tx"``, ``"rdma"``, ``"rdma_excl"``,
@@ -153,6 +156,9 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     if transport is not None:
         options["transport"] = transport
     spec = _spec_with_resolved_firmware(spec)
+    if capture is not None:
+        from .capture import capture_for_experiment
+        spec["capture"] = capture_for_experiment(experiment, capture)
     observer = None
     if on_point is not None:
         def observer(exp_result):

@@ -36,10 +36,20 @@ class System:
                               f"not {type(spec).__name__}")
         spec = dict(spec or {})
         spec.update(kwargs)
+        capture = spec.get("capture")  # paths as text; the core checks the rest (ConfigError)
+        if isinstance(capture, os.PathLike):
+            spec["capture"] = os.fspath(capture)
+        elif isinstance(capture, Mapping) and isinstance(capture.get("file"), os.PathLike):
+            spec["capture"] = {**capture, "file": os.fspath(capture["file"])}
         self._sys = _niclab.System(_spec_with_resolved_firmware(spec))
         self._portals = {}
         self._jam = {}
         self._csp = {}
+        self._capture = None
+        status = self._sys.capture_status()  # a spec with "capture" opened one
+        if status is not None:
+            from .capture import Capture
+            self._capture = Capture(self, status["path"], status["interfaces"])
 
     @classmethod
     def from_preset(cls, name="seastar", nodes=1, **kwargs):
@@ -127,6 +137,31 @@ class System:
     def network_stats(self):
         """Packets and bytes injected/delivered, link retries, latency (ns); None for one node."""
         return self._sys.network_stats()
+
+    def capture(self, path, nodes=None, links=None):
+        """Capture packets to the pcapng file `path` (a ``niclab.capture.Capture``).
+
+        Taps: `nodes` (node ids: each node's NIC cables, both directions, one pcapng
+        interface per node; packets outbound when the NIC hands them to the network,
+        inbound when their last byte is in its receive buffer) and `links` (link ids,
+        see ``links()``: every packet that goes onto the cable, when its first byte
+        does); neither given: every node. Timestamps are simulated time in ns. Read
+        the file with niclab's Wireshark dissector (``niclab.capture.dissector_path()``).
+        Also a context manager: ``with s.capture("run.pcapng", nodes=[0]): s.run()``.
+        CaptureError names an unknown node or link (with the ids there are), a system
+        of one node, a second capture while one is open, or a file that cannot be written.
+        """
+        from .capture import Capture, normalize_taps
+        path, nodes, links = normalize_taps(path, nodes, links)
+        self._sys.start_capture(path, nodes, links)
+        self._capture = Capture(self, path, self._sys.capture_status()["interfaces"])
+        return self._capture
+
+    def links(self):
+        """What each network link joins, indexed by link id (list of str such as
+        ``"router 0 port 2 -> router 1 port 0"``; empty for one node): the ids a
+        capture's `links` take."""
+        return list(self._sys.links())
 
     def portals(self, node, pid=0):
         """The Portals 3.3 interface of process `pid` on `node` (``niclab.portals.Portals``).

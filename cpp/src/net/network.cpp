@@ -213,6 +213,7 @@ bool Network::inject(NodeId node, const PacketView& packet) {
     if (wormhole()) worm(h) = Worm{UINT32_MAX, UINT32_MAX, UINT32_MAX, 0, cost, 0};
     ++stats_.packets_injected;
     stats_.bytes_injected += packet.length;
+    if (tap_) tap_->injected(nic.tx_link, slot.injected_at, slot.header, pool_.payload(h), vc);
     nic.tx_queue[packet.vnet].push(pool_, h);
     ++nic.tx_queued;
     try_send(nic.tx_link);
@@ -299,6 +300,7 @@ void Network::send(LinkId l, PacketHandle h, Time start) {
     const Transmission t = links_[l].transmit(start, slot.header, pool_.payload(h));
     stats_.retries += t.retries;
     if (t.corrupted) slot.corrupted = true;
+    if (tap_) tap_->transmitted(l, start, slot.header, pool_.payload(h), slot.out_vc, t);
     slot.tail_arrival = t.tail_arrival;
     if (ends_[l].to_side == Side::Nic) {
         schedule_head(l, h, t.head_arrival);  // before the tail's event: it fires first on a tie
@@ -416,6 +418,7 @@ void Network::arrive_at_nic(LinkId l, PacketHandle h) {
     const NodeId node = ends_[l].to;
     NicPort& nic = nics_[node];
     if (nic.crossing == h) nic.crossing = kNoPacket;
+    if (tap_) tap_->arrived(l, kernel_.now(), pool_[h].header, pool_.payload(h), pool_[h].corrupted);
     const uint8_t vnet = pool_[h].header.vnet;
     nic.rx_buffer[vnet].push(pool_, h);
     note_occupancy(nic.rx_buffer[vnet].size());

@@ -45,6 +45,7 @@ void Network::worm_advance(LinkId l, PacketHandle h, Time start, uint32_t credit
     const Transmission t = link.transmit(start, s.header, pool_.payload(h));
     stats_.retries += t.retries;
     if (t.corrupted) s.corrupted = true;
+    if (tap_) tap_->transmitted(l, start, s.header, pool_.payload(h), s.out_vc, t);
     link.hold();
 
     WormHop& hop = worm_[l];

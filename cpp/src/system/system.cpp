@@ -1,6 +1,7 @@
 #include "niclab/system/system.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/host_part.hpp"
@@ -43,6 +44,56 @@ System::System(const SystemSpec& spec)
                                           model_.nic_family() + " NIC)");
     for (uint32_t i = 0; i < spec.nodes && !spec.firmware.empty(); ++i)
         nic(i).load_firmware(spec.firmware.size() == 1 ? spec.firmware[0] : spec.firmware[i]);
+    if (!spec.capture.is_null()) {
+        CaptureRequest c{spec.capture["file"].get<std::string>(), {}, {}};
+        if (spec.capture.contains("nodes")) c.nodes = spec.capture["nodes"].get<std::vector<uint32_t>>();
+        if (spec.capture.contains("links")) c.links = spec.capture["links"].get<std::vector<net::LinkId>>();
+        start_capture(c);
+    }
+}
+
+net::Capture& System::start_capture(const CaptureRequest& request) {
+    if (!network_)
+        throw net::CaptureError("capture '" + request.path + "': a system of one node has no network to capture", "",
+                                request.path);
+    if (capture_ && capture_->is_open())
+        throw net::CaptureError("capture '" + request.path + "': this system is already capturing to '" +
+                                    capture_->path() + "' (close that capture first)",
+                                "", request.path);
+    net::CaptureSpec spec;
+    spec.path = request.path;
+    spec.links = request.links;
+    spec.format = net::payload_format_of(model_.name());
+    const Terminals t = terminals_;
+    spec.terminal_name = [t](net::NodeId n) { return t.name(n); };
+    std::vector<uint32_t> nodes = request.nodes;
+    if (nodes.empty() && request.links.empty())
+        for (uint32_t n = 0; n < nodes_.size(); ++n) nodes.push_back(n);
+    for (uint32_t n : nodes) {
+        net::CaptureSpec::NodeTap tap{"node " + std::to_string(n), {}};
+        if (n >= nodes_.size())
+            throw net::CaptureError("capture: " + tap.name + " does not exist: the system has nodes 0.." +
+                                        std::to_string(nodes_.size() - 1),
+                                    tap.name, request.path);
+        for (uint32_t p = 0; p < t.ports; ++p) tap.terminals.push_back(t.terminal(n, p));
+        spec.nodes.push_back(std::move(tap));
+    }
+    std::string firmware;
+    for (const auto& f : spec_.firmware)  // the image's name: a path would tie the file to the checkout
+        firmware += (firmware.empty() ? "" : ", ") + std::filesystem::path(f).stem().string();
+    spec.comment = "niclab " + model_.name() + " (preset " + preset_.name() + "), " + std::to_string(nodes_.size()) +
+                   " nodes" + (t.ports > 1 ? " of " + std::to_string(t.ports) + " network ports" : "") + ", seed " +
+                   std::to_string(spec_.seed) + (spec_.topology.is_null() ? "" : ", topology " + spec_.topology.dump()) +
+                   (firmware.empty() ? "" : ", firmware " + firmware) + "; payload format " + net::to_string(spec.format);
+    spec.hardware = "niclab " + model_.name();
+    capture_ = std::make_unique<net::Capture>(*network_, spec);
+    return *capture_;
+}
+
+void System::stop_capture() {
+    if (!capture_) return;
+    std::unique_ptr<net::Capture> c = std::move(capture_);
+    c->close();
 }
 
 System::~System() {
@@ -126,6 +177,7 @@ System::RunResult System::run_until(Time until) {
     r.reached = kernel_.now();
     for (size_t i = 0; i < nodes_.size(); ++i)
         if (!was_faulted[i] && faulted(i)) r.faulted_nodes.push_back(i);
+    if (capture_) capture_->flush();  // the file is readable between runs
     return r;
 }
 

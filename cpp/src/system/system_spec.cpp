@@ -15,6 +15,27 @@ T integer(const nlohmann::json& v, const std::string& key, int64_t min, int64_t 
     if (i < min || i > max) throw ConfigError(key, "value " + std::to_string(i) + " out of range");
     return T(i);
 }
+
+// "capture": PATH or {"file": PATH, "nodes": [...], "links": [...]}, normalised to the object.
+nlohmann::json capture_from_json(const nlohmann::json& v) {
+    if (v.is_null()) return v;
+    nlohmann::json c = v.is_string() ? nlohmann::json{{"file", v}} : v;
+    if (!c.is_object()) throw ConfigError("capture", std::string("expected a file path or an object, got ") + v.type_name());
+    for (auto it = c.begin(); it != c.end(); ++it) {
+        const std::string key = "capture." + it.key();
+        if (it.key() == "file") {
+            if (!it->is_string() || it->get<std::string>().empty())
+                throw ConfigError(key, "expected the path of the pcapng file to write");
+        } else if (it.key() == "nodes" || it.key() == "links") {
+            if (!it->is_array()) throw ConfigError(key, std::string("expected a list of ids, got ") + it->type_name());
+            for (size_t i = 0; i < it->size(); ++i) integer<uint32_t>((*it)[i], key + "[" + std::to_string(i) + "]", 0, UINT32_MAX);
+        } else {
+            throw ConfigError(key, "unknown key (expected file, nodes, links)");
+        }
+    }
+    if (!c.contains("file")) throw ConfigError("capture.file", "missing: the path of the pcapng file to write");
+    return c;
+}
 }  // namespace
 
 SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
@@ -53,8 +74,11 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
             } else {
                 throw ConfigError(key, "expected a path or a list of paths");
             }
+        } else if (key == "capture") {
+            s.capture = capture_from_json(v);
         } else {
-            throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology)");
+            throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology, "
+                                   "capture)");
         }
     }
     if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset

@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <string>
 #include <vector>
 
+#include "niclab/net/capture.hpp"
 #include "niclab/net/network.hpp"
 #include "niclab/sim/random.hpp"
 
@@ -70,6 +72,22 @@ TEST(NetNoAlloc, SaturatedTorusAllocatesNothingPerPacket) {
     std::vector<std::unique_ptr<Saturator>> nics;
     EXPECT_GT(saturate_counting(k, net, nics), 10'000u);
     EXPECT_GT(net.stats().retries, 0u);
+    EXPECT_EQ(g_allocations, 0u);
+}
+
+TEST(NetNoAlloc, CapturingASaturatedTorusAllocatesNothingPerPacket) {
+    sim::Kernel k;
+    NetworkParams params;
+    params.link.bit_error_rate = 1e-5;  // retried packets get a comment
+    Network net(k, Mesh3D::red_storm(4, 4, 4), params);
+    CaptureSpec spec;
+    spec.path = "/dev/null";
+    for (NodeId n = 0; n < net.nodes(); ++n) spec.nodes.push_back({"node " + std::to_string(n), {n}});
+    spec.links = {0, 1, 2};
+    Capture capture(net, spec);
+    std::vector<std::unique_ptr<Saturator>> nics;
+    EXPECT_GT(saturate_counting(k, net, nics), 10'000u);
+    EXPECT_GT(capture.packets(), 20'000u);
     EXPECT_EQ(g_allocations, 0u);
 }
 

@@ -47,6 +47,7 @@
 #include "niclab/net/link.hpp"
 #include "niclab/net/packet.hpp"
 #include "niclab/net/packet_pool.hpp"
+#include "niclab/net/packet_tap.hpp"
 #include "niclab/net/router.hpp"
 #include "niclab/net/topology.hpp"
 #include "niclab/sim/kernel.hpp"
@@ -177,6 +178,20 @@ public:
     // Packets inside the network (queued, on a cable, or held for a NIC).
     std::size_t packets_in_flight() const { return pool_.live(); }
 
+    // One end of a cable: a router's port (or, for an output buffer, the stage behind
+    // the router port it serves: Router::port(0) names that port) or a node's NIC.
+    struct LinkEnd {
+        bool nic = false;
+        uint32_t id = 0;  // node id, or router id (output-buffer stages after the topology's routers)
+        uint8_t port = 0;
+    };
+    LinkEnd link_from(LinkId id) const { return {ends_[id].from_side == Side::Nic, ends_[id].from, ends_[id].from_port}; }
+    LinkEnd link_to(LinkId id) const { return {ends_[id].to_side == Side::Nic, ends_[id].to, ends_[id].to_port}; }
+    // Packet observer (packet_tap.hpp), or nullptr; one at a time. The tap must stay
+    // alive while set.
+    void set_tap(PacketTap* tap) { tap_ = tap; }
+    PacketTap* tap() const { return tap_; }
+
 private:
     enum class Side : uint8_t { Router, Nic };
     struct LinkEnds {
@@ -242,6 +257,7 @@ private:
     }
 
     sim::Kernel& kernel_;
+    PacketTap* tap_ = nullptr;  // a capture, when one is open
     NetworkParams params_;
     Topology topology_;
     std::vector<Link> links_;

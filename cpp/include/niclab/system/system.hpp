@@ -11,6 +11,7 @@
 
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/host_memory.hpp"
+#include "niclab/net/capture.hpp"
 #include "niclab/net/network.hpp"
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/sim/kernel.hpp"
@@ -81,6 +82,20 @@ public:
     RunResult run_until(Time until);
     RunResult run_for(Time duration) { return run_until(now() + duration); }
 
+    // Packet capture (net/capture.hpp) to a pcapng file: taps on nodes (each a node's
+    // NIC cables, every port of it) and links (LinkIds); neither given: every node.
+    // One capture at a time; it is flushed after every run, so the file is readable
+    // between runs, and closed by stop_capture() or with the System. Throws
+    // net::CaptureError naming an unknown node or link, or the file.
+    struct CaptureRequest {
+        std::string path;
+        std::vector<uint32_t> nodes;
+        std::vector<net::LinkId> links;
+    };
+    net::Capture& start_capture(const CaptureRequest& request);
+    void stop_capture();                             // CaptureError if a write failed
+    net::Capture* capture() { return capture_.get(); }  // null when none is open
+
 private:
     struct Node {
         std::unique_ptr<host::HostMemory> memory;
@@ -96,6 +111,7 @@ private:
     sim::Kernel kernel_;
     Terminals terminals_;
     std::unique_ptr<net::Network> network_;
+    std::unique_ptr<net::Capture> capture_;  // after network_: closed (and detached) before it goes
     std::vector<Node> nodes_;
     RasMonitor ras_{Time{}};
     Observer observer_;

@@ -28,6 +28,11 @@ struct SystemSpec {
     // direct cable for two, an N x 1 x 1 mesh for more, unless the system's model gives
     // its own default.
     nlohmann::json topology;
+    // "capture": a packet capture the System opens when it is built (net/capture.hpp):
+    // {"file": PATH, "nodes": [ids], "links": [ids]}, or just PATH; no nodes and no
+    // links tap every node. Null: none. An observation, not part of the cluster, so
+    // to_json() leaves it out (results and sweep caches do not depend on it).
+    nlohmann::json capture;
 
     // The network topology (`fallback` when the spec gives none and it is not null) for
     // nodes × `ports` network ports (terminals.hpp); throws ConfigError("topology...")

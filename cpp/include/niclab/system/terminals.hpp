@@ -7,6 +7,7 @@
 // node 1 are terminals 2p and 2p + 1, the pair net::DirectCable cables together (link
 // i to link i). This is the one place that mapping lives.
 #include <cstdint>
+#include <string>
 
 namespace niclab::system {
 
@@ -18,6 +19,10 @@ struct Terminals {
     uint32_t terminal(uint32_t node, uint32_t port) const { return port * nodes + node; }
     uint32_t node_of(uint32_t terminal) const { return terminal % nodes; }
     uint32_t port_of(uint32_t terminal) const { return terminal / nodes; }
+    // "node 3", or "node 3 link 1" where nodes have several ports (captures, listings).
+    std::string name(uint32_t terminal) const {
+        return "node " + std::to_string(node_of(terminal)) + (ports > 1 ? " link " + std::to_string(port_of(terminal)) : "");
+    }
 };
 
 }  // namespace niclab::system
