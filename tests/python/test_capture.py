@@ -262,6 +262,10 @@ def test_a_capture_in_the_spec_and_the_command_line(tmp_path, dissector_loaded):
 
     p = subprocess.run([sys.executable, "-m", "niclab", "capture", "--print-dissector"], capture_output=True, text=True)
     assert p.returncode == 0 and p.stdout.strip() == str(DISSECTOR) and DISSECTOR.is_file()
+    plugins = tmp_path / "plugins"
+    p = subprocess.run([sys.executable, "-m", "niclab", "capture", "--install-dissector", "--plugin-dir", str(plugins)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and (plugins / "niclab.lua").read_bytes() == DISSECTOR.read_bytes()
 
 
 def test_bad_taps_and_files_are_typed_errors_naming_them(tmp_path):
