@@ -349,6 +349,7 @@ class Result:
         ``niclab.Trace`` (node order), decoded with the node's firmware ELF when it is
         still there and of the same build; records carry ``sim_time_ns`` on the global
         time axis. ``run(..., trace=True)`` keeps them; ResultError if it was not asked for."""
+        from .errors import TraceBuildIdMismatch
         from .trace import Trace
         obs = self.observations
         if "traces" not in obs:
@@ -360,9 +361,10 @@ class Result:
             raw = _niclab.trace_from_json(t)
             fw = elves.get(raw.node_id, {})
             elf = fw.get("path") if fw.get("path") and os.path.exists(fw["path"]) else None
-            if elf is not None and _niclab.elf_build_id(elf) != raw.build_id:
-                elf = None  # rebuilt since: decode without symbols rather than with wrong ones
-            out.append(Trace(raw, elf))
+            try:
+                out.append(Trace(raw, elf))
+            except TraceBuildIdMismatch:  # rebuilt since: decode without symbols rather than with wrong ones
+                out.append(Trace(raw, None))
         return out
 
     def breakdown(self, size=None):

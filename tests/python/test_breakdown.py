@@ -102,5 +102,5 @@ def test_cli(capsys, tmp_path):
     from niclab.cli import main
     assert main(["breakdown", "pingpong", "--size", "8", "--option", "repeats=1", "--plot", str(tmp_path / "b.svg")]) == 0
     out = capsys.readouterr().out
-    assert "rx_events" in out and "total" in out and "waiting" in out or "network" in out
+    assert "rx_events" in out and "total" in out and "network: wire and switches" in out
     assert (tmp_path / "b.svg").exists()

@@ -167,3 +167,18 @@ def test_cli_run_keeps_and_prints_observations(tmp_path, capsys):
     r = niclab.Result.load(out)
     assert len(r.traces) == 2 and r.counters[0]["core.instructions"] > 0
     assert json.loads(perfetto.read_text())["otherData"]["time_axis"] == "simulated"
+
+
+@pytest.mark.parametrize("damage, match", [
+    (lambda o: o.__setitem__("counters", [1]), r"observations.counters\[0\] must be an object"),
+    (lambda o: o["counters"][0].pop("counters"), "needs 'node' and 'counters'"),
+    (lambda o: o["counters"][0]["counters"].__setitem__("core.cycles", "many"), "counter 'core.cycles'"),
+    (lambda o: o.__setitem__("breakdown", [{"size": 8}]), "'start_ps' must be an integer"),
+    (lambda o: o.__setitem__("breakdown", [{"size": 8, "start_ps": 0, "end_ps": 1, "parts": [{"part": "x"}]}]),
+     "text 'part' and 'detail'"),
+])
+def test_damaged_observations_are_result_errors(traced, damage, match):
+    d = traced.to_json()
+    damage(d["observations"])
+    with pytest.raises(ResultError, match=match):
+        niclab.Result.from_json(d)

@@ -61,6 +61,51 @@ uint64_t optional_unsigned(const nlohmann::json& j, const char* key) {
     return v.get<uint64_t>();
 }
 
+// Observations (exp::Observe) as Result::observations documents them; a ResultError
+// names the first entry that is not.
+void check_observations(const nlohmann::json& obs) {
+    using kind = nlohmann::json::value_t;
+    auto entries = [&](const char* key, const char* what) {
+        const nlohmann::json& list = optional_json(obs, key, kind::array);
+        for (size_t i = 0; i < list.size(); ++i)
+            if (!list[i].is_object())
+                throw ResultError("result JSON: observations." + std::string(key) + "[" + std::to_string(i) +
+                                  "] must be an object (" + what + ")");
+        return list;
+    };
+    for (const auto& c : entries("counters", "node, counters")) {
+        if (!c.contains("node") || !c.contains("counters"))
+            throw ResultError("result JSON: observations.counters: an entry needs 'node' and 'counters'");
+        (void)optional_unsigned(c, "node");
+        const nlohmann::json& counts = optional_json(c, "counters", kind::object);
+        for (const auto& [name, value] : counts.items())
+            if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<int64_t>() >= 0))
+                throw ResultError("result JSON: observations.counters: counter '" + name +
+                                  "' must be a non-negative integer, not " + value.dump());
+    }
+    for (const auto& t : entries("traces", "a trace")) {
+        try {
+            (void)trace::from_json(t);
+        } catch (const trace::TraceError& e) {
+            throw ResultError(std::string("result JSON: observations.traces: ") + e.what());
+        }
+    }
+    for (const auto& b : entries("breakdown", "size, start_ps, end_ps, parts")) {
+        for (const char* key : {"size", "start_ps", "end_ps"})
+            if (!b.contains(key) || !b[key].is_number_integer())
+                throw ResultError(std::string("result JSON: observations.breakdown: '") + key + "' must be an integer");
+        for (const auto& p : optional_json(b, "parts", kind::array)) {
+            if (!p.is_object() || !p.contains("part") || !p["part"].is_string() || !p.contains("detail") ||
+                !p["detail"].is_string())
+                throw ResultError("result JSON: observations.breakdown: a part must have text 'part' and 'detail'");
+            for (const char* key : {"node", "time_ps", "busy_ps"})
+                if (!p.contains(key) || !p[key].is_number_integer())
+                    throw ResultError(std::string("result JSON: observations.breakdown: a part's '") + key +
+                                      "' must be an integer");
+        }
+    }
+}
+
 }  // namespace
 
 Result::Result(std::string experiment, std::vector<Column> columns)
@@ -154,17 +199,7 @@ Result Result::from_json(const nlohmann::json& j) {
     r.stopped = optional<bool>(j, "stopped", false);
     r.planned = optional_unsigned(j, "planned");
     r.observations = optional_json(j, "observations", kind::object);
-    for (const char* key : {"counters", "traces"})
-        if (r.observations.contains(key) && !r.observations[key].is_array())
-            throw ResultError(std::string("result JSON: observations.") + key + " must be a list");
-    if (r.observations.contains("traces"))
-        for (const auto& t : r.observations["traces"]) {
-            try {
-                (void)trace::from_json(t);
-            } catch (const trace::TraceError& e) {
-                throw ResultError(std::string("result JSON: observations.traces: ") + e.what());
-            }
-        }
+    check_observations(r.observations);
     return r;
 }
 
