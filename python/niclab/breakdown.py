@@ -1,11 +1,14 @@
-"""Where did the microseconds go: a latency breakdown of one transfer.
+"""Where did the microseconds go: a latency breakdown of one timed interval.
 
 ``niclab.run("pingpong", sizes=[8], breakdown=True)`` records, for each point, its last
-timed transfer (a put and its reply, or a get) with every part that was busy during it:
+timed transfer (a put and its reply, or a get) with every part that was busy during it.
+The other host-to-host experiments record their own interval: ``stream`` its whole
+timed burst (``messages`` of them), ``logp_signature`` the last of its round trips for
+L, ``prtt`` the last PRTT(1,0,s) of each size; ``interval`` names it. The parts are
 the hosts' library code, system calls and interrupt entry, handler and exit; the NICs'
 firmware, function by function from the executed PCs; the host bus's PIO and DMA; the
 network from a packet's injection to its delivery. The time is split along the
-transfer's critical path, found backwards from where it ended: on each node, the part
+interval's critical path, found backwards from where it ended: on each node, the part
 last busy before a moment is its predecessor; a packet delivered to the node moves the
 path to the node that sent it. Every picosecond goes to exactly one part, so the parts
 sum to the measured time exactly; a gap with nothing busy on the path's node is
@@ -20,12 +23,16 @@ __all__ = ["Breakdown"]
 
 
 class Breakdown:
-    """The breakdown of one transfer: ``parts`` (list of dicts: ``part``, ``node`` (-1
+    """The breakdown of one interval: ``parts`` (list of dicts: ``part``, ``node`` (-1
     for waiting), ``detail`` (the firmware function), ``time_us``, ``busy_us``),
-    ``total_us`` (the transfer's measured time, which the parts sum to), ``size`` (B)."""
+    ``total_us`` (the interval's measured time, which the parts sum to), ``size`` (B),
+    ``interval`` (what was timed) and ``messages`` (how many it holds: more than 1 for
+    a stream burst, ``per_message_us`` is then its time per message)."""
 
     def __init__(self, data, experiment="", op=""):
         self.size = int(data["size"])
+        self.interval = data.get("interval", "one transfer")
+        self.messages = int(data.get("messages", 1))
         self.start_ps = int(data["start_ps"])
         self.end_ps = int(data["end_ps"])
         self._parts = [dict(p) for p in data["parts"]]
@@ -39,6 +46,10 @@ class Breakdown:
     @property
     def total_us(self):
         return self.total_ps / 1e6
+
+    @property
+    def per_message_us(self):
+        return self.total_us / self.messages
 
     @property
     def parts(self):
@@ -81,8 +92,13 @@ class Breakdown:
             legend.append(f"{ch} {part} {us:.3f} us")
         return f"|{line}|\n" + "  ".join(legend)
 
+    def _what(self):
+        return f"{self.interval} ({self.messages} messages)" if self.messages > 1 else self.interval
+
     def __str__(self):
-        head = f"{self.experiment} {self.op} {self.size} B: one transfer of {self.total_us:.3f} us".strip()
+        head = f"{self.experiment} {self.op} {self.size} B: {self._what()} of {self.total_us:.3f} us".replace("  ", " ").strip()
+        if self.messages > 1:
+            head += f" ({self.per_message_us:.3f} us per message)"
         return f"{head}\n{self.table()}\n{self.bar()}"
 
     __repr__ = __str__
@@ -103,7 +119,7 @@ class Breakdown:
                 left += us
             ax.set_yticks([])
             ax.set_xlabel("time (µs)")
-            ax.set_title(f"where the {self.total_us:.2f} µs of one {self.op} transfer of {self.size} B went".replace("  ", " "))
+            ax.set_title(f"where the {self.total_us:.2f} µs of {self._what()}, {self.size} B, went")
             ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.45), ncol=3, fontsize="small", frameon=False)
             fig.tight_layout()
         return fig

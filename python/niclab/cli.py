@@ -468,13 +468,21 @@ def _parse_grid(pairs):
 
 
 def cmd_breakdown(args):
-    """One run with breakdown=True: per size, where the microseconds of one transfer went
-    (a table and a stacked bar); --plot draws the bars, --out saves the result."""
+    """One run with breakdown=True: per size, where the microseconds of its timed interval
+    went (a table and a stacked bar); --plot draws the bars, --out saves the result."""
     from .experiments import run
     kw, options = _run_arguments(args)
-    if args.size is not None:
-        options["sizes"] = [args.size]
-    options.setdefault("sizes", [8])
+    if args.experiment == "logp_signature":
+        # Its breakdown is the round trip it measures L from, before the signature: one
+        # short signature point is enough unless more are asked for.
+        if args.size is not None:
+            options["size"] = args.size
+        options.setdefault("m", [1])
+        options.setdefault("delays_us", [0])
+    else:
+        if args.size is not None:
+            options["sizes"] = [args.size]
+        options.setdefault("sizes", [8])
     result = run(args.experiment, **kw, set=_parse_sets(args.set), breakdown=True, **options)
     for size in result.observations["breakdown"]:
         print(result.breakdown(size["size"]))
@@ -536,10 +544,12 @@ def _add_run_arguments(r):
 
 def _add_breakdown_command(sub):
     b = sub.add_parser("breakdown", help="where the microseconds of one transfer went",
-                       description="Run a round-trip sweep (pingpong, bidir, comms1, comms2, cpu_load) and split "
-                                   "each point's last timed transfer into the parts that were busy during it: host "
-                                   "library, system calls and interrupts, firmware functions, host bus, network, "
-                                   "waiting. The parts sum to the transfer's time exactly.")
+                       description="Run a host-to-host experiment and split one timed interval per point into the "
+                                   "parts that were busy during it: host library, system calls and interrupts, "
+                                   "firmware functions, host bus, network, waiting. The interval is the last timed "
+                                   "transfer of pingpong, bidir, comms1, comms2 and cpu_load, stream's whole burst, "
+                                   "logp_signature's last round trip for L, prtt's last PRTT(1,0,s). The parts sum "
+                                   "to its time exactly.")
     b.add_argument("experiment", nargs="?", default="pingpong")
     _add_run_arguments(b)
     b.add_argument("--size", type=parse_size, metavar="BYTES", help="one message size (default 8 B; or --sizes)")

@@ -139,9 +139,12 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     `counters=True` keeps every node's counters (``r.counters``: node -> {name: count}
     for its core, caches, NIC, driver, host CPU and network cables). Both are read
     when the run ends, through the debug back door: they change nothing measured.
-    `breakdown=True` (the round-trip sweeps: pingpong, bidir, comms1, comms2, cpu_load)
-    splits each point's last timed transfer into the parts that were busy during it
-    (``r.breakdown(size)``, ``niclab.breakdown``); the parts sum to its time exactly.
+    `breakdown=True` (every host-to-host experiment: all but net_throughput) splits one
+    timed interval per point into the parts that were busy during it: the last timed
+    transfer of the round-trip sweeps (pingpong, bidir, comms1, comms2, cpu_load), the
+    whole timed burst of stream, logp_signature's last round trip for L, prtt's last
+    PRTT(1,0,s) (``r.breakdown(size)``, ``niclab.breakdown``); the parts sum to its
+    time exactly.
 
     A firmware fault raises ``ExperimentFault`` (a FirmwareFault with ``pc``, ``where``,
     ... and an ExperimentError) whose ``result`` keeps the points measured before it.

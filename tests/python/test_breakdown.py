@@ -78,9 +78,47 @@ def test_fixed_function_systems_sum_too():
     assert "host: library" in b.by_part() and "network: wire and switches" in b.by_part()
 
 
-def test_only_the_round_trip_sweeps_offer_it():
-    with pytest.raises(ExperimentError, match="round-trip sweeps"):
-        niclab.run("stream", breakdown=True, sizes=[8], repeats=2)
+def test_a_stream_breaks_down_its_whole_burst():
+    r = niclab.run("stream", breakdown=True, sizes=[8, 1024], warmup=1, repeats=4)
+    for size, repeats, time_us in zip(r["size"], r["repeats"], r["time_us"]):
+        b = r.breakdown(int(size))
+        assert b.messages == repeats == 4 and "burst" in b.interval
+        assert sum(p["time_ps"] for p in b.parts) == b.total_ps
+        # The burst is what the point timed: its time per message is the row's.
+        assert b.per_message_us == pytest.approx(time_us, rel=1e-12)
+        assert b.by_part()["firmware"] > 0 and b.by_part()["network: wire and switches"] > 0
+    assert "per message" in str(r.breakdown(8))
+
+
+def test_logp_signature_breaks_down_a_round_trip_for_L():
+    r = niclab.run("logp_signature", breakdown=True, m=[1], delays_us=[0], rtt_repeats=2)
+    (only,) = r.observations["breakdown"]
+    b = r.breakdown(8)
+    assert only["size"] == 8 and "round trip" in b.interval and b.messages == 1
+    assert sum(p["time_ps"] for p in b.parts) == b.total_ps
+    # The last of the two round trips averaged into rtt_us: both are the same steady state.
+    assert b.total_us == pytest.approx(r.fit["rtt_us"], rel=0.02)
+    assert {"host: interrupt entry", "firmware", "network: wire and switches"} <= set(b.by_part())
+
+
+def test_prtt_breaks_down_its_single_message_round(tmp_path):
+    r = niclab.run("prtt", breakdown=True, sizes=[8, 4096], n=2, repeats=1)
+    for size, prtt_1_0_us in zip(r["size"], r["prtt_1_0_us"]):
+        b = r.breakdown(int(size))
+        assert "PRTT(1,0,s)" in b.interval
+        assert sum(p["time_ps"] for p in b.parts) == b.total_ps
+        assert b.total_us == pytest.approx(prtt_1_0_us, rel=1e-12)  # one repeat: the mean is this round
+    bus = lambda b: sum(us for part, us in b.by_part().items() if part.startswith("bus: DMA"))
+    assert bus(r.breakdown(4096)) > bus(r.breakdown(8))
+    back = niclab.Result.load(r.save(tmp_path / "prtt.json"))
+    assert back.breakdown(4096).interval == r.breakdown(4096).interval
+
+
+def test_what_has_no_transfer_says_so():
+    with pytest.raises(ExperimentError, match="net_throughput: breakdown: it runs the network alone"):
+        niclab.run("net_throughput", system="dsnic", nodes=4, sizes=[64], measure_us=10, breakdown=True)
+    with pytest.raises(ExperimentError, match="net_throughput: trace"):
+        niclab.run("net_throughput", system="dsnic", nodes=4, sizes=[64], measure_us=10, trace=True)
     with pytest.raises(ResultError, match="breakdown=True"):
         niclab.run("pingpong", **ONE).breakdown()
 
@@ -104,3 +142,10 @@ def test_cli(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "rx_events" in out and "total" in out and "network: wire and switches" in out
     assert (tmp_path / "b.svg").exists()
+
+
+def test_cli_logp_signature(capsys):
+    from niclab.cli import main
+    assert main(["breakdown", "logp_signature", "--option", "rtt_repeats=2"]) == 0
+    out = capsys.readouterr().out
+    assert "the round trip of one put and its reply (for L)" in out and "total" in out

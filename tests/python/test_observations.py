@@ -176,6 +176,10 @@ def test_cli_run_keeps_and_prints_observations(tmp_path, capsys):
     (lambda o: o.__setitem__("breakdown", [{"size": 8}]), "'start_ps' must be an integer"),
     (lambda o: o.__setitem__("breakdown", [{"size": 8, "start_ps": 0, "end_ps": 1, "parts": [{"part": "x"}]}]),
      "text 'part' and 'detail'"),
+    (lambda o: o.__setitem__("breakdown", [{"size": 8, "start_ps": 0, "end_ps": 1, "parts": [], "messages": 0}]),
+     "'messages' must be an integer of at least 1"),
+    (lambda o: o.__setitem__("breakdown", [{"size": 8, "start_ps": 0, "end_ps": 1, "parts": [], "interval": 3}]),
+     "'interval' must be text"),
 ])
 def test_damaged_observations_are_result_errors(traced, damage, match):
     d = traced.to_json()

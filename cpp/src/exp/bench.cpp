@@ -116,7 +116,8 @@ void Bench::fail(const std::string& what) { throw ExperimentError(result_.experi
 
 void Bench::run(Body client_body, Body server_body) {
     if (observe_.breakdown && !breakdown_offered_)
-        fail("breakdown: measured for the round-trip sweeps (pingpong, bidir, comms1, comms2, cpu_load), not here");
+        fail("breakdown: there is no host-to-host transfer here to break down (it is measured for pingpong, stream, bidir, "
+             "logp_signature, prtt, comms1, comms2 and cpu_load)");
     msg::Transport& client = *transport_[0];
     msg::Transport& server = *transport_[1];
     {

@@ -1,5 +1,5 @@
 // Bench: what a run observes besides its rows (Observe) — each node's trace and
-// counters when it ends, the latency breakdown of each point's last transfer — and a
+// counters when it ends, the latency breakdown of one timed interval per point — and a
 // firmware fault that keeps them with the points measured before it.
 #include <optional>
 
@@ -42,14 +42,16 @@ void Bench::watch_begin() {
     sys_->kernel().set_activity(&activity_);
 }
 
-void Bench::watch_end(uint64_t size, Time start, Time end) {
-    if (observe_.breakdown) watched_ = Watched{size, start, end};
+void Bench::watch_end(uint64_t size, Time start, Time end, std::string interval, uint64_t messages) {
+    if (observe_.breakdown) watched_ = Watched{size, start, end, std::move(interval), messages};
 }
 
 void Bench::watch_settle() {
     if (!watched_) return;
     nlohmann::json b = break_down(activity_, watched_->start, watched_->end, pair_.client).to_json();
     b["size"] = watched_->size;
+    b["interval"] = watched_->interval;
+    b["messages"] = watched_->messages;
     result_.observations["breakdown"].push_back(std::move(b));
     watched_.reset();
     sys_->kernel().set_activity(nullptr);

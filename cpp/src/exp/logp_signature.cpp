@@ -59,6 +59,7 @@ Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& 
     result.params = o.used();
     result.planned = ms.size() * delays.size();
     Bench bench(spec, result, observer, pair);
+    bench.offer_breakdown();
     bench.check_size("size", size);
     const bool get = bench.get();
     const uint64_t max = std::max<uint64_t>(size, 1);
@@ -85,13 +86,19 @@ Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& 
                 }
             };
 
-            // The round trip of one message.
+            // The round trip of one message; a breakdown takes the last one (recorded
+            // from the one before, settled after the first signature point).
             send();
             drain();
             const Time t0 = ctx.now();
+            const unsigned first_recorded = rtt_repeats >= 2 ? rtt_repeats - 2 : 0;
             for (unsigned i = 0; i < rtt_repeats; ++i) {
+                if (i == first_recorded) bench.watch_begin();
+                const Time t = ctx.now();
                 send();
                 drain();
+                if (i + 1 == rtt_repeats)
+                    bench.watch_end(size, t, ctx.now(), get ? "the round trip of one get (for L)" : "the round trip of one put and its reply (for L)");
             }
             rtt_us = (ctx.now() - t0).as_us() / rtt_repeats;
 
@@ -112,6 +119,7 @@ Result run_logp_signature(const system::SystemSpec& spec, const nlohmann::json& 
                     // Let both hosts and NICs come to rest (the last interrupts, the
                     // server's send completions), so every m starts from the same state.
                     ctx.sleep_for(Time::us(50));
+                    bench.watch_settle();
                     bench.publish(ctx, {d_us, double(m), t_total, t_total / double(m)});
                 }
             }

@@ -157,6 +157,12 @@ Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& 
     if (ack_every > 1'000'000) throw ExperimentError("net_throughput: option 'ack_every' must be 0 (none) .. 1e6");
     if (!(dispatch_ns >= 0 && dispatch_ns <= 1e9)) throw ExperimentError("net_throughput: option 'dispatch_ns' must be 0..1e9");
     if (protocol_bytes > 4096) throw ExperimentError("net_throughput: option 'protocol_bytes' above 4096");
+    // It builds a bare network per packet size: no NICs, hosts or system to observe.
+    for (const auto& [asked, what] : {std::pair{observer.trace, "trace"}, {observer.counters, "counters"}, {observer.breakdown, "breakdown"}})
+        if (asked)
+            throw ExperimentError(std::string("net_throughput: ") + what +
+                                  ": it runs the network alone, a fresh bare network per packet size, with no NICs or "
+                                  "hosts to observe");
 
     const system::Preset preset = system::resolved_preset(spec);
     const system::SystemModel& model = preset.model();

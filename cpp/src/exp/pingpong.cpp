@@ -71,9 +71,10 @@ double us(Time t) { return t.as_us(); }
 // simulated time per transfer (us), and each transfer's own time in `each`. A transfer
 // is a get, or a put answered by the peer's put (or, in bidir, the peer's own put of the
 // same exchange). `begin` runs when the timed part starts. With `watch` (the client's
-// bench, when a breakdown is asked for) the last timed transfer is broken down.
+// bench, when a breakdown is asked for) the last timed transfer, `what`, is broken down.
 double time_transfers(host::ProcessContext& ctx, msg::Transport& me, const SweepPlan& plan, uint64_t n, bool get,
-                      const std::function<void()>& begin, std::vector<double>& each, Bench* watch = nullptr) {
+                      const std::function<void()>& begin, std::vector<double>& each, Bench* watch = nullptr,
+                      const char* what = "") {
     auto transfer = [&] {
         if (get) return me.get(ctx, n);
         me.send(ctx);
@@ -96,7 +97,7 @@ double time_transfers(host::ProcessContext& ctx, msg::Transport& me, const Sweep
         const Time t = ctx.now();
         counted();
         each.push_back(us(ctx.now() - t));
-        if (watch && i + 1 == reps) watch->watch_end(n, t, ctx.now());
+        if (watch && i + 1 == reps) watch->watch_end(n, t, ctx.now(), what);
     }
     return us(ctx.now() - start) / reps;
 }
@@ -135,6 +136,7 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
     result.params = o.used();
     result.planned = s.plan.sizes.size();
     Bench bench(spec, result, observer, s.pair);
+    bench.offer_breakdown();
     const uint64_t max = largest(s.plan);
     bench.check_size("sizes", max);
     const bool get = bench.get();
@@ -156,8 +158,12 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
                 const unsigned reps = s.plan.repeats(n);
                 if (!get) me.prepare_send(ctx, n);
                 if (s.plan.warmup) burst(n, s.plan.warmup);
+                // A breakdown takes the whole timed burst (the previous point's settles
+                // here, after this point's warm-up has let its tail end).
+                bench.watch_begin();
                 const Time start = ctx.now();
                 burst(n, reps);
+                bench.watch_end(n, start, ctx.now(), get ? "a burst of blocking gets" : "a burst of puts up to the acknowledgement of the last", reps);
                 const double per_message = us(ctx.now() - start) / reps;
                 bench.publish(ctx, {double(n), double(reps), per_message, per_message, n / per_message});
             }
@@ -228,7 +234,9 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
                 for (uint64_t n : s.plan.sizes) {
                     if (bench.stopping()) break;
                     // Put: a round trip of two messages. Get: one get, itself a round trip.
-                    const double per_transfer = time_transfers(ctx, me, s.plan, n, get, begin(ctx), each, watch) / (get ? 1 : 2);
+                    const double per_transfer =
+                        time_transfers(ctx, me, s.plan, n, get, begin(ctx), each, watch, get ? "one get" : "a put and its reply") /
+                        (get ? 1 : 2);
                     const double latency = get ? per_transfer / 2 : per_transfer;
                     publish(ctx, {double(n), double(s.plan.repeats(n)), per_transfer, latency, n / per_transfer}, latency, each);
                 }
@@ -253,8 +261,9 @@ Result run_sweep(SweepKind kind, const std::string& name, const system::SystemSp
         auto each = transfer_times();
         for (uint64_t n : s.plan.sizes) {
             if (client && bench.stopping()) break;
-            const double per_exchange = time_transfers(ctx, me, s.plan, n, get, client ? begin(ctx) : nullptr, each,
-                                                       client ? watch : nullptr);
+            const double per_exchange =
+                time_transfers(ctx, me, s.plan, n, get, client ? begin(ctx) : nullptr, each, client ? watch : nullptr,
+                               get ? "one get, both sides getting at once" : "an exchange: a put each way at once");
             if (client)
                 publish(ctx, {double(n), double(s.plan.repeats(n)), per_exchange, per_exchange / 2, 2.0 * n / per_exchange},
                         per_exchange / 2, each);

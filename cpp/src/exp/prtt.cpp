@@ -76,6 +76,7 @@ Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, c
     result.params = o.used();
     result.planned = sizes.size();
     Bench bench(spec, result, observer, pair);
+    bench.offer_breakdown();
     bench.check_size("sizes", max);
     const bool get = bench.get();
 
@@ -120,11 +121,23 @@ Result run_prtt(const system::SystemSpec& spec, const nlohmann::json& options, c
                 if (bench.stopping()) break;
                 if (get) me.prepare_get(ctx, s);
                 else me.prepare_send(ctx, s);
+                // A breakdown takes the last PRTT(1,0,s), one message and its answer
+                // (recorded from the warm-up on, settled after the next round).
+                bench.watch_begin();
                 round(1, Time{}, false);  // warm-up (the server binds its answer for s)
                 std::vector<double> p10, pn0, pnd, o_r;
-                for (unsigned r = 0; r < repeats; ++r) p10.push_back(us_of(round(1, Time{}, false).first));
+                for (unsigned r = 0; r < repeats; ++r) {
+                    const Time prtt = round(1, Time{}, false).first;
+                    p10.push_back(us_of(prtt));
+                    if (r + 1 == repeats)
+                        bench.watch_end(s, ctx.now() - prtt, ctx.now(),
+                                        get ? "PRTT(1,0,s): one get and its reply" : "PRTT(1,0,s): one put and its answer");
+                }
                 const Time d = Time::ns(std::min<int64_t>(int64_t(kMaxDelayNs), int64_t(mean(p10) * 1000 + 0.5)));
-                for (unsigned r = 0; r < repeats; ++r) pn0.push_back(us_of(round(n, Time{}, false).first));
+                for (unsigned r = 0; r < repeats; ++r) {
+                    pn0.push_back(us_of(round(n, Time{}, false).first));
+                    if (r == 0) bench.watch_settle();
+                }
                 for (unsigned r = 0; r < repeats; ++r) pnd.push_back(us_of(round(n, d, false).first));
                 for (unsigned r = 0; r < repeats; ++r) o_r.push_back(Time::ps(int64_t(round(n, d, true).second)).as_us());
                 bench.publish(ctx, {double(s), mean(p10), mean(pn0), mean(pnd), d.as_us(), mean(o_r)});

@@ -94,6 +94,11 @@ void check_observations(const nlohmann::json& obs) {
         for (const char* key : {"size", "start_ps", "end_ps"})
             if (!b.contains(key) || !b[key].is_number_integer())
                 throw ResultError(std::string("result JSON: observations.breakdown: '") + key + "' must be an integer");
+        // Added later: results written before them have neither.
+        if (b.contains("interval") && !b["interval"].is_string())
+            throw ResultError("result JSON: observations.breakdown: 'interval' must be text");
+        if (b.contains("messages") && !(b["messages"].is_number_integer() && b["messages"].get<int64_t>() >= 1))
+            throw ResultError("result JSON: observations.breakdown: 'messages' must be an integer of at least 1");
         for (const auto& p : optional_json(b, "parts", kind::array)) {
             if (!p.is_object() || !p.contains("part") || !p["part"].is_string() || !p.contains("detail") ||
                 !p["detail"].is_string())

@@ -43,8 +43,9 @@ struct Observe {
     PointObserver on_point;
     bool trace = false;     // needs a firmware built with tracing on every embedded-core node
     bool counters = false;
-    // Where the microseconds went (breakdown.hpp): for each point, its last timed
-    // transfer split into the parts that were busy. The round-trip sweeps offer it.
+    // Where the microseconds went (breakdown.hpp): for each point, one timed interval
+    // split into the parts that were busy — a transfer (the round-trip sweeps, prtt's
+    // PRTT(1,0,s), logp_signature's round trip) or stream's whole burst.
     bool breakdown = false;
 };
 
@@ -110,12 +111,14 @@ public:
 
     // The latency breakdown (Observe::breakdown), for programs that offer it: the client
     // starts recording a transfer before the one it measures (work already under way is
-    // then seen), names the measured one, and lets the bench settle it once everything
-    // that overlapped it has ended (after its next transfer, or when the run ends).
+    // then seen), names the measured interval — what it is and how many messages it
+    // holds — and lets the bench settle it once everything that overlapped it has ended
+    // (after its next transfer, or when the run ends). Without a breakdown asked for
+    // these do nothing.
     void offer_breakdown() { breakdown_offered_ = true; }
     bool breakdown() const { return observe_.breakdown; }
     void watch_begin();
-    void watch_end(uint64_t size, Time start, Time end);
+    void watch_end(uint64_t size, Time start, Time end, std::string interval = "one transfer", uint64_t messages = 1);
     void watch_settle();
 
 private:
@@ -140,6 +143,8 @@ private:
     struct Watched {
         uint64_t size;
         Time start, end;
+        std::string interval;
+        uint64_t messages;
     };
     std::optional<Watched> watched_;
 };
