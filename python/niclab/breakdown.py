@@ -15,7 +15,7 @@ sum to the measured time exactly; a gap with nothing busy on the path's node is
 ``waiting``. Parts busy only beside the path keep ``time_us`` 0 and their ``busy_us``.
 
     >>> b = r.breakdown(8)
-    >>> print(b)                  # a table: part, node, function, us, %, busy us
+    >>> print(b)                  # a table: part, node, detail, us, %, busy us
     >>> b.plot()                  # a stacked bar
 """
 
@@ -24,8 +24,8 @@ __all__ = ["Breakdown"]
 
 class Breakdown:
     """The breakdown of one interval: ``parts`` (list of dicts: ``part``, ``node`` (-1
-    for waiting), ``detail`` (the firmware function), ``time_us``, ``busy_us``),
-    ``total_us`` (the interval's measured time, which the parts sum to), ``size`` (B),
+    for waiting), ``detail`` (the firmware function; "read" or "write" for PCI PIO),
+    ``time_us``, ``busy_us``), ``total_us`` (the interval's measured time, which the parts sum to), ``size`` (B),
     ``interval`` (what was timed) and ``messages`` (how many it holds: more than 1 for
     a stream burst, ``per_message_us`` is then its time per message)."""
 
@@ -67,9 +67,9 @@ class Breakdown:
         return " ".join(x for x in (p["part"], who, p["detail"]) if x)
 
     def table(self, off_path=False):
-        """The parts as aligned text: part, node, function, us, share, busy us. Parts
+        """The parts as aligned text: part, node, detail, us, share, busy us. Parts
         busy only beside the critical path are left out unless `off_path`."""
-        rows = [("part", "node", "function", "us", "%", "busy us")]
+        rows = [("part", "node", "detail", "us", "%", "busy us")]
         hidden = [p for p in self._parts if p["time_ps"] == 0]
         for p in self._parts if off_path else [p for p in self._parts if p["time_ps"] > 0]:
             rows.append((p["part"], "" if p["node"] < 0 else str(p["node"]), p["detail"], f"{p['time_ps'] / 1e6:.3f}",

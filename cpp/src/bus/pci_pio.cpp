@@ -88,7 +88,10 @@ void PciBus::grant_write(Time start) {
     e.closed = true;
     e.issued = true;
     e.done = start + params_.write_occupancy(e.bytes);
-    if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::BusPio, cpu_.node(), start, e.done);
+    // For a breakdown the write is on the PIO path from its store on: through the host
+    // bridge, held for merging, then on the bus.
+    if (sim::ActivityLog* log = kernel_.activity())
+        log->record(sim::Activity::BusPio, cpu_.node(), e.ready - params_.host_path_latency, e.done, log->intern("write"));
     ++issued_;
     write_requested_ = false;
     ++counters_.pio_writes;
@@ -172,7 +175,7 @@ void PciBus::load(host::ProcessContext& ctx, uint64_t addr, std::span<uint8_t> o
     if (end > ctx.now()) ctx.compute(end - ctx.now());
     ++counters_.pio_reads;
     counters_.bytes_pio_read += n;
-    if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::BusPio, cpu_.node(), issued, ctx.now());
+    if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::BusPio, cpu_.node(), issued, ctx.now(), log->intern("read"));
     std::exception_ptr error = reads_[slot].error;
     reads_[slot] = ReadSlot{};
     if (error) std::rethrow_exception(error);

@@ -40,12 +40,39 @@ std::map<Key, Time> busy_times(const sim::ActivityLog& log, Time start, Time end
     return busy;
 }
 
+// The spans of polling that found nothing (Activity::HostPolling) per node, by start
+// (a process's polls do not overlap): the host's own work inside one — the poll's PIO
+// read and library code — was waiting too. Neither the NIC's work beside it nor a
+// posted write the read had to push out first (bus: PIO "write") was.
+class Polls {
+public:
+    explicit Polls(const sim::ActivityLog& log) : log_(log) {
+        for (const auto& s : log.spans())
+            if (s.kind == Activity::HostPolling) by_node_[s.node].push_back({s.start, s.end});
+        for (auto& [node, v] : by_node_) std::sort(v.begin(), v.end());
+    }
+    bool inside(const ActivitySpan& s) const {
+        if (s.kind != Activity::HostLibrary && !(s.kind == Activity::BusPio && log_.name(s.detail) == "read")) return false;
+        const auto it = by_node_.find(s.node);
+        if (it == by_node_.end()) return false;
+        const auto& v = it->second;
+        auto p = std::upper_bound(v.begin(), v.end(), std::pair{s.start, Time::max()});
+        return p != v.begin() && s.end <= std::prev(p)->second;
+    }
+
+private:
+    const sim::ActivityLog& log_;
+    std::map<uint32_t, std::vector<std::pair<Time, Time>>> by_node_;
+};
+
 // The span on `node` that ended last at or before `t`: a local part busy before t, or a
-// packet delivered to the node by t. Its end (clipped to t) in `ends`.
-const ActivitySpan* predecessor(const sim::ActivityLog& log, uint32_t node, Time start, Time t, Time& ends) {
+// packet delivered to the node by t. Its end (clipped to t) in `ends`. Polling that
+// found nothing is never one: its time is waiting.
+const ActivitySpan* predecessor(const sim::ActivityLog& log, const Polls& polls, uint32_t node, Time start, Time t,
+                                 Time& ends) {
     const ActivitySpan* best = nullptr;
     for (const auto& s : log.spans()) {
-        if (s.node != node || s.end <= start) continue;
+        if (s.node != node || s.end <= start || s.kind == Activity::HostPolling) continue;
         Time e;
         if (s.kind == Activity::Network) {
             if (s.end > t) continue;
@@ -54,7 +81,7 @@ const ActivitySpan* predecessor(const sim::ActivityLog& log, uint32_t node, Time
             if (s.start >= t) continue;
             e = std::min(s.end, t);
         }
-        if (!best || e > ends || (e == ends && s.kind < best->kind)) {
+        if ((!best || e > ends || (e == ends && s.kind < best->kind)) && !polls.inside(s)) {
             best = &s;
             ends = e;
         }
@@ -69,9 +96,10 @@ Breakdown break_down(const sim::ActivityLog& log, Time start, Time end, uint32_t
     Time waiting{};
     Time t = end;
     uint32_t node = last;
+    const Polls polls(log);
     while (t > start) {
         Time ends{};
-        const ActivitySpan* s = predecessor(log, node, start, t, ends);
+        const ActivitySpan* s = predecessor(log, polls, node, start, t, ends);
         if (!s) {
             waiting += t - start;
             break;

@@ -10,6 +10,7 @@ const char* activity_name(Activity a) {
         case Activity::HostInterruptExit: return "host: interrupt exit";
         case Activity::HostSyscall: return "host: system call";
         case Activity::HostLibrary: return "host: library";
+        case Activity::HostPolling: return "host: polling (waiting)";
         case Activity::Firmware: return "firmware";
         case Activity::NicEngine: return "NIC engine";
         case Activity::BusDmaRead: return "bus: DMA read";

@@ -49,6 +49,36 @@ TEST(Breakdown, FollowsTheMessageAcrossTheNetwork) {
     EXPECT_EQ(part(b, "host: library", 0).busy, ns(65));
 }
 
+TEST(Breakdown, PollingThatFoundNothingIsWaiting) {
+    // Node 1 spins on its NIC's status (PIO reads 10-20, 20-30, 30-40, each a polling
+    // span that found nothing) while the packet crosses (15-35); the read at 40-50 finds
+    // it and the library takes it (50-60). Without the polling spans the reads would be
+    // the path back to the start. A posted write the first poll pushed out (10-14) is
+    // not the poll's own work: it stays a candidate, but the network ends later.
+    sim::ActivityLog log;
+    const uint32_t read = log.intern("read"), write = log.intern("write");
+    log.record(Activity::HostLibrary, 1, ns(0), ns(10));
+    for (int64_t t : {10, 20, 30}) {
+        log.record(Activity::BusPio, 1, ns(t), ns(t + 10), read);
+        log.record(Activity::HostPolling, 1, ns(t), ns(t + 10));
+    }
+    log.record(Activity::BusPio, 1, ns(10), ns(14), write);
+    log.record(Activity::Network, 1, ns(15), ns(35), 0, /*peer=*/0);
+    log.record(Activity::Firmware, 0, ns(5), ns(15));
+    log.record(Activity::BusPio, 1, ns(40), ns(50), read);
+    log.record(Activity::HostLibrary, 1, ns(50), ns(60));
+    const Breakdown b = break_down(log, ns(0), ns(60), 1);
+    EXPECT_EQ(sum(b), ns(60));
+    EXPECT_EQ(part(b, "bus: PIO", 1, "read").time, ns(10));  // the read that found the message
+    EXPECT_EQ(part(b, "bus: PIO", 1, "read").busy, ns(40));
+    EXPECT_EQ(part(b, "bus: PIO", 1, "write").time, ns(0));
+    EXPECT_EQ(part(b, "host: polling (waiting)", 1).time, ns(0));
+    EXPECT_EQ(part(b, "host: polling (waiting)", 1).busy, ns(30));
+    EXPECT_EQ(part(b, "network: wire and switches", 1).time, ns(20));
+    EXPECT_EQ(part(b, "firmware", 0).time, ns(10));
+    EXPECT_EQ(part(b, "waiting", -1).time, ns(5 + 5));  // 35-40 at node 1, 0-5 at node 0
+}
+
 TEST(Breakdown, GapsAreWaitingAndTheWindowClipsSpans) {
     sim::ActivityLog log;
     log.record(Activity::HostLibrary, 0, ns(0), ns(30));    // started before the window

@@ -9,6 +9,8 @@
 // on the node was busy is "waiting"; a packet delivered to the node moves the path to
 // the node that sent it, and its time in the network goes to the network. Every
 // picosecond of the interval goes to exactly one part, so the parts sum to it exactly.
+// Polling that found nothing (a host spinning on its NIC's status) is waiting, with
+// the PIO and library time inside it: the message was not held up by the spin.
 // Parts busy during the interval but off the path appear with no time given and their
 // `busy` (work that overlapped the path: the other node's bookkeeping, a DMA beside
 // the firmware). Ties go to the first in Activity's order.

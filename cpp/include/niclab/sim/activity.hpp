@@ -25,6 +25,8 @@ enum class Activity : uint8_t {
     HostInterruptExit,
     HostSyscall,      // a process in system mode: system calls and the driver under them
     HostLibrary,      // a process in user mode: the messaging library and the benchmark
+    HostPolling,      // a process polling its NIC and finding nothing: waiting, whatever the
+                      // polls cost, so never on a critical path; what ran inside it neither
     BusDmaRead,       // the NIC reading host memory (DMA, bridge windows)
     BusDmaWrite,      // the NIC writing host memory
     Firmware,         // the NIC's embedded core executing; detail: the function

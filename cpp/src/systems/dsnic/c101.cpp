@@ -4,6 +4,7 @@
 // (10-bit data tokens, EOP, flow-control tokens). Received packets go to comin.
 #include <cmath>
 
+#include "niclab/sim/activity.hpp"
 #include "niclab/systems/dsnic/board.hpp"
 
 namespace niclab::dsnic {
@@ -41,6 +42,8 @@ void C101::try_inject() {
     }
     const double chars = double(p_.header_bytes + p_.protocol_bytes + packet_.data.size());
     free_at_ = kernel_.now() + Time::ps(int64_t(std::llround(chars / p_.c101_bytes_per_s * 1e12)));
+    // The adaptor's pacing is the NIC's own work, for a latency breakdown.
+    if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::NicEngine, p_.node, kernel_.now(), free_at_);
     kernel_.schedule_at(free_at_, [this] {
         busy_ = false;
         auto done = std::move(sent_);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "niclab/sim/activity.hpp"
 #include "niclab/systems/startx/niu.hpp"
 
 namespace niclab::startx {
@@ -28,6 +29,8 @@ void Niu::kick_back_end() {
         w.rdma = s.rdma;
         back_end_busy_ = true;
         ++counters_.messages_injected[p];
+        engine_busy(s.launched_at, s.launched_at + sync_time());  // the FIFO flags crossing over
+        engine_busy(now, now + link_time(w));                     // the words read out onto the link
         port_.inject(w);
         // The FIFO slot frees as the words are read out onto the link.
         kernel_.schedule_in(link_time(w), [this, p] { back_end_done(Priority(p)); });
@@ -45,6 +48,10 @@ void Niu::back_end_done(Priority p) {
 }
 
 void Niu::injection_ready(Priority) { kick_back_end(); }
+
+void Niu::engine_busy(Time start, Time end) {
+    if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::NicEngine, params_.node_id, start, end);
+}
 
 bool Niu::offer(const WireMessage& m) {
     if (faulted()) return false;  // a stopped NIU takes nothing: messages wait in the network
@@ -78,6 +85,7 @@ bool Niu::take(const WireMessage& m) {
         return false;
     }
     q.messages.push_back({m.msg, kernel_.now() + sync_time()});
+    engine_busy(kernel_.now(), kernel_.now() + sync_time());  // into the host's view of the queue
     ++counters_.messages_accepted[uint32_t(p)];
     kernel_.schedule_in(sync_time(), [this, p] { rx_visible(p); });
     return true;

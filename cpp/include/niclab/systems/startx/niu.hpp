@@ -152,6 +152,7 @@ public:
     Niu& operator=(const Niu&) = delete;
 
     const NiuParams& params() const { return params_; }
+    sim::Kernel& kernel() { return kernel_; }
     const NiuCounters& counters() const { return counters_; }
     uint64_t window_bytes() const { return params_.page_bytes * kRegisterPages; }
     uint64_t reg_offset(Reg r) const { return params_.page_bytes * uint32_t(r); }
@@ -272,6 +273,8 @@ private:
     };
 
     Time sync_time() const;
+    // The NIU's own work over [start, end], for a latency breakdown (sim/activity.hpp).
+    void engine_busy(Time start, Time end);
     void push_word(Priority p, uint32_t word, bool from_dma);
     void launch(Priority p, bool rdma);
     void kick_back_end();
