@@ -2,7 +2,7 @@
 
     niclab demo [--out-dir DIR]      the two-node SeaStar running C Portals: NetPIPE put ping-pong
                                      table, latency and bandwidth PNGs, and the validation table
-    niclab validate [SYSTEM] [--out FILE.json]
+    niclab validate [SYSTEM] [--out FILE.json] [--sensitivity [--parameters K,K] [--step 0.1]]
                                      the simulated system against its papers' published results
     niclab boot FIRMWARE [--until-us N] [--set key=value ...]
     niclab systems                   the modelled systems: parts, presets, transports
@@ -124,6 +124,17 @@ def cmd_demo(args):
     return 0
 
 
+def _sensitivity_with_status(v, args):
+    """niclab.sensitivity on the validation `v` already run, with a progress line."""
+    from rich.console import Console
+
+    from .sensitivity import sensitivity
+    params = [p.strip() for p in args.parameters.split(",") if p.strip()] if args.parameters else None
+    with Console(stderr=True).status("sensitivity") as status:
+        sensitivity(v.system, params=params, step=args.step, baseline=v, workers=args.workers,
+                    progress=lambda done, total, text: status.update(f"sensitivity: {done}/{total} validations ({text})"))
+
+
 def cmd_validate(args):
     """The validation table of a simulated system (or of every system) against its
     source papers."""
@@ -132,9 +143,13 @@ def cmd_validate(args):
     tables = []
     for name in names:
         v = _validate_with_status(name)
+        if args.sensitivity:
+            _sensitivity_with_status(v, args)
         if len(names) > 1:
             print(f"== {name} ==")
         print(v.table())
+        if v.sensitivity and v.sensitivity.skipped:
+            print("\n".join(f"not analysed: {p}: {why}" for p, why in v.sensitivity.skipped.items()))
         tables.append(v.to_dict())
     if args.out:
         with open(args.out, "w") as f:
@@ -623,6 +638,12 @@ def main(argv=None):
     v = sub.add_parser("validate", help="the simulated system against its papers' published results")
     v.add_argument("system", nargs="?", choices=_system_names(), help="one system (default: every system)")
     v.add_argument("--out", metavar="FILE.json", help="also write the table as JSON")
+    v.add_argument("--sensitivity", action="store_true",
+                   help="re-run the validation with each preset parameter moved by ±step and name, per row, the "
+                        "parameters it depends on most (2 validations per parameter: long)")
+    v.add_argument("--parameters", metavar="KEY,KEY", help="with --sensitivity: only these preset parameters")
+    v.add_argument("--step", type=float, default=0.10, help="with --sensitivity: the relative step (default 0.10)")
+    v.add_argument("--workers", type=int, help="with --sensitivity: worker processes (default: one per core)")
     v.set_defaults(func=cmd_validate)
     b = sub.add_parser("boot", help="boot a firmware on one NIC and report")
     b.add_argument("firmware")

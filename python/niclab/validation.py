@@ -34,6 +34,7 @@ class Check:
     simulated: float
     unit: str
     bound: str = ""  # "above" / "below": the paper gives a bound ("over 60 MB/s"), not a value
+    key: str = ""    # the published entry's key (published.json)
 
     @property
     def published_text(self):
@@ -55,7 +56,15 @@ def published(system):
 def check(published_entries, key, simulated):
     """The ``Check`` of published result `key` against `simulated`."""
     e = published_entries[key]
-    return Check(e["quantity"], e["source"], float(e["value"]), float(simulated), e["unit"], e.get("bound", ""))
+    return Check(e["quantity"], e["source"], float(e["value"]), float(simulated), e["unit"], e.get("bound", ""), key)
+
+
+def merged_set(own, overrides):
+    """A validation run's `set`: the parameters a sensitivity analysis perturbs
+    (`overrides`) under the run's own settings, which define the row and win."""
+    out = dict(overrides or {})
+    out.update(own or {})
+    return out or None
 
 
 @dataclass
@@ -65,27 +74,37 @@ class Validation:
     system: str
     checks: list = field(default_factory=list)
     results: dict = field(default_factory=dict)
+    sensitivity: object = None  # a niclab.sensitivity.Sensitivity once analysed
 
     def table(self):
-        """The table as aligned text (what ``niclab validate`` prints)."""
-        rows = [("quantity", "source", "published", "simulated", "difference")]
+        """The table as aligned text (what ``niclab validate`` prints); with a sensitivity
+        analysis, a last column names the parameters each row depends on most."""
+        head = ("quantity", "source", "published", "simulated", "difference")
+        rows = [head + (("most sensitive to (elasticity)",) if self.sensitivity else ())]
         for c in self.checks:
-            rows.append((c.quantity, c.source, c.published_text, f"{c.simulated:.4g} {c.unit}",
-                         f"{c.difference_percent:+.1f} %"))
-        widths = [max(len(r[i]) for r in rows) for i in range(5)]
+            row = (c.quantity, c.source, c.published_text, f"{c.simulated:.4g} {c.unit}", f"{c.difference_percent:+.1f} %")
+            if self.sensitivity:
+                row += (self.sensitivity.describe(c.key),)
+            rows.append(row)
+        n = len(rows[0])
+        widths = [max(len(r[i]) for r in rows) for i in range(n)]
+        left = {0, 1, 5}
         lines = []
         for k, r in enumerate(rows):
-            lines.append("  ".join(s.ljust(w) if i < 2 else s.rjust(w) for i, (s, w) in enumerate(zip(r, widths))))
+            lines.append("  ".join(s.ljust(w) if i in left else s.rjust(w) for i, (s, w) in enumerate(zip(r, widths))).rstrip())
             if k == 0:
                 lines.append("  ".join("-" * w for w in widths))
         return "\n".join(lines) + "\n"
 
     def to_dict(self):
-        """The checks as plain data (JSON-ready)."""
-        return {"system": self.system,
-                "checks": [dict(quantity=c.quantity, source=c.source, published=c.published,
-                                simulated=c.simulated, unit=c.unit, bound=c.bound,
-                                difference_percent=c.difference_percent) for c in self.checks]}
+        """The checks as plain data (JSON-ready), with the sensitivity analysis if made."""
+        d = {"system": self.system,
+             "checks": [dict(key=c.key, quantity=c.quantity, source=c.source, published=c.published,
+                             simulated=c.simulated, unit=c.unit, bound=c.bound,
+                             difference_percent=c.difference_percent) for c in self.checks]}
+        if self.sensitivity:
+            d["sensitivity"] = self.sensitivity.to_dict()
+        return d
 
 
 def half_bandwidth_size(result, peak=None):
@@ -114,19 +133,20 @@ def _mean_saving(slow, fast, sizes):
     return float(np.mean([_at(slow, n, "latency_us") - _at(fast, n, "latency_us") for n in sizes]))
 
 
-def validate_seastar(progress=None):
+def validate_seastar(progress=None, overrides=None):
     """Run seed 001's NetPIPE Portals tests and seed 000's firmware-option comparisons on
     the two-node SeaStar and return the ``Validation`` table.
 
     ``progress(text)`` is called before each experiment (for a progress display).
-    Takes some tens of seconds of wall time: the sweeps go up to 8 MB.
+    Takes some tens of seconds of wall time: the sweeps go up to 8 MB. `overrides`
+    (preset key -> value) apply to every run: a sensitivity analysis perturbs them.
     """
     v = Validation("seastar")
     say = progress or (lambda text: None)
 
     def sweep(key, experiment, firmware="portals", **options):
         say(f"{experiment} {options.get('op', 'put')} on {firmware}")
-        v.results[key] = run(experiment, firmware=firmware, **options)
+        v.results[key] = run(experiment, firmware=firmware, set=merged_set(None, overrides), **options)
         v.results[key].label = f"{firmware} {options.get('op', 'put')} {experiment}"
         return v.results[key]
 
@@ -165,7 +185,7 @@ def validate_seastar(progress=None):
     return v
 
 
-def validate_startx(progress=None):
+def validate_startx(progress=None, overrides=None):
     """Seed 002's checks on the two-node StarT-X (SUN E5000s, Arctic fat tree, JAM):
     Table 1's three rows from the LogP signature run as §6.1.1 runs it (high priority,
     fixed path over two router stages, polling JAM primitives), footnote 5's g = o_r,
@@ -184,7 +204,7 @@ def validate_startx(progress=None):
 
     def exp(key, experiment, transport, **options):
         say(f"{experiment} over {transport} on the StarT-X")
-        r = run(experiment, system="startx", transport=transport, **options)
+        r = run(experiment, system="startx", transport=transport, set=merged_set(None, overrides), **options)
         r.label = f"startx {transport} {experiment}"
         v.results[key] = r
         return r
@@ -209,7 +229,7 @@ def validate_startx(progress=None):
     def ratio(key, simulated, bound=""):
         # A qualitative published result, shown as a ratio to 1 (its quantity and source as published).
         e = pub[key]
-        v.checks.append(Check(e["quantity"] + ", 1 MB", e["source"], 1.0, simulated, "x", bound))
+        v.checks.append(Check(e["quantity"] + ", 1 MB", e["source"], 1.0, simulated, "x", bound, key))
 
     ratio("rdma_exchange_below_one_way", _at(exchange, _RDMA_BLOCK, "bandwidth_mb_s") / rdma_bw, "below")
     rpc = exp("rpc", "pingpong", "rpc", sizes=[1])
@@ -241,8 +261,10 @@ def validated_systems():
     return [s["name"] for s in _niclab.systems() if s["name"] in _SYSTEMS]
 
 
-def validate(system="seastar", progress=None):
-    """The validation table of `system` (see ``validated_systems()``)."""
+def validate(system="seastar", progress=None, overrides=None):
+    """The validation table of `system` (see ``validated_systems()``); `overrides`
+    (preset key -> value) change the preset of every run (``niclab.sensitivity``)."""
     if system not in _SYSTEMS:
         raise ValueError(f"no validation for {system!r} (there is: {', '.join(_SYSTEMS)})")
-    return _SYSTEMS[system](progress)  # a KeyError in a validation is its own bug, not "no validation"
+    # A KeyError in a validation is its own bug, not "no validation".
+    return _SYSTEMS[system](progress, overrides)

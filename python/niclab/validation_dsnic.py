@@ -6,13 +6,13 @@ says where the model's difference comes from."""
 import numpy as np
 
 from .experiments import run
-from .validation import Check, Validation, _at, check, published
+from .validation import Check, Validation, _at, check, merged_set, published
 
 _DS_LONG = 1 << 20  # seed 003 L717: "0.5 Mb up to 1 Mb messages" (A-D10: MB)
 _DS_PACKETS = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # L626
 
 
-def validate_dsnic(progress=None):
+def validate_dsnic(progress=None, overrides=None):
     """Seed 003's checks on two DSNICs joined by one DS link (L622): Comms1's 1-byte
     latency (L656), maximum throughputs of Comms1 and Comms2 (L636, L650) and the
     smallest packet size reaching them (L638, L652), packets handled per interrupt
@@ -32,7 +32,8 @@ def validate_dsnic(progress=None):
 
     def exp(key, experiment, transport, packet, **options):
         say(f"{experiment} over {transport} on the DSNIC, {packet}-byte packets")
-        r = run(experiment, system="dsnic", transport=transport, set={"dsnic.packet_bytes": packet}, **options)
+        r = run(experiment, system="dsnic", transport=transport, set=merged_set({"dsnic.packet_bytes": packet}, overrides),
+                **options)
         r.label = f"dsnic {transport} {experiment} packet {packet}"
         v.results[key] = r
         return r
@@ -41,7 +42,8 @@ def validate_dsnic(progress=None):
     add("comms1_latency_1b", lat[512])
     add("comms1_latency_1b_small_packets", lat[8])
     e = pub["comms1_latency_1b_4096_higher"]
-    v.checks.append(Check(e["quantity"] + " (ratio)", e["source"], 1.0, lat[4096] / lat[512], "x", "above"))
+    v.checks.append(Check(e["quantity"] + " (ratio)", e["source"], 1.0, lat[4096] / lat[512], "x", "above",
+                          "comms1_latency_1b_4096_higher"))
 
     for bench, transport, max_key, min_key in (("comms1", "csp", "comms1_max_throughput", "comms1_min_packet_for_max"),
                                                ("comms2", "csp_async", "comms2_max_throughput", "comms2_min_packet_for_max")):
@@ -58,13 +60,16 @@ def validate_dsnic(progress=None):
     direct = exp("direct", "comms1", "csp", 4096, sizes=[1, _DS_LONG], repeats=1)
     for key, size, column in (("c104_keeps_max_throughput", _DS_LONG, "bandwidth_mb_s"), ("c104_adds_latency", 1, "latency_us")):
         e = pub[key]
-        v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(via, size, column) / _at(direct, size, column), "x", e.get("bound", "")))
+        v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(via, size, column) / _at(direct, size, column), "x",
+                              e.get("bound", ""), key))
     peak = exp("latency_peak_270", "comms1", "csp", 1024, sizes=[270, 300], repeats=3)
     e = pub["latency_peak_270"]
-    v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(peak, 270, "latency_us") / _at(peak, 300, "latency_us"), "x", "above"))
+    v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(peak, 270, "latency_us") / _at(peak, 300, "latency_us"), "x",
+                          "above", "latency_peak_270"))
     saw = exp("sawtooth", "comms1", "csp", 1024, sizes=[4096, 4097], repeats=3)
     e = pub["sawtooth"]
-    v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(saw, 4096, "bandwidth_mb_s") / _at(saw, 4097, "bandwidth_mb_s"), "x", "above"))
+    v.checks.append(Check(e["quantity"], e["source"], 1.0, _at(saw, 4096, "bandwidth_mb_s") / _at(saw, 4097, "bandwidth_mb_s"), "x",
+                          "above", "sawtooth"))
 
     for key, bench, transport, p in (("comms1_packets_per_interrupt_small", "comms1", "csp", 8),
                                      ("comms1_packets_per_interrupt_large", "comms1", "csp", 4096),
@@ -93,7 +98,8 @@ def validate_dsnic(progress=None):
     e = pub["clos_optimum_packet"]
     options = dict(e["options"])
     say("net_throughput on a 512-terminal Clos of C104s")
-    clos = run("net_throughput", system="dsnic", nodes=options.pop("nodes"), set=options.pop("set"), **options)
+    clos = run("net_throughput", system="dsnic", nodes=options.pop("nodes"), set=merged_set(options.pop("set"), overrides),
+               **options)
     clos.label = "dsnic 512-terminal Clos"
     v.results["clos"] = clos
     best = float(clos["size"][int(np.argmax(clos["throughput_mb_s"]))])

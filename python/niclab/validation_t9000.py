@@ -10,7 +10,7 @@ The preset is the 20 MHz T9000 (``t9000-20``) unless an entry names another; its
 the design claim of full link throughput above 30 MHz, never from these results."""
 
 from .experiments import run
-from .validation import Validation, check, published
+from .validation import Validation, check, merged_set, published
 
 
 # Columns computed from a result's own: messages per second of a stream (kHz).
@@ -35,7 +35,7 @@ def _relative(run_entry, e, value):
     return ratio if e.get("relative") == "ratio" else 100.0 * (ratio - 1.0)
 
 
-def validate_t9000(progress=None):
+def validate_t9000(progress=None, overrides=None):
     """Seed 003's T9000 checks on the two-node 20 MHz T9000 (five nodes for the chain of
     five C104s); returns the ``Validation`` table. ``progress(text)`` is called before each
     experiment. One run serves every entry that asks for the same experiment."""
@@ -44,13 +44,13 @@ def validate_t9000(progress=None):
     pub = published("t9000")
     runs = {}
 
-    def run_entry(experiment, preset, options, topology, nodes, overrides):
+    def run_entry(experiment, preset, options, topology, nodes, own):
         # One run serves every entry that asks for the same one.
-        spec_key = repr((experiment, preset, sorted(options.items()), topology, nodes, sorted(overrides.items())))
+        spec_key = repr((experiment, preset, sorted(options.items()), topology, nodes, sorted(own.items())))
         if spec_key not in runs:
-            say(f"{experiment} {options} on {preset} {overrides or ''}, {topology or 'the default topology'}")
-            r = run(experiment, preset=preset, nodes=nodes, topology=topology, set=overrides or None, **options)
-            r.label = f"t9000 {experiment} {options.get('transport', '')} {topology or ''} {overrides or ''}".rstrip()
+            say(f"{experiment} {options} on {preset} {own or ''}, {topology or 'the default topology'}")
+            r = run(experiment, preset=preset, nodes=nodes, topology=topology, set=merged_set(own, overrides), **options)
+            r.label = f"t9000 {experiment} {options.get('transport', '')} {topology or ''} {own or ''}".rstrip()
             runs[spec_key] = r
         return runs[spec_key]
 
