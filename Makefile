@@ -51,6 +51,7 @@ bench: build
 	$(BUILD)/cpp/bench/bench_portals
 	$(BUILD)/cpp/bench/bench_sweep
 	$(BUILD)/cpp/bench/bench_startx
+	$(BUILD)/cpp/bench/bench_scale
 
 clean:
 	rm -rf $(BUILD) python/niclab/_niclab*.so

@@ -1,0 +1,231 @@
+// How far the SeaStar system scales: a 3-D halo exchange of Portals puts (the Ember
+// Halo3D pattern: every node puts one message to each of its up to six neighbours in
+// the mesh and waits for theirs, `iterations` times) on 3-D meshes of growing size, the
+// C Portals firmware on every NIC. Each size runs in a child process of its own, so its
+// peak resident memory is its own; the parent prints one line per size:
+//
+//   nodes  shape  build s  setup s  halo s  peak RSS MB  MB/node  events/s  messages/s  sim us
+//
+// `build` is constructing the system (loading and booting the firmware on every NIC),
+// `setup` the Portals set-up of every process, `halo` the timed exchange. events/s and
+// messages/s are over the halo's wall time. A size that exceeds --max-gb (an address-
+// space limit on the child) reports "out of memory" instead of taking the machine down.
+//
+//   bench_scale [--nodes 64,512,2048] [--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]
+//
+// --red-storm adds Red Storm's 27 x 16 x 24 = 10,368 nodes (a torus in z), which is long.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "niclab/host/process.hpp"
+#include "niclab/msg/portals/ni.hpp"
+#include "niclab/system/system.hpp"
+#include "niclab/systems/seastar/seastar.hpp"
+
+using namespace niclab;
+using namespace niclab::portals;
+
+namespace {
+
+struct Shape {
+    uint32_t x, y, z;
+    bool z_wrap = false;
+    uint32_t nodes() const { return x * y * z; }
+};
+
+// A mesh as close to a cube as the node count allows (64: 4x4x4, 512: 8x8x8, 2048: 16x16x8).
+Shape cube(uint32_t n) {
+    Shape best{n, 1, 1};
+    for (uint32_t x = 1; x * x * x <= n * 4; ++x)
+        for (uint32_t y = 1; x * y <= n; ++y) {
+            if (n % (x * y)) continue;
+            const uint32_t z = n / (x * y);
+            const auto spread = [](const Shape& s) { return std::max({s.x, s.y, s.z}) - std::min({s.x, s.y, s.z}); };
+            if (spread({x, y, z}) < spread(best)) best = {x, y, z};
+        }
+    return best;
+}
+
+struct Options {
+    std::vector<Shape> shapes;
+    uint32_t iterations = 10;
+    uint32_t size = 1024;
+    double max_gb = 16;
+};
+
+// The mesh's neighbours of `node` (x fastest, as the topology numbers its terminals).
+std::vector<uint32_t> neighbours(const Shape& s, uint32_t node) {
+    const uint32_t x = node % s.x, y = node / s.x % s.y, z = node / (s.x * s.y);
+    std::vector<uint32_t> out;
+    auto at = [&](uint32_t a, uint32_t b, uint32_t c) { out.push_back(a + s.x * (b + s.y * c)); };
+    if (x > 0) at(x - 1, y, z);
+    if (x + 1 < s.x) at(x + 1, y, z);
+    if (y > 0) at(x, y - 1, z);
+    if (y + 1 < s.y) at(x, y + 1, z);
+    if (z > 0 || (s.z_wrap && s.z > 2)) at(x, y, (z + s.z - 1) % s.z);
+    if (z + 1 < s.z || (s.z_wrap && s.z > 2)) at(x, y, (z + 1) % s.z);
+    return out;
+}
+
+struct Figures {
+    double build_s = 0, setup_s = 0, halo_s = 0, sim_us = 0;
+    uint64_t events = 0, messages = 0;
+    bool ok = false;
+    char error[200] = {};
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// One size, in this (child) process.
+Figures run(const Shape& shape, const Options& o) {
+    Figures f;
+    auto t = std::chrono::steady_clock::now();
+    system::SystemSpec spec;
+    spec.nodes = shape.nodes();
+    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
+    spec.topology = {{"kind", shape.z_wrap ? "torus" : "mesh"},
+                     {"dims", {shape.x, shape.y, shape.z}},
+                     {"wrap", {false, false, shape.z_wrap}}};
+    system::System sys(spec);
+    std::vector<std::unique_ptr<Ni>> nis;
+    for (uint32_t n = 0; n < spec.nodes; ++n) nis.push_back(std::make_unique<Ni>(seastar::portals(sys, n), 0));
+    f.build_s = seconds_since(t);
+
+    // Every node: set up, meet at a common start time, then the timed iterations. The
+    // System has booted every NIC by now (its loader boots them one after another).
+    const Time start = sys.now() + Time::us(200);
+    uint32_t done = 0;
+    std::vector<std::unique_ptr<host::Process>> procs;
+    for (uint32_t n = 0; n < spec.nodes; ++n) {
+        procs.push_back(std::make_unique<host::Process>(sys.host_cpu(n), "halo", [&, n](host::ProcessContext& ctx) {
+            Ni& ni = *nis[n];
+            const auto peers = neighbours(shape, n);
+            auto eq = ni.eq_alloc(ctx, 64);
+            auto me = ni.me_attach(ctx, 0, {PTL_NID_ANY, PTL_PID_ANY}, 1, 0, PTL_RETAIN, PTL_INS_AFTER);
+            ni.md_attach(ctx, me, ptl_md(0x200000, o.size, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE, eq),
+                         PTL_RETAIN);
+            auto out = ni.md_bind(ctx, ptl_md(0x100000, o.size, 0, PTL_EQ_NONE), PTL_RETAIN);
+            if (ctx.now() < start) ctx.sleep_for(start - ctx.now());
+            for (uint32_t i = 0; i < o.iterations; ++i) {
+                for (uint32_t p : peers) ni.put(ctx, out, PTL_NOACK_REQ, {p, 0}, 0, 0, 1, 0);
+                for (size_t got = 0; got < peers.size();)
+                    if (ni.eq_wait(ctx, eq).type == PTL_EVENT_PUT_END) ++got;
+            }
+            ++done;
+        }));
+    }
+    t = std::chrono::steady_clock::now();
+    sys.run_until(start);
+    f.setup_s = seconds_since(t);
+    const uint64_t events0 = sys.kernel().events_fired();
+    t = std::chrono::steady_clock::now();
+    sys.run_until(Time::max());
+    f.halo_s = seconds_since(t);
+    f.events = sys.kernel().events_fired() - events0;
+    for (uint32_t n = 0; n < spec.nodes; ++n) f.messages += uint64_t(o.iterations) * neighbours(shape, n).size();
+    f.sim_us = (sys.now() - start).as_us();
+    for (const auto& p : procs)
+        if (p->failed()) {
+            std::snprintf(f.error, sizeof f.error, "%s", p->error_message().c_str());
+            return f;
+        }
+    if (done != spec.nodes) {
+        std::snprintf(f.error, sizeof f.error, "only %u of %u nodes finished", done, spec.nodes);
+        return f;
+    }
+    f.ok = true;
+    return f;
+}
+
+std::vector<uint32_t> parse_list(const char* s) {
+    std::vector<uint32_t> v;
+    for (char* end = nullptr;; s = end + 1) {
+        v.push_back(uint32_t(std::strtoul(s, &end, 10)));
+        if (*end != ',') break;
+    }
+    return v;
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    std::vector<uint32_t> nodes = {64, 512, 2048};
+    bool red_storm = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool has_value = i + 1 < argc;
+        if (a == "--nodes" && has_value) nodes = parse_list(argv[++i]);
+        else if (a == "--iterations" && has_value) o.iterations = uint32_t(std::atoi(argv[++i]));
+        else if (a == "--size" && has_value) o.size = uint32_t(std::atoi(argv[++i]));
+        else if (a == "--max-gb" && has_value) o.max_gb = std::atof(argv[++i]);
+        else if (a == "--red-storm") red_storm = true;
+        else {
+            std::fprintf(stderr, "bench_scale: unknown argument '%s'\nusage: bench_scale [--nodes 64,512,2048] "
+                                 "[--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]\n", a.c_str());
+            std::exit(2);
+        }
+    }
+    for (uint32_t n : nodes) o.shapes.push_back(cube(n));
+    if (red_storm) o.shapes.push_back({27, 16, 24, true});  // seed 001 §2: Red Storm's 27 x 16 x 24, a torus in z
+    return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Options o = parse(argc, argv);
+    std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar\n", o.size, o.iterations);
+    std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %9s\n", "nodes", "shape", "build s", "setup s", "halo s",
+                "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us");
+    for (const Shape& shape : o.shapes) {
+        int fds[2];
+        if (pipe(fds) != 0) return 1;
+        const pid_t child = fork();
+        if (child == 0) {
+            close(fds[0]);
+            const rlimit limit{rlim_t(o.max_gb * (1ull << 30)), rlim_t(o.max_gb * (1ull << 30))};
+            setrlimit(RLIMIT_AS, &limit);
+            Figures f;
+            try {
+                f = run(shape, o);
+            } catch (const std::bad_alloc&) {
+                std::snprintf(f.error, sizeof f.error, "out of memory (address space limited to %.0f GB by --max-gb)", o.max_gb);
+            } catch (const std::exception& e) {
+                std::snprintf(f.error, sizeof f.error, "%s", e.what());
+            }
+            (void)!write(fds[1], &f, sizeof f);
+            _exit(0);
+        }
+        close(fds[1]);
+        Figures f;
+        const bool got = read(fds[0], &f, sizeof f) == ssize_t(sizeof f);
+        close(fds[0]);
+        int status = 0;
+        rusage usage{};
+        wait4(child, &status, 0, &usage);
+        const double rss_mb = double(usage.ru_maxrss) / 1024.0;  // KB on Linux
+        char name[32];
+        std::snprintf(name, sizeof name, "%ux%ux%u", shape.x, shape.y, shape.z);
+        if (!got || !f.ok) {
+            std::printf("%8u %10s  failed: %s (peak RSS %.0f MB)\n", shape.nodes(), name,
+                        got ? f.error : "the child died (killed or crashed)", rss_mb);
+            continue;
+        }
+        std::printf("%8u %10s %8.2f %8.2f %8.2f %12.0f %8.2f %11.3g %11.3g %9.1f\n", shape.nodes(), name, f.build_s, f.setup_s,
+                    f.halo_s, rss_mb, rss_mb / shape.nodes(), double(f.events) / f.halo_s, double(f.messages) / f.halo_s,
+                    f.sim_us);
+        std::fflush(stdout);
+    }
+    return 0;
+}
