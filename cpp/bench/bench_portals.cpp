@@ -75,6 +75,58 @@ void BM_PortalsPutPingPong(benchmark::State& state) {
 }
 BENCHMARK(BM_PortalsPutPingPong)->Arg(0)->Arg(1)->Arg(12)->Arg(16)->Arg(1024)->Arg(65536)->Unit(benchmark::kMillisecond);
 
+// The steady state alone: the system is built, booted and warmed up by kWarmup round
+// trips outside the timing (the ping side stops the kernel there), then the timed part
+// is kRoundTrips round trips and nothing else. Counter: round trips per CPU second of
+// the simulating thread (Google Benchmark rates use CPU time), so other load on the
+// machine does not move it.
+constexpr int kWarmup = 50;
+
+void steady_player(host::ProcessContext& ctx, sim::Kernel& kernel, Ni& ni, uint32_t peer, uint32_t bytes, bool first) {
+    auto eq = ni.eq_alloc(ctx, 64);
+    auto me = ni.me_attach(ctx, 0, {peer, 0}, 1, 0, PTL_RETAIN, PTL_INS_AFTER);
+    ni.md_attach(ctx, me, ptl_md(0x200000, bytes, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE, eq), PTL_RETAIN);
+    auto out = ni.md_bind(ctx, ptl_md(0x100000, bytes, 0, PTL_EQ_NONE), PTL_RETAIN);
+    ctx.sleep_for(Time::us(10));  // both sides are ready
+    for (int i = 0; i < kWarmup + kRoundTrips; ++i) {
+        if (first && i == kWarmup) kernel.request_stop();  // the timed part starts here
+        if (first) ni.put(ctx, out, PTL_NOACK_REQ, {peer, 0}, 0, 0, 1, 0);
+        while (ni.eq_wait(ctx, eq).type != PTL_EVENT_PUT_END) {}
+        if (!first) ni.put(ctx, out, PTL_NOACK_REQ, {peer, 0}, 0, 0, 1, 0);
+    }
+}
+
+void BM_PortalsPutPingPongSteady(benchmark::State& state) {
+    const uint32_t bytes = uint32_t(state.range(0));
+    uint64_t round_trips = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        system::SystemSpec spec;
+        spec.nodes = 2;
+        spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
+        system::System sys(spec);
+        auto a = std::make_unique<Ni>(seastar::portals(sys, 0), 0);
+        auto b = std::make_unique<Ni>(seastar::portals(sys, 1), 0);
+        host::Process pa(sys.host_cpu(0), "ping", [&](host::ProcessContext& ctx) { steady_player(ctx, sys.kernel(), *a, 1, bytes, true); });
+        host::Process pb(sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { steady_player(ctx, sys.kernel(), *b, 0, bytes, false); });
+        sys.run_until(Time::max());  // to the end of the warm-up
+        state.ResumeTiming();
+
+        sys.run_until(Time::max());
+
+        state.PauseTiming();
+        if (!pa.done() || !pb.done() || pa.failed() || pb.failed()) {
+            std::string why = pa.failed() ? pa.error_message() : pb.failed() ? pb.error_message() : "it stalled";
+            state.SkipWithError(("the ping-pong did not complete: " + why).c_str());
+            break;
+        }
+        round_trips += kRoundTrips;
+        state.ResumeTiming();
+    }
+    state.counters["round_trips_per_s"] = benchmark::Counter(double(round_trips), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_PortalsPutPingPongSteady)->Arg(0)->Arg(8)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();
