@@ -21,21 +21,45 @@ namespace {
 
 constexpr int kRoundTrips = 200;
 
-// One side of the ping-pong: `first` sends first; each put is answered by a put.
-// The receive MD is remotely managed, so every put lands at offset 0 of the buffer.
-void player(host::ProcessContext& ctx, Ni& ni, uint32_t peer, uint32_t bytes, bool first, Time& started, Time& ended) {
+// Two SeaStar nodes with the C Portals firmware and a Portals NI on each.
+struct TwoNodes {
+    system::System sys;
+    std::unique_ptr<Ni> ni[2];
+    static system::SystemSpec spec() {
+        system::SystemSpec s;
+        s.nodes = 2;
+        s.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
+        return s;
+    }
+    TwoNodes() : sys(spec()) {
+        for (uint32_t n = 0; n < 2; ++n) ni[n] = std::make_unique<Ni>(seastar::portals(sys, n), 0);
+    }
+};
+
+// One side of the ping-pong: `first` sends first; each put is answered by a put. The
+// receive MD is remotely managed, so every put lands at offset 0 of the buffer. `at(i)`
+// runs before round trip i (and after the last, i = count).
+template <typename At>
+void player(host::ProcessContext& ctx, Ni& ni, uint32_t peer, uint32_t bytes, bool first, int count, At at) {
     auto eq = ni.eq_alloc(ctx, 64);
     auto me = ni.me_attach(ctx, 0, {peer, 0}, 1, 0, PTL_RETAIN, PTL_INS_AFTER);
     ni.md_attach(ctx, me, ptl_md(0x200000, bytes, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE, eq), PTL_RETAIN);
     auto out = ni.md_bind(ctx, ptl_md(0x100000, bytes, 0, PTL_EQ_NONE), PTL_RETAIN);
     ctx.sleep_for(Time::us(10));  // both sides are ready
-    started = ctx.now();
-    for (int i = 0; i < kRoundTrips; ++i) {
+    for (int i = 0; i < count; ++i) {
+        at(i);
         if (first) ni.put(ctx, out, PTL_NOACK_REQ, {peer, 0}, 0, 0, 1, 0);
         while (ni.eq_wait(ctx, eq).type != PTL_EVENT_PUT_END) {}
         if (!first) ni.put(ctx, out, PTL_NOACK_REQ, {peer, 0}, 0, 0, 1, 0);
     }
-    ended = ctx.now();
+    at(count);
+}
+
+// The run did not finish both sides: the benchmark's error, "" if it did.
+std::string incomplete(const host::Process& pa, const host::Process& pb) {
+    if (pa.done() && pb.done() && !pa.failed() && !pb.failed()) return "";
+    const std::string why = pa.failed() ? pa.error_message() : pb.failed() ? pb.error_message() : "it stalled";
+    return "the ping-pong did not complete: " + why;
 }
 
 void BM_PortalsPutPingPong(benchmark::State& state) {
@@ -44,29 +68,24 @@ void BM_PortalsPutPingPong(benchmark::State& state) {
     uint64_t events = 0, messages = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        system::SystemSpec spec;
-        spec.nodes = 2;
-        spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
-        system::System sys(spec);
-        auto a = std::make_unique<Ni>(seastar::portals(sys, 0), 0);
-        auto b = std::make_unique<Ni>(seastar::portals(sys, 1), 0);
-        Time start_a, end_a, start_b, end_b;
-        host::Process pa(sys.host_cpu(0), "ping", [&](host::ProcessContext& ctx) { player(ctx, *a, 1, bytes, true, start_a, end_a); });
-        host::Process pb(sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *b, 0, bytes, false, start_b, end_b); });
-        const uint64_t events0 = sys.kernel().events_fired();
+        TwoNodes two;
+        Time start, end;
+        auto clock = [&](int i) { (i == 0 ? start : end) = two.sys.now(); };
+        host::Process pa(two.sys.host_cpu(0), "ping", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[0], 1, bytes, true, kRoundTrips, clock); });
+        host::Process pb(two.sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[1], 0, bytes, false, kRoundTrips, [](int) {}); });
+        const uint64_t events0 = two.sys.kernel().events_fired();
         state.ResumeTiming();
 
-        sys.run_until(Time::max());
+        two.sys.run_until(Time::max());
 
         state.PauseTiming();
-        if (!pa.done() || !pb.done() || pa.failed() || pb.failed()) {
-            std::string why = pa.failed() ? pa.error_message() : pb.failed() ? pb.error_message() : "it stalled";
-            state.SkipWithError(("the ping-pong did not complete: " + why).c_str());
+        if (const std::string error = incomplete(pa, pb); !error.empty()) {
+            state.SkipWithError(error.c_str());
             break;  // no ResumeTiming after an error
         }
-        events += sys.kernel().events_fired() - events0;
+        events += two.sys.kernel().events_fired() - events0;
         messages += 2 * kRoundTrips;
-        one_way_us = (end_a - start_a).as_us() / kRoundTrips / 2;
+        one_way_us = (end - start).as_us() / kRoundTrips / 2;
         state.ResumeTiming();
     }
     state.counters["sim_one_way_us"] = one_way_us;
@@ -82,42 +101,25 @@ BENCHMARK(BM_PortalsPutPingPong)->Arg(0)->Arg(1)->Arg(12)->Arg(16)->Arg(1024)->A
 // machine does not move it.
 constexpr int kWarmup = 50;
 
-void steady_player(host::ProcessContext& ctx, sim::Kernel& kernel, Ni& ni, uint32_t peer, uint32_t bytes, bool first) {
-    auto eq = ni.eq_alloc(ctx, 64);
-    auto me = ni.me_attach(ctx, 0, {peer, 0}, 1, 0, PTL_RETAIN, PTL_INS_AFTER);
-    ni.md_attach(ctx, me, ptl_md(0x200000, bytes, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_EVENT_START_DISABLE, eq), PTL_RETAIN);
-    auto out = ni.md_bind(ctx, ptl_md(0x100000, bytes, 0, PTL_EQ_NONE), PTL_RETAIN);
-    ctx.sleep_for(Time::us(10));  // both sides are ready
-    for (int i = 0; i < kWarmup + kRoundTrips; ++i) {
-        if (first && i == kWarmup) kernel.request_stop();  // the timed part starts here
-        if (first) ni.put(ctx, out, PTL_NOACK_REQ, {peer, 0}, 0, 0, 1, 0);
-        while (ni.eq_wait(ctx, eq).type != PTL_EVENT_PUT_END) {}
-        if (!first) ni.put(ctx, out, PTL_NOACK_REQ, {peer, 0}, 0, 0, 1, 0);
-    }
-}
-
 void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     const uint32_t bytes = uint32_t(state.range(0));
     uint64_t round_trips = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        system::SystemSpec spec;
-        spec.nodes = 2;
-        spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
-        system::System sys(spec);
-        auto a = std::make_unique<Ni>(seastar::portals(sys, 0), 0);
-        auto b = std::make_unique<Ni>(seastar::portals(sys, 1), 0);
-        host::Process pa(sys.host_cpu(0), "ping", [&](host::ProcessContext& ctx) { steady_player(ctx, sys.kernel(), *a, 1, bytes, true); });
-        host::Process pb(sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { steady_player(ctx, sys.kernel(), *b, 0, bytes, false); });
-        sys.run_until(Time::max());  // to the end of the warm-up
+        TwoNodes two;
+        auto warmed = [&](int i) {
+            if (i == kWarmup) two.sys.kernel().request_stop();  // the timed part starts here
+        };
+        host::Process pa(two.sys.host_cpu(0), "ping", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[0], 1, bytes, true, kWarmup + kRoundTrips, warmed); });
+        host::Process pb(two.sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[1], 0, bytes, false, kWarmup + kRoundTrips, [](int) {}); });
+        two.sys.run_until(Time::max());  // to the end of the warm-up
         state.ResumeTiming();
 
-        sys.run_until(Time::max());
+        two.sys.run_until(Time::max());
 
         state.PauseTiming();
-        if (!pa.done() || !pb.done() || pa.failed() || pb.failed()) {
-            std::string why = pa.failed() ? pa.error_message() : pb.failed() ? pb.error_message() : "it stalled";
-            state.SkipWithError(("the ping-pong did not complete: " + why).c_str());
+        if (const std::string error = incomplete(pa, pb); !error.empty()) {
+            state.SkipWithError(error.c_str());
             break;
         }
         round_trips += kRoundTrips;
