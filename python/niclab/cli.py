@@ -148,8 +148,11 @@ def cmd_validate(args):
         if len(names) > 1:
             print(f"== {name} ==")
         print(v.table())
-        if v.sensitivity and v.sensitivity.skipped:
-            print("\n".join(f"not analysed: {p}: {why}" for p, why in v.sensitivity.skipped.items()))
+        if v.sensitivity:
+            for p, why in v.sensitivity.skipped.items():
+                print(f"not analysed: {p}: {why}")
+            for p, why in v.sensitivity.one_sided.items():
+                print(f"one side only: {p}: {why}")
         tables.append(v.to_dict())
     if args.out:
         with open(args.out, "w") as f:

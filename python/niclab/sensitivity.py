@@ -7,9 +7,11 @@ its elasticity to every parameter, by central difference:
     elasticity = ((simulated(p+) - simulated(p-)) / simulated) / ((p+ - p-) / p)
 
 an elasticity of 1 means the row moves by as many percent as the parameter; 0 that it
-does not move. Integer parameters move by at least 1. A perturbation the preset refuses
-(a cache size that is no longer a power of two) is listed as skipped with the reason,
-not guessed at; a parameter a row sets itself (the DSNIC's packet size per row) does
+does not move. Integer parameters move by at least 1. Where the preset refuses one side
+(a CPI of 1 cannot go down) the other side alone gives the elasticity (a one-sided
+difference, listed in ``one_sided``); where it refuses both (a cache size that is no
+longer a multiple of its geometry) the parameter is listed as skipped with the reason,
+not guessed at. A parameter a row sets itself (the DSNIC's packet size per row) does
 not move that row.
 
 The runs are independent: they go to local worker processes or a Dask scheduler, as
@@ -67,13 +69,14 @@ def _simulated(system, overrides):
 @dataclass
 class Sensitivity:
     """Elasticities of a system's validation rows: ``elasticity[row][parameter]``;
-    ``skipped[parameter]`` says why a parameter was not analysed; ``steps[parameter]``
-    holds the (low, base, high) values run."""
+    ``skipped[parameter]`` says why a parameter was not analysed; ``one_sided[parameter]``
+    why only one side was; ``steps[parameter]`` holds the (low, base, high) values run."""
 
     system: str
     step: float
     elasticity: dict = field(default_factory=dict)
     skipped: dict = field(default_factory=dict)
+    one_sided: dict = field(default_factory=dict)
     steps: dict = field(default_factory=dict)
 
     def most_sensitive(self, row, n=SHOWN):
@@ -96,6 +99,8 @@ class Sensitivity:
             lines.append(f"  {row.ljust(width)}  {self.describe(row)}")
         for p, why in self.skipped.items():
             lines.append(f"  skipped {p}: {why}")
+        for p, why in self.one_sided.items():
+            lines.append(f"  one side only for {p}: {why}")
         return "\n".join(lines) + "\n"
 
     def to_dict(self):
@@ -105,10 +110,16 @@ class Sensitivity:
                 "most_sensitive": {row: [dict(parameter=p, elasticity=e) for p, e in self.most_sensitive(row)]
                                    for row in self.elasticity},
                 "skipped": dict(self.skipped),
+                "one_sided": dict(self.one_sided),
                 "steps": {p: list(v) for p, v in self.steps.items()}}
 
 
 def _elasticity(low, base, high, p_low, p_base, p_high):
+    """Central difference; with `low` or `high` None, the one-sided one of the other."""
+    if low is None:
+        low, p_low = base, p_base
+    if high is None:
+        high, p_high = base, p_base
     if not all(map(math.isfinite, (low, base, high))) or base == 0:
         return float("nan")
     return ((high - low) / base) / ((p_high - p_low) / p_base)
@@ -156,12 +167,15 @@ def sensitivity(system="seastar", params=None, step=STEP, baseline=None, workers
         result.elasticity[row] = {}
     for p in todo:
         low, high = runs[(p, "low")], runs[(p, "high")]
-        if isinstance(low, str) or isinstance(high, str):
-            result.skipped[p] = low if isinstance(low, str) else high
+        if isinstance(low, str) and isinstance(high, str):
+            result.skipped[p] = low if low == high else f"{low}; {high}"
             continue
+        if isinstance(low, str) or isinstance(high, str):
+            result.one_sided[p] = low if isinstance(low, str) else high
         p_low, p_base, p_high = result.steps[p]
         for row, b in base_values.items():
-            result.elasticity[row][p] = _elasticity(low[row], b, high[row], p_low, p_base, p_high)
+            result.elasticity[row][p] = _elasticity(None if isinstance(low, str) else low[row], b,
+                                                    None if isinstance(high, str) else high[row], p_low, p_base, p_high)
     for p in result.skipped:
         result.steps.pop(p, None)
     base.sensitivity = result

@@ -13,8 +13,8 @@ from niclab.sensitivity import _moved, parameters, sensitivity
 def analysed():
     # The host's interrupt cost (seed 001 §3.3: 2 us) is on every generic-mode message's
     # path, twice per round trip; the 8 MB bandwidth is set by the DMA and the links.
-    return sensitivity("seastar", params=["host.interrupt_entry_ns", "host.interrupt_exit_ns", "core.icache.ways"],
-                       workers=2)
+    return sensitivity("seastar", params=["host.interrupt_entry_ns", "host.interrupt_exit_ns", "core.icache.ways",
+                                          "core.cpi_alu"], workers=2)
 
 
 def test_latency_rows_depend_on_the_interrupt_cost_and_bandwidth_rows_do_not(analysed):
@@ -37,6 +37,8 @@ def test_what_cannot_be_moved_is_skipped_with_the_reason(analysed):
     # 64 ways +-10 % is no longer a divisor of the cache's lines: the preset says why.
     assert "ConfigError" in s.skipped["core.icache.ways"] and "ways" in s.skipped["core.icache.ways"]
     assert "core.icache.ways" not in s.elasticity["put_latency_1b"]
+    # A CPI of 1 cannot go down: the step up alone gives its elasticity.
+    assert "out of range" in s.one_sided["core.cpi_alu"] and s.elasticity["put_latency_1b"]["core.cpi_alu"] > 0
 
 
 def test_bad_requests_name_what_is_wrong():
