@@ -6,7 +6,7 @@ PY    := $(VENV)/bin/python
 BUILD := build
 JOBS  ?= 2
 
-.PHONY: all setup build demo test test-cpp test-python bench clean
+.PHONY: all setup build demo gui test test-cpp test-python bench clean
 
 all: build
 
@@ -34,6 +34,11 @@ build: setup
 
 demo: build
 	$(VENV)/bin/niclab demo
+
+# The Qt workbench (gui/): built with everything else when Qt 6 is installed.
+gui: build
+	@test -x $(BUILD)/gui/niclab-gui || { echo "the GUI was not built: Qt 6 Widgets/Charts missing (see $(BUILD)/configure.log)"; exit 1; }
+	$(BUILD)/gui/niclab-gui
 
 test-cpp: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

@@ -33,6 +33,7 @@
     niclab fw build SOURCE.c ... | DIR [--trace] [--name N] [--out-dir D] [-D DEF] [-I DIR] [--preset P]
     niclab fw new NAME [--from hello|portals] | niclab fw list | niclab fw sdk
                                      the firmware SDK: build an image from C anywhere
+    niclab gui [--spec FILE.json]    the Qt desktop workbench (built with the C++ core when Qt 6 is there)
     niclab --version                 the simulator's version
 """
 
@@ -630,6 +631,27 @@ def _add_experiment_commands(sub):
     pl.set_defaults(func=cmd_plot)
 
 
+def _gui_binary():
+    """The workbench program: $NICLAB_GUI_BINARY, else the one this checkout's CMake build made."""
+    import os
+    if os.environ.get("NICLAB_GUI_BINARY"):
+        return pathlib.Path(os.environ["NICLAB_GUI_BINARY"])
+    return pathlib.Path(__file__).resolve().parents[2] / "build" / "gui" / "niclab-gui"
+
+
+def cmd_gui(args):
+    """Replace this process by the Qt workbench (it links the C++ core, not Python)."""
+    import os
+    binary = _gui_binary()
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        print(f"niclab: the GUI is not built: no program at {binary}. Install Qt 6 (scripts/install-system-deps.sh "
+              f"installs qt6-base-dev and qt6-charts-dev), then `make gui`; or point NICLAB_GUI_BINARY at it.",
+              file=sys.stderr)
+        return 1
+    argv = [str(binary)] + (["--spec", args.spec] if args.spec else [])
+    os.execv(binary, argv)
+
+
 def main(argv=None):
     from . import __version__
     ap = argparse.ArgumentParser(prog="niclab", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -693,6 +715,9 @@ def main(argv=None):
     add_fw_commands(sub)
     from .cli_capture import add_capture_commands
     add_capture_commands(sub)
+    gu = sub.add_parser("gui", help="the Qt desktop workbench: systems, experiments with live plots")
+    gu.add_argument("--spec", metavar="FILE.json", help="start with this system spec")
+    gu.set_defaults(func=cmd_gui)
     args = ap.parse_args(argv)
     try:
         return args.func(args)

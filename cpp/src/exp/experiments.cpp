@@ -40,6 +40,18 @@ const std::vector<ExperimentInfo>& experiments() {
     return infos;
 }
 
+std::vector<OptionInfo> describe_options(const std::string& name) {
+    const DescribeOptions describing;
+    try {
+        run_experiment(name, system::SystemSpec{}, nlohmann::json::object(), {});
+    } catch (const OptionsDescribed& d) {
+        return d.options;
+    }
+    // Every program checks its options before building a system; one that ran instead
+    // broke that rule, and a form without its options would be wrong.
+    throw ExperimentError("experiment '" + name + "' ran instead of describing its options");
+}
+
 Result run_experiment(const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,
                       const Observe& observer) {
     for (const auto& e : registry())

@@ -4,6 +4,33 @@
 
 namespace niclab::exp {
 
+namespace {
+thread_local int describing = 0;
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+}  // namespace
+
+std::string option_unit(const std::string& key) {
+    if (ends_with(key, "_us")) return "us";
+    if (ends_with(key, "_ns")) return "ns";
+    if (ends_with(key, "_bytes") || key == "size" || key == "sizes" || key == "max_size" || key == "min_size" ||
+        key == "perturbation")
+        return "B";
+    return "";
+}
+
+DescribeOptions::DescribeOptions() { ++describing; }
+DescribeOptions::~DescribeOptions() { --describing; }
+
+OptionInfo& Options::note(const std::string& key, const char* kind, nlohmann::json fallback) {
+    for (auto& d : described_)
+        if (d.key == key) return d;
+    described_.push_back({key, kind, std::move(fallback), option_unit(key), std::nullopt, {}});
+    return described_.back();
+}
+
 Options::Options(std::string experiment, nlohmann::json j) : experiment_(std::move(experiment)), j_(std::move(j)) {
     if (j_.is_null()) j_ = nlohmann::json::object();
     if (!j_.is_object()) throw ExperimentError(experiment_ + " options: expected an object of key: value, got " + j_.dump());
@@ -15,6 +42,7 @@ void Options::bad(const std::string& key, const std::string& want) const {
 
 uint64_t Options::unsigned_int(const std::string& key, uint64_t fallback) {
     asked_.insert(key);
+    note(key, "integer", fallback);
     uint64_t v = fallback;
     if (j_.contains(key)) {
         const auto& x = j_.at(key);
@@ -28,12 +56,14 @@ uint64_t Options::unsigned_int(const std::string& key, uint64_t fallback) {
 
 uint64_t Options::unsigned_int(const std::string& key, uint64_t fallback, uint64_t max) {
     const uint64_t v = unsigned_int(key, fallback);
+    note(key, "integer", fallback).max = max;
     if (v > max) bad(key, "an integer of at most " + std::to_string(max));
     return v;
 }
 
 double Options::number(const std::string& key, double fallback) {
     asked_.insert(key);
+    note(key, "number", fallback);
     double v = fallback;
     if (j_.contains(key)) {
         if (!j_.at(key).is_number()) bad(key, "a number");
@@ -45,6 +75,7 @@ double Options::number(const std::string& key, double fallback) {
 
 std::string Options::text(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed) {
     asked_.insert(key);
+    note(key, "text", fallback).allowed = allowed;
     std::string v = fallback;
     if (j_.contains(key)) {
         if (!j_.at(key).is_string()) bad(key, "a string");
@@ -61,6 +92,7 @@ std::string Options::text(const std::string& key, const std::string& fallback, c
 
 std::vector<uint64_t> Options::unsigned_list(const std::string& key) {
     asked_.insert(key);
+    note(key, "integer list", nlohmann::json::array());
     std::vector<uint64_t> v;
     if (j_.contains(key)) {
         const auto& x = j_.at(key);
@@ -76,6 +108,7 @@ std::vector<uint64_t> Options::unsigned_list(const std::string& key) {
 
 std::vector<double> Options::number_list(const std::string& key, std::vector<double> fallback) {
     asked_.insert(key);
+    note(key, "number list", fallback);
     if (j_.contains(key)) {
         const auto& x = j_.at(key);
         if (!x.is_array()) bad(key, "a list of numbers");
@@ -90,6 +123,7 @@ std::vector<double> Options::number_list(const std::string& key, std::vector<dou
 }
 
 void Options::reject_unknown() const {
+    if (describing) throw OptionsDescribed{described_};
     for (const auto& [key, value] : j_.items()) {
         if (asked_.count(key)) continue;
         std::string known;

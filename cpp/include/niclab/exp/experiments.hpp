@@ -19,6 +19,12 @@ struct ExperimentInfo {
 
 const std::vector<ExperimentInfo>& experiments();
 
+// The options `name` reads, with their defaults, in the order it reads them (a form for
+// the GUI). Learned by asking the experiment itself (options.hpp, DescribeOptions), so
+// the defaults live only where the experiment reads them. ExperimentError for an
+// unknown experiment.
+std::vector<OptionInfo> describe_options(const std::string& name);
+
 // Throws ExperimentError for an unknown experiment (listing the known ones) or a bad
 // option, ConfigError for a bad spec.
 Result run_experiment(const std::string& name, const system::SystemSpec& spec, const nlohmann::json& options,

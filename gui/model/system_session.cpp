@@ -1,0 +1,96 @@
+#include "model/system_session.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "niclab/core/cpu.hpp"
+#include "niclab/net/network.hpp"
+#include "niclab/nic/embedded_nic.hpp"
+#include "niclab/system/preset.hpp"
+#include "niclab/system/system_model.hpp"
+
+namespace niclab::gui {
+
+SystemSession::SystemSession(const system::SystemSpec& spec) : sys_(std::make_unique<system::System>(spec)) {
+    if (auto* net = sys_->network()) busy_ps_.assign(net->links().size(), 0.0);
+}
+
+SystemSession::~SystemSession() = default;
+
+system::System::RunResult SystemSession::advance(Time slice) { return sys_->run_for(slice); }
+
+std::vector<Cable> SystemSession::cables() const {
+    std::vector<Cable> out;
+    net::Network* net = const_cast<system::System&>(*sys_).network();
+    if (!net) return out;
+    const net::Topology& t = net->topology();
+    if (t.routers() == 0) {  // a direct cable between the two nodes
+        if (t.nodes() == 2) out.push_back({{true, 0}, {true, 1}, 0});
+        return out;
+    }
+    for (uint32_t n = 0; n < t.nodes(); ++n) out.push_back({{true, n}, {false, t.router_of(n)}, 0});
+    for (uint32_t r = 0; r < t.routers(); ++r)
+        for (const auto& p : t.ports(r))
+            if (p.kind == net::PeerKind::Router && r < p.peer) out.push_back({{false, r}, {false, p.peer}, 0});
+    return out;
+}
+
+SystemSnapshot SystemSession::snapshot() {
+    SystemSnapshot s;
+    s.now = sys_->now();
+    const auto& spec = sys_->spec();
+    std::string firmware;
+    for (const auto& f : spec.firmware) firmware += (firmware.empty() ? "" : ", ") + std::filesystem::path(f).stem().string();
+    s.description = sys_->model().name() + " (preset " + sys_->preset().name() + "), " +
+                    std::to_string(sys_->node_count()) + " nodes" + (firmware.empty() ? "" : ", firmware " + firmware);
+    net::Network* net = sys_->network();
+    if (net) s.routers = net->topology().routers();
+
+    // Link busy time since the last snapshot: utilization() is a fraction of all time.
+    const double elapsed = double((s.now - last_).ps());
+    std::vector<double> recent(busy_ps_.size(), 0.0);
+    for (size_t l = 0; l < busy_ps_.size(); ++l) {
+        const double busy = net->utilization(net::LinkId(l), s.now) * double(s.now.ps());
+        recent[l] = elapsed > 0 ? std::clamp((busy - busy_ps_[l]) / elapsed, 0.0, 1.0) : 0.0;
+        busy_ps_[l] = busy;
+    }
+    last_ = s.now;
+
+    const bool embedded = sys_->has_embedded_nics();
+    for (size_t n = 0; n < sys_->node_count(); ++n) {
+        NodeView v;
+        v.counters = sys_->counters(n).items();
+        if (sys_->dead(n)) {
+            v.state = NodeState::dead;
+            v.reason = sys_->dead_reason(n);
+        } else if (sys_->faulted(n)) {
+            v.state = NodeState::faulted;
+            v.reason = sys_->fault_report(n);
+        } else if (!embedded) {
+            v.state = NodeState::niu;
+        } else {
+            switch (sys_->nic(n).cpu().state()) {
+                case core::Cpu::State::Reset: v.state = NodeState::booting; break;
+                case core::Cpu::State::Running: v.state = NodeState::running; break;
+                case core::Cpu::State::Waiting: v.state = NodeState::asleep; break;
+                case core::Cpu::State::Halted: v.state = NodeState::halted; break;
+                case core::Cpu::State::Faulted: v.state = NodeState::faulted; break;
+            }
+        }
+        if (net && n < net->nodes()) {
+            v.tx_utilization = recent.at(net->injection_link(net::NodeId(n)));
+            v.rx_utilization = recent.at(net->ejection_link(net::NodeId(n)));
+        }
+        s.nodes.push_back(std::move(v));
+    }
+    s.cables = cables();
+    for (auto& c : s.cables)
+        for (const Vertex& end : {c.a, c.b})
+            if (end.node) {
+                const auto& v = s.nodes.at(end.id);
+                c.utilization = std::max({c.utilization, v.tx_utilization, v.rx_utilization});
+            }
+    return s;
+}
+
+}  // namespace niclab::gui

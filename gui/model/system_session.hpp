@@ -1,0 +1,35 @@
+#pragma once
+// A cluster under the user's hand: the System built from a spec, advanced by slices of
+// simulated time, and read into SystemSnapshots. Lives on the system worker's thread
+// only; the views see its snapshots.
+#include <memory>
+#include <vector>
+
+#include "model/system_snapshot.hpp"
+#include "niclab/system/system.hpp"
+
+namespace niclab::gui {
+
+class SystemSession {
+public:
+    // Throws ConfigError, FirmwareImageError, FirmwareFault (a boot fault), each naming
+    // what is wrong.
+    explicit SystemSession(const system::SystemSpec& spec);
+    ~SystemSession();
+
+    // Runs up to `slice` of simulated time; the result says whether anything was left
+    // to do (a cluster whose cores all sleep with no event pending stops early).
+    system::System::RunResult advance(Time slice);
+    Time now() const { return sys_->now(); }
+    // Reads every node; utilizations are over the time since the previous snapshot.
+    SystemSnapshot snapshot();
+
+private:
+    std::vector<Cable> cables() const;
+
+    std::unique_ptr<system::System> sys_;
+    std::vector<double> busy_ps_;  // per network link: busy time at the last snapshot
+    Time last_{};
+};
+
+}  // namespace niclab::gui

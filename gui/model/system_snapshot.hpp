@@ -1,0 +1,53 @@
+#pragma once
+// What the system view shows of a cluster at one simulated instant: each node's state
+// and counters, the topology's cables with their recent utilization. A plain copy,
+// made on the worker thread and read by the view's timer.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "niclab/sim/time.hpp"
+
+namespace niclab::gui {
+
+enum class NodeState { booting, running, asleep, halted, faulted, dead, niu };
+
+const char* to_string(NodeState s);
+
+struct NodeView {
+    NodeState state = NodeState::booting;
+    std::string reason;  // faulted: the fault report; dead: RAS's reason
+    std::vector<std::pair<std::string, uint64_t>> counters;
+    double tx_utilization = 0, rx_utilization = 0;  // of its cables, since the last snapshot
+
+    uint64_t counter(const std::string& name) const;
+    // 1 - misses / accesses; negative when there were no accesses.
+    double hit_rate(const char* accesses, const char* misses) const;
+};
+
+// A cable end: a node's NIC or a router.
+struct Vertex {
+    bool node = true;
+    uint32_t id = 0;
+    bool operator==(const Vertex&) const = default;
+};
+
+struct Cable {
+    Vertex a, b;
+    double utilization = 0;  // the busier direction, since the last snapshot (node cables only)
+};
+
+struct SystemSnapshot {
+    enum class Phase { empty, building, paused, running, idle, failed };
+    uint64_t version = 0;
+    Phase phase = Phase::empty;
+    std::string error;        // failed: why the system could not be built
+    std::string description;  // preset, nodes, firmware
+    Time now{};
+    uint32_t routers = 0;
+    std::vector<NodeView> nodes;
+    std::vector<Cable> cables;
+};
+
+}  // namespace niclab::gui

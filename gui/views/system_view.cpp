@@ -1,0 +1,177 @@
+#include "views/system_view.hpp"
+
+#include <QDoubleSpinBox>
+#include <QGraphicsView>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "model/spec_choice.hpp"
+#include "views/error_dialog.hpp"
+#include "views/spec_picker.hpp"
+#include "views/topology_scene.hpp"
+#include "worker/system_worker.hpp"
+
+namespace niclab::gui {
+
+namespace {
+constexpr int kRefreshMs = 100;
+
+const char* phase_text(SystemSnapshot::Phase p) {
+    switch (p) {
+        case SystemSnapshot::Phase::empty: return "no cluster: press Build";
+        case SystemSnapshot::Phase::building: return "building and booting…";
+        case SystemSnapshot::Phase::paused: return "paused";
+        case SystemSnapshot::Phase::running: return "running";
+        case SystemSnapshot::Phase::idle: return "idle: every core asleep and no event pending";
+        case SystemSnapshot::Phase::failed: return "could not be built";
+    }
+    return "";
+}
+}  // namespace
+
+SystemView::SystemView(SpecPicker* spec, QWidget* parent)
+    : QWidget(parent), spec_(spec), worker_(new SystemWorker(this)), scene_(new TopologyScene(this)) {
+    build_ = new QPushButton("Build / Reset");
+    build_->setObjectName("build");
+    run_ = new QPushButton("Run");
+    run_->setObjectName("runSystem");
+    pause_ = new QPushButton("Pause");
+    pause_->setObjectName("pause");
+    step_ = new QPushButton("Step");
+    step_->setObjectName("step");
+    step_us_ = new QDoubleSpinBox;
+    step_us_->setObjectName("stepUs");
+    step_us_->setRange(0.001, 1e9);
+    step_us_->setDecimals(3);
+    step_us_->setValue(100);
+    step_us_->setSuffix(" µs");
+    phase_ = new QLabel(phase_text(SystemSnapshot::Phase::empty));
+    phase_->setObjectName("phase");
+    auto* bar = new QHBoxLayout;
+    for (QWidget* w : std::initializer_list<QWidget*>{build_, run_, pause_, step_, step_us_}) bar->addWidget(w);
+    bar->addWidget(phase_, 1);
+
+    view_ = new QGraphicsView(scene_);
+    view_->setRenderHint(QPainter::Antialiasing);
+    counters_ = new QTableWidget;
+    counters_->setObjectName("counters");
+    counters_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    counters_->verticalHeader()->setDefaultSectionSize(18);
+    auto* split = new QSplitter;
+    split->addWidget(view_);
+    split->addWidget(counters_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({720, 420});
+
+    auto* v = new QVBoxLayout(this);
+    v->addLayout(bar);
+    v->addWidget(split, 1);
+
+    timer_ = new QTimer(this);
+    timer_->setInterval(kRefreshMs);
+    connect(timer_, &QTimer::timeout, this, &SystemView::refresh);
+    connect(build_, &QPushButton::clicked, this, &SystemView::build);
+    connect(run_, &QPushButton::clicked, this, &SystemView::run);
+    connect(pause_, &QPushButton::clicked, this, &SystemView::pause);
+    connect(step_, &QPushButton::clicked, this, &SystemView::step);
+    timer_->start();
+    update_buttons();
+}
+
+SystemView::~SystemView() = default;
+
+void SystemView::build() {
+    system::SystemSpec spec;
+    try {
+        spec = build_spec(spec_->choice());
+    } catch (const std::exception& e) {  // InputError, ConfigError: each names its key or file
+        show_error(this, "Cannot build the system", QString::fromUtf8(e.what()));
+        return;
+    }
+    worker_->build(std::move(spec));
+    fault_reported_.clear();
+    refresh();
+}
+
+void SystemView::run() {
+    worker_->run();
+    wall_.start();
+    speed_from_ = shown_.now;
+}
+
+void SystemView::pause() { worker_->pause(); }
+
+void SystemView::step() {
+    worker_->step(Time::ps(int64_t(step_us_->value() * 1e6)));
+    wall_.start();
+    speed_from_ = shown_.now;
+}
+
+void SystemView::refresh() {
+    if (worker_->version() == shown_.version) return;
+    SystemSnapshot s = worker_->snapshot();
+    const bool failed_now = s.phase == SystemSnapshot::Phase::failed && shown_.phase != SystemSnapshot::Phase::failed;
+    shown_ = std::move(s);
+    if (wall_.isValid() && wall_.elapsed() > 0 && shown_.now > speed_from_)
+        speed_us_per_s_ = (shown_.now - speed_from_).as_us() / (double(wall_.elapsed()) / 1000.0);
+    phase_->setText(QString(phase_text(shown_.phase)) +
+                    (shown_.description.empty() ? QString() : " — " + QString::fromStdString(shown_.description)));
+    scene_->show(shown_);
+    show_counters();
+    update_buttons();
+    emit status(QString("simulated time %1 µs   speed %2 simulated µs / s")
+                    .arg(shown_.now.as_us(), 0, 'f', 3)
+                    .arg(speed_us_per_s_, 0, 'f', 1));
+    if (failed_now) show_error(this, "Cannot build the system", QString::fromStdString(shown_.error));
+    // A fault is reported once, whether it came while booting or while running.
+    fault_reported_.resize(shown_.nodes.size(), false);
+    for (size_t n = 0; n < shown_.nodes.size(); ++n)
+        if (shown_.nodes[n].state == NodeState::faulted && !fault_reported_[n]) {
+            fault_reported_[n] = true;
+            show_error(this, QString("Node %1 faulted").arg(n), QString::fromStdString(shown_.nodes[n].reason));
+        }
+    emit snapshot_shown();
+}
+
+void SystemView::show_counters() {
+    // Rows: counters (by name, as the core names them); columns: nodes.
+    QStringList names;
+    for (const auto& node : shown_.nodes)
+        for (const auto& [name, value] : node.counters)
+            if (!names.contains(QString::fromStdString(name))) names << QString::fromStdString(name);
+    counters_->setRowCount(int(names.size()) + 1);
+    counters_->setColumnCount(int(shown_.nodes.size()));
+    counters_->setVerticalHeaderLabels(QStringList{"state"} + names);
+    QStringList columns;
+    for (size_t n = 0; n < shown_.nodes.size(); ++n) columns << QString("node %1").arg(n);
+    counters_->setHorizontalHeaderLabels(columns);
+    for (size_t n = 0; n < shown_.nodes.size(); ++n) {
+        const NodeView& node = shown_.nodes[n];
+        auto set = [&](int row, const QString& text) {
+            auto* item = counters_->item(row, int(n));
+            if (!item) counters_->setItem(row, int(n), item = new QTableWidgetItem);
+            item->setText(text);
+        };
+        set(0, to_string(node.state));
+        counters_->item(0, int(n))->setBackground(state_colour(node.state));
+        counters_->item(0, int(n))->setToolTip(QString::fromStdString(node.reason));
+        for (int r = 0; r < names.size(); ++r) set(r + 1, QString::number(node.counter(names[r].toStdString())));
+    }
+}
+
+void SystemView::update_buttons() {
+    const bool have = shown_.phase == SystemSnapshot::Phase::paused || shown_.phase == SystemSnapshot::Phase::running ||
+                      shown_.phase == SystemSnapshot::Phase::idle;
+    run_->setEnabled(have && shown_.phase != SystemSnapshot::Phase::running);
+    step_->setEnabled(have && shown_.phase != SystemSnapshot::Phase::running);
+    pause_->setEnabled(shown_.phase == SystemSnapshot::Phase::running);
+}
+
+}  // namespace niclab::gui

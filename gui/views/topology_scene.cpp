@@ -1,0 +1,125 @@
+#include "views/topology_scene.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include <QBrush>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QPen>
+
+namespace niclab::gui {
+
+namespace {
+
+// A node is a box that holds its six lines of counters.
+constexpr double kNodeW = 124, kNodeH = 88, kNodeRadius = 70;
+
+QString percent(double fraction) {
+    return fraction < 0 ? QString("–") : QString::number(100.0 * fraction, 'f', 1) + " %";
+}
+
+QString compact(uint64_t v) {
+    if (v >= 10'000'000) return QString::number(double(v) / 1e6, 'f', 1) + "M";
+    if (v >= 10'000) return QString::number(double(v) / 1e3, 'f', 1) + "k";
+    return QString::number(v);
+}
+
+QString label_for(size_t n, const NodeView& v) {
+    QString t = QString("node %1\n%2\n").arg(n).arg(to_string(v.state));
+    t += "instr " + compact(v.counter("core.instructions")) + "\n";
+    t += "I$ " + percent(v.hit_rate("core.icache_accesses", "core.icache_misses")) + "  D$ " +
+         percent(v.hit_rate("core.dcache_accesses", "core.dcache_misses")) + "\n";
+    t += "irq " + compact(v.counter("core.interrupts_taken") + v.counter("host.interrupts_taken")) + "  pkts " +
+         compact(v.counter("net.tx_packets")) + "/" + compact(v.counter("net.rx_packets")) + "\n";
+    t += "link " + percent(std::max(v.tx_utilization, v.rx_utilization));
+    return t;
+}
+
+QString tooltip_for(const NodeView& v) {
+    QString t;
+    if (!v.reason.empty()) t += QString::fromStdString(v.reason) + "\n\n";
+    for (const auto& [name, value] : v.counters) t += QString::fromStdString(name) + " = " + QString::number(value) + "\n";
+    return t.trimmed();
+}
+
+}  // namespace
+
+QColor state_colour(NodeState s) {
+    switch (s) {
+        case NodeState::booting: return QColor(240, 200, 80);
+        case NodeState::running: return QColor(90, 190, 100);
+        case NodeState::asleep: return QColor(150, 200, 230);
+        case NodeState::halted: return QColor(170, 170, 170);
+        case NodeState::faulted: return QColor(220, 60, 50);
+        case NodeState::dead: return QColor(60, 60, 60);
+        case NodeState::niu: return QColor(180, 160, 220);
+    }
+    return Qt::white;
+}
+
+TopologyScene::TopologyScene(QObject* parent) : QGraphicsScene(parent) { setBackgroundBrush(Qt::white); }
+
+QPointF TopologyScene::position(const Vertex& v, size_t nodes, uint32_t routers) const {
+    const double ring = std::max(160.0, double(nodes) * 2.6 * kNodeRadius / (2 * std::numbers::pi));
+    const size_t count = v.node ? nodes : routers;
+    const double radius = v.node ? ring : ring * 0.45;
+    if (count == 1) return v.node && routers == 0 ? QPointF(0, 0) : QPointF(0, v.node ? -radius : 0);
+    // Nodes and the routers they hang off share angles, so cables stay short.
+    const double angle = 2 * std::numbers::pi * double(v.id) / double(count) - std::numbers::pi / 2;
+    return {radius * std::cos(angle), radius * std::sin(angle)};
+}
+
+void TopologyScene::rebuild(const SystemSnapshot& s) {
+    clear();
+    nodes_.clear();
+    cables_.clear();
+    for (const Cable& c : s.cables) {
+        auto* line = addLine(QLineF(position(c.a, s.nodes.size(), s.routers), position(c.b, s.nodes.size(), s.routers)));
+        line->setZValue(-1);
+        cables_.push_back(line);
+    }
+    for (uint32_t r = 0; r < s.routers; ++r) {
+        const QPointF p = position({false, r}, s.nodes.size(), s.routers);
+        auto* box = addRect(p.x() - 9, p.y() - 9, 18, 18, QPen(Qt::darkGray), QBrush(QColor(230, 230, 230)));
+        box->setToolTip(QString("router %1").arg(r));
+    }
+    for (size_t n = 0; n < s.nodes.size(); ++n) {
+        const QPointF p = position({true, uint32_t(n)}, s.nodes.size(), s.routers);
+        auto* disc = addRect(p.x() - kNodeW / 2, p.y() - kNodeH / 2, kNodeW, kNodeH, QPen(Qt::black));
+        auto* label = addSimpleText({});
+        QFont f = label->font();
+        f.setPointSizeF(6.5);
+        label->setFont(f);
+        nodes_.push_back({disc, label});
+    }
+    shape_nodes_ = s.nodes.size();
+    shape_routers_ = s.routers;
+    shape_cables_ = s.cables.size();
+}
+
+void TopologyScene::show(const SystemSnapshot& s) {
+    if (s.nodes.size() != shape_nodes_ || s.routers != shape_routers_ || s.cables.size() != shape_cables_) rebuild(s);
+    for (size_t n = 0; n < s.nodes.size(); ++n) {
+        const NodeView& v = s.nodes[n];
+        nodes_[n].disc->setBrush(state_colour(v.state));
+        nodes_[n].disc->setToolTip(tooltip_for(v));
+        nodes_[n].label->setText(label_for(n, v));
+        nodes_[n].label->setBrush(v.state == NodeState::dead ? Qt::white : Qt::black);
+        const QRectF box = nodes_[n].label->boundingRect();
+        nodes_[n].label->setPos(nodes_[n].disc->rect().center() - box.center());
+    }
+    for (size_t i = 0; i < s.cables.size(); ++i) {
+        const double u = s.cables[i].utilization;
+        // Grey when quiet, towards red and thicker as the cable fills.
+        cables_[i]->setPen(QPen(QColor(int(120 + 135 * u), int(120 * (1 - u)), int(120 * (1 - u))), 1.5 + 6 * u));
+        cables_[i]->setToolTip(QString("utilization %1").arg(percent(u)));
+    }
+    setSceneRect(itemsBoundingRect().adjusted(-20, -20, 20, 20));
+}
+
+QString TopologyScene::node_label(size_t n) const { return nodes_.at(n).label->text(); }
+QColor TopologyScene::node_colour(size_t n) const { return nodes_.at(n).disc->brush().color(); }
+
+}  // namespace niclab::gui

@@ -1,0 +1,56 @@
+#pragma once
+// The system view's simulation thread: it builds the cluster, runs it in short slices
+// of simulated time while asked to run (or for a step), and publishes a snapshot after
+// each slice. Commands (build, run, pause, step) only set flags the thread reads
+// between slices, so the GUI never waits on the simulation and a pause takes effect
+// after the slice under way.
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <QObject>
+
+#include "model/system_snapshot.hpp"
+#include "niclab/system/system_spec.hpp"
+
+namespace niclab::gui {
+
+class SystemSession;
+
+class SystemWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit SystemWorker(QObject* parent = nullptr);
+    ~SystemWorker() override;  // stops the thread after its slice
+
+    void build(system::SystemSpec spec);  // replaces the cluster (a reset)
+    void run();
+    void pause();
+    void step(Time duration);
+
+    // The latest snapshot (phase, nodes, time); cheap to call from a timer.
+    SystemSnapshot snapshot() const;
+    uint64_t version() const;
+
+    // Simulated time per slice: short enough that pause is prompt, long enough that
+    // a busy core runs thousands of instructions between snapshots.
+    static constexpr Time kSlice = Time::us(10);
+
+private:
+    void loop();
+    void publish(SystemSnapshot s);
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::optional<system::SystemSpec> build_;
+    bool running_ = false;
+    Time step_left_{};
+    bool quit_ = false;
+    SystemSnapshot latest_;
+    std::unique_ptr<SystemSession> session_;  // the thread's own
+    std::thread thread_;
+};
+
+}  // namespace niclab::gui

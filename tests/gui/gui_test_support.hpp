@@ -1,0 +1,62 @@
+#pragma once
+// What the GUI tests share: screenshots that must not be blank, the error dialog a
+// bad input opens, and a short spec file.
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWidget>
+
+namespace niclab::gui::testing {
+
+// Grey-level variance of an image: a blank (one-colour) view has none.
+inline double variance(const QImage& image) {
+    const QImage g = image.convertToFormat(QImage::Format_Grayscale8);
+    double sum = 0, sq = 0;
+    const double n = double(g.width()) * g.height();
+    for (int y = 0; y < g.height(); ++y) {
+        const uchar* line = g.constScanLine(y);
+        for (int x = 0; x < g.width(); ++x) sum += line[x], sq += double(line[x]) * line[x];
+    }
+    const double mean = sum / n;
+    return sq / n - mean * mean;
+}
+
+// Saves `widget` as build/gui-screenshots/<name>.png; fails the test when it is blank.
+inline void screenshot(QWidget* widget, const QString& name) {
+    QDir().mkpath(NICLAB_SCREENSHOT_DIR);
+    // Let deferred layout (chart axes, labels) settle, as it would on a screen.
+    QTest::qWait(50);
+    const QImage image = widget->grab().toImage();
+    QVERIFY2(!image.isNull(), "the widget did not render");
+    QVERIFY2(image.save(QString(NICLAB_SCREENSHOT_DIR) + "/" + name + ".png"), "cannot write the screenshot");
+    QVERIFY2(variance(image) > 100, qPrintable(name + ": the screenshot is blank"));
+}
+
+// The error dialog that is open, if any.
+inline QMessageBox* error_dialog() {
+    for (QWidget* w : QApplication::topLevelWidgets())
+        if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) return box;
+    return nullptr;
+}
+
+inline void close_dialogs() {
+    while (QMessageBox* box = error_dialog()) {
+        box->close();
+        QApplication::processEvents();
+    }
+}
+
+inline QString write_file(QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write(text);
+    return path;
+}
+
+}  // namespace niclab::gui::testing

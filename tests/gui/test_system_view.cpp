@@ -1,0 +1,159 @@
+// The system view: a cluster is built from the spec picker, stepped and run by
+// simulated time on the worker, paused, and drawn with each node's state and counters;
+// a faulting firmware, a bad spec and a missing file are dialogs naming what is wrong.
+#include <memory>
+
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QTabWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "gui_test_support.hpp"
+#include "model/system_snapshot.hpp"
+#include "views/main_window.hpp"
+#include "views/spec_picker.hpp"
+#include "views/system_view.hpp"
+#include "views/topology_scene.hpp"
+#include "worker/system_worker.hpp"
+
+using namespace niclab;
+using namespace niclab::gui;
+using namespace niclab::gui::testing;
+
+class SystemViewTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> window_;
+    QTemporaryDir dir_;
+    SystemView* view() { return window_->system_view(); }
+    const SystemSnapshot& shown() { return view()->shown(); }
+
+    void use_spec(const QByteArray& json) { window_->spec()->set_spec_file(write_file(dir_, "spec.json", json)); }
+    void click(const char* name) { QTest::mouseClick(view()->findChild<QPushButton*>(name), Qt::LeftButton); }
+    // Builds and waits until the worker reports the cluster (or that it failed).
+    void build() {
+        click("build");
+        QTRY_VERIFY_WITH_TIMEOUT(shown().phase != SystemSnapshot::Phase::building &&
+                                     shown().phase != SystemSnapshot::Phase::empty,
+                                 120000);
+    }
+
+private slots:
+    void init() {
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        window_->tabs()->setCurrentWidget(view());
+    }
+    void cleanup() {
+        close_dialogs();
+        window_.reset();
+    }
+
+    void builds_the_picked_preset_and_draws_its_nodes() {
+        window_->spec()->set_preset("seastar");
+        window_->spec()->set_nodes(4);
+        build();
+        QCOMPARE(shown().phase, SystemSnapshot::Phase::paused);
+        QCOMPARE(shown().nodes.size(), size_t(4));
+        for (size_t n = 0; n < 4; ++n) {
+            QVERIFY(shown().nodes[n].state != NodeState::faulted);
+            QVERIFY(shown().nodes[n].counter("core.instructions") > 0);  // it booted
+            QVERIFY2(view()->scene()->node_label(n).contains(QString("node %1").arg(n)), "no node label");
+            QCOMPARE(view()->scene()->node_colour(n), state_colour(shown().nodes[n].state));
+        }
+        QVERIFY(!shown().cables.empty());
+        QVERIFY(window_->sim_status()->text().contains("simulated time"));
+        screenshot(window_.get(), "system");
+    }
+
+    void step_advances_simulated_time_by_the_step() {
+        use_spec(R"({"preset": "seastar", "nodes": 2, "firmware": "heartbeat"})");
+        build();
+        QCOMPARE(shown().phase, SystemSnapshot::Phase::paused);
+        const Time before = shown().now;
+        view()->findChild<QDoubleSpinBox*>("stepUs")->setValue(50);
+        click("step");
+        QTRY_VERIFY_WITH_TIMEOUT(shown().now >= before + Time::us(50) && shown().phase == SystemSnapshot::Phase::paused,
+                                 120000);
+        // One step, not more: slices stop at the step's end (heartbeats wake every 10 us).
+        QVERIFY(shown().now < before + Time::us(50) + SystemWorker::kSlice);
+        QVERIFY(shown().nodes[0].counter("core.interrupts_taken") + shown().nodes[0].counter("core.instructions") > 0);
+    }
+
+    void run_then_pause_stops_the_clock() {
+        use_spec(R"({"preset": "seastar", "nodes": 2, "firmware": "counter"})");
+        build();
+        const uint64_t booted = shown().nodes[0].counter("core.instructions");
+        click("runSystem");
+        QTRY_VERIFY_WITH_TIMEOUT(shown().now > Time::us(100), 120000);
+        click("pause");
+        QTRY_VERIFY_WITH_TIMEOUT(shown().phase != SystemSnapshot::Phase::running, 120000);
+        const Time paused = shown().now;
+        QTest::qWait(300);
+        view()->refresh();
+        QCOMPARE(shown().now, paused);
+        // The counter firmware sleeps in wfi between its timer ticks, and counts on.
+        QVERIFY(shown().nodes[0].state == NodeState::asleep || shown().nodes[0].state == NodeState::running);
+        QVERIFY(shown().nodes[0].counter("core.instructions") > booted);
+        QVERIFY(window_->sim_status()->text().contains("speed"));
+    }
+
+    void a_firmware_fault_is_a_dialog_and_a_red_node() {
+        use_spec(R"({"preset": "seastar", "nodes": 2, "firmware": "fault_load"})");
+        click("build");
+        QTRY_VERIFY_WITH_TIMEOUT(shown().phase != SystemSnapshot::Phase::building, 120000);
+        if (shown().phase == SystemSnapshot::Phase::paused && !error_dialog()) {  // booted: the fault comes as it runs
+            click("runSystem");
+            QTRY_VERIFY_WITH_TIMEOUT(error_dialog() != nullptr || shown().phase == SystemSnapshot::Phase::idle, 120000);
+        }
+        QVERIFY2(error_dialog(), "no dialog for the fault");
+        const QString text = error_dialog()->text();
+        QVERIFY2(text.contains("read_unopened_window") && text.contains("fault_load.c:"), qPrintable(text));
+        if (!shown().nodes.empty()) {
+            QCOMPARE(shown().nodes[0].state, NodeState::faulted);
+            QCOMPARE(view()->scene()->node_colour(0), state_colour(NodeState::faulted));
+        }
+        screenshot(window_.get(), "system-fault");
+    }
+
+    void a_watchdog_fault_on_a_stuck_firmware_is_reported_once_per_node() {
+        use_spec(R"({"preset": "seastar", "nodes": 2, "firmware": "spin"})");
+        build();
+        click("runSystem");
+        QTRY_VERIFY_WITH_TIMEOUT(error_dialog() != nullptr, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(shown().phase != SystemSnapshot::Phase::running, 120000);
+        int dialogs = 0;
+        while (error_dialog()) {
+            ++dialogs;
+            close_dialogs();
+            view()->refresh();
+        }
+        int faulted = 0;
+        for (const auto& n : shown().nodes) faulted += n.state == NodeState::faulted;
+        QVERIFY(faulted >= 1);
+        QVERIFY(dialogs >= 1 && dialogs <= faulted);
+    }
+
+    void a_bad_spec_is_a_dialog_naming_the_key() {
+        use_spec(R"({"preset": "seastar", "nodes": -3})");
+        click("build");
+        QVERIFY(error_dialog());
+        QVERIFY2(error_dialog()->text().contains("nodes"), qPrintable(error_dialog()->text()));
+        close_dialogs();
+        use_spec(R"({"preset": "seastar", "nodes": 2, "firmware": "no_such_image"})");
+        click("build");
+        QVERIFY(error_dialog());
+        QVERIFY2(error_dialog()->text().contains("no_such_image"), qPrintable(error_dialog()->text()));
+        close_dialogs();
+        window_->spec()->set_spec_file(dir_.filePath("missing.json"));
+        click("build");
+        QVERIFY(error_dialog());
+        QVERIFY2(error_dialog()->text().contains("missing.json"), qPrintable(error_dialog()->text()));
+    }
+};
+
+QTEST_MAIN(SystemViewTest)
+#include "test_system_view.moc"
