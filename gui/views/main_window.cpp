@@ -8,6 +8,7 @@
 #include "views/experiment_panel.hpp"
 #include "views/spec_picker.hpp"
 #include "views/system_view.hpp"
+#include "views/trace_view.hpp"
 
 namespace niclab::gui {
 
@@ -22,6 +23,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     experiments_ = new ExperimentPanel(spec_);
     tabs_->addTab(system_, "System");
     tabs_->addTab(experiments_, "Experiments");
+    traces_ = new TraceView;
+    tabs_->addTab(traces_, "Traces");
     v->addWidget(spec_);
     v->addWidget(tabs_, 1);
     setCentralWidget(central);

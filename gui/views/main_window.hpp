@@ -11,6 +11,7 @@ namespace niclab::gui {
 class ExperimentPanel;
 class SpecPicker;
 class SystemView;
+class TraceView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -19,6 +20,7 @@ public:
     SpecPicker* spec() const { return spec_; }
     ExperimentPanel* experiments() const { return experiments_; }
     SystemView* system_view() const { return system_; }
+    TraceView* trace_view() const { return traces_; }
     QLabel* sim_status() const { return sim_status_; }
     QTabWidget* tabs() const { return tabs_; }
 
@@ -27,6 +29,7 @@ private:
     QTabWidget* tabs_;
     ExperimentPanel* experiments_;
     SystemView* system_;
+    TraceView* traces_;
     QLabel* sim_status_;
 };
 
