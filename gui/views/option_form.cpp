@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 
 #include "model/option_values.hpp"
@@ -35,7 +36,16 @@ OptionForm::OptionForm(QWidget* parent) : QWidget(parent), form_(new QFormLayout
 void OptionForm::set_experiment(const std::string& experiment) {
     while (form_->rowCount()) form_->removeRow(0);
     fields_.clear();
-    described_ = exp::describe_options(experiment);
+    try {
+        described_ = exp::describe_options(experiment);
+    } catch (const std::exception& e) {
+        // No form then: the experiment still runs with its defaults, and the reason shows.
+        described_.clear();
+        auto* why = new QLabel(QString::fromUtf8(e.what()));
+        why->setWordWrap(true);
+        form_->addRow(why);
+        return;
+    }
     for (const auto& o : described_) {
         QWidget* field;
         if (o.kind == "text" && !o.allowed.empty()) {

@@ -75,7 +75,17 @@ void SystemWorker::loop() {
         Time slice{};
         {
             std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return quit_ || build_ || ((running_ || step_left_.ps() > 0) && session_); });
+            auto work = [&] { return quit_ || build_ || ((running_ || step_left_.ps() > 0) && session_); };
+            if (!work() && unpublished_) {
+                // Paused after slices that were not read: show where it stopped.
+                lock.unlock();
+                unpublished_ = false;
+                SystemSnapshot s = session_->snapshot();
+                s.phase = SystemSnapshot::Phase::paused;
+                publish(std::move(s));
+                continue;
+            }
+            wake_.wait(lock, work);
             if (quit_) return;
             if (build_) {
                 build = std::move(build_);
@@ -93,6 +103,7 @@ void SystemWorker::loop() {
                 old = std::move(session_);
             }
             old.reset();
+            unpublished_ = false;
             SystemSnapshot s;
             try {
                 fresh = std::make_unique<SystemSession>(*build);
@@ -111,18 +122,30 @@ void SystemWorker::loop() {
         }
         const Time before = session_->now();
         const auto r = session_->advance(slice);
-        SystemSnapshot s = session_->snapshot();
         const Time advanced = session_->now() - before;
-        bool idle = false;
+        SystemSnapshot::Phase phase;
         {
             std::lock_guard lock(mutex_);
             if (!running_) step_left_ = step_left_ - std::min(step_left_, std::max(advanced, slice));
             // Nothing left to do (every core asleep, no event pending): time cannot move.
-            idle = advanced.ps() == 0 && !r.stopped_by_request;
+            const bool idle = advanced.ps() == 0 && !r.stopped_by_request;
             if (idle || !r.faulted_nodes.empty()) running_ = false, step_left_ = Time{};
-            s.phase = idle ? SystemSnapshot::Phase::idle
-                           : (running_ || step_left_.ps() > 0 ? SystemSnapshot::Phase::running : SystemSnapshot::Phase::paused);
+            phase = idle ? SystemSnapshot::Phase::idle
+                         : (running_ || step_left_.ps() > 0 ? SystemSnapshot::Phase::running : SystemSnapshot::Phase::paused);
         }
+        // Reading every node's counters costs more than a slice of a large cluster, so a
+        // running cluster is read a few times per wall second (the view refreshes no
+        // faster); a stop, a fault or a death is read at once.
+        const auto wall = std::chrono::steady_clock::now();
+        if (phase == SystemSnapshot::Phase::running && r.faulted_nodes.empty() && r.dead_nodes.empty() &&
+            wall - last_publish_ < kPublishEvery) {
+            unpublished_ = true;
+            continue;
+        }
+        last_publish_ = wall;
+        unpublished_ = false;
+        SystemSnapshot s = session_->snapshot();
+        s.phase = phase;
         publish(std::move(s));
     }
 }

@@ -4,6 +4,7 @@
 // each slice. Commands (build, run, pause, step) only set flags the thread reads
 // between slices, so the GUI never waits on the simulation and a pause takes effect
 // after the slice under way.
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -37,6 +38,7 @@ public:
     // Simulated time per slice: short enough that pause is prompt, long enough that
     // a busy core runs thousands of instructions between snapshots.
     static constexpr Time kSlice = Time::us(10);
+    static constexpr std::chrono::milliseconds kPublishEvery{50};
 
 private:
     void loop();
@@ -50,6 +52,8 @@ private:
     bool quit_ = false;
     SystemSnapshot latest_;
     std::unique_ptr<SystemSession> session_;  // the thread's own
+    std::chrono::steady_clock::time_point last_publish_{};
+    bool unpublished_ = false;  // slices ran since the last snapshot (worker thread only)
     std::thread thread_;
 };
 

@@ -29,6 +29,12 @@ const std::vector<Entry>& registry() {
     return entries;
 }
 
+[[noreturn]] void unknown(const std::string& name) {
+    std::string known;
+    for (const auto& e : registry()) known += (known.empty() ? "" : ", ") + e.info.name;
+    throw ExperimentError("no experiment named '" + name + "' (there are: " + known + ")");
+}
+
 }  // namespace
 
 const std::vector<ExperimentInfo>& experiments() {
@@ -41,11 +47,17 @@ const std::vector<ExperimentInfo>& experiments() {
 }
 
 std::vector<OptionInfo> describe_options(const std::string& name) {
+    bool known = false;
+    for (const auto& e : registry()) known = known || e.info.name == name;
+    if (!known) unknown(name);
     const DescribeOptions describing;
     try {
         run_experiment(name, system::SystemSpec{}, nlohmann::json::object(), {});
     } catch (const OptionsDescribed& d) {
         return d.options;
+    } catch (const std::exception& e) {
+        // With no system given, a program that went past its options fails on the spec.
+        throw ExperimentError("experiment '" + name + "' did not describe its options: " + e.what());
     }
     // Every program checks its options before building a system; one that ran instead
     // broke that rule, and a form without its options would be wrong.
@@ -60,9 +72,7 @@ Result run_experiment(const std::string& name, const system::SystemSpec& spec, c
             r.simulator = std::string(simulator_version());
             return r;
         }
-    std::string known;
-    for (const auto& e : registry()) known += (known.empty() ? "" : ", ") + e.info.name;
-    throw ExperimentError("no experiment named '" + name + "' (there are: " + known + ")");
+    unknown(name);
 }
 
 }  // namespace niclab::exp
