@@ -49,18 +49,56 @@
 
 #define PTL_PENDINGS (PTL_TX_PENDINGS + PTL_RX_PENDINGS)
 
+/* §4.3.3: what happens when a new message finds no RX pending or no source.
+ * PANIC: the node panics, as the seed's firmware did ("we chose to panic the node").
+ * GO_BACK_N: the "simple go-back-n protocol" the authors were working on: the receiver
+ * drops the message and tells the sender to go back to it (gbn.h). */
+#define PTL_EXHAUSTION_PANIC     0
+#define PTL_EXHAUSTION_GO_BACK_N 1
+#ifndef PTL_EXHAUSTION
+#define PTL_EXHAUSTION PTL_EXHAUSTION_GO_BACK_N
+#endif
+#define PTL_GBN (PTL_EXHAUSTION == PTL_EXHAUSTION_GO_BACK_N)
+#if PTL_GBN
+/* assumption: node ids are below 1024 (the sequence-number table is indexed by node
+ * id, 16 bytes a node; the seed's 1,024 sources bound the peers active at once, not the
+ * ids). A larger id panics naming this option. */
+#ifndef PTL_PEERS
+#define PTL_PEERS 1024
+#endif
+/* assumption: 4 reserved pendings carry the firmware's ACK/NACK headers, so a NACK
+ * never needs the pool that ran out (like GRIM's buffered control messages). */
+#ifndef PTL_CTRL_PENDINGS
+#define PTL_CTRL_PENDINGS 4
+#endif
+/* assumption: a receiver acknowledges at least every 8 accepted messages from a peer
+ * even while busy (otherwise when it goes idle). */
+#ifndef PTL_ACK_EVERY
+#define PTL_ACK_EVERY 8
+#endif
+#else
+#define PTL_CTRL_PENDINGS 0
+#endif
+
 /* The pools' section (pools.ld): cached SRAM that crt0 does not clear. */
 #define PTL_POOL __attribute__((section(".pools")))
 
 _Static_assert(PTL_CACHES == 0 || PTL_CACHES == 1 || PTL_CACHES == 3, "PTL_CACHES is 0, 1 or 3");
 _Static_assert((PTL_HASH_BUCKETS & (PTL_HASH_BUCKETS - 1)) == 0, "PTL_HASH_BUCKETS must be a power of two");
-_Static_assert(PTL_PENDINGS < 0xFFFF && PTL_SEGMENTS < 0xFFFF, "ids are 16 bits");
+_Static_assert(PTL_PENDINGS + PTL_CTRL_PENDINGS < 0xFFFF && PTL_SEGMENTS < 0xFFFF, "ids are 16 bits");
+_Static_assert(PTL_EXHAUSTION == PTL_EXHAUSTION_PANIC || PTL_GBN, "PTL_EXHAUSTION is 0 (panic) or 1 (go-back-N)");
+#if PTL_GBN
+_Static_assert(PTL_CTRL_PENDINGS > 0 && PTL_CTRL_PENDINGS <= 32, "1 to 32 control pendings (a bit mask)");
+_Static_assert(PTL_PEERS > 0 && PTL_PEERS < 0xFFFF, "peer links are 16 bits");
+_Static_assert(PTL_ACK_EVERY > 0 && PTL_ACK_EVERY < 256, "rx_unacked is 8 bits");
+#endif
 _Static_assert(PTL_SOURCES > 0 && PTL_TX_PENDINGS > 0 && PTL_RX_PENDINGS > 0 && PTL_SEGMENTS > 0, "empty pool");
 
 /* The features word of the NIC control block: what this image was built with. */
 #define PTL_FEATURES                                                           \
     ((PTL_CACHES & 1 ? PTL_FW_FEAT_ICACHE : 0u) | (PTL_CACHES & 2 ? PTL_FW_FEAT_DCACHE : 0u) |  \
      (PTL_VSMALL ? PTL_FW_FEAT_VSMALL : 0u) | (PTL_WRITE_THROUGH ? PTL_FW_FEAT_WRITE_THROUGH : 0u) | \
-     (PTL_PIN_GLOBALS ? PTL_FW_FEAT_PINNED : 0u) | (NICLAB_TRACE ? PTL_FW_FEAT_TRACE : 0u))
+     (PTL_PIN_GLOBALS ? PTL_FW_FEAT_PINNED : 0u) | (NICLAB_TRACE ? PTL_FW_FEAT_TRACE : 0u) |      \
+     (PTL_GBN ? PTL_FW_FEAT_GO_BACK_N : 0u))
 
 #endif /* PTL_CONFIG_H */

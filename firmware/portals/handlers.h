@@ -14,6 +14,11 @@ int mailbox_poll(void);
 void tx_command(volatile const uint32_t *cmd);
 int tx_progress(void);       /* program queued pendings into the TX FIFO */
 int tx_completions(void);
+struct lower_pending;
+/* Post `pending`'s TX_DONE (status, payload bytes) and give its id back to the host. */
+void tx_release(uint32_t status, uint32_t payload);
+/* Put the chain first..last (linked by next) ahead of the pendings not yet programmed. */
+void tx_queue_front(struct lower_pending *first, struct lower_pending *last);
 
 /* rx.c: message reception (§4.3.2). */
 int rx_events(void);

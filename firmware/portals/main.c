@@ -11,6 +11,7 @@
 #include "niclab/fw/csr.h"
 #include "niclab/fw/runtime.h"
 #include "event.h"
+#include "gbn.h"
 #include "handlers.h"
 #include "niccb.h"
 #include "pending.h"
@@ -26,6 +27,9 @@ int main(void)
     process_boot();
     pending_boot();
     source_boot();
+#if PTL_GBN
+    gbn_boot();
+#endif
     niccb_boot();
     fw_csr_set(mie, 1u << 11);  /* MEIE: external interrupts wake wfi */
     fw_set_running();
@@ -39,6 +43,9 @@ int main(void)
         progress |= mailbox_poll();
         progress |= tx_progress();
         progress |= rx_events();
+#if PTL_GBN
+        progress |= gbn_progress(!progress);  /* ACKs wait for a pass with nothing else to do */
+#endif
         event_flush();                    /* one host interrupt for the whole pass */
         if (!progress)
             fw_wfi();

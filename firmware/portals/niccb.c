@@ -40,6 +40,7 @@ void niccb_boot(void)
     niccb.pending_bytes = c->pending_bytes;
     niccb.source_bytes = c->source_bytes;
     niccb.sram_structs = c->sram_structs;
+    niccb.ctrl_pendings = c->ctrl_pendings = PTL_CTRL_PENDINGS;
     c->magic = PTL_NICCB_MAGIC;
     niccb.magic = PTL_NICCB_MAGIC;
 

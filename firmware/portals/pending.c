@@ -35,7 +35,7 @@ void pending_boot(void)
     }
 }
 
-void rx_pending_alloc(void)
+int rx_pending_alloc(void)
 {
     struct process *p = process;
     struct lower_pending *lp = p->rx_free;
@@ -49,8 +49,12 @@ void rx_pending_alloc(void)
         lp->seg_head = lp->seg_tail = SEG_NONE;
         lp->nsegs = 0;
     } else {
-        /* §4.3.3: no graceful recovery (no go-back-n yet), the node panics. */
+#if PTL_GBN
+        return 0;  /* the caller drops the message and owes its sender a NACK (gbn.c) */
+#else
+        /* §4.3.3: the seed's firmware, the node panics. */
         fw_panic(reason_pool("RX pending", p->rx_in_use, PTL_RX_PENDINGS));
+#endif
     }
     p->rx_in_use++;
     NICCB_INC(rx_in_use);
@@ -58,6 +62,7 @@ void rx_pending_alloc(void)
     lp->next = 0;
     lp->flags = 0;
     pending = lp;
+    return 1;
 }
 
 void rx_pending_free(void)

@@ -4,8 +4,9 @@
  * firmware needs to progress and complete the message; its upper half is in host
  * memory (PTL_UPPER_BYTES each) and the firmware only ever writes it. Ids 0 ..
  * PTL_TX_PENDINGS-1 are the host-managed TX pool, the rest the firmware-managed RX
- * pool with its free list (in struct process). No dynamic allocation: every array
- * is sized at compile time (§4.2, last paragraph).
+ * pool with its free list (in struct process); with go-back-N, ids after those are
+ * the firmware's own control pendings (gbn.c). No dynamic allocation: every array is
+ * sized at compile time (§4.2, last paragraph).
  */
 #ifndef PTL_PENDING_H
 #define PTL_PENDING_H
@@ -20,6 +21,7 @@ enum pending_state {
     PEND_FREE = 0,      /* TX: the host owns the id; RX: on the free list (or never used) */
     PEND_TX_QUEUED,     /* on the TX pending list, commands not yet in the TX FIFO */
     PEND_TX_SENDING,    /* its commands are in the TX FIFO */
+    PEND_TX_UNACKED,    /* go-back-N: sent, on its peer's unacked list until the receiver's ACK */
     PEND_RX_ANNOUNCED,  /* header in the upper pending, NEW_MSG posted: waiting for PTL_CMD_RX */
     PEND_RX_QUEUED,     /* on its source's RX pending list, not at the head yet */
     PEND_RX_DEPOSITING, /* head of its source's list: RX DMA programmed */
@@ -41,6 +43,7 @@ struct lower_pending {
     uint16_t seg_head, seg_tail; /* segment chain (references), SEG_NONE when empty */
     uint8_t slot;                /* RX: the RX DMA engine's slot for the message */
     uint8_t nsegs;
+    uint16_t seq;                /* TX, go-back-N: the message's sequence number to its destination */
 };
 
 /* One contiguous host region of a non-contiguous buffer (PTL_CMD_SEG). */
@@ -69,9 +72,10 @@ void pending_for_command(uint32_t id, int in_pool, uint8_t state, const char *ba
 
 /* Boot: every TX pending free. */
 void pending_boot(void);
-/* Take an RX pending from the process's free list; panics when the pool is empty
- * (seed 000 §4.3.3: the node panics rather than hang). Sets `pending`. */
-void rx_pending_alloc(void);
+/* Take an RX pending from the process's free list and set `pending`. When the pool is
+ * empty: with go-back-N returns 0 (the message is dropped and NACKed), otherwise
+ * panics (seed 000 §4.3.3: the node panics rather than hang). */
+int rx_pending_alloc(void);
 /* Return `pending` to its free list. */
 void rx_pending_free(void);
 

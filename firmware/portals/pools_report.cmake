@@ -26,6 +26,19 @@ sym_size(niccb niccb_total)
 sym_size(cached_niccb cniccb_total)
 sym_size(generic_process proc_total)
 sym_size(niclab_mailbox mbox_total)
+# Go-back-N's per-node table (gbn.c); images built to panic on exhaustion have none.
+string(REGEX MATCH "\n[0-9]+ 0*([0-9]+) [a-zA-Z] peers\n" m "\n${syms}")
+if(m)
+  set(peers_total ${CMAKE_MATCH_1})
+else()
+  set(peers_total 0)
+endif()
+string(REGEX MATCH "\n[0-9]+ 0*([0-9]+) [a-zA-Z] gbn_ctrl_pendings\n" m "\n${syms}")
+if(m)
+  set(ctrl_total ${CMAKE_MATCH_1})
+else()
+  set(ctrl_total 0)
+endif()
 
 function(sym_addr name out)
   string(REGEX MATCH "\n0*([0-9]+) [a-zA-Z] ${name}\n" m "\n${syms}")
@@ -50,7 +63,7 @@ math(EXPR S "${src_total} / ${S_size}")
 math(EXPR nseg "${seg_total} / ${seg_size}")
 math(EXPR buckets "${hash_total} / 4")
 math(EXPR M "${S} * ${S_size} + ${P} * ${P_size}")
-math(EXPR other "${seg_total} + ${hash_total} + ${cniccb_total} + ${proc_total}")
+math(EXPR other "${seg_total} + ${hash_total} + ${cniccb_total} + ${proc_total} + ${peers_total} + ${ctrl_total}")
 math(EXPR all "${M} + ${other}")
 
 set(report
@@ -59,6 +72,7 @@ set(report
   lower pendings   ${P} x ${P_size} = ${pend_total} bytes (generic process: TX + RX pools)
   segments         ${nseg} x ${seg_size} = ${seg_total} bytes
   source hash      ${buckets} x 4 = ${hash_total} bytes
+  go-back-N peers  ${peers_total} bytes (per node id), control pendings ${ctrl_total} bytes
   cached_niccb     1 x ${cniccb_total} = ${cniccb_total} bytes
   process          1 x ${proc_total} = ${proc_total} bytes
   niccb            1 x ${niccb_total} = ${niccb_total} bytes (uncached)

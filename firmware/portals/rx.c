@@ -14,11 +14,18 @@
  * PTL_INLINE_BYTES, travels inside the header) is complete when its event arrives;
  * the firmware discards the slot itself and posts NEW_MSG_COMPLETE, saving the
  * second interrupt.
+ *
+ * Go-back-N (gbn.h): a message is taken only if it carries the sequence number
+ * expected from its sender and a source and an RX pending are free; otherwise the
+ * engine is told to discard it and gbn.c decides whether the sender is owed a NACK.
+ * Control messages (dst_pid PTL_PID_FIRMWARE) are the firmware's own: read and
+ * discarded, never shown to the host.
  */
 #include "globals.h"
 
 #include "niclab/fw/dma.h"
 #include "event.h"
+#include "gbn.h"
 #include "handlers.h"
 #include "niccb.h"
 #include "panic.h"
@@ -86,6 +93,19 @@ static void rx_program(void)
     lp->state = PEND_RX_DEPOSITING;
 }
 
+#if PTL_GBN
+/* Let the engine discard a whole message the firmware does not take; its completion
+ * is ignored. Nothing was allocated for it. */
+static void rx_discard(uint32_t slot)
+{
+    rx_put(rx_reserve(1), slot, NICLAB_RXCMD_END, 0, 0, 0, 0, RX_TAG_INTERNAL);
+    fifo_produce(RX_CMD_TAIL, &cached_niccb.rx_cmd, NICLAB_DMA_FIFO_ENTRIES, 1);
+}
+
+_Static_assert(__builtin_offsetof(struct ptl_hdr, seq) == PTL_HDR_SEQ_OFFSET, "PTL_HDR_SEQ_OFFSET");
+_Static_assert(__builtin_offsetof(struct ptl_hdr, dst_pid) == PTL_HDR_DST_PID_OFFSET, "PTL_HDR_DST_PID_OFFSET");
+#endif
+
 /* Copy the 64-byte header from the RX event into the upper pending, through the host
  * window: the firmware writes upper pendings, it never reads them. */
 static void rx_write_header(volatile const uint32_t *hdr)
@@ -109,9 +129,37 @@ int rx_events(void)
         volatile const uint32_t *hdr = e + NICLAB_RXEVT_HEADER / 4u;
         uint32_t slot = e[NICLAB_RXEVT_SLOT], src = e[NICLAB_RXEVT_SRC], length = e[NICLAB_RXEVT_LENGTH];
         trace_val(src);
+#if PTL_GBN
+        uint32_t pid = hdr[PTL_HDR_DST_PID_OFFSET / 4u] >> 16;
+        if (pid == PTL_PID_FIRMWARE) {
+            gbn_control(src, hdr);
+            fifo_consume(RX_EVT_HEAD, &cached_niccb.rx_evt, NICLAB_DMA_FIFO_ENTRIES);
+            rx_discard(slot);
+            progress = 1;
+            continue;
+        }
+        struct peer *pe = peer_at(src);
+        uint32_t seq = hdr[PTL_HDR_SEQ_OFFSET / 4u] >> 16;
+        int taken = 0;
+        if (gbn_expected(pe, seq) && source_get(src)) {            /* sets source */
+            process_for_pid(pid);                                  /* sets process */
+            taken = rx_pending_alloc();                            /* sets pending */
+            if (!taken)
+                source_put(source);
+        }
+        if (!taken) {
+            fifo_consume(RX_EVT_HEAD, &cached_niccb.rx_evt, NICLAB_DMA_FIFO_ENTRIES);
+            rx_discard(slot);
+            gbn_rx_dropped(pe, seq);
+            progress = 1;
+            continue;
+        }
+        gbn_rx_accepted(pe);
+#else
         source_get(src);                                           /* sets source */
         process_for_pid(hdr[PTL_HDR_DST_PID_OFFSET / 4u] >> 16);  /* sets process */
         rx_pending_alloc();                                        /* sets pending */
+#endif
         pending->source = source;
         pending->slot = (uint8_t)slot;
         NICCB_INC(rx_messages);

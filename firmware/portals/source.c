@@ -25,7 +25,15 @@ void source_boot(void)
         source_hash[i] = 0;
 }
 
-void source_get(uint32_t nid)
+void source_exhausted(void)
+{
+    /* Too many peers at once (§4.3.3): panic, naming the pool. */
+    fw_panic(reason_pool("source", sources_used, PTL_SOURCES));
+}
+
+uint32_t sources_free(void) { return PTL_SOURCES - sources_used; }
+
+int source_get(uint32_t nid)
 {
     struct source **b = bucket(nid);
     struct source *s;
@@ -33,7 +41,7 @@ void source_get(uint32_t nid)
         if (s->nid == nid) {
             s->refs++;
             source = s;
-            return;
+            return 1;
         }
     }
     if (source_free) {
@@ -42,8 +50,11 @@ void source_get(uint32_t nid)
     } else if (source_fresh < PTL_SOURCES) {
         s = &sources[source_fresh++];
     } else {
-        /* Too many peers at once (§4.3.3): panic, naming the pool. */
-        fw_panic(reason_pool("source", sources_used, PTL_SOURCES));
+#if PTL_GBN
+        return 0;
+#else
+        source_exhausted();
+#endif
     }
     trace_val(nid);
     s->nid = nid;
@@ -55,6 +66,7 @@ void source_get(uint32_t nid)
     NICCB_INC(sources_in_use);
     NICCB_MAX(sources_in_use, sources_in_use_max);
     source = s;
+    return 1;
 }
 
 void source_put(struct source *s)

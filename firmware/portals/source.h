@@ -30,9 +30,14 @@ extern struct source *source_hash[PTL_HASH_BUCKETS];
 
 /* Boot: no active sources. */
 void source_boot(void);
-/* Find the source for `nid` or allocate one (panics when the pool is empty); takes
- * a reference and sets `source`. */
-void source_get(uint32_t nid);
+/* Find the source for `nid` or allocate one; takes a reference and sets `source`.
+ * When the pool is empty: with go-back-N returns 0 (the caller decides), otherwise
+ * panics naming the pool. */
+int source_get(uint32_t nid);
+/* Panic: the pool is empty (§4.3.3), for callers that cannot drop. */
+void source_exhausted(void) __attribute__((noreturn));
+/* Sources not in use. */
+uint32_t sources_free(void);
 /* Drop a reference to `s`; the last one frees it. */
 void source_put(struct source *s);
 

@@ -8,11 +8,18 @@
  * from host memory (zero-copy) - as long as all of a message's commands fit in the
  * FIFO; otherwise it yields to the main loop. Several messages may sit in the FIFO
  * at once. Completions come back in FIFO order, so each belongs to the list head.
+ *
+ * With go-back-N (gbn.h) each message gets a sequence number to its destination when
+ * commanded, and a completed message waits for the receiver's acknowledgement before
+ * its TX_DONE; a NACK puts messages back at the front of the not-yet-programmed part
+ * of the list (tx_queue_front), as do the firmware's own control messages, whose
+ * pendings have no source.
  */
 #include "globals.h"
 
 #include "niclab/fw/dma.h"
 #include "event.h"
+#include "gbn.h"
 #include "handlers.h"
 #include "niccb.h"
 #include "panic.h"
@@ -38,8 +45,15 @@ void tx_command(volatile const uint32_t *cmd)
     pending->flags = (uint8_t)(cmd[PTL_TX_FLAGS] & PTL_TX_SEGS);
     if (!(pending->flags & PTL_TX_SEGS))
         pending_free_segments();  /* SEG commands the TX does not use */
+#if PTL_GBN
+    if (!source_get(cmd[PTL_TX_DST]))
+        source_exhausted();  /* a host command cannot be dropped and NACKed */
+    pending->source = source;
+    gbn_tx_number();
+#else
     source_get(cmd[PTL_TX_DST]);
     pending->source = source;
+#endif
     pending->state = PEND_TX_QUEUED;
     pending->next = 0;
     if (cached_niccb.tx_tail)
@@ -59,11 +73,35 @@ static uint32_t tx_commands_needed(void)
     return pending->length ? 2u : 1u;
 }
 
+void tx_queue_front(struct lower_pending *first, struct lower_pending *last)
+{
+    struct lower_pending *next = cached_niccb.tx_next;
+    last->next = next;
+    if (cached_niccb.tx_head == next) {
+        cached_niccb.tx_head = first;  /* also the empty list */
+    } else {
+        /* Behind the programmed pendings: at most a FIFO's worth, and only on this
+         * rare path. */
+        struct lower_pending *p = cached_niccb.tx_head;
+        while (p->next != next)
+            p = p->next;
+        p->next = first;
+    }
+    if (!next)
+        cached_niccb.tx_tail = last;
+    cached_niccb.tx_next = first;
+}
+
 static void tx_put(uint32_t index, uint32_t ctrl, uint32_t length, uint32_t lo, uint32_t hi)
 {
     volatile uint32_t *c = dma_entry(NICLAB_TXDMA_BASE, NICLAB_TXDMA_CMD_RING, NICLAB_TXDMA_CMD_BYTES, index, 0);
     c[NICLAB_TXCMD_CTRL] = ctrl;
+#if PTL_GBN
+    /* A control message has no source; its pending keeps the destination (gbn.c). */
+    c[NICLAB_TXCMD_DST] = pending->source ? pending->source->nid : pending->addr_lo;
+#else
     c[NICLAB_TXCMD_DST] = pending->source->nid;
+#endif
     c[NICLAB_TXCMD_LENGTH] = length;
     c[NICLAB_TXCMD_ADDR_LO] = lo;
     c[NICLAB_TXCMD_ADDR_HI] = hi;
@@ -137,13 +175,22 @@ int tx_completions(void)
         cached_niccb.tx_head = pending->next;
         if (!cached_niccb.tx_head)
             cached_niccb.tx_tail = 0;
-        pending->state = PEND_FREE;  /* the id is the host's again */
-        pending_free_segments();
-        source_put(pending->source);
-        pending->source = 0;
-        NICCB_INC(tx_messages);
-        event_post(PTL_EV_TX_DONE, tag, status, bytes >= PTL_HDR_BYTES ? bytes - PTL_HDR_BYTES : 0u);
+#if PTL_GBN
+        gbn_tx_sent(status, bytes);
+#else
+        tx_release(status, bytes >= PTL_HDR_BYTES ? bytes - PTL_HDR_BYTES : 0u);
+#endif
         progress = 1;
     }
     return progress;
+}
+
+void tx_release(uint32_t status, uint32_t payload)
+{
+    pending->state = PEND_FREE;  /* the id is the host's again */
+    pending_free_segments();
+    source_put(pending->source);
+    pending->source = 0;
+    NICCB_INC(tx_messages);
+    event_post(PTL_EV_TX_DONE, pending->id, status, payload);
 }

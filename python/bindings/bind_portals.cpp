@@ -182,6 +182,13 @@ void bind_portals(py::module_& m) {
             d["sources_in_use"] = cb.sources_in_use;
             d["sources_in_use_max"] = cb.sources_in_use_max;
             d["tx_fifo_yields"] = cb.tx_fifo_yields;
+            d["ctrl_pendings"] = cb.ctrl_pendings;
+            d["rx_drops"] = cb.rx_drops;
+            d["nacks_sent"] = cb.nacks_sent;
+            d["nacks_received"] = cb.nacks_received;
+            d["acks_sent"] = cb.acks_sent;
+            d["acks_received"] = cb.acks_received;
+            d["retransmits"] = cb.retransmits;
             return d;
         });
 }

@@ -91,7 +91,8 @@ local H = { src = 10, dst = 14, msg_id = 18, seq = 22, pflags = 24, vnet = 25, r
 -- Portals 3.3 header (firmware/sdk/include/niclab/fw/portals_fw.h, struct ptl_hdr)
 ---------------------------------------------------------------------------------------
 local portals = Proto("portals", "Portals 3.3 header (SeaStar)")
-local PTL_OPS = { [1] = "PUT", [2] = "GET", [3] = "REPLY", [4] = "ACK" }
+local PTL_OPS = { [1] = "PUT", [2] = "GET", [3] = "REPLY", [4] = "ACK",
+                  [0x81] = "FW_ACK", [0x82] = "FW_NACK" }  -- the last two: go-back-N control, firmware to firmware
 local pf = portals.fields
 pf.op = ProtoField.uint8("portals.op", "Operation", base.DEC, PTL_OPS)
 pf.flags = ProtoField.uint8("portals.flags", "Flags", base.HEX)
@@ -108,7 +109,8 @@ pf.md_cookie = ProtoField.uint32("portals.md_cookie", "Initiator MD cookie", bas
 pf.hdr_data = ProtoField.uint64("portals.hdr_data", "Header data", base.HEX)
 pf.mlength = ProtoField.uint32("portals.mlength", "Manipulated length")
 pf.uid = ProtoField.uint32("portals.uid", "User id")
-pf.ac_index = ProtoField.uint32("portals.ac_index", "Access control index")
+pf.ac_index = ProtoField.uint16("portals.ac_index", "Access control index")
+pf.seq = ProtoField.uint16("portals.seq", "Go-back-N sequence number (FW_ACK/FW_NACK: next expected)")
 pf.inline_data = ProtoField.bytes("portals.inline_data", "Inline data")
 
 local PTL_HDR_BYTES = 64
@@ -137,14 +139,16 @@ local function dissect_portals(p, pinfo, tree)
     t:add_le(pf.hdr_data, p(32, 8))
     t:add_le(pf.mlength, p(40, 4))
     t:add_le(pf.uid, p(44, 4))
-    t:add_le(pf.ac_index, p(48, 4))
+    t:add_le(pf.ac_index, p(48, 2))
+    t:add_le(pf.seq, p(50, 2))
     local length = p(12, 4):le_uint()
     if bit.band(p(1, 1):uint(), 0x02) ~= 0 then
         t:add(pf.inline_data, p(52, math.min(length, 12)))
     end
     pinfo.cols.protocol = "Portals"
-    local text = string.format("%s pt %d match 0x%s len %d", PTL_OPS[op], p(2, 2):le_uint(),
-                               p(16, 8):le_uint64():tohex(), length)
+    if op >= 0x80 then return string.format("%s seq %d", PTL_OPS[op], p(50, 2):le_uint()) end
+    local text = string.format("%s pt %d match 0x%s len %d seq %d", PTL_OPS[op], p(2, 2):le_uint(),
+                               p(16, 8):le_uint64():tohex(), length, p(50, 2):le_uint())
     if op ~= 1 then text = text .. string.format(" mlen %d", p(40, 4):le_uint()) end
     return text
 end

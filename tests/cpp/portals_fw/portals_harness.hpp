@@ -50,7 +50,8 @@ inline system::SystemSpec spec(uint32_t nodes, const std::string& fw = "portals"
 enum NiccbWord : uint32_t {
     kMagic, kVersion, kFeatures, kTxPendings, kRxPendings, kSources, kSegments, kPendingBytes, kSourceBytes,
     kSramStructs, kTxMessages, kRxMessages, kHostInterrupts, kEvents, kRxInUse, kRxInUseMax, kSourcesInUse,
-    kSourcesInUseMax, kTxFifoYields,
+    kSourcesInUseMax, kTxFifoYields, kCtrlPendings, kRxDrops, kNacksSent, kNacksReceived, kAcksSent, kAcksReceived,
+    kRetransmits,
 };
 
 struct Event {
@@ -78,7 +79,8 @@ public:
         rx_pendings_ = niccb(kRxPendings);
         eq_entries_ = 1;
         while (eq_entries_ <= tx_pendings_ + rx_pendings_) eq_entries_ *= 2;
-        eq_addr_ = kUpperBase + uint64_t(tx_pendings_ + rx_pendings_) * PTL_UPPER_BYTES;
+        // After the RX pool's upper pendings, go-back-N's control pendings' (the firmware's own).
+        eq_addr_ = kUpperBase + uint64_t(tx_pendings_ + rx_pendings_ + niccb(kCtrlPendings)) * PTL_UPPER_BYTES;
         if (eq_addr_ + uint64_t(eq_entries_) * PTL_EQ_BYTES - kUpperBase > kWindowBytes)
             throw std::runtime_error("host structures larger than the window");
         res_head_ = peek(mailbox_ + NICLAB_MAILBOX_RES_HEAD);

@@ -32,11 +32,11 @@ bool is_end(ptl_event_kind_t k) {
 ptl_hdr request_header(const char* op, uint8_t type, ptl_process_id_t self, ptl_uid_t uid, ptl_process_id_t target,
                        ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits,
                        ptl_size_t remote_offset, ptl_size_t length) {
-    if (target.pid > 0xFFFF)
+    if (target.pid >= PTL_PID_FIRMWARE)  // 0xFFFF addresses the NIC firmware itself (go-back-N control)
         throw PortalsError(PTL_PROCESS_INVALID, std::string(op) + ": target pid " + std::to_string(target.pid) +
-                                                    " does not fit the header's 16-bit dst_pid");
-    if (pt_index > 0xFFFF || remote_offset > std::numeric_limits<uint32_t>::max())
-        throw PortalsError(PTL_FAIL, std::string(op) + ": pt_index " + std::to_string(pt_index) + " or remote_offset " +
+                                                    " does not fit the header's 16-bit dst_pid (0xFFFF is the firmware's)");
+    if (pt_index > 0xFFFF || ac_index > 0xFFFF || remote_offset > std::numeric_limits<uint32_t>::max())
+        throw PortalsError(PTL_FAIL, std::string(op) + ": pt_index " + std::to_string(pt_index) + ", ac_index " + std::to_string(ac_index) + " or remote_offset " +
                                          std::to_string(remote_offset) + " does not fit the wire header");
     ptl_hdr hdr{};
     hdr.type = type;
@@ -48,7 +48,7 @@ ptl_hdr request_header(const char* op, uint8_t type, ptl_process_id_t self, ptl_
     set_match_bits(hdr, match_bits);
     hdr.offset = uint32_t(remote_offset);
     hdr.uid = uid;
-    hdr.ac_index = ac_index;
+    hdr.ac_index = uint16_t(ac_index);
     return hdr;
 }
 

@@ -40,6 +40,17 @@ public:
         out.add("nic.rx_exhausted", nic_->rx_dma().exhausted());
         out.add("nic.rx_crc_errors", nic_->rx_dma().crc_errors());
         out.add("nic.rx_orphan_packets", nic_->rx_dma().orphan_packets());
+        // The Portals firmware's go-back-N counters (its NIC control block, read through
+        // the debug back door: no simulated time), once a driver knows where they are.
+        if (nal_ && nal_->has(PTL_FW_FEAT_GO_BACK_N)) {
+            const ptl_niccb& cb = nal_->niccb();
+            out.add("portals.rx_drops", cb.rx_drops);
+            out.add("portals.nacks_sent", cb.nacks_sent);
+            out.add("portals.nacks_received", cb.nacks_received);
+            out.add("portals.acks_sent", cb.acks_sent);
+            out.add("portals.acks_received", cb.acks_received);
+            out.add("portals.retransmits", cb.retransmits);
+        }
     }
 
     SsNal& portals(system::System& sys, uint32_t node) {

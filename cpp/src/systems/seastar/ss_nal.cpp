@@ -41,11 +41,14 @@ SsNal::SsNal(SeaStar& seastar, host::HostCpu& cpu, host::HostMemory& memory, Hos
     n_tx_ = cb.tx_pendings;
     n_rx_ = cb.rx_pendings;
 
-    // The kernel region: upper pendings in id order, then the generic EQ.
+    // The kernel region: upper pendings in id order (after the RX pool, go-back-N's
+    // control pendings: the firmware writes their headers, the host never looks), then
+    // the generic EQ, which only the TX and RX pendings post to.
     const uint32_t pendings = n_tx_ + n_rx_;
+    const uint32_t uppers = pendings + cb.ctrl_pendings;
     eq_entries_ = next_power_of_two_above(pendings);
     upper_base_ = kKernelRegionBase;
-    eq_base_ = upper_base_ + ((uint64_t(pendings) * PTL_UPPER_BYTES + 4095) & ~uint64_t(4095));
+    eq_base_ = upper_base_ + ((uint64_t(uppers) * PTL_UPPER_BYTES + 4095) & ~uint64_t(4095));
     const uint64_t region = eq_base_ + uint64_t(eq_entries_) * PTL_EQ_BYTES - upper_base_;
     memory_.fill(upper_base_, 0, region);
     seastar.host_bridge().open_window(0, upper_base_, uint32_t(region), true);

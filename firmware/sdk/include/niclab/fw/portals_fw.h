@@ -38,6 +38,8 @@
 #define PTL_FW_FEAT_WRITE_THROUGH 0x08u  /* cached shadows of the NIC control block and FIFO indices (§5.3) */
 #define PTL_FW_FEAT_PINNED        0x10u  /* globals pinned in registers (§5.4) */
 #define PTL_FW_FEAT_TRACE         0x20u  /* trace points compiled in (§3.3) */
+#define PTL_FW_FEAT_GO_BACK_N     0x40u  /* RX pending/source exhaustion drops and NACKs instead of
+                                          * panicking (§4.3.3): TX_DONE waits for the receiver's ACK */
 
 struct ptl_niccb {
     uint32_t magic;            /* PTL_NICCB_MAGIC once the firmware is up */
@@ -60,7 +62,16 @@ struct ptl_niccb {
     uint32_t sources_in_use;
     uint32_t sources_in_use_max;
     uint32_t tx_fifo_yields;   /* times the TX state machine found the FIFO full */
-    uint32_t reserved[13];
+    /* go-back-N (PTL_FW_FEAT_GO_BACK_N; all stay 0 without it) */
+    uint32_t ctrl_pendings;    /* configuration: upper pendings after the RX pool that carry the
+                                * firmware's own ACK/NACK headers (the host allocates them) */
+    uint32_t rx_drops;         /* messages dropped: no RX pending or source, or not the expected sequence number */
+    uint32_t nacks_sent;
+    uint32_t nacks_received;
+    uint32_t acks_sent;
+    uint32_t acks_received;
+    uint32_t retransmits;      /* messages queued again after a NACK */
+    uint32_t reserved[6];
 };                             /* 128 bytes */
 
 /* ---- Mailbox commands (struct niclab_mailbox, niclab/fw/mailbox.h: the generic
@@ -144,6 +155,12 @@ struct ptl_niccb {
 #define PTL_MSG_GET             2u
 #define PTL_MSG_REPLY           3u
 #define PTL_MSG_ACK             4u
+/* Firmware-to-firmware control messages of go-back-N (PTL_FW_FEAT_GO_BACK_N): header
+ * only, dst_pid PTL_PID_FIRMWARE, seq = the sender's next expected sequence number
+ * (every message before it was accepted). Never shown to a host. */
+#define PTL_MSG_FW_ACK          0x81u  /* cumulative acknowledgement */
+#define PTL_MSG_FW_NACK         0x82u  /* ... and "go back": retransmit from seq on */
+#define PTL_PID_FIRMWARE        0xFFFFu
 #define PTL_HDR_ACK_REQ         0x01u  /* put: the initiator wants an acknowledgement */
 #define PTL_HDR_INLINE          0x02u  /* payload is in ptl_hdr.inline_data */
 
@@ -163,12 +180,16 @@ struct ptl_hdr {
     uint32_t hdr_data_hi;
     uint32_t mlength;         /* reply/ack: bytes the target manipulated */
     uint32_t uid;
-    uint32_t ac_index;        /* access control entry */
+    uint16_t ac_index;        /* access control entry */
+    uint16_t seq;             /* go-back-N: the firmware's per-destination message sequence
+                               * number (the host leaves it 0; the firmware writes it) */
     uint8_t inline_data[PTL_INLINE_BYTES];
 };
 
 /* Byte offset of dst_pid in struct ptl_hdr (the firmware reads it from the RX event's
  * header copy). */
 #define PTL_HDR_DST_PID_OFFSET  10u
+/* Byte offset of seq (the upper half of a 32-bit word, like dst_pid). */
+#define PTL_HDR_SEQ_OFFSET      50u
 
 #endif /* NICLAB_FW_PORTALS_FW_H */

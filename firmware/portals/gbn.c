@@ -1,0 +1,319 @@
+/*
+ * Go-back-N on resource exhaustion (gbn.h has the protocol).
+ */
+#include "globals.h"
+
+#include "gbn.h"
+
+#if PTL_GBN
+
+#include "handlers.h"
+#include "niccb.h"
+#include "panic.h"
+#include "pending.h"
+#include "process.h"
+#include "source.h"
+
+#define PEER_NACKING   0x01u  /* dropping this peer's messages until rx_expect comes again */
+#define PEER_NACK_OWED 0x02u  /* a NACK(rx_expect) waits for resources and a control pending */
+#define PEER_NACK_SENT 0x04u  /* a NACK went out and its retransmission has not arrived yet */
+#define PEER_ACK_OWED  0x08u  /* accepted messages not acknowledged yet */
+#define PEER_LISTED    0x10u  /* on the owed list */
+
+/* Cleared at boot (gbn_boot), so not in .bss: crt0 would clear it with the caches off. */
+PTL_POOL static struct peer peers[PTL_PEERS];
+
+/* Ids PTL_PENDINGS.. : their upper halves follow the RX pool's (the host allocates
+ * niccb.ctrl_pendings more). Not in the seed's M: they are go-back-N's. */
+PTL_POOL static struct lower_pending gbn_ctrl_pendings[PTL_CTRL_PENDINGS];
+
+static uint32_t owed_head, owed_tail;  /* peers owed an ACK or NACK (node id + 1), in order */
+static uint32_t nacks_outstanding;     /* peers with PEER_NACK_SENT */
+static uint32_t ctrl_free;             /* bit i: control pending PTL_PENDINGS + i is free */
+
+static inline struct lower_pending *pend(uint32_t ref) { return &lower_pendings[ref - 1u]; }
+static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? lp->id + 1u : 0u; }
+
+void gbn_boot(void)
+{
+    for (uint32_t i = 0; i < PTL_PEERS; ++i) {
+        struct peer *pe = &peers[i];
+        pe->tx_seq = pe->tx_acked = pe->rx_expect = 0;
+        pe->unacked_head = pe->unacked_tail = pe->owed_next = 0;
+        pe->flags = pe->rx_unacked = 0;
+    }
+    ctrl_free = (PTL_CTRL_PENDINGS == 32) ? 0xFFFFFFFFu : (1u << PTL_CTRL_PENDINGS) - 1u;
+}
+
+struct peer *peer_at(uint32_t nid)
+{
+    if (nid >= PTL_PEERS)
+        fw_panic(reason_value("go-back-N: node id at or above PTL_PEERS:", nid));
+    return &peers[nid];
+}
+
+/* ---- sender ---- */
+
+void gbn_tx_number(void)
+{
+    struct lower_pending *lp = pending;
+    struct peer *pe = peer_at(lp->source->nid);
+    lp->seq = pe->tx_seq++;
+    /* One posted store through the host window; the TX DMA engine reads the header
+     * after it (the bridge keeps a core's writes ahead of the engine's later reads). */
+    volatile uint16_t *seq =
+        (volatile uint16_t *)(uintptr_t)(process->upper_window + (uint32_t)lp->id * PTL_UPPER_BYTES +
+                                         PTL_HDR_SEQ_OFFSET);
+    *seq = lp->seq;
+}
+
+/* Payload bytes of `pending`'s message, for a TX_DONE posted after its completion. */
+static uint32_t payload_bytes(void)
+{
+    struct lower_pending *lp = pending;
+    if (!(lp->flags & PTL_TX_SEGS))
+        return lp->length;
+    uint32_t n = 0;
+    for (uint32_t ref = lp->seg_head, i = 0; i < lp->nsegs; ++i, ref = segment_at(ref)->next)
+        n += segment_at(ref)->length;
+    return n;
+}
+
+/* Keep `lp` on its peer's unacknowledged list, in sequence order: appended in the
+ * common case; after a go-back, messages that were in the TX FIFO when the NACK came
+ * complete after older ones were queued again, and are inserted in place. */
+static void unacked_insert(struct peer *pe, struct lower_pending *lp)
+{
+    uint32_t ref = ref_of(lp);
+    lp->next = 0;
+    if (!pe->unacked_head) {
+        pe->unacked_head = pe->unacked_tail = (uint16_t)ref;
+        return;
+    }
+    struct lower_pending *tail = pend(pe->unacked_tail);
+    if (seq_before(tail->seq, lp->seq)) {
+        tail->next = lp;
+        pe->unacked_tail = (uint16_t)ref;
+        return;
+    }
+    struct lower_pending *prev = 0, *cur = pend(pe->unacked_head);
+    while (seq_before(cur->seq, lp->seq)) {
+        prev = cur;
+        cur = cur->next;
+    }
+    lp->next = cur;
+    if (prev)
+        prev->next = lp;
+    else
+        pe->unacked_head = (uint16_t)ref;
+}
+
+void gbn_tx_sent(uint32_t status, uint32_t bytes)
+{
+    struct lower_pending *lp = pending;
+    if (!lp->source) {  /* a control message: its pending is ours again */
+        lp->state = PEND_FREE;
+        ctrl_free |= 1u << (lp->id - PTL_PENDINGS);
+        return;
+    }
+    struct peer *pe = peer_at(lp->source->nid);
+    /* A failed DMA sent nothing; the host hears of it at once (gbn.h: its number is
+     * lost, a known limitation). An ACK may beat a long message's completion. */
+    if (status != NICLAB_DMA_OK || seq_before(lp->seq, pe->tx_acked)) {
+        tx_release(status, bytes >= PTL_HDR_BYTES ? bytes - PTL_HDR_BYTES : 0u);
+        return;
+    }
+    lp->state = PEND_TX_UNACKED;
+    unacked_insert(pe, lp);
+}
+
+/* The peer accepted every message before `n`: post their TX_DONEs. */
+static void acked(struct peer *pe, uint32_t n)
+{
+    if (seq_before(pe->tx_acked, n))
+        pe->tx_acked = (uint16_t)n;
+    while (pe->unacked_head) {
+        struct lower_pending *lp = pend(pe->unacked_head);
+        if (!seq_before(lp->seq, n))
+            break;
+        pe->unacked_head = (uint16_t)ref_of(lp->next);
+        pending = lp;
+        tx_release(NICLAB_DMA_OK, payload_bytes());
+    }
+    if (!pe->unacked_head)
+        pe->unacked_tail = 0;
+}
+
+/* Go back to `n`: everything unacknowledged from n on goes out again, in order, ahead
+ * of the messages still queued (which have higher numbers). */
+static void go_back(struct peer *pe, uint32_t n)
+{
+    tx_completions();  /* messages already out join the unacknowledged list first */
+    acked(pe, n);
+    if (!pe->unacked_head)
+        return;
+    struct lower_pending *first = pend(pe->unacked_head), *last = pend(pe->unacked_tail);
+    uint32_t count = 0;
+    for (struct lower_pending *lp = first; lp; lp = lp->next) {
+        lp->state = PEND_TX_QUEUED;
+        ++count;
+    }
+    pe->unacked_head = pe->unacked_tail = 0;
+    tx_queue_front(first, last);
+    NICCB_ADD(retransmits, count);
+    trace_val(count);
+}
+
+void gbn_control(uint32_t src, volatile const uint32_t *hdr)
+{
+    uint32_t type = hdr[0] & 0xFFu;
+    uint32_t n = hdr[PTL_HDR_SEQ_OFFSET / 4u] >> 16;
+    struct peer *pe = peer_at(src);
+    trace_val(n);
+    if (type == PTL_MSG_FW_NACK) {
+        NICCB_INC(nacks_received);
+        go_back(pe, n);
+    } else if (type == PTL_MSG_FW_ACK) {
+        NICCB_INC(acks_received);
+        acked(pe, n);
+    } else {
+        fw_panic(reason_value("go-back-N: unknown control message type", type));
+    }
+}
+
+/* ---- receiver ---- */
+
+static void owe(struct peer *pe, uint32_t flag)
+{
+    pe->flags |= (uint8_t)flag;
+    if (pe->flags & PEER_LISTED)
+        return;
+    pe->flags |= PEER_LISTED;
+    pe->owed_next = 0;
+    uint32_t ref = (uint32_t)(pe - peers) + 1u;
+    if (owed_tail)
+        peers[owed_tail - 1u].owed_next = (uint16_t)ref;
+    else
+        owed_head = ref;
+    owed_tail = ref;
+}
+
+/* The message a NACK asked for arrived (taken or not): that NACK is answered. */
+static void nack_answered(struct peer *pe)
+{
+    if (pe->flags & PEER_NACK_SENT)
+        nacks_outstanding--;
+    pe->flags &= (uint8_t)~(PEER_NACK_SENT | PEER_NACK_OWED);
+}
+
+void gbn_rx_dropped(struct peer *pe, uint32_t seq)
+{
+    NICCB_INC(rx_drops);
+    trace_val(seq);
+    if (seq == pe->rx_expect) {
+        nack_answered(pe);  /* and owed again: the resources are short */
+        pe->flags |= PEER_NACKING;
+        owe(pe, PEER_NACK_OWED);
+    } else if (pe->flags & PEER_NACKING) {
+        /* Later messages of a stream that will be sent again: silently. */
+    } else if (seq_before(pe->rx_expect, seq)) {
+        /* A gap: messages before this one were dropped while their go-back was under
+         * way (they were in the sender's TX FIFO when it went back). */
+        pe->flags |= PEER_NACKING;
+        owe(pe, PEER_NACK_OWED);
+    } else {
+        owe(pe, PEER_ACK_OWED);  /* an old duplicate: the sender may lack our ACK */
+    }
+}
+
+void gbn_rx_accepted(struct peer *pe)
+{
+    nack_answered(pe);
+    pe->flags &= (uint8_t)~PEER_NACKING;
+    pe->rx_expect++;
+    pe->rx_unacked++;
+    owe(pe, PEER_ACK_OWED);
+}
+
+/* Queue a control message to `nid` from a free control pending; 0 if none is free. */
+static int send_control(uint32_t type, uint32_t nid, uint32_t n)
+{
+    if (!ctrl_free)
+        return 0;
+    uint32_t i = 0;
+    while (!(ctrl_free & (1u << i)))
+        ++i;
+    ctrl_free &= ~(1u << i);
+    struct process *p = &generic_process;
+    uint32_t id = PTL_PENDINGS + i;
+    /* The header words a receiver reads; the rest of the upper half stays as the host
+     * cleared it. */
+    volatile uint32_t *up = (volatile uint32_t *)(uintptr_t)(p->upper_window + id * PTL_UPPER_BYTES);
+    up[0] = type;
+    up[PTL_HDR_DST_PID_OFFSET / 4u] = PTL_PID_FIRMWARE << 16;
+    up[PTL_HDR_SEQ_OFFSET / 4u] = n << 16;
+    struct lower_pending *lp = &gbn_ctrl_pendings[i];
+    lp->id = (uint16_t)id;
+    lp->source = 0;       /* marks a control message (tx.c) */
+    lp->addr_lo = nid;    /* a control message has no payload: its field holds the destination */
+    lp->length = 0;
+    lp->flags = 0;
+    lp->seg_head = lp->seg_tail = SEG_NONE;
+    lp->nsegs = 0;
+    lp->state = PEND_TX_QUEUED;
+    tx_queue_front(lp, lp);
+    trace_val(n);
+    return 1;
+}
+
+int gbn_progress(int idle)
+{
+    if (!owed_head)
+        return 0;
+    int progress = 0;
+    /* A NACK goes out only while an RX pending and a source are free for its
+     * retransmission (beyond those promised to NACKs already out). */
+    uint32_t rx_free = PTL_RX_PENDINGS - generic_process.rx_in_use, src_free = sources_free();
+    uint32_t room = rx_free < src_free ? rx_free : src_free;
+    uint32_t budget = room > nacks_outstanding ? room - nacks_outstanding : 0u;
+    uint32_t prev = 0;
+    for (uint32_t ref = owed_head; ref;) {
+        struct peer *pe = &peers[ref - 1u];
+        uint32_t next = pe->owed_next;
+        if (pe->flags & PEER_NACK_OWED) {
+            if (budget && send_control(PTL_MSG_FW_NACK, ref - 1u, pe->rx_expect)) {
+                pe->flags = (uint8_t)((pe->flags & ~(PEER_NACK_OWED | PEER_ACK_OWED)) | PEER_NACK_SENT);
+                pe->rx_unacked = 0;
+                nacks_outstanding++;
+                budget--;
+                NICCB_INC(nacks_sent);
+                progress = 1;
+            }
+        } else if ((pe->flags & PEER_ACK_OWED) && (idle || pe->rx_unacked >= PTL_ACK_EVERY)) {
+            if (send_control(PTL_MSG_FW_ACK, ref - 1u, pe->rx_expect)) {
+                pe->flags &= (uint8_t)~PEER_ACK_OWED;
+                pe->rx_unacked = 0;
+                NICCB_INC(acks_sent);
+                progress = 1;
+            }
+        }
+        if (pe->flags & (PEER_NACK_OWED | PEER_ACK_OWED)) {
+            prev = ref;
+        } else {  /* nothing owed: off the list */
+            pe->flags &= (uint8_t)~PEER_LISTED;
+            if (prev)
+                peers[prev - 1u].owed_next = (uint16_t)next;
+            else
+                owed_head = next;
+            if (owed_tail == ref)
+                owed_tail = prev;
+        }
+        ref = next;
+    }
+    return progress;
+}
+
+#else
+/* ISO C forbids an empty translation unit. */
+typedef int ptl_gbn_not_built;
+#endif /* PTL_GBN */

@@ -1,0 +1,90 @@
+/*
+ * Go-back-N on resource exhaustion (seed 000 §4.3.3: "we are working on a simple
+ * go-back-n protocol to resolve resource exhaustion gracefully"). Built with
+ * PTL_EXHAUSTION=PTL_EXHAUSTION_GO_BACK_N (the default, config.h).
+ *
+ * Every message carries a per-destination sequence number (ptl_hdr.seq, written by
+ * the sender's firmware into the upper pending). A receiver accepts only the next
+ * expected number from each peer. When it cannot take a message - no RX pending, no
+ * source - it drops it (the RX DMA engine discards its packets; nothing was taken),
+ * enters "expecting seq N from peer P" and owes P a NACK(N); while in that state it
+ * drops P's later messages silently (they will come again). A message ahead of the
+ * expected number (a gap: its predecessors were dropped) is handled the same way.
+ *
+ * The NACK waits until the receiver has resources again (an RX pending and a source
+ * free beyond the NACKs already outstanding), so the retransmission that answers it
+ * is likely to be taken: no timers, no back-off guesses. It goes out from one of
+ * PTL_CTRL_PENDINGS reserved control pendings, never from the pool that ran out.
+ *
+ * The sender keeps each TX pending (and so the host's buffer, whose TX_DONE is not
+ * posted yet) until the receiver has acknowledged it. Acknowledgements are cumulative
+ * ("every message before N was accepted") and carried by NACKs too. A receiver sends
+ * a standalone ACK when its main loop goes idle or after PTL_ACK_EVERY messages from
+ * a peer: cumulative so one ACK covers a burst, and deferred to idle time so it is
+ * off the critical path of the message being received; the price is one control
+ * message per burst and a TX_DONE that comes a one-way latency later (README:
+ * "Resource exhaustion"). On NACK(N) the sender releases what came before N and puts
+ * every unacknowledged message from N on back at the front of the TX queue, in order.
+ *
+ * Control messages are header-only Portals messages to PTL_PID_FIRMWARE, type
+ * PTL_MSG_FW_ACK or PTL_MSG_FW_NACK, seq = the receiver's expected number. They carry
+ * no sequence number themselves: the network is reliable (link-level retry) and in
+ * order between two nodes, and a lost exhaustion is all go-back-N repairs.
+ */
+#ifndef PTL_GBN_H
+#define PTL_GBN_H
+
+#include <stdint.h>
+
+#include "config.h"
+
+#if PTL_GBN
+
+/* Per-peer state, indexed by node id. Pending and peer references are index + 1 so
+ * that 0 means none. */
+struct peer {
+    uint16_t tx_seq;        /* sequence number of the next message to this peer */
+    uint16_t tx_acked;      /* the peer accepted every message before this one */
+    uint16_t rx_expect;     /* the only sequence number accepted next from this peer */
+    uint16_t unacked_head;  /* sent, unacknowledged TX pendings, by sequence number */
+    uint16_t unacked_tail;
+    uint16_t owed_next;     /* next peer on the list of those owed an ACK or NACK */
+    uint8_t flags;          /* PEER_* */
+    uint8_t rx_unacked;     /* messages accepted since the last ACK or NACK */
+    uint16_t pad;
+};
+_Static_assert(sizeof(struct peer) == 16, "update the PTL_PEERS comment in config.h");
+
+/* Sequence numbers are 16 bits and compared modulo 2^16: a sender never has more than
+ * PTL_TX_PENDINGS (< 2^15) messages unacknowledged. */
+static inline int seq_before(uint32_t a, uint32_t b) { return (int16_t)(uint16_t)(a - b) < 0; }
+
+/* Boot: every peer at sequence number 0, nothing owed. */
+void gbn_boot(void);
+/* The peer `nid`; panics when nid >= PTL_PEERS. */
+struct peer *peer_at(uint32_t nid);
+
+/* tx_command: give `pending` the next sequence number to its source's node and write
+ * it into the header in its upper pending. */
+void gbn_tx_number(void);
+/* tx_completions: `pending`'s message left (status, bytes as in the TX completion);
+ * release it now if the peer already acknowledged it, else keep it unacknowledged. */
+void gbn_tx_sent(uint32_t status, uint32_t bytes);
+
+/* rx_events, for a message that is not a control message: 1 if it is the expected
+ * sequence number from `src`. */
+static inline int gbn_expected(struct peer *pe, uint32_t seq) { return seq == pe->rx_expect; }
+/* rx_events: the message `seq` from `src` was dropped (see above). */
+void gbn_rx_dropped(struct peer *pe, uint32_t seq);
+/* rx_events: the expected message from the peer was taken. */
+void gbn_rx_accepted(struct peer *pe);
+/* rx_events: a control message (dst_pid PTL_PID_FIRMWARE) from `src`; `hdr` is the
+ * header copy in the RX event. */
+void gbn_control(uint32_t src, volatile const uint32_t *hdr);
+
+/* Main loop: send the ACKs and NACKs owed (ACKs only when `idle` or a peer reached
+ * PTL_ACK_EVERY). Non-zero if it sent something. */
+int gbn_progress(int idle);
+
+#endif /* PTL_GBN */
+#endif /* PTL_GBN_H */
