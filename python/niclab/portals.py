@@ -44,7 +44,8 @@ EVENT_END_DISABLE = 0x100
 EQ_NONE = 0xFFFFFFFF
 
 # Build options of the firmware image (its NIC control block's ``features``).
-FEATURES = {"icache": 0x01, "dcache": 0x02, "vsmall": 0x04, "write_through": 0x08, "pinned": 0x10, "trace": 0x20}
+FEATURES = {"icache": 0x01, "dcache": 0x02, "vsmall": 0x04, "write_through": 0x08, "pinned": 0x10, "trace": 0x20,
+            "go_back_n": 0x40}
 
 
 @dataclass(frozen=True)

@@ -140,11 +140,11 @@ def test_trace_needs_a_traced_firmware():
 
 
 def test_a_fault_keeps_its_fields_and_the_points_before_it():
-    """portals_rx2 has 2 RX pendings and panics when they run out (seed 000 §4.3.3):
-    the LogP signature's bursts of back-to-back messages run them out after its first
-    points."""
+    """portals_rx2_panic has 2 RX pendings and panics when they run out, as the seed's
+    firmware did (seed 000 §4.3.3): the LogP signature's bursts of back-to-back messages
+    run them out after its first points."""
     with pytest.raises(ExperimentFault) as info:
-        niclab.run("logp_signature", firmware="portals_rx2", counters=True)
+        niclab.run("logp_signature", firmware="portals_rx2_panic", counters=True)
     e = info.value
     assert isinstance(e, FirmwareFault) and isinstance(e, ExperimentError)
     assert e.node == 1

@@ -84,3 +84,20 @@ def test_other_firmware_is_refused():
     s = niclab.System({"nodes": 1, "firmware": "hello"})
     with pytest.raises(niclab.NiclabError, match="not the Portals firmware"):
         s.portals(0)
+
+
+def test_go_back_n_carries_a_burst_the_panic_image_cannot():
+    """portals_rx2 has 2 RX pendings: a LogP burst of back-to-back puts runs them out.
+    portals_rx2_panic stops the node (seed 000 §4.3.3); the default go-back-N build
+    drops, NACKs and retransmits, and the run completes, as its counters show."""
+    opts = dict(m=[16], delays_us=[0], rtt_repeats=1, counters=True)
+    with pytest.raises(niclab.ExperimentFault):
+        niclab.run("logp_signature", firmware="portals_rx2_panic", **opts)
+    r = niclab.run("logp_signature", firmware="portals_rx2", **opts)
+    assert len(r) == 1 and not r.stopped
+    target = r.counters[1]
+    assert target["portals.rx_drops"] > 0 and target["portals.nacks_sent"] > 0
+    assert r.counters[0]["portals.nacks_received"] == target["portals.nacks_sent"]
+    assert r.counters[0]["portals.retransmits"] >= target["portals.rx_drops"]
+    again = niclab.run("logp_signature", firmware="portals_rx2", **opts)
+    assert again.counters == r.counters and list(again) == list(r), "deterministic"

@@ -85,8 +85,9 @@ TEST(PortalsMesh, AllToAllEveryByte) {
 
 // portals_tiny has 4 sources and 8 RX pendings. A burst at one node keeps more
 // messages waiting for its host (each header needs an interrupt of at least 2 us
-// before the host can answer) than the pools hold: the node panics with a report
-// naming the pool, the function and the line, and the others go on.
+// before the host can answer) than the pools hold. Built to panic
+// (portals_tiny_panic) the node panics with a report naming the pool, the function
+// and the line, and the others go on; with go-back-N (portals_tiny) every put arrives.
 struct Burst {
     uint32_t senders, messages_each, bytes;
     const char* pool;
@@ -97,7 +98,7 @@ class PortalsExhaustion : public ::testing::TestWithParam<Burst> {};
 TEST_P(PortalsExhaustion, BurstPanicsTheNodeWithAReport) {
     const Burst b = GetParam();
     const uint32_t nodes = b.senders + 1;
-    Cluster c(portals_spec(nodes, {{"kind", "mesh"}, {"dims", {nodes, 1, 1}}}, "portals_tiny"));
+    Cluster c(portals_spec(nodes, {{"kind", "mesh"}, {"dims", {nodes, 1, 1}}}, "portals_tiny_panic"));
     c.spawn(0, "target", [&](host::ProcessContext& ctx, Ni& ni) {
         auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, 0, 0, PTL_RETAIN, PTL_INS_AFTER);
         ni.md_attach(ctx, me, md(kDst, 1 << 20, PTL_MD_OP_PUT | PTL_MD_TRUNCATE, PTL_EQ_NONE), PTL_RETAIN);
@@ -116,6 +117,34 @@ TEST_P(PortalsExhaustion, BurstPanicsTheNodeWithAReport) {
     const std::string msg = fault->what();
     EXPECT_NE(msg.find(std::string(b.pool) + " pool exhausted"), std::string::npos) << msg;
     EXPECT_NE(msg.find(".c:"), std::string::npos) << msg;  // the firmware source line of the call
+}
+
+TEST_P(PortalsExhaustion, BurstIsCarriedByGoBackN) {
+    const Burst b = GetParam();
+    const uint32_t nodes = b.senders + 1, total = b.senders * b.messages_each;
+    Cluster c(portals_spec(nodes, {{"kind", "mesh"}, {"dims", {nodes, 1, 1}}}, "portals_tiny"));
+    std::map<uint32_t, uint32_t> from;  // PUT_ENDs by initiator
+    c.spawn(0, "target", [&](host::ProcessContext& ctx, Ni& ni) {
+        auto eq = ni.eq_alloc(ctx, 1024);
+        auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, 0, 0, PTL_RETAIN, PTL_INS_AFTER);
+        ni.md_attach(ctx, me, md(kDst, 1 << 20, PTL_MD_OP_PUT | PTL_MD_TRUNCATE, eq), PTL_RETAIN);
+        for (uint32_t got = 0; got < total;) {
+            ptl_event_t ev = ni.eq_wait(ctx, eq);
+            if (ev.type == PTL_EVENT_PUT_END) ++got, ++from[ev.initiator.nid];
+        }
+    });
+    for (uint32_t s = 1; s < nodes; ++s)
+        c.spawn(s, "sender", [&](host::ProcessContext& ctx, Ni& ni) {
+            ctx.sleep_for(Time::us(5));
+            auto h = ni.md_bind(ctx, md(kSrc, b.bytes, 0, PTL_EQ_NONE), PTL_RETAIN);
+            for (uint32_t m = 0; m < b.messages_each; ++m) ni.put(ctx, h, PTL_NOACK_REQ, {0, 0}, kPortal, 0, 0, 0);
+        });
+    auto r = c.sys.run_until(Time::ms(10));
+    EXPECT_TRUE(r.faulted_nodes.empty());
+    for (uint32_t s = 1; s < nodes; ++s) EXPECT_EQ(from[s], b.messages_each) << "puts from node " << s;
+    auto counters = c.sys.counters(0);
+    EXPECT_GT(counters.find("portals.rx_drops").value_or(0), 0u) << "the pools did run out";
+    EXPECT_GT(counters.find("portals.nacks_sent").value_or(0), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Pools, PortalsExhaustion,

@@ -1,7 +1,9 @@
-// Resource exhaustion and protocol violations (seed 000 §4.3.3): the C firmware does
-// not recover, it panics the node - with a reason that names the pool and the
-// numbers - and never hangs. portals_tiny has 4 sources, 4 TX and 8 RX pendings and
-// 8 segments. Also the INIT checks of the event queue size.
+// Resource exhaustion and protocol violations (seed 000 §4.3.3): built with
+// PTL_EXHAUSTION=0 (portals_tiny_panic) the C firmware does not recover, it panics the
+// node as the seed's did - with a reason that names the pool and the numbers - and
+// never hangs (the default, go-back-N, is test_portals_gbn.cpp). portals_tiny_panic
+// has 4 sources, 4 TX and 8 RX pendings and 8 segments. Also the INIT checks of the
+// event queue size.
 #include <gtest/gtest.h>
 
 #include "niclab/core/fault.hpp"
@@ -23,7 +25,7 @@ void expect_panic(system::System& sys, size_t node, const std::string& text) {
 }
 
 TEST(PortalsExhaustion, UnreleasedRxPendingsPanicNamingThePool) {
-    system::System sys(ptl::spec(2, "portals_tiny"));
+    system::System sys(ptl::spec(2, "portals_tiny_panic"));
     NodeScript tx, rx;
     for (uint32_t i = 0; i < 9; ++i) tx.sends.push_back({1, i, 0x100000, 100, {}, {}});
     rx.expect_rx = 9;
@@ -39,7 +41,7 @@ TEST(PortalsExhaustion, UnreleasedRxPendingsPanicNamingThePool) {
 }
 
 TEST(PortalsExhaustion, VsmallMessagesHoldPendingsUntilReleasedToo) {
-    system::System sys(ptl::spec(2, "portals_tiny"));
+    system::System sys(ptl::spec(2, "portals_tiny_panic"));
     NodeScript tx, rx;
     for (uint32_t i = 0; i < 9; ++i) {
         ptl::Outgoing m;
@@ -58,7 +60,7 @@ TEST(PortalsExhaustion, ReleasedPendingsAreReused) {
     // The same 8-pending pool carries 40 messages when the host releases them (and
     // the sender leaves the receiver's host the time to: there is no flow control
     // between the hosts, §4.3.3).
-    system::System sys(ptl::spec(2, "portals_tiny"));
+    system::System sys(ptl::spec(2, "portals_tiny_panic"));
     NodeScript tx, rx;
     for (uint32_t i = 0; i < 40; ++i) tx.sends.push_back({1, i, 0x100000, 100, {}, {}});
     tx.gap = Time::us(10);
@@ -72,7 +74,7 @@ TEST(PortalsExhaustion, ReleasedPendingsAreReused) {
 }
 
 TEST(PortalsExhaustion, MoreSendersThanSourcesPanicNamingThePool) {
-    system::System sys(ptl::spec(6, "portals_tiny"));
+    system::System sys(ptl::spec(6, "portals_tiny_panic"));
     std::map<uint32_t, NodeScript> senders;
     NodeScript rx;
     rx.expect_rx = 5;
@@ -90,7 +92,7 @@ TEST(PortalsExhaustion, MoreSendersThanSourcesPanicNamingThePool) {
 }
 
 TEST(PortalsExhaustion, SegmentPoolExhaustedPanics) {
-    system::System sys(ptl::spec(2, "portals_tiny"));
+    system::System sys(ptl::spec(2, "portals_tiny_panic"));
     NodeScript tx;
     std::vector<ptl::Seg> segs;
     for (uint32_t i = 0; i < 9; ++i) segs.push_back({0x100000 + i * 0x1000, 10});

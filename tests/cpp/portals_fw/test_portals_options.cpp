@@ -19,7 +19,7 @@ struct ImageCase {
 };
 
 constexpr uint32_t kAll = PTL_FW_FEAT_ICACHE | PTL_FW_FEAT_DCACHE | PTL_FW_FEAT_VSMALL | PTL_FW_FEAT_WRITE_THROUGH |
-                          PTL_FW_FEAT_PINNED;
+                          PTL_FW_FEAT_PINNED | PTL_FW_FEAT_GO_BACK_N;
 
 const ImageCase kImages[] = {
     {"portals", kAll},
@@ -30,6 +30,7 @@ const ImageCase kImages[] = {
     {"portals_nopin", kAll & ~PTL_FW_FEAT_PINNED},
     {"portals_traced", kAll | PTL_FW_FEAT_TRACE},
     {"portals_tiny", kAll},
+    {"portals_tiny_panic", kAll & ~PTL_FW_FEAT_GO_BACK_N},
 };
 
 struct Delivered {

@@ -1,0 +1,161 @@
+// Go-back-N on resource exhaustion (seed 000 §4.3.3, firmware/portals/gbn.h): with
+// pools too small for the traffic the receiver drops, NACKs and takes the
+// retransmissions; every message arrives exactly once, in order per sender, with its
+// bytes, and every send completes. portals_tiny has 4 sources, 4 TX and 8 RX pendings,
+// so 8 senders at once cannot all be taken: exhaustion is certain, not hoped for.
+#include <gtest/gtest.h>
+
+#include "portals_harness.hpp"
+
+namespace niclab::test {
+namespace {
+
+using ptl::Incoming;
+using ptl::NodeScript;
+
+constexpr uint32_t kSenders = 8;
+constexpr uint32_t kMessages = 12;        // per sender: 3 times its TX pool
+constexpr uint32_t kBytes = 300;          // 5 packets (with the header): deposits take a while
+constexpr uint64_t kSendBase = 0x100000;  // sender: message i at kSendBase + i * kStride
+constexpr uint64_t kRecvBase = 0x400000;  // receiver: (sender, i) at its own place
+constexpr uint64_t kStride = 0x1000;
+
+uint32_t tag(uint32_t sender, uint32_t i) { return (sender << 16) | i; }
+uint64_t recv_addr(uint32_t t) { return kRecvBase + ((t >> 16) * kMessages + (t & 0xFFFF)) * kStride; }
+
+struct Outcome {
+    std::vector<std::tuple<uint32_t, uint32_t, int64_t>> arrivals;  // (src, tag, announced ps) in order
+    std::vector<uint32_t> receiver_niccb, sender_niccb_sum;
+    bool all_finished = false, payloads_ok = false;
+    std::string detail;
+};
+
+Outcome incast(const std::string& image) {
+    system::System sys(ptl::spec(kSenders + 1, image));
+    std::map<uint32_t, NodeScript> senders;
+    std::map<uint32_t, std::vector<std::vector<uint8_t>>> sent;
+    NodeScript rx;
+    rx.expect_rx = kSenders * kMessages;
+    rx.place = [](const Incoming& in) { return ptl::Placement{recv_addr(in.hdr.match_bits_lo), kBytes, {}}; };
+    std::map<uint32_t, NodeScript*> scripts{{0, &rx}};
+    for (uint32_t s = 1; s <= kSenders; ++s) {
+        for (uint32_t i = 0; i < kMessages; ++i) {
+            uint64_t a = kSendBase + i * kStride;
+            sent[s].push_back(ptl::put_pattern(sys, s, a, kBytes, tag(s, i)));
+            senders[s].sends.push_back({0, tag(s, i), a, kBytes, {}, {}});
+        }
+        scripts[s] = &senders[s];
+    }
+    auto r = ptl::run(sys, scripts);
+    Outcome o;
+    o.all_finished = r.result.faulted_nodes.empty() && rx.finished;
+    for (auto& [s, script] : senders) o.all_finished = o.all_finished && script.finished;
+    o.payloads_ok = true;
+    for (const Incoming& in : rx.received) {
+        uint32_t t = in.hdr.match_bits_lo;
+        o.arrivals.emplace_back(in.src, t, in.announced.ps());
+        if (in.status != NICLAB_DMA_OK || in.bytes != kBytes ||
+            ptl::read(sys, 0, recv_addr(t), kBytes) != sent.at(t >> 16).at(t & 0xFFFF)) {
+            o.payloads_ok = false;
+            o.detail += "bad payload for tag " + std::to_string(t) + "\n";
+        }
+    }
+    for (uint32_t w = 0; w <= ptl::kRetransmits; ++w) o.receiver_niccb.push_back(r.hosts[0]->niccb(w));
+    o.sender_niccb_sum.assign(ptl::kRetransmits + 1, 0);
+    for (size_t h = 1; h < r.hosts.size(); ++h)
+        for (uint32_t w = 0; w <= ptl::kRetransmits; ++w) o.sender_niccb_sum[w] += r.hosts[h]->niccb(w);
+    return o;
+}
+
+TEST(PortalsGoBackN, IncastWithTinyPoolsDeliversEveryMessageOnceInOrder) {
+    Outcome o = incast("portals_tiny");
+    ASSERT_TRUE(o.all_finished) << "a node faulted or did not finish";
+    EXPECT_TRUE(o.payloads_ok) << o.detail;
+
+    // Exactly once, in order per sender: sender s's tags arrive as 0, 1, ..., kMessages-1.
+    ASSERT_EQ(o.arrivals.size(), size_t(kSenders * kMessages));
+    std::map<uint32_t, uint32_t> next;
+    for (auto& [src, t, when] : o.arrivals) {
+        EXPECT_EQ(src, t >> 16) << "the event's source is the sender";
+        EXPECT_EQ(t & 0xFFFF, next[src]) << "from node " << src << ": out of order or duplicated";
+        next[src] = (t & 0xFFFF) + 1;
+    }
+    for (uint32_t s = 1; s <= kSenders; ++s) EXPECT_EQ(next[s], kMessages) << "node " << s;
+
+    // Exhaustion happened and go-back-N repaired it, as the counters tell.
+    const auto& rc = o.receiver_niccb;
+    const auto& sc = o.sender_niccb_sum;
+    EXPECT_EQ(rc[ptl::kFeatures] & PTL_FW_FEAT_GO_BACK_N, PTL_FW_FEAT_GO_BACK_N);
+    EXPECT_GT(rc[ptl::kRxDrops], 0u);
+    EXPECT_GT(rc[ptl::kNacksSent], 0u);
+    EXPECT_EQ(sc[ptl::kNacksReceived], rc[ptl::kNacksSent]) << "every NACK reached its sender";
+    EXPECT_GT(sc[ptl::kRetransmits], 0u);
+    EXPECT_EQ(sc[ptl::kAcksReceived], rc[ptl::kAcksSent]);
+    // Every drop was retransmitted: taken headers = messages, and every drop is made
+    // good by a retransmission (a retransmitted message may be dropped again).
+    EXPECT_EQ(rc[ptl::kRxMessages], kSenders * kMessages);
+    EXPECT_GE(sc[ptl::kRetransmits], rc[ptl::kRxDrops]);
+    EXPECT_EQ(sc[ptl::kTxMessages], kSenders * kMessages) << "every send completed once";
+    EXPECT_LE(rc[ptl::kRxInUseMax], 8u);
+    EXPECT_LE(rc[ptl::kSourcesInUseMax], 4u);
+    EXPECT_EQ(rc[ptl::kRxInUse], 0u);
+    EXPECT_EQ(rc[ptl::kSourcesInUse], 0u);
+    EXPECT_EQ(sc[ptl::kSourcesInUse], 0u) << "senders released every source once acknowledged";
+}
+
+TEST(PortalsGoBackN, IncastIsDeterministic) {
+    Outcome a = incast("portals_tiny"), b = incast("portals_tiny");
+    ASSERT_TRUE(a.all_finished && b.all_finished);
+    EXPECT_EQ(a.arrivals, b.arrivals) << "same arrivals at the same times";
+    EXPECT_EQ(a.receiver_niccb, b.receiver_niccb);
+    EXPECT_EQ(a.sender_niccb_sum, b.sender_niccb_sum);
+}
+
+TEST(PortalsGoBackN, PanicImageStillPanicsOnTheSameIncast) {
+    // PTL_EXHAUSTION=0 keeps the seed's behaviour: the receiver stops, naming the pool.
+    system::System sys(ptl::spec(kSenders + 1, "portals_tiny_panic"));
+    std::map<uint32_t, NodeScript> senders;
+    NodeScript rx;
+    rx.expect_rx = kSenders;
+    std::map<uint32_t, NodeScript*> scripts{{0, &rx}};
+    for (uint32_t s = 1; s <= kSenders; ++s) {
+        senders[s].sends.push_back({0, tag(s, 0), kSendBase, kBytes, {}, {}});
+        scripts[s] = &senders[s];
+    }
+    auto r = ptl::run(sys, scripts);
+    ASSERT_EQ(r.result.faulted_nodes, std::vector<size_t>{0});
+    EXPECT_NE(sys.nic(0).fault()->info().message.find("pool exhausted"), std::string::npos)
+        << sys.nic(0).fault()->info().message;
+    EXPECT_EQ(r.hosts[0]->niccb(ptl::kFeatures) & PTL_FW_FEAT_GO_BACK_N, 0u);
+}
+
+TEST(PortalsGoBackN, EveryMessageCarriesItsSequenceNumber) {
+    // Two streams from node 0 (to 1 and to 2) and one from 1 to 2: numbers count per
+    // destination from 0; a message's TX_DONE comes once the receiver acknowledged it.
+    system::System sys(ptl::spec(3));
+    NodeScript n0, n1, n2;
+    for (uint32_t i = 0; i < 5; ++i) n0.sends.push_back({1 + (i & 1), i, kSendBase, 8, {}, {}});
+    for (uint32_t i = 0; i < 3; ++i) n1.sends.push_back({2, 100 + i, kSendBase, 8, {}, {}});
+    n1.expect_rx = 3;
+    n2.expect_rx = 5;
+    auto r = ptl::run(sys, {{0, &n0}, {1, &n1}, {2, &n2}});
+    ASSERT_TRUE(n0.finished && n1.finished && n2.finished) << ptl::faults(sys);
+    std::map<uint32_t, std::vector<uint32_t>> seqs;  // by source, in arrival order
+    for (const auto* s : {&n1, &n2})
+        for (const Incoming& in : s->received) seqs[in.src * 10 + (s == &n1 ? 1 : 2)].push_back(in.hdr.seq);
+    EXPECT_EQ(seqs[1], (std::vector<uint32_t>{0, 1, 2})) << "node 0 to node 1";
+    EXPECT_EQ(seqs[2], (std::vector<uint32_t>{0, 1})) << "node 0 to node 2";
+    EXPECT_EQ(seqs[12], (std::vector<uint32_t>{0, 1, 2})) << "node 1 to node 2";
+    // No exhaustion: nothing dropped or resent; the ACKs released every TX pending.
+    for (auto& h : r.hosts) {
+        EXPECT_EQ(h->niccb(ptl::kRxDrops), 0u);
+        EXPECT_EQ(h->niccb(ptl::kRetransmits), 0u);
+        EXPECT_EQ(h->niccb(ptl::kNacksSent), 0u);
+        EXPECT_EQ(h->niccb(ptl::kSourcesInUse), 0u);
+    }
+    EXPECT_GT(r.hosts[0]->niccb(ptl::kAcksReceived), 0u);
+    EXPECT_EQ(n0.tx_done.size(), 5u);
+}
+
+}  // namespace
+}  // namespace niclab::test
