@@ -7,6 +7,8 @@
 
 #if PTL_GBN
 
+#include "niclab/fw/csr.h"
+#include "niclab/fw/runtime.h"
 #include "handlers.h"
 #include "niccb.h"
 #include "panic.h"
@@ -21,7 +23,7 @@
 #define PEER_LISTED    0x10u  /* on the owed list */
 
 /* Cleared at boot (gbn_boot), so not in .bss: crt0 would clear it with the caches off. */
-PTL_POOL static struct peer peers[PTL_PEERS];
+PTL_POOL struct peer gbn_peers[PTL_PEERS];
 
 /* Ids PTL_PENDINGS.. : their upper halves follow the RX pool's (the host allocates
  * niccb.ctrl_pendings more). Not in the seed's M: they are go-back-N's. */
@@ -29,7 +31,12 @@ PTL_POOL static struct lower_pending gbn_ctrl_pendings[PTL_CTRL_PENDINGS];
 
 static uint32_t owed_head, owed_tail;  /* peers owed an ACK or NACK (node id + 1), in order */
 static uint32_t nacks_outstanding;     /* peers with PEER_NACK_SENT */
+static uint32_t nacks_owed;            /* peers with PEER_NACK_OWED */
+static uint8_t acks_every;             /* a peer reached PTL_ACK_EVERY unacknowledged messages */
 static uint32_t ctrl_free;             /* bit i: control pending PTL_PENDINGS + i is free */
+static uint32_t ack_delay;             /* PTL_ACK_DELAY_US in core cycles */
+static uint64_t ack_deadline;          /* standalone ACKs go at this mtime ... */
+static uint8_t ack_timer;              /* ... when set */
 
 static inline struct lower_pending *pend(uint32_t ref) { return &lower_pendings[ref - 1u]; }
 static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? lp->id + 1u : 0u; }
@@ -37,19 +44,20 @@ static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? lp->
 void gbn_boot(void)
 {
     for (uint32_t i = 0; i < PTL_PEERS; ++i) {
-        struct peer *pe = &peers[i];
+        struct peer *pe = &gbn_peers[i];
         pe->tx_seq = pe->tx_acked = pe->rx_expect = 0;
         pe->unacked_head = pe->unacked_tail = pe->owed_next = 0;
         pe->flags = pe->rx_unacked = 0;
     }
     ctrl_free = (PTL_CTRL_PENDINGS == 32) ? 0xFFFFFFFFu : (1u << PTL_CTRL_PENDINGS) - 1u;
+    ack_delay = PTL_ACK_DELAY_US * fw_clock_mhz();
+    fw_timer_off();
+    fw_csr_set(mie, 1u << 7);  /* MTIE: the delayed-ACK timer wakes wfi (no trap: mstatus.MIE is off) */
 }
 
-struct peer *peer_at(uint32_t nid)
+void gbn_bad_peer(uint32_t nid)
 {
-    if (nid >= PTL_PEERS)
-        fw_panic(reason_value("go-back-N: node id at or above PTL_PEERS:", nid));
-    return &peers[nid];
+    fw_panic(reason_value("go-back-N: node id at or above PTL_PEERS:", nid));
 }
 
 /* ---- sender ---- */
@@ -59,12 +67,18 @@ void gbn_tx_number(void)
     struct lower_pending *lp = pending;
     struct peer *pe = peer_at(lp->source->nid);
     lp->seq = pe->tx_seq++;
-    /* One posted store through the host window; the TX DMA engine reads the header
-     * after it (the bridge keeps a core's writes ahead of the engine's later reads). */
-    volatile uint16_t *seq =
-        (volatile uint16_t *)(uintptr_t)(process->upper_window + (uint32_t)lp->id * PTL_UPPER_BYTES +
+    /* One posted store through the host window, seq and the cumulative ACK of the
+     * peer's messages in one word; the TX DMA engine reads the header after it (the
+     * bridge keeps a core's writes ahead of the engine's later reads). */
+    volatile uint32_t *word =
+        (volatile uint32_t *)(uintptr_t)(process->upper_window + (uint32_t)lp->id * PTL_UPPER_BYTES +
                                          PTL_HDR_SEQ_OFFSET);
-    *seq = lp->seq;
+    *word = lp->seq | (uint32_t)pe->rx_expect << 16;
+    /* The message carries the ACK owed: no standalone one needed (a NACK owed still is). */
+    if (pe->flags & PEER_ACK_OWED) {
+        pe->flags &= (uint8_t)~PEER_ACK_OWED;
+        pe->rx_unacked = 0;
+    }
 }
 
 /* Payload bytes of `pending`'s message, for a TX_DONE posted after its completion. */
@@ -130,8 +144,12 @@ void gbn_tx_sent(uint32_t status, uint32_t bytes)
 /* The peer accepted every message before `n`: post their TX_DONEs. */
 static void acked(struct peer *pe, uint32_t n)
 {
-    if (seq_before(pe->tx_acked, n))
-        pe->tx_acked = (uint16_t)n;
+    if (!seq_before(pe->tx_acked, n))
+        return;  /* nothing new */
+    /* Messages already out, whose completions wait in the FIFO, are covered too: their
+     * TX_DONEs go before the event of the message that brought the ACK. */
+    tx_completions();
+    pe->tx_acked = (uint16_t)n;
     while (pe->unacked_head) {
         struct lower_pending *lp = pend(pe->unacked_head);
         if (!seq_before(lp->seq, n))
@@ -167,7 +185,7 @@ static void go_back(struct peer *pe, uint32_t n)
 void gbn_control(uint32_t src, volatile const uint32_t *hdr)
 {
     uint32_t type = hdr[0] & 0xFFu;
-    uint32_t n = hdr[PTL_HDR_SEQ_OFFSET / 4u] >> 16;
+    uint32_t n = hdr[PTL_HDR_SEQ_OFFSET / 4u] >> 16;  /* ack */
     struct peer *pe = peer_at(src);
     trace_val(n);
     if (type == PTL_MSG_FW_NACK) {
@@ -181,6 +199,8 @@ void gbn_control(uint32_t src, volatile const uint32_t *hdr)
     }
 }
 
+void gbn_acked(struct peer *pe, uint32_t ack) { acked(pe, ack); }
+
 /* ---- receiver ---- */
 
 static void owe(struct peer *pe, uint32_t flag)
@@ -190,12 +210,19 @@ static void owe(struct peer *pe, uint32_t flag)
         return;
     pe->flags |= PEER_LISTED;
     pe->owed_next = 0;
-    uint32_t ref = (uint32_t)(pe - peers) + 1u;
+    uint32_t ref = (uint32_t)(pe - gbn_peers) + 1u;
     if (owed_tail)
-        peers[owed_tail - 1u].owed_next = (uint16_t)ref;
+        gbn_peers[owed_tail - 1u].owed_next = (uint16_t)ref;
     else
         owed_head = ref;
     owed_tail = ref;
+}
+
+static void owe_nack(struct peer *pe)
+{
+    if (!(pe->flags & PEER_NACK_OWED))
+        nacks_owed++;
+    owe(pe, PEER_NACK_OWED);
 }
 
 /* The message a NACK asked for arrived (taken or not): that NACK is answered. */
@@ -203,6 +230,8 @@ static void nack_answered(struct peer *pe)
 {
     if (pe->flags & PEER_NACK_SENT)
         nacks_outstanding--;
+    if (pe->flags & PEER_NACK_OWED)
+        nacks_owed--;
     pe->flags &= (uint8_t)~(PEER_NACK_SENT | PEER_NACK_OWED);
 }
 
@@ -213,14 +242,14 @@ void gbn_rx_dropped(struct peer *pe, uint32_t seq)
     if (seq == pe->rx_expect) {
         nack_answered(pe);  /* and owed again: the resources are short */
         pe->flags |= PEER_NACKING;
-        owe(pe, PEER_NACK_OWED);
+        owe_nack(pe);
     } else if (pe->flags & PEER_NACKING) {
         /* Later messages of a stream that will be sent again: silently. */
     } else if (seq_before(pe->rx_expect, seq)) {
         /* A gap: messages before this one were dropped while their go-back was under
          * way (they were in the sender's TX FIFO when it went back). */
         pe->flags |= PEER_NACKING;
-        owe(pe, PEER_NACK_OWED);
+        owe_nack(pe);
     } else {
         owe(pe, PEER_ACK_OWED);  /* an old duplicate: the sender may lack our ACK */
     }
@@ -231,7 +260,8 @@ void gbn_rx_accepted(struct peer *pe)
     nack_answered(pe);
     pe->flags &= (uint8_t)~PEER_NACKING;
     pe->rx_expect++;
-    pe->rx_unacked++;
+    if (++pe->rx_unacked >= PTL_ACK_EVERY)
+        acks_every = 1;
     owe(pe, PEER_ACK_OWED);
 }
 
@@ -251,7 +281,7 @@ static int send_control(uint32_t type, uint32_t nid, uint32_t n)
     volatile uint32_t *up = (volatile uint32_t *)(uintptr_t)(p->upper_window + id * PTL_UPPER_BYTES);
     up[0] = type;
     up[PTL_HDR_DST_PID_OFFSET / 4u] = PTL_PID_FIRMWARE << 16;
-    up[PTL_HDR_SEQ_OFFSET / 4u] = n << 16;
+    up[PTL_HDR_SEQ_OFFSET / 4u] = n << 16;  /* ack = n, seq unused */
     struct lower_pending *lp = &gbn_ctrl_pendings[i];
     lp->id = (uint16_t)id;
     lp->source = 0;       /* marks a control message (tx.c) */
@@ -266,35 +296,67 @@ static int send_control(uint32_t type, uint32_t nid, uint32_t n)
     return 1;
 }
 
+/* MTIP stays up until the timer moves: off whenever no standalone ACK waits for it,
+ * or the core would never sleep again. */
+static void ack_timer_off(void)
+{
+    ack_timer = 0;
+    fw_timer_off();
+}
+
 int gbn_progress(int idle)
 {
-    if (!owed_head)
+    if (!owed_head) {
+        if (ack_timer)
+            ack_timer_off();
         return 0;
+    }
+    /* The common case, each pass after a message arrived: only ACKs owed, waiting for
+     * a message back to carry them or for the core to go idle. */
+    if (!nacks_owed && !acks_every && !idle)
+        return 0;
+    acks_every = 0;  /* set again below if an ACK at PTL_ACK_EVERY could not go */
     int progress = 0;
     /* A NACK goes out only while an RX pending and a source are free for its
      * retransmission (beyond those promised to NACKs already out). */
     uint32_t rx_free = PTL_RX_PENDINGS - generic_process.rx_in_use, src_free = sources_free();
     uint32_t room = rx_free < src_free ? rx_free : src_free;
     uint32_t budget = room > nacks_outstanding ? room - nacks_outstanding : 0u;
+    /* Standalone ACKs below PTL_ACK_EVERY: due once the core was idle for the delay. */
+    int ack_due = 0, ack_checked = 0, acks_owed = 0;
     uint32_t prev = 0;
     for (uint32_t ref = owed_head; ref;) {
-        struct peer *pe = &peers[ref - 1u];
+        struct peer *pe = &gbn_peers[ref - 1u];
         uint32_t next = pe->owed_next;
         if (pe->flags & PEER_NACK_OWED) {
             if (budget && send_control(PTL_MSG_FW_NACK, ref - 1u, pe->rx_expect)) {
                 pe->flags = (uint8_t)((pe->flags & ~(PEER_NACK_OWED | PEER_ACK_OWED)) | PEER_NACK_SENT);
                 pe->rx_unacked = 0;
+                nacks_owed--;
                 nacks_outstanding++;
                 budget--;
                 NICCB_INC(nacks_sent);
                 progress = 1;
             }
-        } else if ((pe->flags & PEER_ACK_OWED) && (idle || pe->rx_unacked >= PTL_ACK_EVERY)) {
-            if (send_control(PTL_MSG_FW_ACK, ref - 1u, pe->rx_expect)) {
+        } else if (pe->flags & PEER_ACK_OWED) {
+            acks_owed = 1;
+            if (pe->rx_unacked < PTL_ACK_EVERY && idle && !ack_checked) {
+                ack_checked = 1;
+                if (!ack_timer) {
+                    ack_timer = 1;
+                    ack_deadline = fw_mtime() + ack_delay;
+                    fw_set_timer_at(ack_deadline);
+                } else {
+                    ack_due = fw_mtime() >= ack_deadline;
+                }
+            }
+            if ((pe->rx_unacked >= PTL_ACK_EVERY || ack_due) && send_control(PTL_MSG_FW_ACK, ref - 1u, pe->rx_expect)) {
                 pe->flags &= (uint8_t)~PEER_ACK_OWED;
                 pe->rx_unacked = 0;
                 NICCB_INC(acks_sent);
                 progress = 1;
+            } else if (pe->rx_unacked >= PTL_ACK_EVERY) {
+                acks_every = 1;  /* no control pending free: next pass */
             }
         }
         if (pe->flags & (PEER_NACK_OWED | PEER_ACK_OWED)) {
@@ -302,7 +364,7 @@ int gbn_progress(int idle)
         } else {  /* nothing owed: off the list */
             pe->flags &= (uint8_t)~PEER_LISTED;
             if (prev)
-                peers[prev - 1u].owed_next = (uint16_t)next;
+                gbn_peers[prev - 1u].owed_next = (uint16_t)next;
             else
                 owed_head = next;
             if (owed_tail == ref)
@@ -310,6 +372,8 @@ int gbn_progress(int idle)
         }
         ref = next;
     }
+    if (ack_timer && (ack_due || !acks_owed))
+        ack_timer_off();
     return progress;
 }
 

@@ -4,7 +4,7 @@
  * PTL_EXHAUSTION=PTL_EXHAUSTION_GO_BACK_N (the default, config.h).
  *
  * Every message carries a per-destination sequence number (ptl_hdr.seq, written by
- * the sender's firmware into the upper pending). A receiver accepts only the next
+ * the sender's firmware into the upper pending: one posted store). A receiver accepts only the next
  * expected number from each peer. When it cannot take a message - no RX pending, no
  * source - it drops it (the RX DMA engine discards its packets; nothing was taken),
  * enters "expecting seq N from peer P" and owes P a NACK(N); while in that state it
@@ -17,17 +17,22 @@
  * PTL_CTRL_PENDINGS reserved control pendings, never from the pool that ran out.
  *
  * The sender keeps each TX pending (and so the host's buffer, whose TX_DONE is not
- * posted yet) until the receiver has acknowledged it. Acknowledgements are cumulative
- * ("every message before N was accepted") and carried by NACKs too. A receiver sends
- * a standalone ACK when its main loop goes idle or after PTL_ACK_EVERY messages from
- * a peer: cumulative so one ACK covers a burst, and deferred to idle time so it is
- * off the critical path of the message being received; the price is one control
- * message per burst and a TX_DONE that comes a one-way latency later (README:
- * "Resource exhaustion"). On NACK(N) the sender releases what came before N and puts
- * every unacknowledged message from N on back at the front of the TX queue, in order.
+ * posted yet) until the receiver has acknowledged it: the message may have to go again
+ * and only the host's buffer holds its payload. Acknowledgements are cumulative
+ * ("every message before N was taken") and travel three ways, cheapest first:
+ *  - piggybacked in ptl_hdr.ack of every message back to the peer (written with
+ *    seq, one store): a reply, a Portals ACK or a ping-pong's pong acknowledges the request
+ *    at no cost, and its sender sees the TX_DONE before the reply's NEW_MSG - the
+ *    order the host library relies on (an MD is busy until its send is done);
+ *  - in every NACK;
+ *  - standalone (PTL_MSG_FW_ACK) after PTL_ACK_EVERY messages from a peer, or when the
+ *    core has been idle PTL_ACK_DELAY_US with ACKs owed (the timer wakes it): one
+ *    control message per burst, and never one per message on a request/reply path.
+ * On NACK(N) the sender releases what came before N and puts every unacknowledged
+ * message from N on back at the front of the TX queue, in order.
  *
  * Control messages are header-only Portals messages to PTL_PID_FIRMWARE, type
- * PTL_MSG_FW_ACK or PTL_MSG_FW_NACK, seq = the receiver's expected number. They carry
+ * PTL_MSG_FW_ACK or PTL_MSG_FW_NACK, ack = the receiver's expected number. They carry
  * no sequence number themselves: the network is reliable (link-level retry) and in
  * order between two nodes, and a lost exhaustion is all go-back-N repairs.
  */
@@ -59,13 +64,22 @@ _Static_assert(sizeof(struct peer) == 16, "update the PTL_PEERS comment in confi
  * PTL_TX_PENDINGS (< 2^15) messages unacknowledged. */
 static inline int seq_before(uint32_t a, uint32_t b) { return (int16_t)(uint16_t)(a - b) < 0; }
 
+extern struct peer gbn_peers[PTL_PEERS];
+
 /* Boot: every peer at sequence number 0, nothing owed. */
 void gbn_boot(void);
-/* The peer `nid`; panics when nid >= PTL_PEERS. */
-struct peer *peer_at(uint32_t nid);
+void gbn_bad_peer(uint32_t nid) __attribute__((noreturn));
+/* The peer `nid`; panics when nid >= PTL_PEERS. Inline: on every message's path. */
+static inline struct peer *peer_at(uint32_t nid)
+{
+    if (__builtin_expect(nid >= PTL_PEERS, 0))
+        gbn_bad_peer(nid);
+    return &gbn_peers[nid];
+}
 
 /* tx_command: give `pending` the next sequence number to its source's node and write
- * it into the header in its upper pending. */
+ * it, with the cumulative ACK of that node's messages (which then needs no standalone
+ * ACK), into the header in its upper pending. */
 void gbn_tx_number(void);
 /* tx_completions: `pending`'s message left (status, bytes as in the TX completion);
  * release it now if the peer already acknowledged it, else keep it unacknowledged. */
@@ -74,6 +88,15 @@ void gbn_tx_sent(uint32_t status, uint32_t bytes);
 /* rx_events, for a message that is not a control message: 1 if it is the expected
  * sequence number from `src`. */
 static inline int gbn_expected(struct peer *pe, uint32_t seq) { return seq == pe->rx_expect; }
+/* The peer took every message before `ack`: post their TX_DONEs. */
+void gbn_acked(struct peer *pe, uint32_t ack);
+/* rx_events, for every message from a peer: its piggybacked cumulative ACK (inline:
+ * it rarely says anything new except on a reply). */
+static inline void gbn_rx_ack(struct peer *pe, uint32_t ack)
+{
+    if (seq_before(pe->tx_acked, ack))
+        gbn_acked(pe, ack);
+}
 /* rx_events: the message `seq` from `src` was dropped (see above). */
 void gbn_rx_dropped(struct peer *pe, uint32_t seq);
 /* rx_events: the expected message from the peer was taken. */
@@ -82,8 +105,8 @@ void gbn_rx_accepted(struct peer *pe);
  * header copy in the RX event. */
 void gbn_control(uint32_t src, volatile const uint32_t *hdr);
 
-/* Main loop: send the ACKs and NACKs owed (ACKs only when `idle` or a peer reached
- * PTL_ACK_EVERY). Non-zero if it sent something. */
+/* Main loop: send the ACKs and NACKs owed (ACKs only when a peer reached
+ * PTL_ACK_EVERY or after PTL_ACK_DELAY_US `idle`). Non-zero if it sent something. */
 int gbn_progress(int idle);
 
 #endif /* PTL_GBN */

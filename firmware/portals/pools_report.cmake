@@ -27,7 +27,7 @@ sym_size(cached_niccb cniccb_total)
 sym_size(generic_process proc_total)
 sym_size(niclab_mailbox mbox_total)
 # Go-back-N's per-node table (gbn.c); images built to panic on exhaustion have none.
-string(REGEX MATCH "\n[0-9]+ 0*([0-9]+) [a-zA-Z] peers\n" m "\n${syms}")
+string(REGEX MATCH "\n[0-9]+ 0*([0-9]+) [a-zA-Z] gbn_peers\n" m "\n${syms}")
 if(m)
   set(peers_total ${CMAKE_MATCH_1})
 else()

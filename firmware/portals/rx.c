@@ -139,7 +139,8 @@ int rx_events(void)
             continue;
         }
         struct peer *pe = peer_at(src);
-        uint32_t seq = hdr[PTL_HDR_SEQ_OFFSET / 4u] >> 16;
+        uint32_t word = hdr[PTL_HDR_SEQ_OFFSET / 4u];
+        uint32_t seq = word & 0xFFFFu;
         int taken = 0;
         if (gbn_expected(pe, seq) && source_get(src)) {            /* sets source */
             process_for_pid(pid);                                  /* sets process */
@@ -151,6 +152,7 @@ int rx_events(void)
             fifo_consume(RX_EVT_HEAD, &cached_niccb.rx_evt, NICLAB_DMA_FIFO_ENTRIES);
             rx_discard(slot);
             gbn_rx_dropped(pe, seq);
+            gbn_rx_ack(pe, word >> 16);  /* dropped or not, its piggybacked ACK counts */
             progress = 1;
             continue;
         }
@@ -173,12 +175,19 @@ int rx_events(void)
             fifo_produce(RX_CMD_TAIL, &cached_niccb.rx_cmd, NICLAB_DMA_FIFO_ENTRIES, 1);
             pending->state = PEND_RX_DONE;
             event_post(PTL_EV_NEW_MSG_COMPLETE, pending->id, length, src);
-            progress = 1;
-            continue;
-        }
+        } else
 #endif
-        pending->state = PEND_RX_ANNOUNCED;
-        event_post(PTL_EV_NEW_MSG, pending->id, length, src);
+        {
+            pending->state = PEND_RX_ANNOUNCED;
+            event_post(PTL_EV_NEW_MSG, pending->id, length, src);
+        }
+#if PTL_GBN
+        /* The piggybacked ACK after this message's event: both reach the host in one
+         * interrupt, which handles the whole batch before its process runs again (so
+         * a reply's MD is free when the process sees the reply), and the process
+         * finds the message before the SEND_ENDs it does not wait for. */
+        gbn_rx_ack(pe, word >> 16);
+#endif
         progress = 1;
     }
     return progress;

@@ -82,7 +82,10 @@ def test_a_portals_put_shows_its_match_bits_at_the_simulated_times(tmp_path, dis
         a.put(a.md_bind(start=0x100000, length=100), target=(1, 0), pt_index=4, match_bits=0x0123456789ABCDEF,
               hdr_data=0x42)
         s.run(for_us=100)
-    assert cap.closed and cap.packets == 6
+    # The put's three packets seen leaving node 0 and arriving at node 1, and node 1's
+    # firmware acknowledging it (go-back-N: a header-only FW_ACK after 10 us idle,
+    # README "Resource exhaustion: go-back-N") leaving node 1 and arriving at node 0.
+    assert cap.closed and cap.packets == 8
     events = b.events(eq)
     assert [e.kind for e in events] == ["PUT_START", "PUT_END"]
 
@@ -91,6 +94,10 @@ def test_a_portals_put_shows_its_match_bits_at_the_simulated_times(tmp_path, dis
               "portals.op", "portals.match_bits", "portals.pt_index", "portals.length", "portals.hdr_data",
               "portals.src_nid"]
     frames = tshark(path, fields)
+    acks = [f for f in frames if f["portals.op"] == "129"]  # PTL_MSG_FW_ACK
+    assert [(f["frame.interface_name"], f["niclab.src"], f["niclab.dst"]) for f in acks] == [
+        ("node 1", "1", "0"), ("node 0", "1", "0")]
+    frames = [f for f in frames if f not in acks]
     # 64 header bytes + 100 payload bytes in 64-byte frames: three packets, seen leaving
     # node 0 and arriving at node 1.
     out = [f for f in frames if f["frame.interface_name"] == "node 0"]
@@ -136,7 +143,10 @@ def test_a_get_shows_the_request_and_its_reply(tmp_path, dissector_loaded):
         s.run(for_us=200)
     frames = tshark(path, ["frame.packet_flags_direction", "portals.op", "portals.match_bits", "portals.length",
                            "portals.mlength", "niclab.src"], display_filter="portals.op")
-    assert [(f["portals.op"], f["niclab.src"]) for f in frames] == [("2", "0"), ("3", "1")]  # GET out, REPLY in
+    # GET out, REPLY in (it carries the GET's ACK), then node 0's firmware acknowledges
+    # the REPLY (go-back-N's FW_ACK, after 10 us idle).
+    assert [(f["portals.op"], f["niclab.src"]) for f in frames] == [("2", "0"), ("3", "1"), ("129", "0")]
+    frames = frames[:2]
     get, reply = frames
     assert int(get["portals.match_bits"], 16) == 0xFEDCBA9876543210 and get["portals.length"] == "500"
     assert reply["portals.mlength"] == "500"

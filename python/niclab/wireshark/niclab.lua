@@ -108,9 +108,10 @@ pf.offset = ProtoField.uint32("portals.offset", "Offset")
 pf.md_cookie = ProtoField.uint32("portals.md_cookie", "Initiator MD cookie", base.HEX)
 pf.hdr_data = ProtoField.uint64("portals.hdr_data", "Header data", base.HEX)
 pf.mlength = ProtoField.uint32("portals.mlength", "Manipulated length")
-pf.uid = ProtoField.uint32("portals.uid", "User id")
+pf.uid = ProtoField.uint16("portals.uid", "User id")
 pf.ac_index = ProtoField.uint16("portals.ac_index", "Access control index")
-pf.seq = ProtoField.uint16("portals.seq", "Go-back-N sequence number (FW_ACK/FW_NACK: next expected)")
+pf.seq = ProtoField.uint16("portals.seq", "Go-back-N sequence number")
+pf.ack = ProtoField.uint16("portals.ack", "Go-back-N cumulative ACK (next expected)")
 pf.inline_data = ProtoField.bytes("portals.inline_data", "Inline data")
 
 local PTL_HDR_BYTES = 64
@@ -138,17 +139,18 @@ local function dissect_portals(p, pinfo, tree)
     t:add_le(pf.md_cookie, p(28, 4))
     t:add_le(pf.hdr_data, p(32, 8))
     t:add_le(pf.mlength, p(40, 4))
-    t:add_le(pf.uid, p(44, 4))
-    t:add_le(pf.ac_index, p(48, 2))
-    t:add_le(pf.seq, p(50, 2))
+    t:add_le(pf.uid, p(44, 2))
+    t:add_le(pf.ac_index, p(46, 2))
+    t:add_le(pf.seq, p(48, 2))
+    t:add_le(pf.ack, p(50, 2))
     local length = p(12, 4):le_uint()
     if bit.band(p(1, 1):uint(), 0x02) ~= 0 then
         t:add(pf.inline_data, p(52, math.min(length, 12)))
     end
     pinfo.cols.protocol = "Portals"
-    if op >= 0x80 then return string.format("%s seq %d", PTL_OPS[op], p(50, 2):le_uint()) end
+    if op >= 0x80 then return string.format("%s ack %d", PTL_OPS[op], p(50, 2):le_uint()) end
     local text = string.format("%s pt %d match 0x%s len %d seq %d", PTL_OPS[op], p(2, 2):le_uint(),
-                               p(16, 8):le_uint64():tohex(), length, p(50, 2):le_uint())
+                               p(16, 8):le_uint64():tohex(), length, p(48, 2):le_uint())
     if op ~= 1 then text = text .. string.format(" mlen %d", p(40, 4):le_uint()) end
     return text
 end

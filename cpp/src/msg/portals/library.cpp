@@ -69,6 +69,8 @@ Library::Library(ptl_process_id_t self, ptl_uid_t uid, Limits limits) : self_(se
     if (self.pid > 0xFFFF)
         throw PortalsError(PTL_PROCESS_INVALID,
                            "pid " + std::to_string(self.pid) + " does not fit the header's 16-bit src_pid");
+    if (uid > 0xFFFF)  // ptl_hdr.uid is 16 bits (the other half of its word is go-back-N's)
+        throw PortalsError(PTL_FAIL, "uid " + std::to_string(uid) + " does not fit the header's 16-bit uid");
     check_limit(limits.pt_entries, 0x10000, "pt_entries");  // ptl_hdr.pt_index is 16 bits
     check_limit(limits.max_eqs, kMaxHandleSlots, "max_eqs");
     check_limit(limits.max_mes, kMaxHandleSlots, "max_mes");

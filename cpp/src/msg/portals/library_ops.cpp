@@ -47,7 +47,7 @@ ptl_hdr request_header(const char* op, uint8_t type, ptl_process_id_t self, ptl_
     hdr.length = uint32_t(length);
     set_match_bits(hdr, match_bits);
     hdr.offset = uint32_t(remote_offset);
-    hdr.uid = uid;
+    hdr.uid = uint16_t(uid);  // fits: the Library checked it
     hdr.ac_index = uint16_t(ac_index);
     return hdr;
 }
@@ -249,7 +249,7 @@ Receive Library::State::parse_request(const ptl_hdr& hdr, ptl_nid_t src_nid, Tim
             a.hdr.offset = uint32_t(place.offset);
             a.hdr.md_cookie = hdr.md_cookie;
             a.hdr.mlength = uint32_t(place.mlength);
-            a.hdr.uid = uid;
+            a.hdr.uid = uint16_t(uid);  // fits: the Library checked it
             a.dst = src_nid;
             ack = std::move(a);
         }

@@ -156,7 +156,7 @@ struct ptl_niccb {
 #define PTL_MSG_REPLY           3u
 #define PTL_MSG_ACK             4u
 /* Firmware-to-firmware control messages of go-back-N (PTL_FW_FEAT_GO_BACK_N): header
- * only, dst_pid PTL_PID_FIRMWARE, seq = the sender's next expected sequence number
+ * only, dst_pid PTL_PID_FIRMWARE, ack = the sender's next expected sequence number
  * (every message before it was accepted). Never shown to a host. */
 #define PTL_MSG_FW_ACK          0x81u  /* cumulative acknowledgement */
 #define PTL_MSG_FW_NACK         0x82u  /* ... and "go back": retransmit from seq on */
@@ -179,17 +179,20 @@ struct ptl_hdr {
     uint32_t hdr_data_lo;
     uint32_t hdr_data_hi;
     uint32_t mlength;         /* reply/ack: bytes the target manipulated */
-    uint32_t uid;
+    uint16_t uid;
     uint16_t ac_index;        /* access control entry */
-    uint16_t seq;             /* go-back-N: the firmware's per-destination message sequence
-                               * number (the host leaves it 0; the firmware writes it) */
+    /* Go-back-N (PTL_FW_FEAT_GO_BACK_N), written by the sending firmware into the upper
+     * pending as one word; the host leaves both 0. */
+    uint16_t seq;             /* the message's number in its sender's stream to this node */
+    uint16_t ack;             /* piggybacked cumulative ACK: the sender has taken every message
+                               * of the receiver's stream to it before this number */
     uint8_t inline_data[PTL_INLINE_BYTES];
 };
 
 /* Byte offset of dst_pid in struct ptl_hdr (the firmware reads it from the RX event's
  * header copy). */
 #define PTL_HDR_DST_PID_OFFSET  10u
-/* Byte offset of seq (the upper half of a 32-bit word, like dst_pid). */
-#define PTL_HDR_SEQ_OFFSET      50u
+/* Byte offset of the word holding seq (low half) and ack (high half). */
+#define PTL_HDR_SEQ_OFFSET      48u
 
 #endif /* NICLAB_FW_PORTALS_FW_H */
