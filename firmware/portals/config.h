@@ -77,12 +77,6 @@
 #ifndef PTL_ACK_EVERY
 #define PTL_ACK_EVERY 8
 #endif
-/* Otherwise a standalone ACK waits this long (core idle) for a message back to the
- * peer to carry it. assumption: 10 us, about twice the seed's put latency (5.39 us,
- * seed 001 §6 Fig. 4), so a reply or a ping-pong's pong normally carries it. */
-#ifndef PTL_ACK_DELAY_US
-#define PTL_ACK_DELAY_US 10
-#endif
 #else
 #define PTL_CTRL_PENDINGS 0
 #endif

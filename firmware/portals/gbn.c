@@ -7,8 +7,6 @@
 
 #if PTL_GBN
 
-#include "niclab/fw/csr.h"
-#include "niclab/fw/runtime.h"
 #include "handlers.h"
 #include "niccb.h"
 #include "panic.h"
@@ -34,9 +32,6 @@ static uint32_t nacks_outstanding;     /* peers with PEER_NACK_SENT */
 static uint32_t nacks_owed;            /* peers with PEER_NACK_OWED */
 static uint8_t acks_every;             /* a peer reached PTL_ACK_EVERY unacknowledged messages */
 static uint32_t ctrl_free;             /* bit i: control pending PTL_PENDINGS + i is free */
-static uint32_t ack_delay;             /* PTL_ACK_DELAY_US in core cycles */
-static uint64_t ack_deadline;          /* standalone ACKs go at this mtime ... */
-static uint8_t ack_timer;              /* ... when set */
 
 static inline struct lower_pending *pend(uint32_t ref) { return &lower_pendings[ref - 1u]; }
 static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? lp->id + 1u : 0u; }
@@ -50,9 +45,6 @@ void gbn_boot(void)
         pe->flags = pe->rx_unacked = 0;
     }
     ctrl_free = (PTL_CTRL_PENDINGS == 32) ? 0xFFFFFFFFu : (1u << PTL_CTRL_PENDINGS) - 1u;
-    ack_delay = PTL_ACK_DELAY_US * fw_clock_mhz();
-    fw_timer_off();
-    fw_csr_set(mie, 1u << 7);  /* MTIE: the delayed-ACK timer wakes wfi (no trap: mstatus.MIE is off) */
 }
 
 void gbn_bad_peer(uint32_t nid)
@@ -296,21 +288,10 @@ static int send_control(uint32_t type, uint32_t nid, uint32_t n)
     return 1;
 }
 
-/* MTIP stays up until the timer moves: off whenever no standalone ACK waits for it,
- * or the core would never sleep again. */
-static void ack_timer_off(void)
-{
-    ack_timer = 0;
-    fw_timer_off();
-}
-
 int gbn_progress(int idle)
 {
-    if (!owed_head) {
-        if (ack_timer)
-            ack_timer_off();
+    if (!owed_head)
         return 0;
-    }
     /* The common case, each pass after a message arrived: only ACKs owed, waiting for
      * a message back to carry them or for the core to go idle. */
     if (!nacks_owed && !acks_every && !idle)
@@ -322,8 +303,6 @@ int gbn_progress(int idle)
     uint32_t rx_free = PTL_RX_PENDINGS - generic_process.rx_in_use, src_free = sources_free();
     uint32_t room = rx_free < src_free ? rx_free : src_free;
     uint32_t budget = room > nacks_outstanding ? room - nacks_outstanding : 0u;
-    /* Standalone ACKs below PTL_ACK_EVERY: due once the core was idle for the delay. */
-    int ack_due = 0, ack_checked = 0, acks_owed = 0;
     uint32_t prev = 0;
     for (uint32_t ref = owed_head; ref;) {
         struct peer *pe = &gbn_peers[ref - 1u];
@@ -339,18 +318,7 @@ int gbn_progress(int idle)
                 progress = 1;
             }
         } else if (pe->flags & PEER_ACK_OWED) {
-            acks_owed = 1;
-            if (pe->rx_unacked < PTL_ACK_EVERY && idle && !ack_checked) {
-                ack_checked = 1;
-                if (!ack_timer) {
-                    ack_timer = 1;
-                    ack_deadline = fw_mtime() + ack_delay;
-                    fw_set_timer_at(ack_deadline);
-                } else {
-                    ack_due = fw_mtime() >= ack_deadline;
-                }
-            }
-            if ((pe->rx_unacked >= PTL_ACK_EVERY || ack_due) && send_control(PTL_MSG_FW_ACK, ref - 1u, pe->rx_expect)) {
+            if ((pe->rx_unacked >= PTL_ACK_EVERY || idle) && send_control(PTL_MSG_FW_ACK, ref - 1u, pe->rx_expect)) {
                 pe->flags &= (uint8_t)~PEER_ACK_OWED;
                 pe->rx_unacked = 0;
                 NICCB_INC(acks_sent);
@@ -372,8 +340,6 @@ int gbn_progress(int idle)
         }
         ref = next;
     }
-    if (ack_timer && (ack_due || !acks_owed))
-        ack_timer_off();
     return progress;
 }
 

@@ -25,9 +25,11 @@
  *    at no cost, and its sender sees the TX_DONE before the reply's NEW_MSG - the
  *    order the host library relies on (an MD is busy until its send is done);
  *  - in every NACK;
- *  - standalone (PTL_MSG_FW_ACK) after PTL_ACK_EVERY messages from a peer, or when the
- *    core has been idle PTL_ACK_DELAY_US with ACKs owed (the timer wakes it): one
- *    control message per burst, and never one per message on a request/reply path.
+ *  - standalone (PTL_MSG_FW_ACK) after PTL_ACK_EVERY messages from a peer, or when a
+ *    main-loop pass finds nothing else to do: one control message per burst, sent
+ *    while the core would otherwise sleep. (A delay hoping for a message back to carry
+ *    it needs the timer to wake wfi; the core model's timer wake-up scheduled an
+ *    event in the past in a LogP run, so no timer for now.)
  * On NACK(N) the sender releases what came before N and puts every unacknowledged
  * message from N on back at the front of the TX queue, in order.
  *
@@ -106,7 +108,7 @@ void gbn_rx_accepted(struct peer *pe);
 void gbn_control(uint32_t src, volatile const uint32_t *hdr);
 
 /* Main loop: send the ACKs and NACKs owed (ACKs only when a peer reached
- * PTL_ACK_EVERY or after PTL_ACK_DELAY_US `idle`). Non-zero if it sent something. */
+ * PTL_ACK_EVERY or the pass was `idle`). Non-zero if it sent something. */
 int gbn_progress(int idle);
 
 #endif /* PTL_GBN */

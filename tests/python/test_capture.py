@@ -83,7 +83,7 @@ def test_a_portals_put_shows_its_match_bits_at_the_simulated_times(tmp_path, dis
               hdr_data=0x42)
         s.run(for_us=100)
     # The put's three packets seen leaving node 0 and arriving at node 1, and node 1's
-    # firmware acknowledging it (go-back-N: a header-only FW_ACK after 10 us idle,
+    # firmware acknowledging it (go-back-N: a header-only FW_ACK once it is idle,
     # README "Resource exhaustion: go-back-N") leaving node 1 and arriving at node 0.
     assert cap.closed and cap.packets == 8
     events = b.events(eq)
@@ -123,9 +123,9 @@ def test_a_portals_put_shows_its_match_bits_at_the_simulated_times(tmp_path, dis
     arrived = [ns(f["frame.time_epoch"]) for f in inb]
     assert 0 < sent[0] <= sent[1] <= sent[2] and arrived[0] < arrived[1] < arrived[2]
     stats = s.network_stats()
-    assert stats["packets_delivered"] == 3
-    latencies = [a - t for t, a in zip(sent, arrived)]
-    assert sum(latencies) / 3 == pytest.approx(stats["mean_latency_ns"], abs=1.0)
+    assert stats["packets_delivered"] == 4  # and the firmware's FW_ACK
+    latencies = [a - t for t, a in zip(sent, arrived)] + [ns(acks[1]["frame.time_epoch"]) - ns(acks[0]["frame.time_epoch"])]
+    assert sum(latencies) / 4 == pytest.approx(stats["mean_latency_ns"], abs=1.0)
     assert max(latencies) == pytest.approx(stats["max_latency_ns"], abs=1.0)
     assert arrived[0] <= events[0].time_us * 1000 and arrived[2] <= events[1].time_us * 1000
     assert arrived[2] <= s.now_us * 1000
@@ -143,10 +143,10 @@ def test_a_get_shows_the_request_and_its_reply(tmp_path, dissector_loaded):
         s.run(for_us=200)
     frames = tshark(path, ["frame.packet_flags_direction", "portals.op", "portals.match_bits", "portals.length",
                            "portals.mlength", "niclab.src"], display_filter="portals.op")
-    # GET out, REPLY in (it carries the GET's ACK), then node 0's firmware acknowledges
-    # the REPLY (go-back-N's FW_ACK, after 10 us idle).
-    assert [(f["portals.op"], f["niclab.src"]) for f in frames] == [("2", "0"), ("3", "1"), ("129", "0")]
-    frames = frames[:2]
+    # GET out; node 1's firmware acknowledges it once idle (go-back-N's FW_ACK), before
+    # its host has the REPLY ready; REPLY in; node 0's firmware acknowledges that.
+    assert [(f["portals.op"], f["niclab.src"]) for f in frames] == [("2", "0"), ("129", "1"), ("3", "1"), ("129", "0")]
+    frames = [frames[0], frames[2]]
     get, reply = frames
     assert int(get["portals.match_bits"], 16) == 0xFEDCBA9876543210 and get["portals.length"] == "500"
     assert reply["portals.mlength"] == "500"
