@@ -22,12 +22,16 @@ def test_latency_rows_depend_on_the_interrupt_cost_and_bandwidth_rows_do_not(ana
     e = s.elasticity
     assert 0.1 < e["put_latency_1b"]["host.interrupt_entry_ns"] < 1.0
     assert abs(e["put_bandwidth_8mb"]["host.interrupt_entry_ns"]) < 0.01
-    assert s.most_sensitive("put_latency_1b")[0][0] == "host.interrupt_entry_ns"
+    # With go-back-N the send completion waits for the receiver's ACK, whose interrupt
+    # lands near the reply's (README "Resource exhaustion: go-back-N"): the firmware's
+    # speed, which places the ACK, weighs as much as the interrupt cost itself.
+    top = [name for name, _ in s.most_sensitive("put_latency_1b")]
+    assert set(top[:2]) == {"host.interrupt_entry_ns", "core.cpi_alu"}
     assert s.describe("put_bandwidth_8mb") == "none above 0.01"
     # The table gains the column, and the JSON report carries the analysis.
     assert "most sensitive to" in validation.table() and "host.interrupt_entry_ns +0." in validation.table()
     d = json.loads(json.dumps(validation.to_dict()))
-    assert d["sensitivity"]["most_sensitive"]["put_latency_1b"][0]["parameter"] == "host.interrupt_entry_ns"
+    assert "host.interrupt_entry_ns" in [m["parameter"] for m in d["sensitivity"]["most_sensitive"]["put_latency_1b"]]
     assert d["checks"][0]["key"] == "put_latency_1b"
 
 
