@@ -149,11 +149,11 @@ private slots:
     }
 
     void a_firmware_fault_is_a_dialog_with_its_report() {
-        // portals_rx2 has two RX pendings and panics when the LogP signature's bursts
-        // run them out (seed 000 §4.3.3), after the signature's first points.
+        // portals_rx2_panic has two RX pendings and panics when the LogP signature's
+        // bursts run them out (seed 000 §4.3.3), after the signature's first points.
         QTemporaryDir dir;
         window_->spec()->set_spec_file(
-            write_file(dir, "rx2.json", R"({"preset": "seastar", "nodes": 2, "firmware": "portals_rx2"})"));
+            write_file(dir, "rx2.json", R"({"preset": "seastar", "nodes": 2, "firmware": "portals_rx2_panic"})"));
         panel()->select_experiment("logp_signature");
         QString text;
         run_for_error(text);
