@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "model/trace_set.hpp"
 #include "niclab/core/cpu.hpp"
+#include "niclab/fw/firmware_image.hpp"
+#include "niclab/fw/symbolizer.hpp"
 #include "niclab/net/network.hpp"
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/system/preset.hpp"
@@ -18,6 +21,25 @@ SystemSession::SystemSession(const system::SystemSpec& spec) : sys_(std::make_un
 SystemSession::~SystemSession() = default;
 
 system::System::RunResult SystemSession::advance(Time slice) { return sys_->run_for(slice); }
+
+std::string SystemSession::load(const std::vector<size_t>& nodes, const std::string& elf) {
+    std::vector<size_t> targets = nodes;
+    if (targets.empty())
+        for (size_t n = 0; n < sys_->node_count(); ++n) targets.push_back(n);
+    std::string report;
+    for (size_t n : targets) {
+        if (n >= sys_->node_count())
+            throw Error("node " + std::to_string(n) + ": the system has nodes 0.." + std::to_string(sys_->node_count() - 1));
+        nic::EmbeddedNic& nic = sys_->nic(n);  // Error naming the system when it has no core
+        const nic::BootReport boot = nic.reload_firmware(elf);
+        const fw::FirmwareImage& image = *nic.image();
+        report += "node " + std::to_string(n) + ": " + std::filesystem::path(elf).stem().string() + ", " +
+                  std::to_string(image.sram_bytes_used()) + " of " + std::to_string(nic.config().sram.size) +
+                  " B of SRAM, running " + std::to_string((boot.running - boot.started).as_us()) + " us after reset (" +
+                  std::to_string(boot.instructions) + " instructions)\n";
+    }
+    return report;
+}
 
 std::vector<Cable> SystemSession::cables() const {
     std::vector<Cable> out;
@@ -75,6 +97,19 @@ SystemSnapshot SystemSession::snapshot() {
                 case core::Cpu::State::Waiting: v.state = NodeState::asleep; break;
                 case core::Cpu::State::Halted: v.state = NodeState::halted; break;
                 case core::Cpu::State::Faulted: v.state = NodeState::faulted; break;
+            }
+        }
+        if (embedded) {
+            const nic::EmbeddedNic& nic = sys_->nic(n);
+            v.sram_size = nic.config().sram.size;
+            if (nic.image()) {
+                v.sram_used = nic.image()->sram_bytes_used();
+                v.firmware = nic.image()->path().stem().string();
+            }
+            if (const auto fault = nic.fault(); fault && nic.symbolizer()) {
+                const fw::SourceLocation at = nic.symbolizer()->lookup(fault->info().pc);
+                v.fault_source = find_source(at.path, at.file);
+                v.fault_line = at.line;
             }
         }
         if (net && n < net->nodes()) {

@@ -21,6 +21,11 @@ public:
     // to do (a cluster whose cores all sleep with no event pending stops early).
     system::System::RunResult advance(Time slice);
     Time now() const { return sys_->now(); }
+    // Loads (or reloads) `elf` on `nodes` (empty: all), each booted at once; the size
+    // report, one line per node. Throws FirmwareImageError (nothing changes on that
+    // node), FirmwareFault (it faulted while booting), BootTimeout, or niclab::Error for
+    // a node that does not exist or has no embedded core.
+    std::string load(const std::vector<size_t>& nodes, const std::string& elf);
     // Reads every node; utilizations are over the time since the previous snapshot.
     SystemSnapshot snapshot();
 

@@ -20,6 +20,10 @@ struct NodeView {
     std::string reason;  // faulted: the fault report; dead: RAS's reason
     std::vector<std::pair<std::string, uint64_t>> counters;
     double tx_utilization = 0, rx_utilization = 0;  // of its cables, since the last snapshot
+    std::string firmware;      // the loaded image's name ("" for a fixed-function NIU)
+    uint32_t sram_used = 0, sram_size = 0;  // bytes
+    std::string fault_source;  // faulted: the faulting PC's source file here, and its line
+    int fault_line = 0;
 
     uint64_t counter(const std::string& name) const;
     // 1 - misses / accesses; negative when there were no accesses.
@@ -48,6 +52,11 @@ struct SystemSnapshot {
     uint32_t routers = 0;
     std::vector<NodeView> nodes;
     std::vector<Cable> cables;
+    // What the last firmware load said (a size report, or the error): `notice_id`
+    // grows with each, so a view that skipped snapshots still sees it once.
+    uint64_t notice_id = 0;
+    std::string notice;
+    bool notice_error = false;
 };
 
 }  // namespace niclab::gui

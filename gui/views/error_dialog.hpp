@@ -9,6 +9,8 @@ class QMessageBox;
 
 namespace niclab::gui {
 
-QMessageBox* show_error(QWidget* parent, const QString& title, const QString& text);
+// With a source file and line (a fault's PC), the dialog offers "Show source".
+QMessageBox* show_error(QWidget* parent, const QString& title, const QString& text, const QString& source = {},
+                        int line = 0);
 
 }  // namespace niclab::gui

@@ -1,6 +1,8 @@
 #include "views/system_view.hpp"
 
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QGraphicsView>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -11,6 +13,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "model/firmware_images.hpp"
+#include "model/input_error.hpp"
 #include "model/spec_choice.hpp"
 #include "views/error_dialog.hpp"
 #include "views/spec_picker.hpp"
@@ -57,6 +61,32 @@ SystemView::SystemView(SpecPicker* spec, QWidget* parent)
     for (QWidget* w : std::initializer_list<QWidget*>{build_, run_, pause_, step_, step_us_}) bar->addWidget(w);
     bar->addWidget(phase_, 1);
 
+    image_ = new QLineEdit;
+    image_->setObjectName("firmwareImage");
+    image_->setPlaceholderText("built image name (portals, hello, ...) or ELF path");
+    auto* browse = new QPushButton("ELF…");
+    load_nodes_ = new QLineEdit;
+    load_nodes_->setObjectName("loadNodes");
+    load_nodes_->setPlaceholderText("all");
+    load_nodes_->setMaximumWidth(120);
+    load_ = new QPushButton("Load / reload");
+    load_->setObjectName("load");
+    notice_ = new QLabel;
+    notice_->setObjectName("notice");
+    notice_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* firmware = new QHBoxLayout;
+    firmware->addWidget(new QLabel("Firmware"));
+    firmware->addWidget(image_, 2);
+    firmware->addWidget(browse);
+    firmware->addWidget(new QLabel("on nodes"));
+    firmware->addWidget(load_nodes_);
+    firmware->addWidget(load_);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, "Firmware ELF", {}, "ELF (*.elf);;All files (*)");
+        if (!f.isEmpty()) image_->setText(f);
+    });
+    connect(load_, &QPushButton::clicked, this, &SystemView::load_firmware);
+
     view_ = new QGraphicsView(scene_);
     view_->setRenderHint(QPainter::Antialiasing);
     counters_ = new QTableWidget;
@@ -72,6 +102,8 @@ SystemView::SystemView(SpecPicker* spec, QWidget* parent)
 
     auto* v = new QVBoxLayout(this);
     v->addLayout(bar);
+    v->addLayout(firmware);
+    v->addWidget(notice_);
     v->addWidget(split, 1);
 
     timer_ = new QTimer(this);
@@ -114,6 +146,27 @@ void SystemView::step() {
     speed_from_ = shown_.now;
 }
 
+void SystemView::load_firmware() {
+    std::vector<size_t> nodes;
+    std::string elf;
+    try {
+        const QString text = image_->text().trimmed();
+        if (text.isEmpty()) throw InputError("firmware: name a built image (portals, hello, ...) or an ELF file");
+        elf = resolve_firmware(text.toStdString());
+        for (const QString& part : load_nodes_->text().split(',', Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const uint n = part.trimmed().toUInt(&ok);
+            if (!ok) throw InputError("nodes: \"" + part.trimmed().toStdString() + "\" is not a node number");
+            nodes.push_back(n);
+        }
+    } catch (const std::exception& e) {
+        show_error(this, "Cannot load the firmware", QString::fromUtf8(e.what()));
+        return;
+    }
+    notice_->setText("loading " + QString::fromStdString(elf) + "…");
+    worker_->load(std::move(nodes), std::move(elf));
+}
+
 void SystemView::refresh() {
     if (worker_->version() == shown_.version) return;
     SystemSnapshot s = worker_->snapshot();
@@ -130,12 +183,18 @@ void SystemView::refresh() {
                     .arg(shown_.now.as_us(), 0, 'f', 3)
                     .arg(speed_us_per_s_, 0, 'f', 1));
     if (failed_now) show_error(this, "Cannot build the system", QString::fromStdString(shown_.error));
+    if (shown_.notice_id != notice_seen_) {
+        notice_seen_ = shown_.notice_id;
+        notice_->setText(QString::fromStdString(shown_.notice).trimmed().replace('\n', "; "));
+        if (shown_.notice_error) show_error(this, "Cannot load the firmware", QString::fromStdString(shown_.notice));
+    }
     // A fault is reported once, whether it came while booting or while running.
     fault_reported_.resize(shown_.nodes.size(), false);
     for (size_t n = 0; n < shown_.nodes.size(); ++n)
         if (shown_.nodes[n].state == NodeState::faulted && !fault_reported_[n]) {
             fault_reported_[n] = true;
-            show_error(this, QString("Node %1 faulted").arg(n), QString::fromStdString(shown_.nodes[n].reason));
+            show_error(this, QString("Node %1 faulted").arg(n), QString::fromStdString(shown_.nodes[n].reason),
+                       QString::fromStdString(shown_.nodes[n].fault_source), shown_.nodes[n].fault_line);
         }
     emit snapshot_shown();
 }
@@ -172,6 +231,7 @@ void SystemView::update_buttons() {
     run_->setEnabled(have && shown_.phase != SystemSnapshot::Phase::running);
     step_->setEnabled(have && shown_.phase != SystemSnapshot::Phase::running);
     pause_->setEnabled(shown_.phase == SystemSnapshot::Phase::running);
+    load_->setEnabled(have);
 }
 
 }  // namespace niclab::gui

@@ -12,6 +12,7 @@
 
 class QDoubleSpinBox;
 class QGraphicsView;
+class QLineEdit;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -38,6 +39,8 @@ public slots:
     void run();
     void pause();
     void step();
+    // Loads the image named in the firmware field on the nodes listed ("0, 2"; empty: all).
+    void load_firmware();
     void refresh();  // reads the latest snapshot (the timer calls it)
 
 signals:
@@ -55,6 +58,11 @@ private:
     QTableWidget* counters_;
     QPushButton *build_, *run_, *pause_, *step_;
     QDoubleSpinBox* step_us_;
+    QLineEdit* image_;
+    QLineEdit* load_nodes_;
+    QPushButton* load_;
+    QLabel* notice_;
+    uint64_t notice_seen_ = 0;
     QLabel* phase_;
     QTimer* timer_;
     SystemSnapshot shown_;

@@ -9,15 +9,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QTextBlock>
 #include <QVBoxLayout>
 
 #include "niclab/trace/decoder.hpp"
 #include "views/error_dialog.hpp"
+#include "views/source_view.hpp"
 #include "views/trace_timeline.hpp"
 
 namespace niclab::gui {
@@ -63,11 +62,8 @@ TraceView::TraceView(QWidget* parent) : QWidget(parent) {
     list_->setFont(mono);
     where_ = new QLabel;
     where_->setObjectName("sourceWhere");
-    source_ = new QPlainTextEdit;
+    source_ = new SourceView;
     source_->setObjectName("sourceText");
-    source_->setReadOnly(true);
-    source_->setFont(mono);
-    source_->setLineWrapMode(QPlainTextEdit::NoWrap);
     delta_ = new QLabel;
     delta_->setObjectName("delta");
 
@@ -202,37 +198,23 @@ void TraceView::selection_changed() {
     }
 }
 
+int TraceView::source_line() const { return source_->line(); }
+QString TraceView::source_file() const { return source_->path(); }
+
 void TraceView::show_source(const TraceRow& row) {
     const auto& r = row.record;
-    source_line_ = 0;
-    source_file_.clear();
-    if (row.source.empty()) {
+    const QString path = QString::fromStdString(row.source);
+    if (row.source.empty() || !source_->show_at(path, r.line)) {
         where_->setText(r.file.empty() ? "no source line (open the traces with their firmware's ELF)"
                                        : QString::fromStdString(r.file) + ": source not found here");
-        source_->clear();
+        source_->show_at({}, 0);
         return;
     }
-    const QString path = QString::fromStdString(row.source);
-    if (path != source_->property("path").toString()) {
-        QFile f(path);
-        source_->setPlainText(f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString());
-        source_->setProperty("path", path);
-    }
-    source_file_ = path;
-    source_line_ = r.line;
     where_->setText(QString("%1:%2  (%3+0x%4)")
                         .arg(path)
                         .arg(r.line)
                         .arg(QString::fromStdString(r.function))
                         .arg(r.offset, 0, 16));
-    const QTextBlock block = source_->document()->findBlockByLineNumber(r.line - 1);
-    QTextEdit::ExtraSelection mark;
-    mark.format.setBackground(QColor(255, 236, 150));
-    mark.format.setProperty(QTextFormat::FullWidthSelection, true);
-    mark.cursor = QTextCursor(block);
-    source_->setExtraSelections({mark});
-    source_->setTextCursor(QTextCursor(block));
-    source_->centerCursor();
 }
 
 }  // namespace niclab::gui

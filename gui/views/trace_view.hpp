@@ -13,11 +13,11 @@
 
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QTableWidget;
 
 namespace niclab::gui {
 
+class SourceView;
 class TraceTimeline;
 
 class TraceView : public QWidget {
@@ -35,9 +35,9 @@ public:
     const TraceSet& traces() const { return set_; }
     // For tests and the status line: what the panes show.
     QTableWidget* list() const { return list_; }
-    QPlainTextEdit* source() const { return source_; }
-    int source_line() const { return source_line_; }  // 1-based; 0 when none
-    QString source_file() const { return source_file_; }
+    SourceView* source() const { return source_; }
+    int source_line() const;  // 1-based; 0 when none
+    QString source_file() const;
     QString delta_text() const;
 
 private:
@@ -54,10 +54,8 @@ private:
     TraceTimeline* timeline_;
     QTableWidget* list_;
     QLabel* where_;
-    QPlainTextEdit* source_;
+    SourceView* source_;
     QLabel* delta_;
-    QString source_file_;
-    int source_line_ = 0;
 };
 
 }  // namespace niclab::gui

@@ -29,6 +29,14 @@ void SystemWorker::build(system::SystemSpec spec) {
     wake_.notify_all();
 }
 
+void SystemWorker::load(std::vector<size_t> nodes, std::string elf) {
+    {
+        std::lock_guard lock(mutex_);
+        load_ = Load{std::move(nodes), std::move(elf)};
+    }
+    wake_.notify_all();
+}
+
 void SystemWorker::run() {
     {
         std::lock_guard lock(mutex_);
@@ -66,16 +74,22 @@ uint64_t SystemWorker::version() const {
 void SystemWorker::publish(SystemSnapshot s) {
     std::lock_guard lock(mutex_);
     s.version = latest_.version + 1;
+    s.notice_id = notice_id_;
+    s.notice = notice_;
+    s.notice_error = notice_error_;
     latest_ = std::move(s);
 }
 
 void SystemWorker::loop() {
     for (;;) {
         std::optional<system::SystemSpec> build;
+        std::optional<Load> load;
         Time slice{};
         {
             std::unique_lock lock(mutex_);
-            auto work = [&] { return quit_ || build_ || ((running_ || step_left_.ps() > 0) && session_); };
+            auto work = [&] {
+                return quit_ || build_ || (load_ && session_) || ((running_ || step_left_.ps() > 0) && session_);
+            };
             if (!work() && unpublished_) {
                 // Paused after slices that were not read: show where it stopped.
                 lock.unlock();
@@ -90,6 +104,9 @@ void SystemWorker::loop() {
             if (build_) {
                 build = std::move(build_);
                 build_.reset();
+            } else if (load_) {
+                load = std::move(load_);
+                load_.reset();
             } else {
                 slice = running_ ? kSlice : std::min(kSlice, step_left_);
             }
@@ -116,6 +133,30 @@ void SystemWorker::loop() {
             {
                 std::lock_guard lock(mutex_);
                 session_ = std::move(fresh);
+            }
+            publish(std::move(s));
+            continue;
+        }
+        if (load) {
+            std::string notice;
+            bool error = false;
+            try {
+                notice = session_->load(load->nodes, load->elf);
+            } catch (const std::exception& e) {  // FirmwareImageError, FirmwareFault, BootTimeout
+                notice = e.what();
+                error = true;
+            }
+            {
+                std::lock_guard lock(mutex_);
+                ++notice_id_;
+                notice_ = notice;
+                notice_error_ = error;
+            }
+            SystemSnapshot s = session_->snapshot();
+            s.phase = SystemSnapshot::Phase::paused;
+            {
+                std::lock_guard lock(mutex_);
+                if (running_ || step_left_.ps() > 0) s.phase = SystemSnapshot::Phase::running;
             }
             publish(std::move(s));
             continue;

@@ -9,7 +9,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <QObject>
 
@@ -30,6 +32,9 @@ public:
     void run();
     void pause();
     void step(Time duration);
+    // Loads `elf` on `nodes` (empty: all) between slices; the outcome is the next
+    // snapshots' notice (a size report, or the error).
+    void load(std::vector<size_t> nodes, std::string elf);
 
     // The latest snapshot (phase, nodes, time); cheap to call from a timer.
     SystemSnapshot snapshot() const;
@@ -47,6 +52,14 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     std::optional<system::SystemSpec> build_;
+    struct Load {
+        std::vector<size_t> nodes;
+        std::string elf;
+    };
+    std::optional<Load> load_;
+    uint64_t notice_id_ = 0;  // the last load's outcome, copied into every snapshot
+    std::string notice_;
+    bool notice_error_ = false;
     bool running_ = false;
     Time step_left_{};
     bool quit_ = false;

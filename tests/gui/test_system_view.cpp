@@ -5,17 +5,20 @@
 
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTabWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 
 #include "gui_test_support.hpp"
 #include "model/system_snapshot.hpp"
 #include "views/main_window.hpp"
 #include "views/spec_picker.hpp"
 #include "views/system_view.hpp"
+#include "views/source_view.hpp"
 #include "views/topology_scene.hpp"
 #include "worker/system_worker.hpp"
 
@@ -115,6 +118,19 @@ private slots:
         if (!shown().nodes.empty()) {
             QCOMPARE(shown().nodes[0].state, NodeState::faulted);
             QCOMPARE(view()->scene()->node_colour(0), state_colour(NodeState::faulted));
+            // The dialog opens the source at the faulting line.
+            auto* show = error_dialog()->findChild<QPushButton*>("showSource");
+            QVERIFY2(show, "no Show source button");
+            QTest::mouseClick(show, Qt::LeftButton);
+            QDialog* source = nullptr;
+            QTRY_VERIFY_WITH_TIMEOUT((source = window_->findChild<QDialog*>("sourceDialog")) != nullptr, 30000);
+            auto* code = source->findChild<SourceView*>();
+            QVERIFY(code->path().endsWith("fault_load.c"));
+            QCOMPARE(code->line(), shown().nodes[0].fault_line);
+            QVERIFY2(code->textCursor().block().text().contains("UNOPENED_HOST_ADDR"),
+                     qPrintable(code->textCursor().block().text()));
+            screenshot(source, "fault-source");
+            source->close();
         }
         screenshot(window_.get(), "system-fault");
     }
@@ -135,6 +151,49 @@ private slots:
         for (const auto& n : shown().nodes) faulted += n.state == NodeState::faulted;
         QVERIFY(faulted >= 1);
         QVERIFY(dialogs >= 1 && dialogs <= faulted);
+    }
+
+    void firmware_loads_on_the_chosen_nodes_with_a_size_report() {
+        window_->spec()->set_preset("seastar");
+        window_->spec()->set_nodes(2);
+        build();
+        QCOMPARE(shown().nodes[1].firmware, std::string("portals"));
+        view()->findChild<QLineEdit*>("firmwareImage")->setText("hello");
+        view()->findChild<QLineEdit*>("loadNodes")->setText("1");
+        const uint64_t before = shown().notice_id;
+        click("load");
+        QTRY_VERIFY_WITH_TIMEOUT(shown().notice_id != before, 120000);
+        QVERIFY(error_dialog() == nullptr);
+        QCOMPARE(shown().nodes[0].firmware, std::string("portals"));
+        QCOMPARE(shown().nodes[1].firmware, std::string("hello"));
+        QVERIFY(shown().nodes[1].sram_used > 0 && shown().nodes[1].sram_used < shown().nodes[1].sram_size);
+        const QString notice = view()->findChild<QLabel*>("notice")->text();
+        QVERIFY2(notice.contains("node 1: hello") && notice.contains(QString("%1 of %2 B of SRAM")
+                                                                         .arg(shown().nodes[1].sram_used)
+                                                                         .arg(shown().nodes[1].sram_size)),
+                 qPrintable(notice));
+    }
+
+    void a_reload_that_faults_is_a_dialog_naming_the_fault() {
+        window_->spec()->set_nodes(2);
+        build();
+        view()->findChild<QLineEdit*>("firmwareImage")->setText("fault_load");
+        view()->findChild<QLineEdit*>("loadNodes")->setText("0");
+        click("load");
+        QTRY_VERIFY_WITH_TIMEOUT(error_dialog() != nullptr || shown().nodes[0].firmware == "fault_load", 30000);
+        if (!error_dialog()) {  // booted: it faults as it runs
+            click("runSystem");
+            QTRY_VERIFY_WITH_TIMEOUT(error_dialog() != nullptr, 30000);
+        }
+        QVERIFY2(error_dialog()->text().contains("read_unopened_window"), qPrintable(error_dialog()->text()));
+    }
+
+    void a_bad_image_is_a_dialog_naming_it() {
+        build();
+        view()->findChild<QLineEdit*>("firmwareImage")->setText("/nonexistent/nic.elf");
+        click("load");
+        QVERIFY(error_dialog());
+        QVERIFY2(error_dialog()->text().contains("/nonexistent/nic.elf"), qPrintable(error_dialog()->text()));
     }
 
     void a_bad_spec_is_a_dialog_naming_the_key() {

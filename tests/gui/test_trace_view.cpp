@@ -17,6 +17,7 @@
 #include "niclab/trace/trace_file.hpp"
 #include "niclab/trace/trace_json.hpp"
 #include "views/main_window.hpp"
+#include "views/source_view.hpp"
 #include "views/trace_view.hpp"
 
 using namespace niclab;
