@@ -56,6 +56,7 @@ void Cpu::release_reset(uint32_t entry) {
     fault_.reset();
     reset_time_ = kernel_.now();
     state_ = State::Running;
+    kernel_.wake(this);
 }
 
 void Cpu::halt(uint32_t exit_code) {
@@ -295,6 +296,7 @@ void Cpu::set_interrupt_pending(uint32_t mip_bit, bool level) {
         // was progress, so the watchdog period starts again here.
         cycle_ = std::max(cycle_, clock_.cycles_ceil(kernel_.now() - reset_time_));
         progress();
+        kernel_.wake(this);
     }
     stop_burst();
 }

@@ -58,18 +58,49 @@ void Kernel::drop_cancelled_top() {
     }
 }
 
-void Kernel::add_runnable(Runnable* r) { runnables_.push_back(r); }
+void Kernel::add_runnable(Runnable* r) {
+    r->order_ = next_order_++;
+    runnables_.push_back(r);
+    wake(r);
+}
 
 void Kernel::remove_runnable(Runnable* r) {
     runnables_.erase(std::remove(runnables_.begin(), runnables_.end(), r), runnables_.end());
+    const auto it = std::find(awake_.begin(), awake_.end(), r);
+    if (it == awake_.end()) return;
+    if (driving_ && size_t(it - awake_.begin()) < drive_pos_) --drive_pos_;
+    awake_.erase(it);
+    r->awake_ = false;
 }
 
+void Kernel::wake(Runnable* r) {
+    if (r->awake_) return;
+    r->awake_ = true;
+    const auto at = std::upper_bound(awake_.begin(), awake_.end(), r->order_,
+                                     [](uint64_t order, const Runnable* x) { return order < x->order_; });
+    // Woken behind the pass under way: the pass stays on the runnable it was at, and
+    // reaches this one next time, exactly as a scan of every runnable would.
+    if (driving_ && size_t(at - awake_.begin()) <= drive_pos_) ++drive_pos_;
+    awake_.insert(at, r);
+}
+
+// One pass over the awake runnables in registration order, each run up to the horizon
+// as it stands when its turn comes; the ones found asleep leave the list.
 void Kernel::drive_runnables(Time horizon) {
-    for (Runnable* r : runnables_) {
+    driving_ = true;
+    for (drive_pos_ = 0; drive_pos_ < awake_.size();) {
+        Runnable* r = awake_[drive_pos_];
         horizon_ = std::min(horizon, next_event_time());
-        if (stop_) return;
+        if (stop_) break;
         if (r->active() && r->local_time() < horizon_) r->run(*this);
+        if (r->active()) {
+            ++drive_pos_;
+        } else {
+            r->awake_ = false;
+            awake_.erase(awake_.begin() + std::ptrdiff_t(drive_pos_));
+        }
     }
+    driving_ = false;
 }
 
 bool Kernel::fire_next(Time until) {
@@ -88,8 +119,7 @@ bool Kernel::fire_next(Time until) {
 }
 
 bool Kernel::runnable_behind(Time t) const {
-    return std::any_of(runnables_.begin(), runnables_.end(),
-                       [t](const Runnable* r) { return r->active() && r->local_time() < t; });
+    return std::any_of(awake_.begin(), awake_.end(), [t](const Runnable* r) { return r->active() && r->local_time() < t; });
 }
 
 Time Kernel::latest_activity() const {

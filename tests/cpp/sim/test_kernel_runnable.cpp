@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "niclab/sim/kernel.hpp"
@@ -104,9 +106,70 @@ TEST(SimKernelRunnable, EventCanActivateARunnable) {
     Stepper s(Time::ns(10));
     s.active_ = false;
     k.add_runnable(&s);
-    k.schedule_at(Time::ns(50), [&] { s.active_ = true; });
+    k.schedule_at(Time::ns(50), [&] {
+        s.active_ = true;
+        k.wake(&s);
+    });
     k.run_until(Time::ns(100));
     EXPECT_EQ(s.local_time(), Time::ns(100));
+}
+
+// Asleep runnables cost nothing per event: once found asleep they are not asked again
+// until woken, however many events fire.
+TEST(SimKernelRunnable, AsleepRunnablesAreNotVisited) {
+    class Counted : public Stepper {
+    public:
+        using Stepper::Stepper;
+        bool active() const override {
+            ++asked;
+            return Stepper::active();
+        }
+        mutable int asked = 0;
+    };
+    Kernel k;
+    std::vector<std::unique_ptr<Counted>> idle;
+    for (int i = 0; i < 100; ++i) {
+        idle.push_back(std::make_unique<Counted>(Time::ns(10)));
+        idle.back()->active_ = false;
+        k.add_runnable(idle.back().get());
+    }
+    for (int i = 1; i <= 1000; ++i) k.schedule_at(Time::ns(i), [] {});
+    k.run_until(Time::ns(2000));
+    for (const auto& r : idle) EXPECT_LE(r->asked, 2);  // found asleep once, nothing after
+    // Woken, one runs again; the others stay off the list.
+    idle[42]->active_ = true;
+    k.wake(idle[42].get());
+    k.schedule_at(Time::ns(2500), [] {});
+    k.run_until(Time::ns(3000));
+    EXPECT_EQ(idle[42]->local_time(), Time::ns(3000));
+    EXPECT_LE(idle[7]->asked, 2);
+}
+
+// A runnable woken during a pass by one driven before it in that pass is driven in
+// the same pass if it comes later in registration order, as a scan of all would.
+TEST(SimKernelRunnable, WokenDuringAPassKeepsRegistrationOrder) {
+    Kernel k;
+    Stepper a(Time::ns(10)), b(Time::ns(10)), c(Time::ns(10));
+    b.active_ = c.active_ = false;
+    k.add_runnable(&a);
+    k.add_runnable(&b);
+    k.add_runnable(&c);
+    k.run_until(Time::ns(5));  // b and c are found asleep and leave the list
+    std::vector<char> order;
+    a.on_step = [&](Kernel& kk, Time local) {
+        order.push_back('a');
+        if (local == Time::ns(20)) {
+            c.active_ = b.active_ = true;
+            kk.wake(&c);
+            kk.wake(&b);
+        }
+    };
+    b.on_step = [&](Kernel&, Time) { order.push_back('b'); };
+    c.on_step = [&](Kernel&, Time) { order.push_back('c'); };
+    k.schedule_at(Time::ns(30), [] {});
+    k.run_until(Time::ns(30));
+    // a runs to the event at 30 (two steps, waking b and c), then b, then c, in one pass.
+    EXPECT_EQ(std::string(order.begin(), order.end()), "aabbbccc");
 }
 
 TEST(SimKernelRunnable, RemovedRunnableIsNotRun) {

@@ -8,7 +8,9 @@
 // simulators that run ahead of global time, but only up to the next scheduled
 // event (the horizon). A runnable that schedules an earlier event shrinks the
 // horizon, so it stops in time to let that event fire (temporal decoupling as in
-// SystemC TLM's loosely-timed style).
+// SystemC TLM's loosely-timed style). Only awake runnables are visited: one that goes
+// to sleep (wfi, halt, reset) leaves the list and costs nothing per event until it is
+// woken, so a large idle cluster is as cheap to step as a small busy one.
 #include <cstdint>
 #include <vector>
 
@@ -35,10 +37,16 @@ public:
     virtual ~Runnable() = default;
     // Local time of this runnable; it wants to run while this is below the horizon.
     virtual Time local_time() const = 0;
-    // False while asleep (halted, in wfi with nothing pending, held in reset).
+    // False while asleep (halted, in wfi with nothing pending, held in reset). Whatever
+    // makes it true again must call Kernel::wake: asleep runnables are not polled.
     virtual bool active() const = 0;
     // Execute until local_time() >= kernel.horizon() or until it goes inactive.
     virtual void run(Kernel& kernel) = 0;
+
+private:
+    friend class Kernel;
+    uint64_t order_ = 0;  // registration order: runnables are driven in it
+    bool awake_ = false;  // on the kernel's awake list
 };
 
 class Kernel {
@@ -57,6 +65,9 @@ public:
     // Runnables are driven in registration order (deterministic).
     void add_runnable(Runnable* r);
     void remove_runnable(Runnable* r);
+    // `r` may have become active (an interrupt woke it from wfi, its reset was
+    // released): it is driven again from the next step on. Harmless if it already was.
+    void wake(Runnable* r);
 
     // Fire events and drive runnables until simulated time `until` (inclusive for
     // events), or until request_stop(). With `stop_when_idle`, a run that runs out of
@@ -106,7 +117,11 @@ private:
     std::vector<Entry> heap_;
     std::vector<Slot> slots_;
     uint32_t free_head_ = UINT32_MAX;
-    std::vector<Runnable*> runnables_;
+    std::vector<Runnable*> runnables_;  // all, in registration order
+    std::vector<Runnable*> awake_;      // those that may be active, in registration order
+    size_t drive_pos_ = 0;              // drive_runnables' place in awake_ while it runs
+    bool driving_ = false;
+    uint64_t next_order_ = 0;
     Time now_{};
     Time floor_{};  // time of the last fired event: nothing may be scheduled before it
     Time horizon_{};
