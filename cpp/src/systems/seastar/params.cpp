@@ -50,7 +50,9 @@ const std::map<std::string, Mapping>& mappings() {
         {"ras.heartbeat_timeout_us", {0, 1000000000, [](auto&, int64_t) {}}},  // read by System
         {"dma.host_read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.bus.dma_read_latency = Time::ns(v); }}},
         {"dma.host_bandwidth_mb_s", {1, 1000000, [](auto& p, int64_t v) { p.bus.payload_mb_s = uint64_t(v); }}},
-        {"dma.host_memory_mb", {1, 1 << 24, [](auto& p, int64_t v) { p.nic.dma.host_memory_bytes = uint64_t(v) << 20; }}},
+        // At least 2 GB: the driver keeps its kernel region just below 2 GB (ss_nal.hpp),
+        // and with less the firmware's first event write would fault the host.
+        {"dma.host_memory_mb", {2048, 1 << 24, [](auto& p, int64_t v) { p.nic.dma.host_memory_bytes = uint64_t(v) << 20; }}},
         {"dma.rx_buffer_bytes", {64, 1 << 24, [](auto& p, int64_t v) { p.nic.dma.rx_buffer_bytes = uint32_t(v); }}},
         {"host.pio_read_ns", {0, 1000000000, [](auto& p, int64_t v) { p.bus.pio_read = Time::ns(v); }}},
         {"host.pio_write_ns", {0, 1000000000, [](auto& p, int64_t v) { p.bus.pio_write = Time::ns(v); }}},
