@@ -22,9 +22,8 @@ def test_latency_rows_depend_on_the_interrupt_cost_and_bandwidth_rows_do_not(ana
     e = s.elasticity
     assert 0.1 < e["put_latency_1b"]["host.interrupt_entry_ns"] < 1.0
     assert abs(e["put_bandwidth_8mb"]["host.interrupt_entry_ns"]) < 0.01
-    # With go-back-N the send completion waits for the receiver's ACK, whose interrupt
-    # lands near the reply's (README "Resource exhaustion: go-back-N"): the firmware's
-    # speed, which places the ACK, weighs as much as the interrupt cost itself.
+    # The table runs the papers' firmware (no go-back-N): both parts of the round trip's
+    # cost, the hosts' interrupts and the firmware's instructions, lead its latency.
     top = [name for name, _ in s.most_sensitive("put_latency_1b")]
     assert set(top[:2]) == {"host.interrupt_entry_ns", "core.cpi_alu"}
     assert s.describe("put_bandwidth_8mb") == "none above 0.01"
