@@ -95,6 +95,16 @@ struct Burst {
 
 class PortalsExhaustion : public ::testing::TestWithParam<Burst> {};
 
+// Every node but 0 puts its burst at node 0, back to back.
+void spawn_senders(Cluster& c, const Burst& b) {
+    for (uint32_t s = 1; s <= b.senders; ++s)
+        c.spawn(s, "sender", [&b](host::ProcessContext& ctx, Ni& ni) {
+            ctx.sleep_for(Time::us(5));
+            auto h = ni.md_bind(ctx, md(kSrc, b.bytes, 0, PTL_EQ_NONE), PTL_RETAIN);
+            for (uint32_t m = 0; m < b.messages_each; ++m) ni.put(ctx, h, PTL_NOACK_REQ, {0, 0}, kPortal, 0, 0, 0);
+        });
+}
+
 TEST_P(PortalsExhaustion, BurstPanicsTheNodeWithAReport) {
     const Burst b = GetParam();
     const uint32_t nodes = b.senders + 1;
@@ -103,12 +113,7 @@ TEST_P(PortalsExhaustion, BurstPanicsTheNodeWithAReport) {
         auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, 0, 0, PTL_RETAIN, PTL_INS_AFTER);
         ni.md_attach(ctx, me, md(kDst, 1 << 20, PTL_MD_OP_PUT | PTL_MD_TRUNCATE, PTL_EQ_NONE), PTL_RETAIN);
     });
-    for (uint32_t s = 1; s < nodes; ++s)
-        c.spawn(s, "sender", [&](host::ProcessContext& ctx, Ni& ni) {
-            ctx.sleep_for(Time::us(5));
-            auto h = ni.md_bind(ctx, md(kSrc, b.bytes, 0, PTL_EQ_NONE), PTL_RETAIN);
-            for (uint32_t m = 0; m < b.messages_each; ++m) ni.put(ctx, h, PTL_NOACK_REQ, {0, 0}, kPortal, 0, 0, 0);
-        });
+    spawn_senders(c, b);
     auto r = c.sys.run_until(Time::ms(10));
     ASSERT_EQ(r.faulted_nodes, std::vector<size_t>{0});
     auto fault = c.sys.nic(0).fault();
@@ -133,12 +138,7 @@ TEST_P(PortalsExhaustion, BurstIsCarriedByGoBackN) {
             if (ev.type == PTL_EVENT_PUT_END) ++got, ++from[ev.initiator.nid];
         }
     });
-    for (uint32_t s = 1; s < nodes; ++s)
-        c.spawn(s, "sender", [&](host::ProcessContext& ctx, Ni& ni) {
-            ctx.sleep_for(Time::us(5));
-            auto h = ni.md_bind(ctx, md(kSrc, b.bytes, 0, PTL_EQ_NONE), PTL_RETAIN);
-            for (uint32_t m = 0; m < b.messages_each; ++m) ni.put(ctx, h, PTL_NOACK_REQ, {0, 0}, kPortal, 0, 0, 0);
-        });
+    spawn_senders(c, b);
     auto r = c.sys.run_until(Time::ms(10));
     EXPECT_TRUE(r.faulted_nodes.empty());
     for (uint32_t s = 1; s < nodes; ++s) EXPECT_EQ(from[s], b.messages_each) << "puts from node " << s;
