@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "niclab/exp/experiments.hpp"
+#include "niclab/exp/published_points.hpp"
 #include "niclab/exp/result.hpp"
 #include "niclab/system/system_spec.hpp"
 
@@ -104,6 +105,14 @@ void bind_exp(py::module_& m) {
         for (const auto& e : exp::experiments()) out.emplace_back(e.name, e.summary);
         return out;
     }, "The registered experiments: a list of (name, summary).");
+
+    m.def("published_points", [](const Result& r, const std::string& column) {
+        py::list out;
+        for (const auto& p : exp::published_points(r, column)) out.append(py::make_tuple(p.x, p.value, p.label));
+        return out;
+    }, py::arg("result"), py::arg("column"),
+       "The published values result's sweep can be set against in `column`: (x, value, label) tuples "
+       "(exp/published_points.hpp, the rule the GUI draws with too).");
 
     py::class_<Result>(m, "ExpResult", "An experiment's rows, fit and reproducibility metadata (exp::Result).")
         .def(py::init([](const std::string& experiment, const std::vector<std::pair<std::string, std::string>>& columns) {

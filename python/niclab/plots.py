@@ -136,22 +136,10 @@ def published_points(result, column):
     """The published values a sweep can be set against: the entries of its system's
     published.json (``niclab.validation.published``) for the same experiment, column and
     options (transport, op) and unit (a packet size read off a bandwidth curve is not a
-    bandwidth), each as (size B, value, "system: source")."""
+    bandwidth), each as (size B, value, "system: source"). The rule is the core's
+    (exp/published_points.hpp), which the GUI draws with too."""
     from . import _niclab
-    system = (result.system or {}).get("system")
-    if not system:
-        return []
-    params = result.params or {}
-    points = []
-    for e in _niclab.published(system):
-        if e.get("experiment") != result.experiment or e.get("column") != column or "x" not in e:
-            continue
-        if e.get("unit") != result.units.get(column):
-            continue
-        if any(params.get(k) != v for k, v in e.get("options", {}).items()):
-            continue
-        points.append((float(e["x"]), float(e["value"]), f"{system}: {e['source']}"))
-    return points
+    return [tuple(p) for p in _niclab.published_points(result._r, column)]
 
 
 def _published_into(ax, results, column):

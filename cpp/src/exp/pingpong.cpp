@@ -73,8 +73,8 @@ double us(Time t) { return t.as_us(); }
 // same exchange). `begin` runs when the timed part starts. With `watch` (the client's
 // bench, when a breakdown is asked for) the last timed transfer, `what`, is broken down.
 double time_transfers(host::ProcessContext& ctx, msg::Transport& me, const SweepPlan& plan, uint64_t n, bool get,
-                      const std::function<void()>& begin, std::vector<double>& each, Bench* watch = nullptr,
-                      const char* what = "") {
+                      const std::function<void()>& begin, std::vector<double>& each, Bench* watch,
+                      const char* what) {
     auto transfer = [&] {
         if (get) return me.get(ctx, n);
         me.send(ctx);

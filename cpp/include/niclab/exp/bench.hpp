@@ -118,7 +118,7 @@ public:
     void offer_breakdown() { breakdown_offered_ = true; }
     bool breakdown() const { return observe_.breakdown; }
     void watch_begin();
-    void watch_end(uint64_t size, Time start, Time end, std::string interval = "one transfer", uint64_t messages = 1);
+    void watch_end(uint64_t size, Time start, Time end, std::string interval, uint64_t messages = 1);
     void watch_settle();
 
 private:
