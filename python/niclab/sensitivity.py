@@ -43,11 +43,20 @@ def _preset_of(system):
     raise NiclabError(f"sensitivity: no preset for system {system!r}")
 
 
+def _numeric(system):
+    """The numeric parameter entries (key, value, unit, source) of `system`'s validation preset."""
+    return [p for p in _niclab.preset_info(_preset_of(system))["parameters"]
+            if isinstance(p["value"], (int, float)) and not isinstance(p["value"], bool)]
+
+
 def parameters(system):
     """The numeric preset parameters of `system`'s validation preset: {key: value}."""
-    info = _niclab.preset_info(_preset_of(system))
-    return {p["key"]: p["value"] for p in info["parameters"]
-            if isinstance(p["value"], (int, float)) and not isinstance(p["value"], bool)}
+    return {p["key"]: p["value"] for p in _numeric(system)}
+
+
+def assumptions(system):
+    """The numeric preset parameters no source gives: those whose source starts "assumption:"."""
+    return {p["key"] for p in _numeric(system) if p["source"].startswith("assumption:")}
 
 
 def _moved(value, factor):
@@ -70,26 +79,36 @@ def _simulated(system, overrides):
 class Sensitivity:
     """Elasticities of a system's validation rows: ``elasticity[row][parameter]``;
     ``skipped[parameter]`` says why a parameter was not analysed; ``one_sided[parameter]``
-    why only one side was; ``steps[parameter]`` holds the (low, base, high) values run."""
+    why only one side was; ``steps[parameter]`` holds the (low, base, high) values run;
+    ``assumptions`` are the analysed parameters the preset marks "assumption:"."""
 
     system: str
     step: float
+    assumptions: set = field(default_factory=set)
     elasticity: dict = field(default_factory=dict)
     skipped: dict = field(default_factory=dict)
     one_sided: dict = field(default_factory=dict)
     steps: dict = field(default_factory=dict)
 
     def most_sensitive(self, row, n=SHOWN):
-        """The `n` parameters `row` depends on most: [(parameter, elasticity)], largest
-        magnitude first, leaving out the negligible ones."""
+        """The `n` parameters `row` depends on most (None: all): [(parameter, elasticity)],
+        largest magnitude first, leaving out the negligible ones."""
         ranked = sorted(((p, e) for p, e in self.elasticity.get(row, {}).items()
                          if not math.isnan(e) and abs(e) >= NEGLIGIBLE), key=lambda pe: (-abs(pe[1]), pe[0]))
         return ranked[:n]
 
+    def rests_on(self, row, n=SHOWN):
+        """The assumptions among the parameters `row` depends on, most influential first:
+        the unsourced values a difference in that row may hang on."""
+        return [(p, e) for p, e in self.most_sensitive(row, n=None) if p in self.assumptions][:n]
+
     def describe(self, row):
-        """One line for the table: "dma.host_read_latency_ns +0.62, core.clock_mhz -0.31"."""
+        """One line for the table: "dma.host_read_latency_ns +0.62, core.clock_mhz -0.31",
+        then the assumptions it rests on."""
         top = self.most_sensitive(row)
-        return ", ".join(f"{p} {e:+.2f}" for p, e in top) if top else "none above 0.01"
+        line = ", ".join(f"{p} {e:+.2f}" for p, e in top) if top else "none above 0.01"
+        resting = self.rests_on(row)
+        return line + ("; rests on assumption: " + ", ".join(p for p, _ in resting) if resting else "")
 
     def table(self):
         """Rows against their most influential parameters, and what was skipped."""
@@ -109,6 +128,9 @@ class Sensitivity:
                                for row, per in self.elasticity.items()},
                 "most_sensitive": {row: [dict(parameter=p, elasticity=e) for p, e in self.most_sensitive(row)]
                                    for row in self.elasticity},
+                "rests_on": {row: [dict(parameter=p, elasticity=e) for p, e in self.rests_on(row)]
+                             for row in self.elasticity},
+                "assumptions": sorted(self.assumptions),
                 "skipped": dict(self.skipped),
                 "one_sided": dict(self.one_sided),
                 "steps": {p: list(v) for p, v in self.steps.items()}}
@@ -141,7 +163,7 @@ def sensitivity(system="seastar", params=None, step=STEP, baseline=None, workers
         raise NiclabError(f"sensitivity: {', '.join(unknown)}: not a numeric parameter of the {_preset_of(system)} preset "
                           f"(there are: {', '.join(known)})")
     base = baseline if baseline is not None else validate(system)
-    result = Sensitivity(system, step)
+    result = Sensitivity(system, step, assumptions=assumptions(system) & set(params))
     for p in params:
         if known[p] == 0:
             result.skipped[p] = "it is 0: a relative step moves nothing"

@@ -10,6 +10,8 @@ void HyperTransportParams::validate() const {
         throw HyperTransportConfigError(std::string("hypertransport.") + field + ": " + why);
     };
     if (payload_mb_s == 0) bad("payload_mb_s", "must be positive");
+    if (dma_read_bytes == 0) bad("dma_read_bytes", "must be positive");
+    if (dma_outstanding_reads == 0) bad("dma_outstanding_reads", "must be positive");
     for (auto [field, t] : {std::pair{"dma_read_latency", dma_read_latency}, {"bridge_read_latency", bridge_read_latency},
                             {"bridge_write_occupancy", bridge_write_occupancy}, {"pio_read", pio_read},
                             {"pio_write", pio_write}})
@@ -25,6 +27,21 @@ HyperTransport::HyperTransport(sim::Kernel& kernel, host::HostMemory& memory, Hy
 Time& HyperTransport::slot(Direction d, Channel c) {
     // With one shared FIFO per direction every channel uses the posted slot.
     return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)];
+}
+
+Time HyperTransportParams::read_stream_time(uint64_t bytes) const {
+    // Request j is answered dma_read_latency after it is issued and then holds the link
+    // for `t` (one request's bytes). While the tags last the engine has issued everything
+    // up front, so data streams back to back; request j + N waits for request j's tag,
+    // freed when j's data is in. If N requests' link time covers that wait (N t >= L + t)
+    // the stream never stalls and only the link limits it; otherwise it arrives in waves
+    // of N requests, one wave per L + t.
+    const Time t = transfer_time(dma_read_bytes);
+    if (bytes == 0 || t * int64_t(dma_outstanding_reads) >= dma_read_latency + t) return transfer_time(bytes);
+    const uint64_t request = (bytes - 1) / dma_read_bytes;  // the request holding the last byte
+    const uint64_t wave = request / dma_outstanding_reads, in_wave = request % dma_outstanding_reads;
+    return (dma_read_latency + t) * int64_t(wave) + t * int64_t(in_wave) +
+           transfer_time(bytes - request * dma_read_bytes);
 }
 
 void HyperTransport::note(sim::Activity kind, Time start, Time end) const {
@@ -71,7 +88,7 @@ Time HyperTransport::dma_read_stream(Time at, uint64_t bytes) {
     ++counters_.dma_reads;
     counters_.bytes_to_nic += bytes;
     Time request = reserve(Direction::to_host, Channel::nonposted, at, Time{});
-    const Time ready = reserve(Direction::to_nic, Channel::response, request + params_.dma_read_latency, params_.transfer_time(bytes));
+    const Time ready = reserve(Direction::to_nic, Channel::response, request + params_.dma_read_latency, params_.read_stream_time(bytes));
     note(sim::Activity::BusDmaRead, at, ready);
     return ready;
 }

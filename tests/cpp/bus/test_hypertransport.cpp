@@ -79,18 +79,19 @@ TEST(HyperTransport, OneChannelServesInOrder) {
     Time start = h.ht.dma_read_stream(Time{}, 8192);
     uint32_t value = 0;
     Time stall = h.ht.bridge_read(Time{}, 0x1000, {reinterpret_cast<uint8_t*>(&value), 4});
-    EXPECT_EQ(stall, start + p.transfer_time(8192));
+    EXPECT_EQ(stall, start + p.read_stream_time(8192));
     EXPECT_GT(h.ht.counters().queue_wait, Time{});
 }
 
 TEST(HyperTransport, PioAndDmaOnOneSharedLinkSerialize) {
     HyperTransportParams shared;
     shared.shared_link = true;
+    shared.dma_outstanding_reads = 32;  // the read streams at the link rate, done before the write
     HtFixture f(shared);
     const HyperTransportParams& p = f.ht.params();
     // A host PIO write issued while a DMA read's data comes down waits for it ...
     Time start = f.ht.dma_read_stream(Time{}, 4096);
-    const Time end = start + p.transfer_time(4096);
+    const Time end = start + p.read_stream_time(4096);
     EXPECT_EQ(f.ht.pio_write(Time::ns(200)), end);
     // ... and a host PIO read's response going up waits behind an RX DMA write.
     Time written = f.ht.dma_write(Time{}, 0x1000, bytes(8192, 3));
@@ -160,6 +161,7 @@ TEST(HyperTransport, ReadLatencyAndBandwidthAsConfigured) {
     p.payload_mb_s = 1000;  // 1 ns per byte
     p.bridge_read_latency = Time::ns(300);
     p.pio_read = Time::ns(900);
+    p.dma_outstanding_reads = 32;  // enough tags to cover the latency: only the link limits
     HtFixture f(p);
     f.memory.write(0x8000, bytes(16, 4));
     Time first = f.ht.dma_read_stream(Time::ns(5), 1500);
@@ -180,6 +182,29 @@ TEST(HyperTransport, ReadLatencyAndBandwidthAsConfigured) {
     EXPECT_EQ(HyperTransportParams{}.transfer_time(64), Time::ps(22'857));
 }
 
+TEST(HyperTransport, OutstandingReadsLimitAStreamToWavesOfRequests) {
+    HyperTransportParams p;
+    p.dma_read_latency = Time::ns(200);
+    p.payload_mb_s = 1000;  // 1 ns per byte: a 64-byte request holds the link 64 ns
+    p.dma_read_bytes = 64;
+    p.dma_outstanding_reads = 2;  // 2 x 64 ns < 200 + 64 ns: the tags run out
+    // The first wave: requests 0 and 1 back to back from the first data on.
+    EXPECT_EQ(p.read_stream_time(1), Time::ns(1));
+    EXPECT_EQ(p.read_stream_time(128), Time::ns(128));
+    // Request 2 goes out when request 0's data is in (first data + 64 ns) and answers
+    // 200 ns later: waves start every 264 ns.
+    EXPECT_EQ(p.read_stream_time(129), Time::ns(264 + 1));
+    EXPECT_EQ(p.read_stream_time(256), Time::ns(264 + 128));
+    EXPECT_EQ(p.read_stream_time(64 * 10), Time::ns(4 * 264 + 128));
+    // 2 x 64 B per 264 ns: 485 MB/s instead of the link's 1000.
+    HtFixture f(p);
+    EXPECT_EQ(f.ht.dma_read_stream(Time{}, 64 * 10), Time::ns(200));
+    EXPECT_EQ(f.ht.dma_read_stream(Time{}, 64), Time::ns(200 + 4 * 264 + 128));  // queued behind it
+    // With tags for the latency the stream is the link's alone, as without a limit.
+    p.dma_outstanding_reads = 5;  // 5 x 64 >= 264
+    EXPECT_EQ(p.read_stream_time(64 * 10), p.transfer_time(64 * 10));
+}
+
 TEST(HyperTransport, BadParametersNameTheField) {
     sim::Kernel kernel;
     host::HostMemory memory;
@@ -190,6 +215,14 @@ TEST(HyperTransport, BadParametersNameTheField) {
         FAIL() << "accepted a zero payload rate";
     } catch (const HyperTransportConfigError& e) {
         EXPECT_NE(std::string(e.what()).find("payload_mb_s"), std::string::npos) << e.what();
+    }
+    p = {};
+    p.dma_outstanding_reads = 0;
+    try {
+        HyperTransport ht(kernel, memory, p);
+        FAIL() << "accepted no outstanding reads";
+    } catch (const HyperTransportConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("dma_outstanding_reads"), std::string::npos) << e.what();
     }
     p = {};
     p.pio_read = Time::ns(-1);

@@ -49,6 +49,13 @@ struct HyperTransportParams {
     // dma.host_read_latency_ns — seed 000 §2: a DMA read's request to its first data
     // (host memory about ten SRAM reads away).
     Time dma_read_latency = Time::ns(160);
+    // dma.read_request_bytes — HyperTransport: a sized read returns at most 16 dwords
+    // (4-bit count field), so a DMA engine reads host memory in requests of this size.
+    uint32_t dma_read_bytes = 64;
+    // dma.max_outstanding_reads — assumption (preset): the read requests one DMA engine
+    // keeps in flight. With N of them a stream runs at min(payload rate, N x bytes /
+    // (latency + a request's link time)): Little's law on the tags.
+    uint32_t dma_outstanding_reads = 4;
     // host_bridge.read_latency_ns — seed 000 §2: the core's load from host memory
     // through a bridge window, round trip (its 4-byte response's link time included).
     Time bridge_read_latency = Time::ns(160);
@@ -71,6 +78,8 @@ struct HyperTransportParams {
     void validate() const;
     // Link time of `bytes` of bulk data at payload_mb_s (truncated to whole picoseconds).
     Time transfer_time(uint64_t bytes) const { return Time::ps(int64_t(bytes * 1'000'000 / payload_mb_s)); }
+    // A DMA read stream's first `bytes`, measured from its first data: when they are in.
+    Time read_stream_time(uint64_t bytes) const;
 };
 
 struct HyperTransportCounters {
@@ -113,9 +122,9 @@ public:
 
     // --- device side (from kernel events and device models at kernel now) ---
     // A DMA read of `bytes` (a device engine's pipelined read requests for one transfer):
-    // the request goes up, host memory answers after dma_read_latency, the data then holds
-    // the to-NIC response channel for transfer_time(bytes). Returns when the data starts
-    // arriving; byte k is in at start + transfer_time(k).
+    // the first request goes up, host memory answers after dma_read_latency, the data then
+    // holds the to-NIC response channel for read_stream_time(bytes). Returns when the data
+    // starts arriving; byte k is in at start + read_stream_time(k).
     Time dma_read_stream(Time at, uint64_t bytes);
     // The bytes of such a read (the engine copies them as they stream in).
     void dma_read_data(uint64_t addr, std::span<uint8_t> out) const;

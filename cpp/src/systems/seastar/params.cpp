@@ -49,6 +49,8 @@ const std::map<std::string, Mapping>& mappings() {
         {"boot_timeout_us", {1, 1000000000, [](auto& p, int64_t v) { p.nic.embedded.boot_timeout = Time::us(v); }}},
         {"ras.heartbeat_timeout_us", {0, 1000000000, [](auto&, int64_t) {}}},  // read by System
         {"dma.host_read_latency_ns", {0, 1000000000, [](auto& p, int64_t v) { p.bus.dma_read_latency = Time::ns(v); }}},
+        {"dma.read_request_bytes", {4, 4096, [](auto& p, int64_t v) { p.bus.dma_read_bytes = uint32_t(v); }}},
+        {"dma.max_outstanding_reads", {1, 4096, [](auto& p, int64_t v) { p.bus.dma_outstanding_reads = uint32_t(v); }}},
         {"dma.host_bandwidth_mb_s", {1, 1000000, [](auto& p, int64_t v) { p.bus.payload_mb_s = uint64_t(v); }}},
         // At least 2 GB: the driver keeps its kernel region just below 2 GB (ss_nal.hpp),
         // and with less the firmware's first event write would fault the host.

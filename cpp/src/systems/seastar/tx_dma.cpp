@@ -48,8 +48,9 @@ bool TxDma::write(uint32_t offset, uint32_t value) {
 }
 
 Time TxDma::data_ready(uint64_t bytes_into_message) const {
-    // Host data streams in at the HyperTransport payload rate from the start the bus gave.
-    return msg_.data_start + bus_.params().transfer_time(bytes_into_message);
+    // Host data streams in from the start the bus gave, as fast as the link and the
+    // engine's outstanding reads allow.
+    return msg_.data_start + bus_.params().read_stream_time(bytes_into_message);
 }
 
 void TxDma::try_start() {
