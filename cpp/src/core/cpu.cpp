@@ -48,7 +48,6 @@ void Cpu::release_reset(uint32_t entry) {
     write_next_ = 0;
     write_bus_free_ = 0;
     icache_on_ = dcache_on_ = false;  // the PPC440 leaves reset with caches off
-    fetch_cycles_in_decode_ = cfg_.sram_read_cycles;
     icache_.configure(cfg_.icache, sram_.size);
     dcache_.configure(cfg_.dcache, sram_.size);
     invalidate_all_code();
@@ -90,11 +89,7 @@ uint64_t Cpu::cycle_at(Time t) const { return t <= reset_time_ ? 0 : (t - reset_
 
 void Cpu::set_cache_enable(bool icache, bool dcache) {
     if (dcache_on_ && !dcache) flush_dcache();
-    if (icache_on_ != icache) {
-        icache_on_ = icache;
-        fetch_cycles_in_decode_ = icache ? 0 : cfg_.sram_read_cycles;
-        invalidate_all_code();  // decoded costs include the fetch cost of the old mode
-    }
+    icache_on_ = icache;
     dcache_on_ = dcache;
     reset_fetch();
 }
@@ -126,7 +121,7 @@ uint32_t Cpu::decode_and_execute(const Insn& slot) {
     // Invalidation only swaps the handler, so the loop charged this slot the cost of
     // whatever was decoded here before: take it back and charge the new instruction.
     cycle_ -= target.cost;
-    target = decode(current_insn_bits(), cfg_, fetch_cycles_in_decode_);
+    target = decode(current_insn_bits(), cfg_);
     cycle_ += target.cost;
     // A breakpoint survives the slot being re-armed (a store to the word, a cache mode change).
     if (debug_ && breakpoint_at(uint32_t(&target - decoded_))) [[unlikely]] target.fn = op::debug_trap;
@@ -216,35 +211,32 @@ uint32_t Cpu::function_at(sim::ActivityLog& log, uint32_t pc) {
 }
 
 bool Cpu::fetch_slow() {
-    // Fetch costs with the I-cache off are folded into each decoded instruction's
-    // cost (fetch_cycles_in_decode_); only line changes and misses are charged here.
+    // Called when the pc enters another line: the fetch is charged here, per line, and
+    // each decoded instruction's cost is its own.
     uint32_t off = pc_ - sram_.cached_base;
+    const bool cached_view = off < sram_.size;
+    if (!cached_view) off = pc_ - sram_.uncached_base;
     if (off < sram_.size) {
-        fetch_base_ = sram_.cached_base;
+        fetch_base_ = cached_view ? sram_.cached_base : sram_.uncached_base;
         fetch_line_ = pc_ >> fetch_shift_;
-        if (icache_on_) {
+        uint32_t fill = 0;
+        if (cached_view && icache_on_) {
             ++icache_.accesses;
             uint32_t line = off >> fetch_shift_;
             if (!icache_.resident(line)) {
                 icache_.fill(line);
-                uint32_t fill = line_fill_cycles(icache_);
-                cycle_ += fill;
-                stall_cycles_ += fill;
+                fill = line_fill_cycles(icache_);
             }
-        }
-        return true;
-    }
-    off = pc_ - sram_.uncached_base;
-    if (off < sram_.size) {
-        fetch_base_ = sram_.uncached_base;
-        if (icache_on_) {
-            // Uncached code bypasses the I-cache: every fetch pays the bus, so stay on this path.
-            cycle_ += cfg_.sram_read_cycles;
-            stall_cycles_ += cfg_.sram_read_cycles;
-            fetch_line_ = UINT32_MAX;
         } else {
-            fetch_line_ = pc_ >> fetch_shift_;
+            // Not cacheable here (the I-cache off, or the uncached view): PPC440x5 User's
+            // Manual p.104 - the instruction cache controller still requests the whole
+            // line, "even if the caching inhibited (I) storage attribute is set", into its
+            // line fill buffer, from which the instructions go to the core as requested.
+            // So a miss that allocates nothing: the line is read again once left.
+            fill = line_fill_cycles(icache_);
         }
+        cycle_ += fill;
+        stall_cycles_ += fill;
         return true;
     }
     if (mtvec_ != 0 && pc_ == (mtvec_ & ~3u)) {

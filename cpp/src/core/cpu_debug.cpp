@@ -67,7 +67,7 @@ bool Cpu::set_watchpoint(uint32_t address, uint32_t length, WatchKind kind, bool
 uint32_t Cpu::debug_trap(const Insn& in, uint32_t pc) {
     if (debug_skip_ || !debug_) {
         // Resuming from this breakpoint: execute the real instruction this once.
-        Insn real = decode(current_insn_bits(), cfg_, fetch_cycles_in_decode_);
+        Insn real = decode(current_insn_bits(), cfg_);
         return real.fn(*this, real, pc);
     }
     // Stop before it executes: take back what the loop charged for it.

@@ -66,7 +66,7 @@ Handler op_system(const Fields& f) {
 
 }  // namespace
 
-Insn decode(uint32_t raw, const CoreConfig& cfg, uint32_t fetch_cycles) {
+Insn decode(uint32_t raw, const CoreConfig& cfg) {
     Fields f{raw, raw & 0x7F, (raw >> 7) & 31, (raw >> 12) & 7, (raw >> 15) & 31, (raw >> 20) & 31, raw >> 25};
     Insn in{nullptr, 0, uint8_t(f.rd == 0 ? 32 : f.rd), uint8_t(f.rs1), uint8_t(f.rs2), uint8_t(cfg.cpi_alu)};
     uint32_t cost = cfg.cpi_alu;
@@ -101,7 +101,7 @@ Insn decode(uint32_t raw, const CoreConfig& cfg, uint32_t fetch_cycles) {
         in.fn = op::illegal;
         in.imm = int32_t(raw);
     }
-    in.cost = uint8_t(std::min<uint32_t>(cost + fetch_cycles, 255));
+    in.cost = uint8_t(std::min<uint32_t>(cost, 255));
     return in;
 }
 

@@ -72,9 +72,12 @@ protected:
         EXPECT_TRUE(cpu_->read_csr(number, v));
         return v;
     }
-    // Cycles of an instruction of class cost `base` with the caches off (the reset
-    // state): every fetch is an SRAM read.
-    uint32_t cost_caches_off(uint32_t base) const { return base + cfg_.sram_read_cycles; }
+    // With the caches off (the reset state) the core reads the whole line of each line
+    // the pc enters (PPC440x5 manual p.104): the first beat an SRAM read, each further
+    // 16-byte beat line_beat_cycles. The programs here fit in their first line.
+    uint32_t line_read() const {
+        return cfg_.sram_read_cycles + (cfg_.icache.line_bytes / cfg_.bus_bytes_per_beat - 1) * cfg_.line_beat_cycles;
+    }
 
     sim::Kernel kernel_;
     core::CoreConfig cfg_;  // the SeaStar defaults

@@ -18,7 +18,7 @@ TEST_F(Horizon, CoreIsWithinOneInstructionOfEveryEvent) {
     core::Cpu& c = start();
     c.set_reg(5, 1000);
     c.set_reg(6, 7);
-    const Time longest = c.clock().cycles(cost_caches_off(cfg_.cpi_div));  // the div, the longest instruction
+    const Time longest = c.clock().cycles(line_read() + cfg_.cpi_div);  // the div with the line read, the longest step
 
     std::vector<Time> overshoot;
     for (int64_t ns = 3; ns < 5000; ns += 37)  // not aligned to the core's instruction boundaries
@@ -37,8 +37,7 @@ TEST_F(Horizon, DeviceSeesTheCoresLocalTime) {
     core::Cpu& c = start();
     run_until(Time::us(1));
     ASSERT_EQ(bus_.access_times.size(), 1u);
-    const uint64_t before = cost_caches_off(cfg_.cpi_alu) + 2 * cost_caches_off(cfg_.cpi_div) +
-                            cost_caches_off(cfg_.cpi_store);
+    const uint64_t before = line_read() + cfg_.cpi_alu + 2 * cfg_.cpi_div + cfg_.cpi_store;
     EXPECT_EQ(bus_.access_times[0], c.time_at_cycle(before));
 }
 
@@ -57,7 +56,7 @@ TEST_F(Horizon, EventScheduledDuringABurstShrinksTheHorizon) {
     };
     run_until(Time::us(10));
     ASSERT_NE(fired_at, Time{});
-    const Time longest = c.clock().cycles(cost_caches_off(cfg_.cpi_alu) + cfg_.taken_branch_penalty);
+    const Time longest = c.clock().cycles(line_read() + cfg_.cpi_alu + cfg_.taken_branch_penalty);
     EXPECT_GE(core_at, fired_at);
     EXPECT_LT(core_at - fired_at, longest);
 }

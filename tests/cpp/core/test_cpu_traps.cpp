@@ -123,7 +123,7 @@ TEST_F(Traps, LoadFromADeviceStallsForItsLatency) {
     ASSERT_EQ(c.state(), core::Cpu::State::Waiting);
     EXPECT_EQ(c.reg(1), 0xCAFE0010u);
     const uint64_t stall = c.clock().cycles_ceil(bus_.read_latency);
-    EXPECT_EQ(c.cycles(), 2 * cost_caches_off(cfg_.cpi_alu) + cost_caches_off(cfg_.cpi_load) + stall);
+    EXPECT_EQ(c.cycles(), line_read() + 2 * cfg_.cpi_alu + cfg_.cpi_load + stall);
 }
 
 }  // namespace

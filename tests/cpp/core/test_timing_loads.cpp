@@ -13,12 +13,11 @@ class CoreTimingLoads : public ::testing::Test {
 protected:
     void SetUp() override { ASSERT_TRUE(run.halted()); }
 
-    // The loop with the I-cache off, before the loads' data costs: each instruction
-    // pays its base cost and one SRAM fetch.
+    // The loop before the loads' data costs: each instruction pays its base cost; the
+    // region sits in one line (loop_uncached_data.S), fetched before it starts.
     int64_t loop_without_data() const {
-        const int64_t fetch = run.param("core.sram_read_cycles");
-        return kIterations * (run.param("core.cpi_load") + 2 * run.param("core.cpi_alu") + kBodyInsns * fetch) +
-               (kIterations - 1) * run.param("core.taken_branch_penalty") + run.overhead_cycles(false);
+        return kIterations * (run.param("core.cpi_load") + 2 * run.param("core.cpi_alu")) +
+               (kIterations - 1) * run.param("core.taken_branch_penalty") + run.overhead_cycles();
     }
 
     TimingRun run{"loop_uncached_data"};
@@ -46,11 +45,11 @@ TEST_F(CoreTimingLoads, UncachedViewBypassesTheDCache) {
 TEST(CoreTimingLoadsOverride, SramReadCyclesSetTheUncachedLoadCost) {
     TimingRun run("loop_uncached_data", {{"core.sram_read_cycles", 3}});
     ASSERT_TRUE(run.halted());
-    const int64_t r = run.param("core.sram_read_cycles"), fetch = r;
+    const int64_t r = run.param("core.sram_read_cycles");
     ASSERT_EQ(r, 3);
     EXPECT_EQ(run.result(0).cycles,
-              kIterations * (run.param("core.cpi_load") + r + 2 * run.param("core.cpi_alu") + kBodyInsns * fetch) +
-                  (kIterations - 1) * run.param("core.taken_branch_penalty") + run.overhead_cycles(false));
+              kIterations * (run.param("core.cpi_load") + r + 2 * run.param("core.cpi_alu")) +
+                  (kIterations - 1) * run.param("core.taken_branch_penalty") + run.overhead_cycles());
 }
 
 }  // namespace

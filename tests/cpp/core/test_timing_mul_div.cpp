@@ -10,7 +10,7 @@ constexpr int64_t kOps = 4;           // M-extension instructions per iteration
 
 int64_t expected(const TimingRun& run, const char* op_cost) {
     return kIterations * (kOps * run.param(op_cost) + 2 * run.param("core.cpi_alu")) +
-           (kIterations - 1) * run.param("core.taken_branch_penalty") + run.overhead_cycles(true);
+           (kIterations - 1) * run.param("core.taken_branch_penalty") + run.overhead_cycles();
 }
 
 TEST(CoreTimingMulDiv, MultipliesCostCpiMul) {

@@ -33,7 +33,7 @@ int64_t expected_cycles(const TimingRun& run, int n, bool fence) {
 }
 
 int64_t stall_free_cycles(const TimingRun& run, int n) {
-    return n * run.param("core.cpi_store") + run.overhead_cycles(true);
+    return n * run.param("core.cpi_store") + run.overhead_cycles();
 }
 
 void expect_bursts_match_model(TimingRun& run) {

@@ -47,15 +47,13 @@ public:
         return Measurement{nic().peek32(base), nic().peek32(base + 4)};
     }
 
-    // Every measured region also pays for two CSR reads (timing.h), and each of its
-    // instructions for one SRAM fetch when the I-cache is off.
-    int64_t overhead_cycles(bool icache_on) const {
-        return 2 * (param("core.cpi_csr") + (icache_on ? 0 : param("core.sram_read_cycles")));
-    }
+    // Every measured region also pays for two CSR reads (timing.h).
+    int64_t overhead_cycles() const { return 2 * param("core.cpi_csr"); }
     static constexpr int64_t kOverheadInsns = 2;
 
     // A cold line fill: the first beat costs an SRAM read, each further beat
-    // line_beat_cycles (cpu.cpp, line_fill_cycles).
+    // line_beat_cycles (cpu.cpp, line_fill_cycles). With the I-cache off every line
+    // the pc enters costs one ("icache"): the core fetches whole lines regardless.
     int64_t line_fill_cycles(const std::string& cache) const {
         int64_t beats = param("core." + cache + ".line_bytes") / param("core.bus_bytes_per_beat");
         return param("core.sram_read_cycles") + (std::max<int64_t>(beats, 1) - 1) * param("core.line_beat_cycles");

@@ -1,6 +1,8 @@
 /*
- * Loads through the two SRAM views. The I-cache stays off, so every instruction
- * costs its base cycles plus one SRAM fetch and the formulas need no line layout.
+ * Loads through the two SRAM views. The I-cache stays off: the core reads each line
+ * the pc enters into its fill buffer, so every measured region is laid out in one
+ * 32-byte line (li, the two reads, the 3-instruction loop, the two closing reads)
+ * and its fetch is paid before the region starts.
  * The same loop (lw, count down, taken branch) runs four times:
  *
  *   [0] uncached view, D-cache off   every load pays sram_read_cycles
@@ -16,6 +18,7 @@
     .option norelax
 
 .macro load_loop base_reg, slot
+    .balign 32
     li      s4, ITERATIONS
     measure_begin
 1:  lw      t1, 0(\base_reg)

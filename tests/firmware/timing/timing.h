@@ -8,8 +8,8 @@
  * What a measured region costs beyond its own instructions: measure_begin reads
  * mcycle and then minstret, measure_end reads mcycle and then minstret again. The
  * mcycle read already includes its own cost, so the cycle delta covers the first
- * minstret read, the region and the closing mcycle read: 2 x cpi_csr extra (plus
- * two fetches when the I-cache is off). The instret delta counts the region plus
+ * minstret read, the region and the closing mcycle read: 2 x cpi_csr extra (with
+ * the I-cache off, plus a line read for each line the pc enters). The instret delta counts the region plus
  * the two closing CSR reads: 2 extra.
  *
  * Registers: s0-s3 belong to the macros; t0 is scratch.

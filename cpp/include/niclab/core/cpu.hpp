@@ -210,7 +210,6 @@ private:
     uint32_t fetch_line_ = UINT32_MAX;  // pc >> fetch_shift_ of the last checked line
     uint32_t fetch_shift_ = 5;
     uint32_t fetch_base_ = 0;      // base address of the SRAM view being executed
-    uint32_t fetch_cycles_in_decode_ = 0;  // fetch cost folded into decoded costs (I-cache off)
     Insn* decoded_ = nullptr;
     SramView sram_;
     uint32_t fast_sram_size_ = 0;  // sram_.size, or 0 while watchpoints force the full path
@@ -268,10 +267,9 @@ private:
 };
 
 // Decoding (decode.cpp): raw bits -> handler and operands; never fails (unknown
-// encodings become the illegal-instruction handler, which traps when executed).
-// `fetch_cycles` is added to every instruction's cost (the fetch over the bus when
-// the I-cache is off).
-Insn decode(uint32_t raw, const CoreConfig& cfg, uint32_t fetch_cycles);
+// encodings become the illegal-instruction handler, which traps when executed). The
+// cost is the instruction's own: fetching it is charged per line (Cpu::fetch_slow).
+Insn decode(uint32_t raw, const CoreConfig& cfg);
 extern const Handler kDecodeHandler;  // the "not yet decoded" slot handler
 
 // A taken branch or jump: inline, so branch handlers make no call on the fast path.
