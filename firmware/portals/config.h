@@ -81,12 +81,37 @@
 #define PTL_CTRL_PENDINGS 0
 #endif
 
+/* §4.1: accelerated processes, "one or two on each Catamount compute node"; this
+ * firmware supports 0 or 1 (a compile-time count, like every pool). Each has its own
+ * process structure, mailbox and pending pools sized like the generic process's (§4.2:
+ * "several more similarly sized pending pools can be supported"), so N = 2 in the SRAM
+ * formula, plus its match entries and MDs in SRAM for matching in the firmware
+ * (§4.3.2). */
+#ifndef PTL_ACCEL
+#define PTL_ACCEL 0
+#endif
+/* assumption: 64 portal table entries (the host library's default Limits) and 256
+ * match entries and MDs for the accelerated process: no source gives the SeaStar's
+ * numbers; these fit the 384 KB with the generic pools (pools_report). */
+#ifndef PTL_ACCEL_PORTALS
+#define PTL_ACCEL_PORTALS 64
+#endif
+#ifndef PTL_ACCEL_MES
+#define PTL_ACCEL_MES 256
+#endif
+#ifndef PTL_ACCEL_MDS
+#define PTL_ACCEL_MDS 256
+#endif
+#define PTL_PROCESSES (1 + PTL_ACCEL)
+
 /* The pools' section (pools.ld): cached SRAM that crt0 does not clear. */
 #define PTL_POOL __attribute__((section(".pools")))
 
 _Static_assert(PTL_CACHES == 0 || PTL_CACHES == 1 || PTL_CACHES == 3, "PTL_CACHES is 0, 1 or 3");
 _Static_assert((PTL_HASH_BUCKETS & (PTL_HASH_BUCKETS - 1)) == 0, "PTL_HASH_BUCKETS must be a power of two");
-_Static_assert(PTL_PENDINGS + PTL_CTRL_PENDINGS < 0xFFFF && PTL_SEGMENTS < 0xFFFF, "ids are 16 bits");
+_Static_assert(PTL_ACCEL == 0 || PTL_ACCEL == 1, "PTL_ACCEL: 0 or 1 accelerated process");
+_Static_assert(PTL_ACCEL_MES < 0xFFFF && PTL_ACCEL_MDS < 0xFFFF && PTL_ACCEL_PORTALS <= 0x10000, "16-bit references");
+_Static_assert(PTL_PROCESSES * PTL_PENDINGS + PTL_CTRL_PENDINGS < 0xFFFF && PTL_SEGMENTS < 0xFFFF, "ids are 16 bits");
 _Static_assert(PTL_EXHAUSTION == PTL_EXHAUSTION_PANIC || PTL_GBN, "PTL_EXHAUSTION is 0 (panic) or 1 (go-back-N)");
 #if PTL_GBN
 _Static_assert(PTL_CTRL_PENDINGS > 0 && PTL_CTRL_PENDINGS <= 32, "1 to 32 control pendings (a bit mask)");
@@ -100,6 +125,6 @@ _Static_assert(PTL_SOURCES > 0 && PTL_TX_PENDINGS > 0 && PTL_RX_PENDINGS > 0 && 
     ((PTL_CACHES & 1 ? PTL_FW_FEAT_ICACHE : 0u) | (PTL_CACHES & 2 ? PTL_FW_FEAT_DCACHE : 0u) |  \
      (PTL_VSMALL ? PTL_FW_FEAT_VSMALL : 0u) | (PTL_WRITE_THROUGH ? PTL_FW_FEAT_WRITE_THROUGH : 0u) | \
      (PTL_PIN_GLOBALS ? PTL_FW_FEAT_PINNED : 0u) | (NICLAB_TRACE ? PTL_FW_FEAT_TRACE : 0u) |      \
-     (PTL_GBN ? PTL_FW_FEAT_GO_BACK_N : 0u))
+     (PTL_GBN ? PTL_FW_FEAT_GO_BACK_N : 0u) | (PTL_ACCEL ? PTL_FW_FEAT_ACCEL : 0u))
 
 #endif /* PTL_CONFIG_H */

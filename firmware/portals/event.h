@@ -12,7 +12,8 @@
 
 /* Post an event to `process`'s queue. */
 void event_post(uint32_t type, uint32_t id, uint32_t word2, uint32_t word3);
-/* End of a main-loop iteration: one interrupt if anything was posted. */
+/* End of a main-loop iteration: one interrupt if anything was posted to the generic
+ * EQ (the accelerated EQ is polled, never interrupted for). */
 void event_flush(void);
 /* Raise the host interrupt now (and count it). */
 void host_interrupt(void);

@@ -34,7 +34,8 @@ static uint8_t acks_every;             /* a peer reached PTL_ACK_EVERY unacknowl
 static uint32_t ctrl_free;             /* bit i: control pending PTL_PENDINGS + i is free */
 
 static inline struct lower_pending *pend(uint32_t ref) { return &lower_pendings[ref - 1u]; }
-static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? lp->id + 1u : 0u; }
+/* By place in lower_pendings, not id: ids repeat in each process's pool. */
+static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? pending_index(lp) + 1u : 0u; }
 
 void gbn_boot(void)
 {
@@ -63,8 +64,7 @@ void gbn_tx_number(void)
      * peer's messages in one word; the TX DMA engine reads the header after it (the
      * bridge keeps a core's writes ahead of the engine's later reads). */
     volatile uint32_t *word =
-        (volatile uint32_t *)(uintptr_t)(process->upper_window + (uint32_t)lp->id * PTL_UPPER_BYTES +
-                                         PTL_HDR_SEQ_OFFSET);
+        (volatile uint32_t *)(uintptr_t)(process->upper_window + pending_hdr_offset(lp) + PTL_HDR_SEQ_OFFSET);
     *word = lp->seq | (uint32_t)pe->rx_expect << 16;
     /* The message carries the ACK owed: no standalone one needed (a NACK owed still is). */
     if (pe->flags & PEER_ACK_OWED) {

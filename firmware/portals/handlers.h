@@ -13,6 +13,9 @@ int mailbox_poll(void);
 /* tx.c: message transmission (§4.3.1). */
 void tx_command(volatile const uint32_t *cmd);
 int tx_progress(void);       /* program queued pendings into the TX FIFO */
+/* Number `pending` (go-back-N) and put it at the tail of the TX pending list; its
+ * source, payload and header are set. */
+void tx_enqueue(void);
 int tx_completions(void);
 struct lower_pending;
 /* Post `pending`'s TX_DONE (status, payload bytes) and give its id back to the host. */
@@ -24,6 +27,12 @@ void tx_queue_front(struct lower_pending *first, struct lower_pending *last);
 int rx_events(void);
 void rx_command(volatile const uint32_t *cmd);
 void rx_release(volatile const uint32_t *cmd);
+/* Link `pending` (payload buffer set) at the tail of its source's RX pending list and
+ * program the RX DMA engine if it is the head. */
+void rx_queue(void);
+/* Let the engine discard the rest of the message in `slot` (header-only messages, a
+ * get request, a drop); its completion is ignored. */
+void rx_discard(uint32_t slot);
 int rx_completions(void);
 
 #endif /* PTL_HANDLERS_H */

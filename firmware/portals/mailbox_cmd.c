@@ -1,11 +1,14 @@
 /*
- * The generic process's mailbox (seed 000 §4.1): the host posts commands into the
- * command FIFO and rings the doorbell; the firmware takes them in order. Only
+ * The processes' mailboxes (seed 000 §4.1): the host posts commands into the command
+ * FIFO and rings the doorbell; the firmware takes them in order, the generic
+ * process's (from the kernel) first, then the accelerated process's (from its
+ * user-level library, no system call). Only
  * PTL_CMD_INIT returns a result (in the result FIFO); everything else answers later
  * through the event queue, so transmit commands stream without waiting.
  */
 #include "globals.h"
 
+#include "accel.h"
 #include "event.h"
 #include "handlers.h"
 #include "niccb.h"
@@ -59,9 +62,43 @@ static void seg_command(volatile const uint32_t *cmd)
     pending_add_segment(cmd[PTL_SEG_ADDR_LO], cmd[PTL_SEG_ADDR_HI], cmd[PTL_SEG_LENGTH]);
 }
 
-int mailbox_poll(void)
+/* The accelerated process's own commands (accel.h); anything else is a library bug. */
+static void accel_command(uint32_t op, volatile const uint32_t *cmd)
 {
-    struct process *p = process;
+#if PTL_ACCEL
+    switch (PTL_CMD_OPCODE(op)) {
+    case PTL_CMD_TX: tx_command(cmd); return;
+    case PTL_CMD_RX: rx_command(cmd); return;
+    case PTL_CMD_RELEASE: rx_release(cmd); return;
+    case PTL_CMD_ME_IGNORE: accel_me_ignore(cmd); return;
+    case PTL_CMD_ME_ATTACH: accel_me_attach(cmd); return;
+    case PTL_CMD_MD_ATTACH: accel_md_attach(cmd); return;
+    case PTL_CMD_ME_UNLINK: accel_me_unlink(cmd); return;
+    case PTL_CMD_MD_UNLINK: accel_md_unlink(cmd); return;
+    }
+#else
+    (void)cmd;
+#endif
+    fw_panic(reason_value("unknown accelerated mailbox command: op", op));
+}
+
+static void generic_command(uint32_t op, volatile const uint32_t *cmd)
+{
+    switch (op) {
+    case PTL_CMD_INIT: init_command(cmd); return;
+    case PTL_CMD_TX: tx_command(cmd); return;
+    case PTL_CMD_RX: rx_command(cmd); return;
+    case PTL_CMD_SEG: seg_command(cmd); return;
+    case PTL_CMD_RELEASE: rx_release(cmd); return;
+#if PTL_ACCEL
+    case PTL_CMD_ACCEL_INIT: accel_init_command(cmd); return;  /* the kernel sets it up (§4.1) */
+#endif
+    }
+    fw_panic(reason_value("unknown mailbox command: op", op));
+}
+
+static int poll_one(struct process *p)
+{
     volatile struct niclab_mailbox *mb = p->mailbox;
     int progress = 0;
     while (fifo_has_entry(&mb->cmd_head, &mb->cmd_tail, &p->cmd)) {
@@ -69,16 +106,24 @@ int mailbox_poll(void)
         uint32_t op = cmd[PTL_CMD_OP];
         if (op != PTL_CMD_INIT && !p->initialized)
             fw_panic(reason_value("mailbox command before PTL_CMD_INIT: op", op));
-        switch (op) {
-        case PTL_CMD_INIT: init_command(cmd); break;
-        case PTL_CMD_TX: tx_command(cmd); break;
-        case PTL_CMD_RX: rx_command(cmd); break;
-        case PTL_CMD_SEG: seg_command(cmd); break;
-        case PTL_CMD_RELEASE: rx_release(cmd); break;
-        default: fw_panic(reason_value("unknown mailbox command: op", op));
-        }
+        process = p;  /* handlers work for the mailbox's process */
+        if (p == &generic_process)
+            generic_command(op, cmd);
+        else
+            accel_command(op, cmd);
         fifo_consume(&mb->cmd_head, &p->cmd, NICLAB_MAILBOX_ENTRIES);
         progress = 1;
     }
+    return progress;
+}
+
+int mailbox_poll(void)
+{
+    int progress = poll_one(&generic_process);
+#if PTL_ACCEL
+    /* Its commands wait until the kernel's PTL_CMD_ACCEL_INIT (always posted first). */
+    if (accel_process.initialized)
+        progress |= poll_one(&accel_process);
+#endif
     return progress;
 }

@@ -27,8 +27,9 @@ void niccb_boot(void)
     c->segments = PTL_SEGMENTS;
     c->pending_bytes = sizeof(struct lower_pending);
     c->source_bytes = sizeof(struct source);
-    /* M = S*S_size + sum_i P_i*P_size with N = 1 process (§4.2). */
-    c->sram_structs = PTL_SOURCES * sizeof(struct source) + PTL_PENDINGS * sizeof(struct lower_pending);
+    /* M = S*S_size + sum_i P_i*P_size with N = PTL_PROCESSES, every process's pool the
+     * same size (§4.2). */
+    c->sram_structs = PTL_SOURCES * sizeof(struct source) + PTL_PROCESSES * PTL_PENDINGS * sizeof(struct lower_pending);
     /* Counters start at zero (crt0 cleared both copies). The magic goes last: the
      * host trusts nothing else before it sees it. */
     niccb.version = c->version;
@@ -41,6 +42,10 @@ void niccb_boot(void)
     niccb.source_bytes = c->source_bytes;
     niccb.sram_structs = c->sram_structs;
     niccb.ctrl_pendings = c->ctrl_pendings = PTL_CTRL_PENDINGS;
+#if PTL_ACCEL
+    niccb.accel_mes = c->accel_mes = PTL_ACCEL_MES;
+    niccb.accel_mds = c->accel_mds = PTL_ACCEL_MDS;
+#endif
     c->magic = PTL_NICCB_MAGIC;
     niccb.magic = PTL_NICCB_MAGIC;
 

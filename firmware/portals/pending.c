@@ -15,7 +15,7 @@
 #include "pending.h"
 #include "process.h"
 
-PTL_POOL struct lower_pending lower_pendings[PTL_PENDINGS];
+PTL_POOL struct lower_pending lower_pendings[PTL_PROCESSES * PTL_PENDINGS];
 PTL_POOL struct segment segments[PTL_SEGMENTS];
 
 static uint32_t segment_free;   /* reference of the first free segment, SEG_NONE if none */
@@ -23,9 +23,13 @@ static uint32_t segment_fresh;  /* segments never used yet start here */
 
 void pending_boot(void)
 {
-    /* The host owns the TX ids from the start: make them free, with no segments. */
-    for (uint32_t id = 0; id < PTL_TX_PENDINGS; ++id) {
-        struct lower_pending *lp = &lower_pendings[id];
+    /* The host owns the TX ids from the start: make them free, with no segments (in
+     * every process's pool). */
+    for (uint32_t i = 0; i < PTL_PROCESSES * PTL_PENDINGS; ++i) {
+        uint32_t id = i % PTL_PENDINGS;
+        if (!pending_is_tx(id))
+            continue;
+        struct lower_pending *lp = &lower_pendings[i];
         lp->id = (uint16_t)id;
         lp->state = PEND_FREE;
         lp->seg_head = lp->seg_tail = SEG_NONE;

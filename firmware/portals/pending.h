@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "process.h"
 
 struct source;
 
@@ -27,6 +28,12 @@ enum pending_state {
     PEND_RX_DEPOSITING, /* head of its source's list: RX DMA programmed */
     PEND_RX_DONE,       /* RX_DONE or NEW_MSG_COMPLETE posted: waiting for PTL_CMD_RELEASE */
 };
+
+/* lower_pending.flags beside PTL_TX_SEGS / PTL_RX_SEGS: the header to transmit is in
+ * the upper pending's second half (a get reply the firmware sends for the accelerated
+ * process from the request's RX pending; the first half keeps the request for the
+ * host library). */
+#define PEND_HDR_SECOND_HALF 0x2u
 
 /* Segment references are index + 1, so that 0 - what crt0 leaves in every pending
  * - means "none": no pool needs a boot-time initialization loop. */
@@ -57,10 +64,34 @@ struct segment {
 _Static_assert(sizeof(struct lower_pending) == 32, "update pools_report.cmake");
 _Static_assert(sizeof(struct segment) == 16, "update pools_report.cmake");
 
-extern struct lower_pending lower_pendings[PTL_PENDINGS];
+/* Every process's pool, one after the other: the generic process's, then the
+ * accelerated process's (PTL_ACCEL), each PTL_PENDINGS long with the same id layout. */
+extern struct lower_pending lower_pendings[PTL_PROCESSES * PTL_PENDINGS];
 extern struct segment segments[PTL_SEGMENTS];
 
 static inline struct segment *segment_at(uint32_t ref) { return &segments[ref - 1u]; }
+
+/* A pending's place in lower_pendings (unique over all processes; go-back-N's lists
+ * link by it). */
+static inline uint32_t pending_index(const struct lower_pending *lp) { return (uint32_t)(lp - lower_pendings); }
+
+/* The process whose pool holds `lp`. */
+static inline struct process *pending_process(const struct lower_pending *lp)
+{
+#if PTL_ACCEL
+    if (lp >= lower_pendings + PTL_PENDINGS && lp < lower_pendings + PTL_PROCESSES * PTL_PENDINGS)
+        return &accel_process;
+#else
+    (void)lp;
+#endif
+    return &generic_process;
+}
+
+/* Byte offset of `lp`'s transmit header in its upper pending. */
+static inline uint32_t pending_hdr_offset(const struct lower_pending *lp)
+{
+    return (uint32_t)lp->id * PTL_UPPER_BYTES + ((lp->flags & PEND_HDR_SECOND_HALF) ? PTL_HDR_BYTES : 0u);
+}
 
 static inline int pending_is_tx(uint32_t id) { return id < PTL_TX_PENDINGS; }
 static inline int pending_is_rx(uint32_t id) { return id - PTL_TX_PENDINGS < PTL_RX_PENDINGS; }

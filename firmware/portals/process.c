@@ -1,4 +1,5 @@
-/* The generic process and its mailbox (seed 000 §4.1-4.2). */
+/* The generic process and its mailbox, and the accelerated process and its own
+ * (seed 000 §4.1-4.2). */
 #include "globals.h"
 
 #include "niclab/fw/runtime.h"
@@ -8,17 +9,30 @@
 /* The host finds it by its symbol (NICLAB_MAILBOX_SYMBOL). */
 FW_UNCACHED volatile struct niclab_mailbox niclab_mailbox;
 struct process generic_process;
+#if PTL_ACCEL
+/* The host finds it by PTL_ACCEL_MAILBOX_SYMBOL. */
+FW_UNCACHED volatile struct niclab_mailbox ptl_accel_mailbox;
+struct process accel_process;
+#endif
+
+static void boot_one(struct process *p, volatile struct niclab_mailbox *mb, struct lower_pending *pool)
+{
+    p->mailbox = mb;
+    p->pendings = pool;
+    p->cmd.head = mb->cmd_head;
+    p->cmd.tail = mb->cmd_tail;
+    p->res.head = mb->res_head;
+    p->res.tail = mb->res_tail;
+    mb->entries = NICLAB_MAILBOX_ENTRIES;
+    mb->magic = NICLAB_MAILBOX_MAGIC;
+}
 
 void process_boot(void)
 {
-    struct process *p = &generic_process;
-    p->mailbox = &niclab_mailbox;
-    p->pendings = lower_pendings;
-    p->cmd.head = niclab_mailbox.cmd_head;
-    p->cmd.tail = niclab_mailbox.cmd_tail;
-    p->res.head = niclab_mailbox.res_head;
-    p->res.tail = niclab_mailbox.res_tail;
-    niclab_mailbox.entries = NICLAB_MAILBOX_ENTRIES;
-    niclab_mailbox.magic = NICLAB_MAILBOX_MAGIC;
-    process = p;  /* N = 1: the current process never changes */
+#if PTL_ACCEL
+    boot_one(&accel_process, &ptl_accel_mailbox, lower_pendings + PTL_PENDINGS);
+#endif
+    boot_one(&generic_process, &niclab_mailbox, lower_pendings);
+    /* Handlers set `process` to the one they work for (mailbox, arrival, pending). */
+    process = &generic_process;
 }

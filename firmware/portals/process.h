@@ -1,9 +1,10 @@
 /*
  * Firmware-level processes (seed 000 §4.1-4.2). Each has a process structure in
  * cached SRAM, used only by the firmware, and a mailbox in uncached SRAM shared with
- * the host; the two are one-to-one. Only the generic process (the kernel's Portals,
- * interrupt driven) exists: N = 1 in the SRAM formula, and every Portals pid maps
- * to it.
+ * the host; the two are one-to-one. The generic process (the kernel's Portals,
+ * interrupt driven) takes every Portals pid but one: with PTL_ACCEL, the accelerated
+ * process (a user process whose library posts to its own mailbox, accel.h) takes the
+ * pid the kernel named in PTL_CMD_ACCEL_INIT. N = PTL_PROCESSES in the SRAM formula.
  */
 #ifndef PTL_PROCESS_H
 #define PTL_PROCESS_H
@@ -31,21 +32,36 @@ struct process {
     uint32_t eq_tail;                        /* next slot to write */
     uint8_t initialized;
     uint8_t posted;                          /* events posted this main-loop iteration */
-    uint16_t pid;
+    uint16_t pid;                            /* accelerated: the pid it takes */
+    uint16_t uid;                            /* accelerated: its uid (get replies carry it) */
+    uint16_t pad;
     struct fifo_shadow cmd;                  /* mailbox command FIFO: we consume */
     struct fifo_shadow res;                  /* mailbox result FIFO: we produce */
 };
 
 extern struct process generic_process;
 extern volatile struct niclab_mailbox niclab_mailbox;
+#if PTL_ACCEL
+extern struct process accel_process;
+extern volatile struct niclab_mailbox ptl_accel_mailbox;
+#endif
 
 void process_boot(void);
-/* The firmware-level process for a Portals pid (seed 000 §4.3.2): with only the
- * generic process, every pid is its. Sets `process`. */
+/* The firmware-level process for a Portals pid (seed 000 §4.3.2): the accelerated
+ * process's pid once the kernel set it up, the generic process otherwise. Sets
+ * `process`. */
 static inline void process_for_pid(uint32_t pid)
 {
+#if PTL_ACCEL
+    if (accel_process.initialized && pid == accel_process.pid) {
+        process = &accel_process;
+        return;
+    }
+#else
     (void)pid;
+#endif
     process = &generic_process;
 }
+
 
 #endif /* PTL_PROCESS_H */

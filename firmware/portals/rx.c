@@ -24,6 +24,7 @@
 #include "globals.h"
 
 #include "niclab/fw/dma.h"
+#include "accel.h"
 #include "event.h"
 #include "gbn.h"
 #include "handlers.h"
@@ -43,6 +44,13 @@
 /* Tag bit of deposits the firmware issues on its own (VSMALL discards): their
  * completions are consumed silently. */
 #define RX_TAG_INTERNAL 0x80000000u
+/* Tag bit of deposits for the accelerated process's pendings (ids repeat per pool). */
+#define RX_TAG_ACCEL 0x40000000u
+
+static uint32_t rx_tag(const struct lower_pending *lp)
+{
+    return lp->id | (pending_process(lp) == &generic_process ? 0u : RX_TAG_ACCEL);
+}
 
 /* Reserve room for `n` deposit commands. The engine takes commands as soon as the
  * tail moves, so a full FIFO is momentary. */
@@ -80,27 +88,26 @@ static void rx_program(void)
         for (uint32_t i = 0; i < n; ++i) {
             const struct segment *s = segment_at(ref);
             rx_put(t, lp->slot, i == n - 1 ? NICLAB_RXCMD_END : 0u, i == 0 ? PTL_HDR_BYTES : 0u, s->length,
-                   s->addr_lo, s->addr_hi, lp->id);
+                   s->addr_lo, s->addr_hi, rx_tag(lp));
             t = dma_next(t);
             ref = s->next;
         }
         fifo_produce(RX_CMD_TAIL, &cached_niccb.rx_cmd, NICLAB_DMA_FIFO_ENTRIES, n);
     } else {
         uint32_t length = lp->flags & PTL_RX_SEGS ? 0u : lp->length;
-        rx_put(rx_reserve(1), lp->slot, NICLAB_RXCMD_END, PTL_HDR_BYTES, length, lp->addr_lo, lp->addr_hi, lp->id);
+        rx_put(rx_reserve(1), lp->slot, NICLAB_RXCMD_END, PTL_HDR_BYTES, length, lp->addr_lo, lp->addr_hi, rx_tag(lp));
         fifo_produce(RX_CMD_TAIL, &cached_niccb.rx_cmd, NICLAB_DMA_FIFO_ENTRIES, 1);
     }
     lp->state = PEND_RX_DEPOSITING;
 }
 
-#if PTL_GBN
-/* Let the engine discard a whole message the firmware does not take; its completion
- * is ignored. Nothing was allocated for it. */
-static void rx_discard(uint32_t slot)
+void rx_discard(uint32_t slot)
 {
     rx_put(rx_reserve(1), slot, NICLAB_RXCMD_END, 0, 0, 0, 0, RX_TAG_INTERNAL);
     fifo_produce(RX_CMD_TAIL, &cached_niccb.rx_cmd, NICLAB_DMA_FIFO_ENTRIES, 1);
 }
+
+#if PTL_GBN
 
 _Static_assert(__builtin_offsetof(struct ptl_hdr, seq) == PTL_HDR_SEQ_OFFSET, "PTL_HDR_SEQ_OFFSET");
 _Static_assert(__builtin_offsetof(struct ptl_hdr, dst_pid) == PTL_HDR_DST_PID_OFFSET, "PTL_HDR_DST_PID_OFFSET");
@@ -167,12 +174,16 @@ int rx_events(void)
         NICCB_INC(rx_messages);
         rx_write_header(hdr);
         fifo_consume(RX_EVT_HEAD, &cached_niccb.rx_evt, NICLAB_DMA_FIFO_ENTRIES);  /* after the last read */
+#if PTL_ACCEL
+        if (process != &generic_process)
+            accel_arrival(hdr, slot, length, src);  /* matched here, no interrupt */
+        else
+#endif
 #if PTL_VSMALL
         if (length <= PTL_HDR_BYTES) {
             /* Nothing left to deposit: let the engine free the slot, ignore its
              * completion, and tell the host the message is complete. */
-            rx_put(rx_reserve(1), slot, NICLAB_RXCMD_END, 0, 0, 0, 0, RX_TAG_INTERNAL | pending->id);
-            fifo_produce(RX_CMD_TAIL, &cached_niccb.rx_cmd, NICLAB_DMA_FIFO_ENTRIES, 1);
+            rx_discard(slot);
             pending->state = PEND_RX_DONE;
             event_post(PTL_EV_NEW_MSG_COMPLETE, pending->id, length, src);
         } else
@@ -203,6 +214,11 @@ void rx_command(volatile const uint32_t *cmd)
     pending->addr_hi = cmd[PTL_RX_ADDR_HI];
     pending->length = cmd[PTL_RX_LENGTH];
     pending->flags = (uint8_t)(cmd[PTL_RX_FLAGS] & PTL_RX_SEGS);
+    rx_queue();
+}
+
+void rx_queue(void)
+{
     /* Tail of the source's RX pending list; program it if it is the head. */
     source = pending->source;
     pending->next = 0;
@@ -227,7 +243,11 @@ int rx_completions(void)
         progress = 1;
         trace_val(tag);
         if (tag & RX_TAG_INTERNAL)
-            continue;  /* a VSMALL discard: the host already has its event */
+            continue;  /* a discard: the host already has its event, or none is due */
+#if PTL_ACCEL
+        process = (tag & RX_TAG_ACCEL) ? &accel_process : &generic_process;
+        tag &= ~RX_TAG_ACCEL;
+#endif
         if (!pending_is_rx(tag) || process->pendings[tag].state != PEND_RX_DEPOSITING)
             fw_panic(reason_value("RX completion for a pending not depositing: tag", tag));
         pending = &process->pendings[tag];
@@ -240,6 +260,10 @@ int rx_completions(void)
         pending->next = 0;
         pending->state = PEND_RX_DONE;
         pending_free_segments();
+#if PTL_ACCEL
+        if (process != &generic_process)
+            accel_md_done(accel_pending_md[tag]);  /* its deposit is in the MD */
+#endif
         event_post(PTL_EV_RX_DONE, tag, status, bytes);
         if (source->rx_head) {
             pending = source->rx_head;  /* this source's next message */

@@ -18,6 +18,7 @@
 #include "globals.h"
 
 #include "niclab/fw/dma.h"
+#include "accel.h"
 #include "event.h"
 #include "gbn.h"
 #include "handlers.h"
@@ -48,11 +49,17 @@ void tx_command(volatile const uint32_t *cmd)
 #if PTL_GBN
     if (!source_get(cmd[PTL_TX_DST]))
         source_exhausted();  /* a host command cannot be dropped and NACKed */
-    pending->source = source;
-    gbn_tx_number();
 #else
     source_get(cmd[PTL_TX_DST]);
+#endif
     pending->source = source;
+    tx_enqueue();
+}
+
+void tx_enqueue(void)
+{
+#if PTL_GBN
+    gbn_tx_number();
 #endif
     pending->state = PEND_TX_QUEUED;
     pending->next = 0;
@@ -111,10 +118,10 @@ static void tx_put(uint32_t index, uint32_t ctrl, uint32_t length, uint32_t lo, 
 /* Write the current pending's commands into the TX FIFO and start them. */
 static void tx_program(uint32_t n)
 {
-    struct process *p = process;
+    struct process *p = pending_process(pending);  /* its upper pendings */
     uint32_t t = fifo_tail(TX_CMD_TAIL, &cached_niccb.tx_cmd);
     /* The header is DMA'd straight out of the upper pending. */
-    uint32_t off = (uint32_t)pending->id * PTL_UPPER_BYTES;
+    uint32_t off = pending_hdr_offset(pending);
     uint32_t lo = p->upper_phys_lo + off;
     uint32_t hi = p->upper_phys_hi + (lo < off);
     tx_put(t, NICLAB_TXCMD_START | (n == 1 ? NICLAB_TXCMD_END : 0u), PTL_HDR_BYTES, lo, hi);
@@ -187,6 +194,18 @@ int tx_completions(void)
 
 void tx_release(uint32_t status, uint32_t payload)
 {
+    process = pending_process(pending);  /* its EQ */
+#if PTL_ACCEL
+    if (pending_is_rx(pending->id)) {
+        /* A get reply the firmware sent for the accelerated process from the request's
+         * RX pending: the host answers TX_DONE with PTL_CMD_RELEASE, which frees it. */
+        pending->state = PEND_RX_DONE;
+        accel_md_done(accel_pending_md[pending->id]);
+        NICCB_INC(tx_messages);
+        event_post(PTL_EV_TX_DONE, pending->id, status, payload);
+        return;
+    }
+#endif
     pending->state = PEND_FREE;  /* the id is the host's again */
     pending_free_segments();
     source_put(pending->source);

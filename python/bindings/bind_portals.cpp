@@ -189,6 +189,12 @@ void bind_portals(py::module_& m) {
             d["acks_sent"] = cb.acks_sent;
             d["acks_received"] = cb.acks_received;
             d["retransmits"] = cb.retransmits;
+            d["accel_matches"] = cb.accel_matches;
+            d["accel_drops"] = cb.accel_drops;
+            d["accel_examined"] = cb.accel_examined;
+            d["accel_events"] = cb.accel_events;
+            d["accel_mes"] = cb.accel_mes;
+            d["accel_mds"] = cb.accel_mds;
             return d;
         });
 }

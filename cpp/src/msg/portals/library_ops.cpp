@@ -223,6 +223,21 @@ Receive Library::State::parse_request(const ptl_hdr& hdr, ptl_nid_t src_nid, Tim
         ++status.drop_count;
         return r;
     }
+    const uint32_t examined = r.entries_examined;
+    r = accept_request(hdr, src_nid, mdh, *md, place, now);
+    r.entries_examined = examined;
+    return r;
+}
+
+// The match is made (by the walk above or, in accelerated mode, by the firmware):
+// the MD takes the request.
+Receive Library::State::accept_request(const ptl_hdr& hdr, ptl_nid_t src_nid, ptl_handle_md_t mdh,
+                                       MemoryDescriptor& mdr, Placement place, Time now) {
+    MemoryDescriptor* md = &mdr;
+    Receive r;
+    const ptl_process_id_t source{src_nid, hdr.src_pid};
+    const ptl_match_bits_t bits = hdr_match_bits(hdr);
+    const bool is_put = hdr.type == PTL_MSG_PUT;
     md->commit_incoming(place);
 
     ptl_event_t ev;
@@ -340,6 +355,27 @@ Receive Library::State::parse_ack(const ptl_hdr& hdr, ptl_nid_t src_nid, Time no
     ev.offset = hdr.offset;
     complete(a.md, PTL_EVENT_ACK, ev, true, now);
     return {};
+}
+
+// Accelerated mode: the firmware walked its copy of the match list (the same rules,
+// niclab/fw/portals_match.h) and chose `mdh`; record its decision as parse() would
+// have. An MD the library no longer has (unlinked while the message was on its way
+// up) leaves the firmware's deposit unreported: counted stale.
+Receive Library::commit(const ptl_hdr& hdr, ptl_nid_t src_nid, ptl_handle_md_t mdh, ptl_size_t offset,
+                        ptl_size_t mlength, Time now) {
+    State& s = *state_;
+    ++status_.messages_in;
+    MemoryDescriptor* md = s.mds.find(mdh);
+    if (!md || (hdr.type != PTL_MSG_PUT && hdr.type != PTL_MSG_GET)) {
+        ++status_.stale_count;
+        return {};
+    }
+    return s.accept_request(hdr, src_nid, mdh, *md, Placement{offset, mlength}, now);
+}
+
+void Library::count_drop() {
+    ++status_.messages_in;
+    ++status_.drop_count;
 }
 
 // ---- Completions ----

@@ -82,6 +82,8 @@ struct Library::State {
     void unlink_md(ptl_handle_md_t mdh);
 
     Receive parse_request(const ptl_hdr& hdr, ptl_nid_t src_nid, Time now);
+    Receive accept_request(const ptl_hdr& hdr, ptl_nid_t src_nid, ptl_handle_md_t mdh, MemoryDescriptor& md,
+                           Placement place, Time now);
     Receive parse_reply(const ptl_hdr& hdr, ptl_nid_t src_nid, Time now);
     Receive parse_ack(const ptl_hdr& hdr, ptl_nid_t src_nid, Time now);
 };

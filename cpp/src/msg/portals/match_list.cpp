@@ -2,12 +2,14 @@
 
 #include <iterator>
 
+#include "niclab/fw/portals_match.h"
+
 namespace niclab::portals {
 
 bool me_matches(const MatchEntry& me, ptl_process_id_t source, ptl_match_bits_t incoming) {
-    if (me.match_id.nid != PTL_NID_ANY && me.match_id.nid != source.nid) return false;
-    if (me.match_id.pid != PTL_PID_ANY && me.match_id.pid != source.pid) return false;
-    return ((incoming ^ me.match_bits) & ~me.ignore_bits) == 0;
+    // The firmware's accelerated matching uses the same predicate (portals_match.h).
+    return ptl_me_matches(me.match_id.nid, me.match_id.pid, me.match_bits, me.ignore_bits, source.nid, source.pid,
+                          incoming) != 0;
 }
 
 PortalTable::List::iterator PortalTable::attach(ptl_pt_index_t index, uint32_t me, ptl_ins_pos_t position) {

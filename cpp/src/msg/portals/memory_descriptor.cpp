@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "niclab/fw/portals_match.h"
+
 namespace niclab::portals {
 
 namespace {
@@ -46,21 +48,19 @@ MemoryDescriptor::MemoryDescriptor(const ptl_md_t& md, ptl_unlink_t unlink_op, p
 }
 
 bool MemoryDescriptor::full() const {
-    if (!(md_.options & PTL_MD_MAX_SIZE) || (md_.options & PTL_MD_MANAGE_REMOTE)) return false;
-    return md_.length - local_offset_ < md_.max_size;
+    // Shared with the firmware's accelerated matching (portals_match.h).
+    return ptl_md_full(md_.options, md_.length, local_offset_, md_.max_size) != 0;
 }
 
 std::optional<Placement> MemoryDescriptor::accept(unsigned op, ptl_size_t rlength, ptl_size_t roffset) const {
     if (!(md_.options & op) || inactive()) return std::nullopt;
-    return fit(rlength, (md_.options & PTL_MD_MANAGE_REMOTE) ? roffset : local_offset_);
+    return fit(rlength, ptl_md_target_offset(md_.options, local_offset_, roffset));
 }
 
 std::optional<Placement> MemoryDescriptor::fit(ptl_size_t rlength, ptl_size_t offset) const {
-    if (offset > md_.length) return std::nullopt;
-    const ptl_size_t room = md_.length - offset;
-    if (rlength <= room) return Placement{offset, rlength};
-    if (md_.options & PTL_MD_TRUNCATE) return Placement{offset, room};
-    return std::nullopt;
+    uint64_t mlength = 0;
+    if (!ptl_md_fit(md_.options, md_.length, offset, rlength, &mlength)) return std::nullopt;
+    return Placement{offset, mlength};
 }
 
 void MemoryDescriptor::commit_incoming(const Placement& p) {
@@ -95,3 +95,10 @@ std::vector<Region> MemoryDescriptor::regions(ptl_size_t offset, ptl_size_t leng
 }
 
 }  // namespace niclab::portals
+
+// The firmware's copy of the option bits must be the library's.
+static_assert(niclab::portals::PTL_MD_OP_PUT == PTL_MATCH_OP_PUT && niclab::portals::PTL_MD_OP_GET == PTL_MATCH_OP_GET &&
+              niclab::portals::PTL_MD_MANAGE_REMOTE == PTL_MATCH_MANAGE_REMOTE &&
+              niclab::portals::PTL_MD_TRUNCATE == PTL_MATCH_TRUNCATE && niclab::portals::PTL_MD_MAX_SIZE == PTL_MATCH_MAX_SIZE &&
+              niclab::portals::PTL_NID_ANY == PTL_MATCH_NID_ANY && niclab::portals::PTL_PID_ANY == PTL_MATCH_PID_ANY,
+              "portals_match.h and types.hpp disagree");

@@ -38,6 +38,7 @@ bool HostBridge::write(uint32_t addr, unsigned size, uint32_t value, Time& occup
     uint64_t host_addr;
     if (!translate(addr, size, true, host_addr)) return false;
     occupancy = bus_.bridge_write(bus_.kernel().now(), host_addr, {reinterpret_cast<const uint8_t*>(&value), size});
+    if (on_store_ && host_addr >= watch_lo_ && host_addr < watch_hi_) on_store_();
     return true;
 }
 

@@ -4,6 +4,8 @@
 
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/published.hpp"
+#include "niclab/msg/transport.hpp"
+#include "niclab/systems/seastar/accel_nal.hpp"
 #include "niclab/systems/seastar/net_port.hpp"
 #include "niclab/systems/seastar/portals_transport.hpp"
 #include "niclab/systems/seastar/seastar.hpp"
@@ -51,6 +53,33 @@ public:
             out.add("portals.acks_received", cb.acks_received);
             out.add("portals.retransmits", cb.retransmits);
         }
+        // Accelerated mode: the firmware's matching and event posting (seed 000 §4.3.2).
+        if (nal_ && nal_->has(PTL_FW_FEAT_ACCEL)) {
+            const ptl_niccb& cb = nal_->niccb();
+            out.add("portals.accel_matches", cb.accel_matches);
+            out.add("portals.accel_drops", cb.accel_drops);
+            out.add("portals.accel_entries_examined", cb.accel_examined);
+            out.add("portals.accel_events", cb.accel_events);
+            out.add("portals.host_interrupts", cb.host_interrupts);
+        }
+    }
+
+    // The node's accelerated process (one: the firmware's PTL_ACCEL), set up through
+    // the kernel driver on first use; `pid` must be the one it was set up with.
+    AccelNal& accelerated(system::System& sys, uint32_t node, portals::ptl_pid_t pid) {
+        SsNal& kernel = portals(sys, node);
+        if (accel_ && accel_kernel_ != &kernel) {
+            retired_accel_.push_back(std::move(accel_));  // its firmware was reloaded
+        }
+        if (!accel_) {
+            accel_ = std::make_unique<AccelNal>(kernel, pid);
+            accel_kernel_ = &kernel;
+        }
+        if (accel_->pid() != pid)
+            throw portals::PortalsError(portals::PTL_PROCESS_INVALID,
+                                        "node " + std::to_string(node) + " has its accelerated process already (pid " +
+                                            std::to_string(accel_->pid()) + "); the firmware supports one");
+        return *accel_;
     }
 
     SsNal& portals(system::System& sys, uint32_t node) {
@@ -73,6 +102,9 @@ private:
     std::unique_ptr<SsNal> nal_;
     uint64_t nal_loads_ = 0;  // the NIC's load count when the driver started
     std::vector<std::unique_ptr<SsNal>> retired_;
+    std::unique_ptr<AccelNal> accel_;
+    const SsNal* accel_kernel_ = nullptr;  // the driver it was set up through
+    std::vector<std::unique_ptr<AccelNal>> retired_accel_;
 };
 
 class SeaStarModel final : public system::SystemModel {
@@ -92,10 +124,26 @@ public:
     }
     std::vector<msg::TransportInfo> transports() const override {
         return {{"portals", "Portals 3.3 in generic mode: put and get through the SeaStar NAL (interrupt-driven)",
+                 {"put", "get"}, PortalsTransport::kMaxMessage},
+                {"portals_accel",
+                 "Portals 3.3 in accelerated mode: no system calls, matching in the firmware, no interrupts "
+                 "(needs --firmware portals_accel)",
                  {"put", "get"}, PortalsTransport::kMaxMessage}};
     }
     std::unique_ptr<msg::Transport> open_transport(system::System& sys, uint32_t node, uint32_t peer,
-                                                   const std::string&, uint64_t seed) const override {
+                                                   const std::string& transport, uint64_t seed) const override {
+        if (transport == "portals_accel") {
+            AccelNal* nal = nullptr;
+            try {
+                nal = &seastar::accelerated(sys, node, 0);
+            } catch (const portals::PortalsError&) {
+                throw;
+            } catch (const Error& e) {
+                throw msg::TransportError(std::string("transport 'portals_accel': ") + e.what() +
+                                          "; run it with --firmware portals_accel");
+            }
+            return std::make_unique<PortalsTransport>(*nal, sys.host_memory(node), peer, seed, nal->limits());
+        }
         return std::make_unique<PortalsTransport>(seastar::portals(sys, node), sys.host_memory(node), peer, seed);
     }
     std::string default_firmware() const override { return "portals"; }
@@ -116,6 +164,10 @@ SeaStarNode& seastar_node(system::System& sys, size_t node, const char* what) {
     return *n;
 }
 }  // namespace
+
+AccelNal& accelerated(system::System& sys, size_t node, portals::ptl_pid_t pid) {
+    return seastar_node(sys, node, "Portals runs on the SeaStar").accelerated(sys, uint32_t(node), pid);
+}
 
 SsNal& portals(system::System& sys, size_t node) {
     return seastar_node(sys, node, "Portals runs on the SeaStar").portals(sys, uint32_t(node));

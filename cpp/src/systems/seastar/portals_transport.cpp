@@ -18,8 +18,8 @@ constexpr uint64_t kGetKey = ~uint64_t{0};
 
 }  // namespace
 
-PortalsTransport::PortalsTransport(SsNal& nal, host::HostMemory& memory, uint32_t peer, uint64_t seed)
-    : ni_(std::make_unique<Ni>(nal, 0)), memory_(memory), node_(ni_->id().nid), peer_(peer), seed_(seed) {}
+PortalsTransport::PortalsTransport(Nal& nal, host::HostMemory& memory, uint32_t peer, uint64_t seed, Limits limits)
+    : ni_(std::make_unique<Ni>(nal, 0, limits)), memory_(memory), node_(ni_->id().nid), peer_(peer), seed_(seed) {}
 
 PortalsTransport::~PortalsTransport() = default;
 

@@ -5,6 +5,7 @@
 
 #include "niclab/fw/hw.h"
 #include "niclab/fw/mailbox.h"
+#include "niclab/systems/seastar/portals_wire.hpp"
 
 namespace niclab::seastar {
 
@@ -72,6 +73,25 @@ SsNal::SsNal(SeaStar& seastar, host::HostCpu& cpu, host::HostMemory& memory, Hos
 }
 
 SsNal::~SsNal() { retire(); }
+
+void SsNal::accel_init(uint32_t pid, uint64_t upper_base, uint32_t region_bytes, uint32_t eq_offset,
+                       uint32_t eq_entries) {
+    check_live();
+    // Host window 1: the accelerated process's own structures, nothing else (the
+    // firmware reaches only what its driver opened for it).
+    seastar_.host_bridge().open_window(kAccelWindow, upper_base, region_bytes, true);
+    const uint32_t window = NICLAB_HOST_WINDOW_ADDR(kAccelWindow);
+    Words init{};
+    init[PTL_CMD_OP] = PTL_CMD_ACCEL_INIT;
+    init[PTL_INIT_UPPER_PHYS_LO] = lo(upper_base);
+    init[PTL_INIT_UPPER_PHYS_HI] = hi(upper_base);
+    init[PTL_INIT_UPPER_WINDOW] = window;
+    init[PTL_INIT_EQ_WINDOW] = window + eq_offset;
+    init[PTL_INIT_EQ_ENTRIES] = eq_entries;
+    init[PTL_ACCEL_INIT_PID] = pid;
+    init[PTL_ACCEL_INIT_UID] = 0;
+    post(init, cpu_.now());
+}
 
 void SsNal::retire() {
     if (retired_) return;
@@ -198,30 +218,14 @@ void SsNal::transmit_from_interrupt(host::InterruptContext& ictx, Send s) {
 void SsNal::start_transmit(uint32_t pending, Send& s, Time at) {
     ++counters_.transmits;
     // Very small messages travel in the header packet (seed 000 §5.2).
-    if (has(PTL_FW_FEAT_VSMALL) && s.length > 0 && s.length <= PTL_INLINE_BYTES) {
-        uint8_t* out = s.hdr.inline_data;
-        for (const Region& r : s.payload) {
-            memory_.read(r.addr, {out, size_t(r.length)});
-            out += r.length;
-        }
-        s.hdr.flags |= PTL_HDR_INLINE;
-        s.payload.clear();
-        ++counters_.inline_sends;
-    }
+    if (has(PTL_FW_FEAT_VSMALL) && pack_inline(s, memory_)) ++counters_.inline_sends;
     memory_.write(upper_addr(pending), {reinterpret_cast<const uint8_t*>(&s.hdr), sizeof s.hdr});
     in_flight_[pending] = {library_for(s.hdr.src_pid), s.op};
 
-    Words tx{};
-    tx[PTL_CMD_OP] = PTL_CMD_TX;
-    tx[PTL_TX_PENDING] = pending;
-    tx[PTL_TX_DST] = s.dst;
+    Words tx = tx_words(pending, s);
     if (s.payload.size() > 1) {
         post_regions(pending, s.payload, at);
         tx[PTL_TX_FLAGS] = PTL_TX_SEGS;
-    } else if (s.payload.size() == 1) {
-        tx[PTL_TX_ADDR_LO] = lo(s.payload[0].addr);
-        tx[PTL_TX_ADDR_HI] = hi(s.payload[0].addr);
-        tx[PTL_TX_LENGTH] = uint32_t(s.payload[0].length);
     }
     post(tx, at);
 }
@@ -303,30 +307,18 @@ void SsNal::new_message(host::InterruptContext& ictx, uint32_t pending, uint32_t
     if (complete) {
         // Header only: a very small payload came inline; copy it to its place now.
         if (deposit) {
-            uint64_t copied = 0;
-            for (const Region& reg : r.regions) {
-                uint64_t n = std::min<uint64_t>(reg.length, r.mlength - copied);
-                if (hdr.flags & PTL_HDR_INLINE) memory_.write(reg.addr, {hdr.inline_data + copied, size_t(n)});
-                copied += n;
-            }
-            ictx.copy(copied);
+            ictx.copy(unpack_inline(hdr, r, memory_));
             finish_receive(ictx, lib, r.op, true);
         }
         return release(ictx, pending);
     }
     in_flight_[pending] = {lib, deposit ? r.op : 0};
-    Words rx{};
-    rx[PTL_CMD_OP] = PTL_CMD_RX;
-    rx[PTL_RX_PENDING] = pending;
     std::vector<Region> regions = deposit ? r.regions : std::vector<Region>{};
+    Words rx = rx_words(pending, regions, r.mlength);
     ictx.charge(post_cost() * commands_for(regions.size()));
     if (regions.size() > 1) {
         post_regions(pending, regions, stamp(ictx));
         rx[PTL_RX_FLAGS] = PTL_RX_SEGS;
-    } else if (regions.size() == 1) {
-        rx[PTL_RX_ADDR_LO] = lo(regions[0].addr);
-        rx[PTL_RX_ADDR_HI] = hi(regions[0].addr);
-        rx[PTL_RX_LENGTH] = uint32_t(std::min<uint64_t>(regions[0].length, r.mlength));
     }
     post(rx, stamp(ictx));
 }

@@ -121,6 +121,14 @@ public:
     // ---- From the NAL ----
     // A message's header arrived from node `src_nid` (the header says the rest).
     Receive parse(const ptl_hdr& hdr, ptl_nid_t src_nid, Time now);
+    // Accelerated mode: the firmware matched the put or get in `hdr` to `md`, at
+    // `offset` for `mlength` bytes (its own copy of the match list, same rules):
+    // record that as parse() would have (events, threshold, offset; a get's reply
+    // op, whose Send the firmware already made). entries_examined is 0.
+    Receive commit(const ptl_hdr& hdr, ptl_nid_t src_nid, ptl_handle_md_t md, ptl_size_t offset, ptl_size_t mlength,
+                   Time now);
+    // Accelerated mode: the firmware found no match for a message.
+    void count_drop();
     // The transmit of `op` (from put/get/parse's reply/receive_done's ack) finished.
     void send_done(uint64_t op, bool ok, Time now);
     // The deposit of `op` finished; returns the acknowledgement to send, if one is due.

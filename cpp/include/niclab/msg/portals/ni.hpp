@@ -1,10 +1,12 @@
 #pragma once
-// A host process's Portals network interface in generic mode (PtlNIInit .. PtlNIFini):
-// the Portals 3.3 API for code running in a host::Process. Generic processes forward
-// every call to the OS kernel (seed 000 §4.1), so each call costs a trap (the null
-// trap, seed 001 §3.3) plus the library's work there; put and get then hand the message
-// to the node's NAL (nal.hpp; on the SeaStar, seastar::SsNal). Errors throw
-// PortalsError with the specification's return code.
+// A host process's Portals network interface (PtlNIInit .. PtlNIFini): the Portals 3.3
+// API for code running in a host::Process. Generic processes forward every call to
+// the OS kernel (seed 000 §4.1), so each call costs a trap (the null trap, seed 001
+// §3.3) plus the library's work there; put and get then hand the message to the
+// node's NAL (nal.hpp; on the SeaStar, seastar::SsNal). An accelerated process's NAL
+// (seastar::AccelNal) runs at user level instead: no trap, and its match entries and
+// MDs are mirrored into the firmware. Errors throw PortalsError with the
+// specification's return code.
 //
 //     portals::Ni ni(nal, /*pid=*/0);
 //     host::Process p(cpu, "receiver", [&](host::ProcessContext& ctx) {
@@ -54,10 +56,8 @@ public:
              ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset);
 
 private:
-    void enter_kernel(host::ProcessContext& ctx) {
-        nal_.check_live();
-        ctx.syscall(nal_.api_call_cost());
-    }
+    // Generic mode traps into the kernel; accelerated mode stays at user level (Nal::enter).
+    void enter_kernel(host::ProcessContext& ctx) { nal_.enter(ctx); }
 
     Nal& nal_;
     Library lib_;

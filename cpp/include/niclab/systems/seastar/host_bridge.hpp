@@ -7,6 +7,7 @@
 // round trip, stores are posted and land in host memory when their link time ends.
 #include <array>
 #include <cstdint>
+#include <functional>
 
 #include "niclab/bus/hypertransport.hpp"
 #include "niclab/nic/memory_map.hpp"
@@ -30,6 +31,14 @@ public:
     void open_window(unsigned index, uint64_t host_addr, uint32_t limit, bool writable);
     void close_window(unsigned index);
     const HostWindow& window(unsigned index) const { return windows_.at(index); }
+    // Called after every firmware store that lands in host memory [lo, hi): how a host
+    // process polling that memory (an accelerated process's event queue, seed 000 §4.1)
+    // learns it changed, without an interrupt. One watch; an empty function removes it.
+    void watch_stores(uint64_t lo, uint64_t hi, std::function<void()> on_store) {
+        watch_lo_ = lo;
+        watch_hi_ = hi;
+        on_store_ = std::move(on_store);
+    }
 
     // Firmware side: addr is a core address below the MMIO space.
     bool read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) override;
@@ -54,6 +63,8 @@ private:
 
     bus::HyperTransport& bus_;
     std::array<HostWindow, kWindows> windows_{};
+    uint64_t watch_lo_ = 0, watch_hi_ = 0;
+    std::function<void()> on_store_;
 };
 
 }  // namespace niclab::seastar

@@ -22,7 +22,10 @@ public:
     static constexpr uint64_t kRecvBuffer = 0x40000000;
     static constexpr uint64_t kMaxMessage = 0x20000000;  // 512 MiB
 
-    PortalsTransport(SsNal& nal, host::HostMemory& memory, uint32_t peer, uint64_t seed);
+    // Over the generic-mode kernel NAL or an accelerated process's own (AccelNal, with
+    // its limits); the benchmark's process is pid 0 either way.
+    PortalsTransport(portals::Nal& nal, host::HostMemory& memory, uint32_t peer, uint64_t seed,
+                     portals::Limits limits = {});
     ~PortalsTransport() override;
 
     uint32_t node() const override { return node_; }

@@ -9,6 +9,7 @@
 #include "niclab/system/preset.hpp"
 #include "niclab/system/system.hpp"
 #include "niclab/system/system_model.hpp"
+#include "niclab/systems/seastar/accel_nal.hpp"
 #include "niclab/systems/seastar/seastar_nic.hpp"
 #include "niclab/systems/seastar/ss_nal.hpp"
 #include "niclab/systems/seastar/system_params.hpp"
@@ -29,6 +30,11 @@ SystemParams params(system::System& sys);
 // reload retires it (its interfaces then refuse work) and the next call starts a fresh
 // one. Throws niclab::Error if the node runs other firmware or is not a SeaStar.
 SsNal& portals(system::System& sys, size_t node);
+
+// The accelerated process `pid` of a node running firmware built with one
+// (portals_accel): its user-level NAL, set up through the kernel driver on first use.
+// Throws niclab::Error for other firmware, PortalsError for a second pid.
+AccelNal& accelerated(system::System& sys, size_t node, portals::ptl_pid_t pid);
 
 // The SeaStar of node `node` (its DMA engines and host bridge beside the embedded core
 // that System::nic gives). Throws niclab::Error if the node is not a SeaStar.

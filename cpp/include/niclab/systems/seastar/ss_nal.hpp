@@ -78,6 +78,13 @@ public:
     void transmit(host::ProcessContext& ctx, portals::Send s) override;
     Time api_call_cost() const override { return costs_.api_call; }
 
+    // Process initialization of an accelerated process (seed 000 §4.1: it cannot be
+    // offloaded, so the kernel does it): open host window kAccelWindow over its region
+    // (upper pendings at `upper_base`, its EQ `eq_offset` bytes in) and post
+    // PTL_CMD_ACCEL_INIT naming its pid. Firmware with PTL_FW_FEAT_ACCEL only.
+    static constexpr unsigned kAccelWindow = 1;
+    void accel_init(uint32_t pid, uint64_t upper_base, uint32_t region_bytes, uint32_t eq_offset, uint32_t eq_entries);
+
     // The firmware was reloaded or the system is going away: stop taking the NIC's
     // interrupts; every later call throws (interfaces of the old firmware are dead).
     void retire();
@@ -92,6 +99,7 @@ public:
     SeaStar& seastar() { return seastar_; }
     nic::EmbeddedNic& nic() { return nic_; }
     host::HostMemory& memory() { return memory_; }
+    host::HostCpu& cpu() { return cpu_; }
     const HostPortalsCosts& costs() const { return costs_; }
     const bus::HyperTransportParams& pio() const { return bus_.params(); }
 

@@ -40,6 +40,8 @@
 #define PTL_FW_FEAT_TRACE         0x20u  /* trace points compiled in (§3.3) */
 #define PTL_FW_FEAT_GO_BACK_N     0x40u  /* RX pending/source exhaustion drops and NACKs instead of
                                           * panicking (§4.3.3): TX_DONE waits for the receiver's ACK */
+#define PTL_FW_FEAT_ACCEL         0x80u  /* an accelerated process (§4.1): its own mailbox
+                                          * (PTL_ACCEL_MAILBOX_SYMBOL), matching in the firmware */
 
 struct ptl_niccb {
     uint32_t magic;            /* PTL_NICCB_MAGIC once the firmware is up */
@@ -71,7 +73,13 @@ struct ptl_niccb {
     uint32_t acks_sent;
     uint32_t acks_received;
     uint32_t retransmits;      /* messages queued again after a NACK */
-    uint32_t reserved[6];
+    /* accelerated mode (PTL_FW_FEAT_ACCEL; all stay 0 without it) */
+    uint32_t accel_matches;    /* puts and gets the firmware matched for the accelerated process */
+    uint32_t accel_drops;      /* ... that matched nothing (the firmware discarded them) */
+    uint32_t accel_examined;   /* match entries the firmware looked at */
+    uint32_t accel_events;     /* events posted to the accelerated EQ (never an interrupt) */
+    uint32_t accel_mes;        /* configuration: match entries and MDs of the accelerated pools */
+    uint32_t accel_mds;
 };                             /* 128 bytes */
 
 /* ---- Mailbox commands (struct niclab_mailbox, niclab/fw/mailbox.h: the generic
@@ -127,6 +135,54 @@ struct ptl_niccb {
 /* PTL_CMD_RELEASE: the host is done with an RX pending's upper half (seed 000 §4.3.2). */
 #define PTL_RELEASE_PENDING     1
 
+/* ---- Accelerated mode (seed 000 §4.1, §4.3.2; PTL_FW_FEAT_ACCEL). The kernel's
+ * driver sets the accelerated process up through the generic mailbox (process
+ * initialization cannot be offloaded): PTL_CMD_ACCEL_INIT names its pid and its own
+ * host region (upper pendings, then its EQ, in a window the driver opened for it).
+ * From then on the process's user-level library posts to its dedicated mailbox (ELF
+ * symbol PTL_ACCEL_MAILBOX_SYMBOL) with no system call: PTL_CMD_TX, _RX, _RELEASE as
+ * in generic mode (pending ids of its own pools, same layout), and the match-list
+ * commands below, which keep a copy of its match entries and MDs in SRAM. The
+ * firmware matches its puts and gets itself, deposits puts, sends get replies, and
+ * posts events to its EQ without interrupting the host; replies and acks for it are
+ * announced (PTL_EV_NEW_MSG*) for its library, which answers with PTL_CMD_RX. Only
+ * contiguous buffers (no PTL_CMD_SEG): seed 001 §3.3. ---- */
+#define PTL_ACCEL_MAILBOX_SYMBOL "ptl_accel_mailbox"
+#define PTL_CMD_ACCEL_INIT      6u   /* generic mailbox, words as PTL_CMD_INIT plus: */
+#define PTL_ACCEL_INIT_PID      6    /* the accelerated process's Portals pid */
+#define PTL_ACCEL_INIT_UID      7    /* its uid (replies carry it) */
+/* Word 0 of the match-list commands: opcode in bits 0-7, flags in 8-15. */
+#define PTL_CMD_OPCODE(w)       ((w) & 0xFFu)
+#define PTL_CMD_ME_ATTACH       7u
+#define PTL_CMD_MD_ATTACH       8u
+#define PTL_CMD_ME_UNLINK       9u
+#define PTL_CMD_MD_UNLINK       10u
+#define PTL_ME_FLAG_AFTER       0x100u  /* PTL_INS_AFTER (else before) */
+#define PTL_ME_FLAG_UNLINK      0x200u  /* the entry goes when its MD goes (PTL_UNLINK) */
+#define PTL_ME_FLAG_BASE        0x400u  /* PtlMEInsert: relative to entry PTL_ME_BASE */
+/* PTL_CMD_ME_ATTACH: entry indices are the library's handle slots (0 .. accel_mes-1). */
+#define PTL_ME_INDEX            1   /* bits 0-15: the entry; bits 16-31: PTL_ME_BASE */
+#define PTL_ME_PT               2   /* portal table index */
+#define PTL_ME_NID              3   /* match_id (PTL_NID_ANY: 0xFFFFFFFF) */
+#define PTL_ME_PID              4   /* match_id (PTL_PID_ANY: 0xFFFFFFFF) */
+#define PTL_ME_BITS_LO          5
+#define PTL_ME_BITS_HI          6
+/* The ignore bits do not fit the 8 words: PTL_CMD_ME_IGNORE, posted just before the
+ * PTL_CMD_ME_ATTACH, carries them for the next attach. */
+#define PTL_CMD_ME_IGNORE       11u
+#define PTL_ME_IGNORE_LO        1
+#define PTL_ME_IGNORE_HI        2
+/* PTL_CMD_MD_ATTACH (flags: PTL_ME_FLAG_UNLINK = the MD's own unlink_op). */
+#define PTL_MD_INDEX            1   /* bits 0-15: the MD; bits 16-31: its entry */
+#define PTL_MD_START_LO         2
+#define PTL_MD_START_HI         3
+#define PTL_MD_LENGTH           4
+#define PTL_MD_THRESHOLD        5   /* -1: PTL_MD_THRESH_INF */
+#define PTL_MD_MAX_SIZE_W       6
+#define PTL_MD_OPTIONS          7
+/* PTL_CMD_ME_UNLINK / PTL_CMD_MD_UNLINK */
+#define PTL_UNLINK_INDEX        1
+
 /* ---- Generic event queue: PTL_EQ_BYTES-byte slots in host memory, written by the
  * firmware through the host window, word 0 last: a slot holds an event when its word
  * 0 is non-zero; the host clears word 0 after reading it. The firmware raises one
@@ -142,10 +198,20 @@ struct ptl_niccb {
 #define PTL_EV_NEW_MSG_COMPLETE 2u  /* header-only message, nothing to deposit (VSMALL): answer with PTL_CMD_RELEASE */
 #define PTL_EV_TX_DONE          3u  /* the TX pending is free again */
 #define PTL_EV_RX_DONE          4u  /* deposit finished; answer with PTL_CMD_RELEASE */
+/* Accelerated EQ only. Word 0: the type in bits 0-7, the MD the firmware matched in
+ * bits 16-31; word 2: offset in the MD; word 3: mlength. The header is in the upper
+ * pending. */
+#define PTL_EV_MATCHED          5u  /* put: depositing, RX_DONE follows; get: reply queued, TX_DONE follows */
+#define PTL_EV_MATCHED_COMPLETE 6u  /* header-only put: the payload (if any) is inline; answer with RELEASE */
+#define PTL_EV_DROPPED          7u  /* a put or get matched nothing (pending: none; word 2: entries examined) */
+#define PTL_EV_TYPE_OF(w)       ((w) & 0xFFu)
+#define PTL_EV_MD_OF(w)         ((w) >> 16)
 
 /* ---- Upper pendings: PTL_UPPER_BYTES each in host memory; the first 64 bytes hold
  * the message's Portals header (written by the host for a transmit, by the firmware
- * for a receive), the rest belongs to the host. ---- */
+ * for a receive), the rest belongs to the host - except for a get the firmware
+ * answers for the accelerated process: its reply header goes in the second 64 bytes.
+ * ---- */
 #define PTL_UPPER_BYTES         128u
 #define PTL_HDR_BYTES           64u
 #define PTL_INLINE_BYTES        12u  /* seed 000 §5.2: payload capacity of the header packet */
