@@ -26,26 +26,19 @@ static inline struct accel_md *md_at(uint32_t ref) { return &accel_mds[ref - 1u]
 void accel_init_command(volatile const uint32_t *cmd)
 {
     struct process *p = &accel_process;
-    uint32_t entries = cmd[PTL_INIT_EQ_ENTRIES];
     trace();
-    /* The kernel's driver checked these; a bad one is a driver bug. */
-    if (entries == 0 || (entries & (entries - 1u)) || entries <= PTL_PENDINGS)
-        fw_panic(reason_value("PTL_CMD_ACCEL_INIT: EQ entries not a power of two above the pendings:", entries));
+    /* The kernel's driver checked the EQ; a bad one is a driver bug. */
+    if (!process_init_host(p, cmd))
+        fw_panic(reason_value("PTL_CMD_ACCEL_INIT: EQ entries not a power of two above the pendings:",
+                              cmd[PTL_INIT_EQ_ENTRIES]));
     for (uint32_t i = 0; i < PTL_ACCEL_PORTALS; ++i)
         accel_portals[i] = 0;
     for (uint32_t i = 0; i < PTL_ACCEL_MES; ++i)
         accel_mes[i].used = 0;
     for (uint32_t i = 0; i < PTL_ACCEL_MDS; ++i)
         accel_mds[i].used = 0;
-    p->upper_phys_lo = cmd[PTL_INIT_UPPER_PHYS_LO];
-    p->upper_phys_hi = cmd[PTL_INIT_UPPER_PHYS_HI];
-    p->upper_window = cmd[PTL_INIT_UPPER_WINDOW];
-    p->eq_window = cmd[PTL_INIT_EQ_WINDOW];
-    p->eq_mask = entries - 1u;
-    p->eq_tail = 0;
     p->pid = (uint16_t)cmd[PTL_ACCEL_INIT_PID];
     p->uid = (uint16_t)cmd[PTL_ACCEL_INIT_UID];
-    p->initialized = 1;
 }
 
 /* ---- commands ---- */

@@ -33,21 +33,8 @@ static void post_result(uint32_t op, uint32_t status)
  * once, so it can never overflow (portals_fw.h). */
 static void init_command(volatile const uint32_t *cmd)
 {
-    struct process *p = process;
-    uint32_t entries = cmd[PTL_INIT_EQ_ENTRIES];
     trace();
-    if (entries == 0 || (entries & (entries - 1u)) || entries <= PTL_PENDINGS) {
-        post_result(PTL_RES_INIT, PTL_INIT_BAD_EQ);
-        return;
-    }
-    p->upper_phys_lo = cmd[PTL_INIT_UPPER_PHYS_LO];
-    p->upper_phys_hi = cmd[PTL_INIT_UPPER_PHYS_HI];
-    p->upper_window = cmd[PTL_INIT_UPPER_WINDOW];
-    p->eq_window = cmd[PTL_INIT_EQ_WINDOW];
-    p->eq_mask = entries - 1u;
-    p->eq_tail = 0;
-    p->initialized = 1;
-    post_result(PTL_RES_INIT, PTL_INIT_OK);
+    post_result(PTL_RES_INIT, process_init_host(process, cmd) ? PTL_INIT_OK : PTL_INIT_BAD_EQ);
 }
 
 static void seg_command(volatile const uint32_t *cmd)

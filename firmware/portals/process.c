@@ -36,3 +36,18 @@ void process_boot(void)
     /* Handlers set `process` to the one they work for (mailbox, arrival, pending). */
     process = &generic_process;
 }
+
+int process_init_host(struct process *p, volatile const uint32_t *cmd)
+{
+    uint32_t entries = cmd[PTL_INIT_EQ_ENTRIES];
+    if (entries == 0 || (entries & (entries - 1u)) || entries <= PTL_PENDINGS)
+        return 0;
+    p->upper_phys_lo = cmd[PTL_INIT_UPPER_PHYS_LO];
+    p->upper_phys_hi = cmd[PTL_INIT_UPPER_PHYS_HI];
+    p->upper_window = cmd[PTL_INIT_UPPER_WINDOW];
+    p->eq_window = cmd[PTL_INIT_EQ_WINDOW];
+    p->eq_mask = entries - 1u;
+    p->eq_tail = 0;
+    p->initialized = 1;
+    return 1;
+}

@@ -47,6 +47,10 @@ extern volatile struct niclab_mailbox ptl_accel_mailbox;
 #endif
 
 void process_boot(void);
+/* PTL_CMD_INIT / PTL_CMD_ACCEL_INIT: where `p`'s host structures are (upper pendings,
+ * EQ through a host window). The EQ must hold an event for every pending at once, so
+ * it can never overflow (portals_fw.h): 0, and nothing set, if it cannot. */
+int process_init_host(struct process *p, volatile const uint32_t *cmd);
 /* The firmware-level process for a Portals pid (seed 000 §4.3.2): the accelerated
  * process's pid once the kernel set it up, the generic process otherwise. Sets
  * `process`. */

@@ -6,6 +6,8 @@
 // accelerated process refuses a non-contiguous MD; a run is deterministic.
 #include "portals_test_support.hpp"
 
+#include <map>
+
 #include "niclab/fw/portals_fw.h"
 
 namespace niclab::test::ptl {
@@ -22,7 +24,8 @@ ptl_pid_t pid_of(Mode m) { return m == Mode::generic ? kGenericPid : kAccelPid; 
 
 // Both kinds of process on every node.
 struct MixedCluster {
-    explicit MixedCluster(const std::string& image = "portals_accel") : sys(portals_spec(2, nullptr, image)) {
+    explicit MixedCluster(const std::string& image = "portals_accel", uint32_t nodes = 2, nlohmann::json topology = nullptr)
+        : sys(portals_spec(nodes, std::move(topology), image)) {
         for (size_t i = 0; i < sys.node_count(); ++i) {
             generic.push_back(std::make_unique<Ni>(seastar::portals(sys, i), kGenericPid));
             auto& acc = seastar::accelerated(sys, i, kAccelPid);
@@ -291,6 +294,51 @@ TEST(ContiguousBuffers, AcceleratedProcessRefusesAnIovecMd) {
     EXPECT_NE(what.find("md_attach"), std::string::npos) << what;
     EXPECT_NE(what.find("non-contiguous"), std::string::npos) << what;
     EXPECT_NE(what.find("0x10000"), std::string::npos) << what;
+}
+
+// Seed 000 §4.3.3's exhaustion, aimed at the accelerated process: eight nodes put
+// bursts at it on firmware with tiny pools (4 sources, 8 RX pendings:
+// portals_accel_tiny). The firmware drops what it cannot take and go-back-N has it
+// sent again: every put arrives exactly once and in order from each sender, matched in
+// the firmware, and still no interrupt on the target.
+TEST(AcceleratedExhaustion, IncastIsCarriedByGoBackN) {
+    constexpr uint32_t kSenders = 8, kEach = 6, kLen = 2000;
+    const uint32_t nodes = kSenders + 1;
+    MixedCluster c("portals_accel_tiny", nodes, {{"kind", "mesh"}, {"dims", {nodes, 1, 1}}});
+    std::map<uint32_t, std::vector<uint64_t>> seen;  // hdr_data of each PUT_END, by sender
+    c.spawn(0, Mode::accelerated, [&](host::ProcessContext& ctx, Ni& ni) {
+        auto eq = ni.eq_alloc(ctx, 1024);
+        auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, 0, 0, PTL_RETAIN, PTL_INS_AFTER);
+        ni.md_attach(ctx, me, md(kDst, 1 << 20, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE, eq), PTL_RETAIN);
+        for (uint32_t got = 0; got < kSenders * kEach;) {
+            ptl_event_t ev = ni.eq_wait(ctx, eq);
+            if (ev.type == PTL_EVENT_PUT_END) ++got, seen[ev.initiator.nid].push_back(ev.hdr_data);
+        }
+    });
+    for (uint32_t s = 1; s <= kSenders; ++s) {
+        c.sys.host_memory(s).write(kSrc, pattern(kLen, s));
+        c.spawn(s, Mode::generic, [&, s](host::ProcessContext& ctx, Ni& ni) {
+            ctx.sleep_for(Time::us(30));
+            auto h = ni.md_bind(ctx, md(kSrc, kLen, 0, PTL_EQ_NONE), PTL_RETAIN);
+            // Each sender's puts land in its own slot: the last one's bytes are checked.
+            for (uint64_t m = 0; m < kEach; ++m)
+                ni.put(ctx, h, PTL_NOACK_REQ, {0, kAccelPid}, kPortal, 0, 0, s * 0x1000, m);
+        });
+    }
+    c.run();
+    for (uint32_t s = 1; s <= kSenders; ++s) {
+        std::vector<uint64_t> want(kEach);
+        for (uint64_t m = 0; m < kEach; ++m) want[m] = m;
+        EXPECT_EQ(seen[s], want) << "puts from node " << s << ": each once, in order";
+        EXPECT_TRUE(bytes_equal(c.sys.host_memory(0), kDst + s * 0x1000, pattern(kLen, s))) << "node " << s;
+    }
+    const ptl_niccb& cb = seastar::portals(c.sys, 0).niccb();
+    EXPECT_GT(cb.rx_drops, 0u) << "the pools did run out";
+    EXPECT_GT(cb.nacks_sent, 0u);
+    EXPECT_EQ(cb.accel_matches, kSenders * kEach) << "every put matched once, in the firmware";
+    // The one interrupt is the kernel driver's start-up (PTL_CMD_INIT's result).
+    EXPECT_EQ(c.fw_interrupts(0), 1u) << "host interrupts at the accelerated target";
+    EXPECT_EQ(c.interrupts(0), 1u);
 }
 
 // The same spec and seed give the same run: event times and counters.

@@ -162,33 +162,10 @@ TEST_P(FirmwareMatching, Row) {
         }
         EXPECT_EQ(t.library().status().drop_count, drops);
 
-        auto events = tbl::drain(t.library(), eq);
-        EXPECT_EQ(tbl::names(tbl::kinds(events)), tbl::names(st.events));
-        for (const auto& ev : events) {
-            ASSERT_NE(st.matched, tbl::kDropped);
-            EXPECT_EQ(ev.md_handle, mds.at(size_t(st.matched)));
-            EXPECT_EQ(ev.mlength, st.mlength);
-            EXPECT_EQ(ev.offset, st.md_offset);
-            EXPECT_EQ(ev.rlength, st.length);
-            EXPECT_EQ(ev.match_bits, st.bits);
-            EXPECT_EQ(ev.initiator, st.from);
-        }
-
-        std::vector<ptl_handle_me_t> expect_list;
+        tbl::expect_step_events(t.library(), eq, st, mds);
         std::vector<uint32_t> expect_indices;
-        for (int i : st.list_after) {
-            expect_list.push_back(mes.at(size_t(i)));
-            expect_indices.push_back(mes.at(size_t(i)) & 0xFFFFu);
-        }
-        EXPECT_EQ(t.library().match_list(tbl::kPortal), expect_list);
+        for (ptl_handle_me_t h : tbl::expect_list_after(t.library(), st, mes, mds)) expect_indices.push_back(h & 0xFFFFu);
         EXPECT_EQ(t.firmware_list(tbl::kPortal), expect_indices) << "the firmware's own match list";
-        for (size_t i = 0; i < mes.size(); ++i) {
-            bool listed = std::find(expect_list.begin(), expect_list.end(), mes[i]) != expect_list.end();
-            EXPECT_EQ(t.library().me_valid(mes[i]), listed) << "entry " << i;
-            if (!listed && mds[i] != PTL_INVALID_HANDLE) {
-                EXPECT_FALSE(t.library().md_valid(mds[i])) << "md " << i;
-            }
-        }
     }
 }
 

@@ -6,6 +6,7 @@
 // library (test_portals_matching.cpp, generic mode) and against the firmware's matching
 // of an accelerated process (tests/cpp/msg/test_portals_accel_matching.cpp): one table,
 // two matchers that must agree.
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -225,5 +226,43 @@ inline const std::vector<Row> kRows = {
          return s;
      }()}},
 };
+
+// The target's events after step `st` (drained from `eq`), whichever matcher decided.
+inline void expect_step_events(Library& target, ptl_handle_eq_t eq, const Step& st,
+                               const std::vector<ptl_handle_md_t>& mds) {
+    auto events = drain(target, eq);
+    EXPECT_EQ(names(kinds(events)), names(st.events));
+    for (const auto& ev : events) {
+        ASSERT_NE(st.matched, kDropped);
+        EXPECT_EQ(ev.md_handle, mds.at(size_t(st.matched)));
+        EXPECT_EQ(ev.mlength, st.mlength);
+        EXPECT_EQ(ev.offset, st.md_offset);
+        EXPECT_EQ(ev.rlength, st.length);
+        EXPECT_EQ(ev.match_bits, st.bits);
+        EXPECT_EQ(ev.initiator, st.from);
+        const bool unlinking = names(st.events).find("UNLINK") != std::string::npos;
+        const bool reports_it =
+            ev.type == PTL_EVENT_UNLINK || ev.type == PTL_EVENT_PUT_END || ev.type == PTL_EVENT_GET_END;
+        EXPECT_EQ(int(ev.unlinked), int(unlinking && reports_it)) << ptl_event_str(ev.type);
+    }
+}
+
+// The target's match list after step `st`; an entry no longer listed was unlinked, and
+// so was its MD. Returns the entries listed, in order.
+inline std::vector<ptl_handle_me_t> expect_list_after(Library& target, const Step& st,
+                                                      const std::vector<ptl_handle_me_t>& mes,
+                                                      const std::vector<ptl_handle_md_t>& mds) {
+    std::vector<ptl_handle_me_t> expect_list;
+    for (int i : st.list_after) expect_list.push_back(mes.at(size_t(i)));
+    EXPECT_EQ(target.match_list(kPortal), expect_list);
+    for (size_t i = 0; i < mes.size(); ++i) {
+        bool listed = std::find(expect_list.begin(), expect_list.end(), mes[i]) != expect_list.end();
+        EXPECT_EQ(target.me_valid(mes[i]), listed) << "entry " << i;
+        if (!listed && mds[i] != PTL_INVALID_HANDLE) {
+            EXPECT_FALSE(target.md_valid(mds[i])) << "md " << i;
+        }
+    }
+    return expect_list;
+}
 
 }  // namespace niclab::portals::test

@@ -60,36 +60,12 @@ TEST_P(Matching, Row) {
         }
         EXPECT_EQ(target.status().drop_count, drops);
 
-        auto events = drain(target, eq);
-        EXPECT_EQ(names(kinds(events)), names(st.events));
-        for (const auto& ev : events) {
-            ASSERT_NE(st.matched, kDropped);
-            EXPECT_EQ(ev.md_handle, mds.at(size_t(st.matched)));
-            EXPECT_EQ(ev.mlength, st.mlength);
-            EXPECT_EQ(ev.offset, st.md_offset);
-            EXPECT_EQ(ev.rlength, st.length);
-            EXPECT_EQ(ev.match_bits, st.bits);
-            EXPECT_EQ(ev.initiator, st.from);
-            const bool unlinking = names(st.events).find("UNLINK") != std::string::npos;
-            const bool reports_it =
-                ev.type == PTL_EVENT_UNLINK || ev.type == PTL_EVENT_PUT_END || ev.type == PTL_EVENT_GET_END;
-            EXPECT_EQ(int(ev.unlinked), int(unlinking && reports_it)) << ptl_event_str(ev.type);
-        }
+        expect_step_events(target, eq, st, mds);
         if (st.matched != kDropped && st.type == PTL_MSG_PUT && !r.regions.empty()) {
             EXPECT_EQ(r.regions.front().addr, 0x10000 * uint64_t(st.matched + 1) + st.md_offset);
         }
 
-        std::vector<ptl_handle_me_t> expect_list;
-        for (int i : st.list_after) expect_list.push_back(mes.at(size_t(i)));
-        EXPECT_EQ(target.match_list(kPortal), expect_list);
-        // An entry no longer listed was unlinked, and so was its MD.
-        for (size_t i = 0; i < mes.size(); ++i) {
-            bool listed = std::find(expect_list.begin(), expect_list.end(), mes[i]) != expect_list.end();
-            EXPECT_EQ(target.me_valid(mes[i]), listed) << "entry " << i;
-            if (!listed && mds[i] != PTL_INVALID_HANDLE) {
-                EXPECT_FALSE(target.md_valid(mds[i])) << "md " << i;
-            }
-        }
+        expect_list_after(target, st, mes, mds);
     }
 }
 

@@ -214,14 +214,8 @@ void AccelNal::poll(host::ProcessContext& ctx) {
     if (polling_) return;  // an event's handling transmits, which may poll: once is enough
     polling_ = true;
     ++counters_.polls;
-    // Every new event: a slot holds one while its word 0 is set (portals_fw.h).
-    for (;;) {
-        uint32_t ev[4];
-        memory_.read(eq_addr(eq_head_), {reinterpret_cast<uint8_t*>(ev), sizeof ev});
-        if (ev[PTL_EV_TYPE] == 0) break;
-        const uint32_t zero = 0;
-        memory_.write(eq_addr(eq_head_), {reinterpret_cast<const uint8_t*>(&zero), sizeof zero});
-        eq_head_ = (eq_head_ + 1) & (eq_entries_ - 1);
+    uint32_t ev[4];
+    while (take_event(memory_, eq_base_, eq_entries_, eq_head_, ev)) {
         ++counters_.events;
         ctx.compute(kernel_.costs().event);
         handle(ctx, ev);

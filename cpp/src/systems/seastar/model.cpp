@@ -44,8 +44,9 @@ public:
         out.add("nic.rx_orphan_packets", nic_->rx_dma().orphan_packets());
         // The Portals firmware's go-back-N counters (its NIC control block, read through
         // the debug back door: no simulated time), once a driver knows where they are.
-        if (nal_ && nal_->has(PTL_FW_FEAT_GO_BACK_N)) {
-            const ptl_niccb& cb = nal_->niccb();
+        if (!nal_) return;
+        const ptl_niccb& cb = nal_->niccb();
+        if (nal_->has(PTL_FW_FEAT_GO_BACK_N)) {
             out.add("portals.rx_drops", cb.rx_drops);
             out.add("portals.nacks_sent", cb.nacks_sent);
             out.add("portals.nacks_received", cb.nacks_received);
@@ -54,8 +55,7 @@ public:
             out.add("portals.retransmits", cb.retransmits);
         }
         // Accelerated mode: the firmware's matching and event posting (seed 000 §4.3.2).
-        if (nal_ && nal_->has(PTL_FW_FEAT_ACCEL)) {
-            const ptl_niccb& cb = nal_->niccb();
+        if (nal_->has(PTL_FW_FEAT_ACCEL)) {
             out.add("portals.accel_matches", cb.accel_matches);
             out.add("portals.accel_drops", cb.accel_drops);
             out.add("portals.accel_entries_examined", cb.accel_examined);

@@ -28,6 +28,16 @@ uint64_t unpack_inline(const ptl_hdr& hdr, const Receive& r, host::HostMemory& m
     return copied;
 }
 
+bool take_event(host::HostMemory& memory, uint64_t base, uint32_t entries, uint32_t& head, uint32_t (&ev)[4]) {
+    const uint64_t slot = base + uint64_t(head) * PTL_EQ_BYTES;
+    memory.read(slot, {reinterpret_cast<uint8_t*>(ev), sizeof ev});
+    if (ev[PTL_EV_TYPE] == 0) return false;
+    const uint32_t zero = 0;
+    memory.write(slot, {reinterpret_cast<const uint8_t*>(&zero), sizeof zero});
+    head = (head + 1) & (entries - 1);
+    return true;
+}
+
 MailboxWords tx_words(uint32_t pending, const Send& s) {
     MailboxWords tx{};
     tx[PTL_CMD_OP] = PTL_CMD_TX;

@@ -248,13 +248,8 @@ void SsNal::on_interrupt(host::InterruptContext& ictx) {
     ++counters_.interrupts;
     if (init_pending_) check_init_result(ictx);
     // Process every new event (seed 000 §4.1): a slot holds one while its word 0 is set.
-    for (;;) {
-        uint32_t ev[4];
-        memory_.read(eq_addr(eq_head_), {reinterpret_cast<uint8_t*>(ev), sizeof ev});
-        if (ev[PTL_EV_TYPE] == 0) break;
-        const uint32_t zero = 0;
-        memory_.write(eq_addr(eq_head_), {reinterpret_cast<const uint8_t*>(&zero), sizeof zero});
-        eq_head_ = (eq_head_ + 1) & (eq_entries_ - 1);
+    uint32_t ev[4];
+    while (take_event(memory_, eq_base_, eq_entries_, eq_head_, ev)) {
         ++counters_.events;
         ictx.charge(costs_.event);
         handle_event(ictx, ev);

@@ -20,6 +20,11 @@ bool pack_inline(portals::Send& s, host::HostMemory& memory);
 // to the regions the library chose. Returns the bytes the deposit covers.
 uint64_t unpack_inline(const ptl_hdr& hdr, const portals::Receive& r, host::HostMemory& memory);
 
+// Takes the next event of an event queue in host memory (`entries` slots of
+// PTL_EQ_BYTES at `base`, the reader at `head`): a slot holds one while its word 0 is
+// set; the reader clears word 0 and moves on (portals_fw.h). False when it is empty.
+bool take_event(host::HostMemory& memory, uint64_t base, uint32_t entries, uint32_t& head, uint32_t (&ev)[4]);
+
 // PTL_CMD_TX of `pending` to `dst`; the payload is at most one region.
 MailboxWords tx_words(uint32_t pending, const portals::Send& s);
 // PTL_CMD_RX of `pending` into at most one region (none: discard).

@@ -132,7 +132,6 @@ private:
     static Time stamp(const host::InterruptContext& ictx) { return ictx.now() + ictx.charged(); }
 
     uint64_t upper_addr(uint32_t pending) const { return upper_base_ + uint64_t(pending) * PTL_UPPER_BYTES; }
-    uint64_t eq_addr(uint32_t slot) const { return eq_base_ + uint64_t(slot) * PTL_EQ_BYTES; }
 
     SeaStar& seastar_;
     nic::EmbeddedNic& nic_;
