@@ -21,8 +21,8 @@ def test_registry_lists_seastar_first_with_its_transports():
     s = niclab.systems()
     assert s[0]["name"] == "seastar" and s[0]["nic_family"] == "embedded-core"
     assert s[0]["default_firmware"] == "portals"
-    assert [t["name"] for t in s[0]["transports"]] == ["portals"]
-    assert s[0]["transports"][0]["ops"] == ["put", "get"]
+    assert [t["name"] for t in s[0]["transports"]] == ["portals", "portals_accel"]
+    assert all(t["ops"] == ["put", "get"] for t in s[0]["transports"])
     for entry in s:
         assert entry["presets"] and entry["default_preset"] in entry["presets"]
 

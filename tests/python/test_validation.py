@@ -106,3 +106,21 @@ def _check_seastar(checks):
     assert checks["very-small-message saving, < 12 B"]["simulated"] > 0
     assert checks["caching saving, small messages (least)"]["simulated"] > 0
     assert 0 < checks["Portals put latency, 1 B"]["simulated"] < checks["Portals get latency, 1 B"]["simulated"] * 2
+
+
+def test_accelerated_prediction_row_is_marked_a_prediction():
+    """Seed 000 §5.2 predicts accelerated-mode latency "in the two microsecond range":
+    the row is published as a prediction, not a measurement, and the run behind it is a
+    put ping-pong over the accelerated transport."""
+    from niclab.validation import check, published
+    pub = published("seastar")
+    e = pub["accel_put_latency_small"]
+    assert e["kind"] == "prediction" and e["value"] == 2.0 and "prediction" in e["source"]
+    c = check(pub, "accel_put_latency_small", 4.0)
+    assert c.prediction and c.published_text.endswith("(predicted)")
+    from niclab.experiments import run
+    r = run("pingpong", firmware="portals_nogbn_accel", transport="portals_accel", sizes=[0, 1, 8])
+    generic = run("pingpong", firmware="portals_nogbn", sizes=[0, 1, 8])
+    # No interrupt and no system call per message: faster than generic mode at every size.
+    for a, g in zip(r["latency_us"], generic["latency_us"]):
+        assert 0 < a < g

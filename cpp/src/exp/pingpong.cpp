@@ -117,10 +117,12 @@ void echo_server(host::ProcessContext& ctx, msg::Transport& me, Bench& bench, ui
     }
 }
 
-// Gets need nothing from the server's program: its NAL answers them.
+// Gets need nothing from the server's program but, where its library runs only when
+// entered, to keep entering it (Transport::serve_gets).
 void get_server(host::ProcessContext& ctx, msg::Transport& me, Bench& bench, uint64_t max) {
     me.open(ctx, max);
     bench.meet(ctx, me);
+    me.serve_gets(ctx);
 }
 
 }  // namespace

@@ -78,6 +78,12 @@ public:
     virtual void start_get(host::ProcessContext& ctx);
     virtual uint64_t replies() const { return 0; }
     virtual void wait_replies(host::ProcessContext& ctx, uint64_t total);
+    // The target's program while its peer gets: nothing where the system answers gets
+    // on its own (a kernel driver, the NIC). A library that makes progress only when
+    // its process enters it (accelerated Portals: the events of the gets the firmware
+    // answered must be taken and their pendings released) serves here for ever,
+    // blocked while nothing arrives.
+    virtual void serve_gets(host::ProcessContext& ctx) { (void)ctx; }
 
 protected:
     [[noreturn]] void no_get() const;

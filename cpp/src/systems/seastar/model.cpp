@@ -142,7 +142,7 @@ public:
                 throw msg::TransportError(std::string("transport 'portals_accel': ") + e.what() +
                                           "; run it with --firmware portals_accel");
             }
-            return std::make_unique<PortalsTransport>(*nal, sys.host_memory(node), peer, seed, nal->limits());
+            return std::make_unique<PortalsTransport>(*nal, sys.host_memory(node), peer, seed, nal->limits(), true);
         }
         return std::make_unique<PortalsTransport>(seastar::portals(sys, node), sys.host_memory(node), peer, seed);
     }

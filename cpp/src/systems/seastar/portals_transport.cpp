@@ -18,8 +18,10 @@ constexpr uint64_t kGetKey = ~uint64_t{0};
 
 }  // namespace
 
-PortalsTransport::PortalsTransport(Nal& nal, host::HostMemory& memory, uint32_t peer, uint64_t seed, Limits limits)
-    : ni_(std::make_unique<Ni>(nal, 0, limits)), memory_(memory), node_(ni_->id().nid), peer_(peer), seed_(seed) {}
+PortalsTransport::PortalsTransport(Nal& nal, host::HostMemory& memory, uint32_t peer, uint64_t seed, Limits limits,
+                                   bool polled)
+    : ni_(std::make_unique<Ni>(nal, 0, limits)), memory_(memory), node_(ni_->id().nid), peer_(peer), seed_(seed),
+      polled_(polled) {}
 
 PortalsTransport::~PortalsTransport() = default;
 
@@ -130,6 +132,11 @@ void PortalsTransport::start_get(host::ProcessContext& ctx) {
 
 void PortalsTransport::wait_replies(host::ProcessContext& ctx, uint64_t total) {
     while (replies_ < total) next_event(ctx);
+}
+
+void PortalsTransport::serve_gets(host::ProcessContext& ctx) {
+    if (!polled_) return;  // the kernel's interrupt handler takes the events
+    for (;;) next_event(ctx);
 }
 
 void PortalsTransport::check(uint64_t key, uint64_t bytes, const char* what) const {

@@ -24,8 +24,10 @@ public:
 
     // Over the generic-mode kernel NAL or an accelerated process's own (AccelNal, with
     // its limits); the benchmark's process is pid 0 either way.
+    // `polled`: the library progresses only when entered (accelerated mode): serve_gets
+    // keeps entering it.
     PortalsTransport(portals::Nal& nal, host::HostMemory& memory, uint32_t peer, uint64_t seed,
-                     portals::Limits limits = {});
+                     portals::Limits limits = {}, bool polled = false);
     ~PortalsTransport() override;
 
     uint32_t node() const override { return node_; }
@@ -46,6 +48,7 @@ public:
     void start_get(host::ProcessContext& ctx) override;
     uint64_t replies() const override { return replies_; }
     void wait_replies(host::ProcessContext& ctx, uint64_t total) override;
+    void serve_gets(host::ProcessContext& ctx) override;
 
     portals::Ni& ni() { return *ni_; }
 
@@ -67,6 +70,7 @@ private:
     portals::ptl_handle_md_t get_md_ = portals::PTL_INVALID_HANDLE;  // start_get's
     uint64_t get_bytes_ = 0;
     uint64_t gets_started_ = 0, gets_answered_ = 0;  // start_get's
+    bool polled_ = false;
 };
 
 }  // namespace niclab::seastar
