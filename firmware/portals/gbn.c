@@ -34,8 +34,13 @@ static uint8_t acks_every;             /* a peer reached PTL_ACK_EVERY unacknowl
 static uint32_t ctrl_free;             /* bit i: control pending PTL_PENDINGS + i is free */
 
 static inline struct lower_pending *pend(uint32_t ref) { return &lower_pendings[ref - 1u]; }
-/* By place in lower_pendings, not id: ids repeat in each process's pool. */
+/* By place in lower_pendings, not id: ids repeat in each process's pool (with one
+ * process the two are the same). */
+#if PTL_ACCEL
 static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? pending_index(lp) + 1u : 0u; }
+#else
+static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? lp->id + 1u : 0u; }
+#endif
 
 void gbn_boot(void)
 {

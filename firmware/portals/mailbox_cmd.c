@@ -49,10 +49,10 @@ static void seg_command(volatile const uint32_t *cmd)
     pending_add_segment(cmd[PTL_SEG_ADDR_LO], cmd[PTL_SEG_ADDR_HI], cmd[PTL_SEG_LENGTH]);
 }
 
+#if PTL_ACCEL
 /* The accelerated process's own commands (accel.h); anything else is a library bug. */
 static void accel_command(uint32_t op, volatile const uint32_t *cmd)
 {
-#if PTL_ACCEL
     switch (PTL_CMD_OPCODE(op)) {
     case PTL_CMD_TX: tx_command(cmd); return;
     case PTL_CMD_RX: rx_command(cmd); return;
@@ -63,11 +63,9 @@ static void accel_command(uint32_t op, volatile const uint32_t *cmd)
     case PTL_CMD_ME_UNLINK: accel_me_unlink(cmd); return;
     case PTL_CMD_MD_UNLINK: accel_md_unlink(cmd); return;
     }
-#else
-    (void)cmd;
-#endif
     fw_panic(reason_value("unknown accelerated mailbox command: op", op));
 }
+#endif
 
 static void generic_command(uint32_t op, volatile const uint32_t *cmd)
 {
@@ -93,11 +91,13 @@ static int poll_one(struct process *p)
         uint32_t op = cmd[PTL_CMD_OP];
         if (op != PTL_CMD_INIT && !p->initialized)
             fw_panic(reason_value("mailbox command before PTL_CMD_INIT: op", op));
+#if PTL_ACCEL
         process = p;  /* handlers work for the mailbox's process */
-        if (p == &generic_process)
-            generic_command(op, cmd);
-        else
+        if (p != &generic_process)
             accel_command(op, cmd);
+        else
+#endif
+            generic_command(op, cmd);
         fifo_consume(&mb->cmd_head, &p->cmd, NICLAB_MAILBOX_ENTRIES);
         progress = 1;
     }

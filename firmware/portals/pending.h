@@ -90,7 +90,11 @@ static inline struct process *pending_process(const struct lower_pending *lp)
 /* Byte offset of `lp`'s transmit header in its upper pending. */
 static inline uint32_t pending_hdr_offset(const struct lower_pending *lp)
 {
+#if PTL_ACCEL
     return (uint32_t)lp->id * PTL_UPPER_BYTES + ((lp->flags & PEND_HDR_SECOND_HALF) ? PTL_HDR_BYTES : 0u);
+#else
+    return (uint32_t)lp->id * PTL_UPPER_BYTES;  /* only the accelerated process's replies use the second half */
+#endif
 }
 
 static inline int pending_is_tx(uint32_t id) { return id < PTL_TX_PENDINGS; }

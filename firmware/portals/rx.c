@@ -47,9 +47,13 @@
 /* Tag bit of deposits for the accelerated process's pendings (ids repeat per pool). */
 #define RX_TAG_ACCEL 0x40000000u
 
-static uint32_t rx_tag(const struct lower_pending *lp)
+static inline uint32_t rx_tag(const struct lower_pending *lp)
 {
+#if PTL_ACCEL
     return lp->id | (pending_process(lp) == &generic_process ? 0u : RX_TAG_ACCEL);
+#else
+    return lp->id;
+#endif
 }
 
 /* Reserve room for `n` deposit commands. The engine takes commands as soon as the
@@ -101,11 +105,13 @@ static void rx_program(void)
     lp->state = PEND_RX_DEPOSITING;
 }
 
-void rx_discard(uint32_t slot)
+static inline void discard(uint32_t slot)
 {
     rx_put(rx_reserve(1), slot, NICLAB_RXCMD_END, 0, 0, 0, 0, RX_TAG_INTERNAL);
     fifo_produce(RX_CMD_TAIL, &cached_niccb.rx_cmd, NICLAB_DMA_FIFO_ENTRIES, 1);
 }
+
+void rx_discard(uint32_t slot) { discard(slot); }
 
 #if PTL_GBN
 
@@ -141,7 +147,7 @@ int rx_events(void)
         if (pid == PTL_PID_FIRMWARE) {
             gbn_control(src, hdr);
             fifo_consume(RX_EVT_HEAD, &cached_niccb.rx_evt, NICLAB_DMA_FIFO_ENTRIES);
-            rx_discard(slot);
+            discard(slot);
             progress = 1;
             continue;
         }
@@ -157,7 +163,7 @@ int rx_events(void)
         }
         if (!taken) {
             fifo_consume(RX_EVT_HEAD, &cached_niccb.rx_evt, NICLAB_DMA_FIFO_ENTRIES);
-            rx_discard(slot);
+            discard(slot);
             gbn_rx_dropped(pe, seq);
             gbn_rx_ack(pe, word >> 16);  /* dropped or not, its piggybacked ACK counts */
             progress = 1;
@@ -183,7 +189,7 @@ int rx_events(void)
         if (length <= PTL_HDR_BYTES) {
             /* Nothing left to deposit: let the engine free the slot, ignore its
              * completion, and tell the host the message is complete. */
-            rx_discard(slot);
+            discard(slot);
             pending->state = PEND_RX_DONE;
             event_post(PTL_EV_NEW_MSG_COMPLETE, pending->id, length, src);
         } else

@@ -33,6 +33,23 @@
 #define TX_CPL_HEAD dma_reg(NICLAB_TXDMA_BASE, NICLAB_TXDMA_CPL_HEAD)
 #define TX_CPL_TAIL dma_reg(NICLAB_TXDMA_BASE, NICLAB_TXDMA_CPL_TAIL)
 
+/* tx_enqueue, inlined into the host's transmit path. */
+static inline void enqueue(void)
+{
+#if PTL_GBN
+    gbn_tx_number();
+#endif
+    pending->state = PEND_TX_QUEUED;
+    pending->next = 0;
+    if (cached_niccb.tx_tail)
+        cached_niccb.tx_tail->next = pending;
+    else
+        cached_niccb.tx_head = pending;
+    cached_niccb.tx_tail = pending;
+    if (!cached_niccb.tx_next)
+        cached_niccb.tx_next = pending;
+}
+
 void tx_command(volatile const uint32_t *cmd)
 {
     uint32_t id = cmd[PTL_TX_PENDING];
@@ -53,24 +70,11 @@ void tx_command(volatile const uint32_t *cmd)
     source_get(cmd[PTL_TX_DST]);
 #endif
     pending->source = source;
-    tx_enqueue();
+    enqueue();
 }
 
-void tx_enqueue(void)
-{
-#if PTL_GBN
-    gbn_tx_number();
-#endif
-    pending->state = PEND_TX_QUEUED;
-    pending->next = 0;
-    if (cached_niccb.tx_tail)
-        cached_niccb.tx_tail->next = pending;
-    else
-        cached_niccb.tx_head = pending;
-    cached_niccb.tx_tail = pending;
-    if (!cached_niccb.tx_next)
-        cached_niccb.tx_next = pending;
-}
+void tx_enqueue(void) { enqueue(); }
+
 
 /* Commands the current pending's message takes: the header, then one per region. */
 static uint32_t tx_commands_needed(void)
@@ -194,8 +198,8 @@ int tx_completions(void)
 
 void tx_release(uint32_t status, uint32_t payload)
 {
-    process = pending_process(pending);  /* its EQ */
 #if PTL_ACCEL
+    process = pending_process(pending);  /* its EQ */
     if (pending_is_rx(pending->id)) {
         /* A get reply the firmware sent for the accelerated process from the request's
          * RX pending: the host answers TX_DONE with PTL_CMD_RELEASE, which frees it. */
