@@ -38,13 +38,35 @@ TEST(PortalsNiccb, ConfigurationMatchesTheSramFormula) {
     text << in.rdbuf();
     std::smatch m;
     std::string report = text.str();
-    ASSERT_TRUE(std::regex_search(report, m, std::regex(R"(M = S\*S_size \+ P\*P_size = (\d+)\*(\d+) \+ (\d+)\*(\d+) = (\d+) bytes)")))
+    ASSERT_TRUE(std::regex_search(report, m, std::regex(R"(M = S\*S_size \+ sum_i P_i\*P_size \(N = 1\) = (\d+)\*(\d+) \+ 1\*(\d+)\*(\d+) = (\d+) bytes)")))
         << report;
     EXPECT_EQ(std::stoul(m[1]), S);
     EXPECT_EQ(std::stoul(m[2]), S_size);
     EXPECT_EQ(std::stoul(m[3]), P);
     EXPECT_EQ(std::stoul(m[4]), P_size);
     EXPECT_EQ(std::stoul(m[5]), h.niccb(ptl::kSramStructs));
+}
+
+// With an accelerated process (seed 000 §4.1) N = 2: a second pending pool as large as
+// the generic one, and its match entries and MDs, all within the 384 KB.
+TEST(PortalsNiccb, AcceleratedImageCountsTwoProcesses) {
+    system::System sys(ptl::spec(1, "portals_accel"));
+    ptl::PortalsHost h(sys, 0);
+    EXPECT_NE(h.niccb(ptl::kFeatures) & PTL_FW_FEAT_ACCEL, 0u);
+    const uint32_t S = h.niccb(ptl::kSources), S_size = h.niccb(ptl::kSourceBytes);
+    const uint32_t P = h.niccb(ptl::kTxPendings) + h.niccb(ptl::kRxPendings), P_size = h.niccb(ptl::kPendingBytes);
+    EXPECT_EQ(h.niccb(ptl::kSramStructs), S * S_size + 2 * P * P_size);
+    std::ifstream in(std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals_accel.size.txt");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string report = text.str();
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(report, m, std::regex(R"(\(N = 2\) = \d+\*\d+ \+ 2\*(\d+)\*\d+ = (\d+) bytes)"))) << report;
+    EXPECT_EQ(std::stoul(m[1]), P);
+    EXPECT_EQ(std::stoul(m[2]), h.niccb(ptl::kSramStructs));
+    ASSERT_TRUE(std::regex_search(report, m, std::regex(R"(256 match entries x 36 \+ 256 MDs x 32)"))) << report;
+    ASSERT_TRUE(std::regex_search(report, m, std::regex(R"(sram with pools +(\d+) of 393216 bytes)"))) << report;
+    EXPECT_LT(std::stoul(m[1]), 393216u);
 }
 
 TEST(PortalsNiccb, TinyImageReportsItsPools) {
