@@ -17,8 +17,7 @@ constexpr uint32_t kMisaRV32IM = (1u << 30) | (1u << 8) | (1u << 12);  // MXL=1,
 
 Cpu::Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus)
     : sram_(sram), fast_sram_size_(sram.size), kernel_(kernel), cfg_(cfg), clock_(Clock::from_mhz(cfg.clock_mhz)), bus_(bus) {
-    decoded_storage_.assign(sram.size / 4, Insn{kDecodeHandler, 0, 0, 0, 0, 0});
-    decoded_ = decoded_storage_.data();
+    code_pages_.resize((sram.size + kCodePageMask) >> kCodePageShift);
     icache_.configure(cfg.icache, sram.size);
     dcache_.configure(cfg.dcache, sram.size);
     fetch_shift_ = icache_.line_shift();
@@ -107,16 +106,26 @@ void Cpu::flush_dcache() {
 void Cpu::invalidate_code(uint32_t sram_offset, uint32_t length) {
     if (sram_offset >= sram_.size) return;
     uint32_t end = std::min<uint64_t>(uint64_t(sram_offset) + length + 3, sram_.size);
-    for (uint32_t w = sram_offset / 4; w < end / 4; ++w) decoded_[w].fn = kDecodeHandler;
+    for (uint32_t w = sram_offset / 4; w < end / 4; ++w) forget_decode(w * 4);
 }
 
 void Cpu::invalidate_all_code() {
-    for (Insn& in : decoded_storage_) in.fn = kDecodeHandler;
+    for (auto& page : code_pages_)
+        if (page) std::fill_n(page.get(), 1u << (kCodePageShift - 2), Insn{kDecodeHandler, 0, 0, 0, 0, 0});
     reset_fetch();
 }
 
+Insn* Cpu::code_page(uint32_t sram_offset) {
+    std::unique_ptr<Insn[]>& page = code_pages_[sram_offset >> kCodePageShift];
+    if (!page) {  // once per page the firmware ever executes
+        page = std::make_unique<Insn[]>(1u << (kCodePageShift - 2));
+        std::fill_n(page.get(), 1u << (kCodePageShift - 2), Insn{kDecodeHandler, 0, 0, 0, 0, 0});
+    }
+    return page.get();
+}
+
 uint32_t Cpu::decode_and_execute(const Insn& slot) {
-    // `slot` is this pc's entry in decoded_: decode it in place, then run it.
+    // `slot` is this pc's entry in its code page: decode it in place, then run it.
     auto& target = const_cast<Insn&>(slot);
     // Invalidation only swaps the handler, so the loop charged this slot the cost of
     // whatever was decoded here before: take it back and charge the new instruction.
@@ -124,7 +133,7 @@ uint32_t Cpu::decode_and_execute(const Insn& slot) {
     target = decode(current_insn_bits(), cfg_);
     cycle_ += target.cost;
     // A breakpoint survives the slot being re-armed (a store to the word, a cache mode change).
-    if (debug_ && breakpoint_at(uint32_t(&target - decoded_))) [[unlikely]] target.fn = op::debug_trap;
+    if (debug_ && breakpoint_at(pc_sram_offset() >> 2)) [[unlikely]] target.fn = op::debug_trap;
     return target.fn(*this, target, pc_);
 }
 
@@ -187,7 +196,7 @@ void Cpu::execute() {
                 continue;
             }
         }
-        const Insn& in = decoded_[(pc - fetch_base_) >> 2];
+        const Insn& in = fetch_page_[(pc - fetch_base_) >> 2];
         cycle_ += in.cost;
         ++instret_;
         pc = in.fn(*this, in, pc);
@@ -217,7 +226,8 @@ bool Cpu::fetch_slow() {
     const bool cached_view = off < sram_.size;
     if (!cached_view) off = pc_ - sram_.uncached_base;
     if (off < sram_.size) {
-        fetch_base_ = cached_view ? sram_.cached_base : sram_.uncached_base;
+        fetch_base_ = (cached_view ? sram_.cached_base : sram_.uncached_base) + (off & ~kCodePageMask);
+        fetch_page_ = code_page(off);
         fetch_line_ = pc_ >> fetch_shift_;
         uint32_t fill = 0;
         if (cached_view && icache_on_) {
@@ -407,7 +417,7 @@ bool Cpu::store_slow(uint32_t addr, unsigned size, uint32_t value) {
             if (dcache_on_) dcache_.mark_dirty(dcache_lookup(cached));
             else posted_write(cfg_.sram_write_cycles);
             std::memcpy(sram_.data + cached, &value, size);
-            decoded_[cached >> 2].fn = kDecodeHandler;
+            forget_decode(cached);
             return true;
         }
     }
@@ -416,7 +426,7 @@ bool Cpu::store_slow(uint32_t addr, unsigned size, uint32_t value) {
         ++counts_.uncached_stores;
         posted_write(cfg_.sram_write_cycles);
         std::memcpy(sram_.data + off, &value, size);
-        decoded_[off >> 2].fn = kDecodeHandler;
+        forget_decode(off);
         progress();
         if (off == watch_offset_ && watch_cb_) {
             watch_cb_();
@@ -486,9 +496,14 @@ bool Cpu::csr_store(uint32_t csr, uint32_t v) {
     }
 }
 
+uint32_t Cpu::pc_sram_offset() const {
+    uint32_t off = pc_ - sram_.cached_base;
+    return off < sram_.size ? off : pc_ - sram_.uncached_base;
+}
+
 uint32_t Cpu::current_insn_bits() const {
     uint32_t raw = 0;
-    std::memcpy(&raw, sram_.data + (pc_ - fetch_base_), 4);
+    std::memcpy(&raw, sram_.data + pc_sram_offset(), 4);
     return raw;
 }
 

@@ -13,7 +13,7 @@ namespace niclab::core {
 
 void Cpu::attach_debugger(DebugListener* listener) {
     if (!listener) {
-        for (uint32_t w : breakpoints_) decoded_[w].fn = kDecodeHandler;
+        for (uint32_t w : breakpoints_) forget_decode(w * 4);
         breakpoints_.clear();
         watches_.clear();
         fast_sram_size_ = sram_.size;
@@ -45,7 +45,7 @@ bool Cpu::set_breakpoint(uint32_t address, bool on) {
     if (!on && it != breakpoints_.end()) breakpoints_.erase(it);
     // Re-arm the slot: decoding it again installs (or leaves out) the debug trap, and
     // charges the same cost, so a breakpoint never changes timing.
-    decoded_[word].fn = kDecodeHandler;
+    forget_decode(word * 4);
     return true;
 }
 
@@ -87,7 +87,7 @@ bool Cpu::watch_hit(uint32_t addr, uint32_t size, bool store) {
         // GDB (RISC-V: non-steppable watchpoints) expects the stop before the access;
         // it steps over it itself and compares the old and new values.
         // It does not execute now: take back what the loop charged for it (its slot's cost).
-        cycle_ -= decoded_[(pc_ - fetch_base_) >> 2].cost;
+        cycle_ -= fetch_page_[(pc_ - fetch_base_) >> 2].cost;
         --instret_;
         DebugStop why{DebugStop::Kind::Watch, pc_};
         why.watch_kind = w.kind;

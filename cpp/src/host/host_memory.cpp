@@ -41,8 +41,16 @@ void HostMemory::fill(uint64_t addr, uint8_t value, uint64_t length) {
         uint64_t a = addr + done;
         uint64_t in_page = a % kPageBytes;
         uint64_t n = std::min<uint64_t>(kPageBytes - in_page, length - done);
-        std::memset(page_for_write(a / kPageBytes).data() + in_page, value, n);
         done += n;
+        if (value == 0) {  // untouched memory reads as zero: zeroing never makes a page
+            auto it = pages_.find(a / kPageBytes);
+            if (it == pages_.end()) continue;
+            if (n == kPageBytes) {
+                pages_.erase(it);  // a whole page zeroed is untouched again
+                continue;
+            }
+        }
+        std::memset(page_for_write(a / kPageBytes).data() + in_page, value, n);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "niclab/fw/shared_firmware.hpp"
 #include "niclab/nic/trace_ring.hpp"
 #include "niclab/sim/activity.hpp"
 #include "niclab/trace/decoder.hpp"
@@ -20,7 +21,7 @@ std::string hex32(uint32_t v) {
 }  // namespace
 
 EmbeddedNic::EmbeddedNic(sim::Kernel& kernel, const EmbeddedNicConfig& cfg)
-    : kernel_(kernel), cfg_(cfg), sram_(cfg.sram.size, 0), map_(cfg.mmio) {
+    : kernel_(kernel), cfg_(cfg), sram_(cfg.sram.size), map_(cfg.mmio) {
     core::SramView view{sram_.data(), cfg_.sram.size, cfg_.sram.cached_base, cfg_.sram.uncached_base};
     cfg_.core.hart_id = cfg.node_id;
     cpu_ = std::make_unique<core::Cpu>(kernel_, cfg_.core, view, *this);
@@ -42,16 +43,15 @@ EmbeddedNic::~EmbeddedNic() { kernel_.remove_runnable(cpu_.get()); }
 
 BootReport EmbeddedNic::load_firmware(const std::filesystem::path& elf) {
     // Validate completely before touching the NIC: a bad image changes nothing.
-    auto image = std::make_unique<fw::FirmwareImage>(fw::FirmwareImage::load(elf, cfg_.sram));
-    auto symbolizer = std::make_unique<fw::Symbolizer>(elf);
+    fw::SharedFirmware loaded = fw::load_shared(elf, cfg_.sram);
 
     cpu_->hold_reset();
     map_.reset_devices();
-    std::fill(sram_.begin(), sram_.end(), 0);  // also clears the boot block and running flag
-    for (const fw::Segment& s : image->segments())
+    sram_.clear();  // also clears the boot block and running flag
+    for (const fw::Segment& s : loaded.image->segments())
         std::memcpy(sram_.data() + s.sram_offset, s.bytes.data(), s.bytes.size());
-    image_ = std::move(image);
-    symbolizer_ = std::move(symbolizer);
+    image_ = std::move(loaded.image);
+    symbolizer_ = std::move(loaded.symbolizer);
     ++loads_;
 
     BootReport report;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -165,6 +166,7 @@ public:
     void add_cycles(uint32_t n) { cycle_ += n; }
     uint32_t decode_and_execute(const Insn& slot);
     uint32_t current_insn_bits() const;
+    uint32_t pc_sram_offset() const;  // the executing word's SRAM offset (pc in either view)
     // The handler of a decoded slot with a debugger breakpoint (cpu_debug.cpp).
     uint32_t debug_trap(const Insn& in, uint32_t pc);
 
@@ -209,8 +211,8 @@ private:
     uint64_t instret_ = 0;
     uint32_t fetch_line_ = UINT32_MAX;  // pc >> fetch_shift_ of the last checked line
     uint32_t fetch_shift_ = 5;
-    uint32_t fetch_base_ = 0;      // base address of the SRAM view being executed
-    Insn* decoded_ = nullptr;
+    uint32_t fetch_base_ = 0;      // address of the executing code page in its SRAM view
+    Insn* fetch_page_ = nullptr;   // that page's decoded slots
     SramView sram_;
     uint32_t fast_sram_size_ = 0;  // sram_.size, or 0 while watchpoints force the full path
     bool icache_on_ = false;
@@ -263,7 +265,16 @@ private:
     CoreConfig cfg_;
     Clock clock_;
     Bus& bus_;
-    std::vector<Insn> decoded_storage_;
+    // Decoded instructions: a slot per SRAM word, kept per code page and made when the
+    // pc first enters the page. A NIC's text is a few pages of its SRAM, so the data
+    // pages never get slots (a node's memory), and a store to a page without slots, the
+    // usual data store, has no decode to forget.
+    static constexpr uint32_t kCodePageShift = 12;
+    static constexpr uint32_t kCodePageMask = (1u << kCodePageShift) - 1;
+    std::vector<std::unique_ptr<Insn[]>> code_pages_;
+    Insn* code_page(uint32_t sram_offset);  // the page's slots, made on first use
+    // Code at `sram_offset` may have changed: decode it again when next executed.
+    void forget_decode(uint32_t sram_offset);
 };
 
 // Decoding (decode.cpp): raw bits -> handler and operands; never fails (unknown
@@ -271,6 +282,11 @@ private:
 // cost is the instruction's own: fetching it is charged per line (Cpu::fetch_slow).
 Insn decode(uint32_t raw, const CoreConfig& cfg);
 extern const Handler kDecodeHandler;  // the "not yet decoded" slot handler
+
+inline void Cpu::forget_decode(uint32_t sram_offset) {
+    if (Insn* page = code_pages_[sram_offset >> kCodePageShift].get())
+        page[(sram_offset & kCodePageMask) >> 2].fn = kDecodeHandler;
+}
 
 // A taken branch or jump: inline, so branch handlers make no call on the fast path.
 inline uint32_t Cpu::branch_to(uint32_t target) {
@@ -303,7 +319,7 @@ inline bool Cpu::sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
     if (!dcache_.resident(line)) return false;
     ++dcache_.accesses;
     dcache_.mark_dirty(line);
-    decoded_[off >> 2].fn = kDecodeHandler;  // code may have been overwritten
+    forget_decode(off);  // code may have been overwritten
     return true;
 }
 
@@ -346,7 +362,7 @@ inline bool Cpu::store(uint32_t addr, T value) {
             posted_write(cfg_.sram_write_cycles);
         }
         std::memcpy(sram_.data + off, &value, sizeof(T));
-        decoded_[off >> 2].fn = kDecodeHandler;  // code may have been overwritten
+        forget_decode(off);  // code may have been overwritten
         return true;
     }
     return store_slow(addr, sizeof(T), uint32_t(value));

@@ -20,6 +20,7 @@
 #include "niclab/nic/control_block.hpp"
 #include "niclab/nic/embedded_nic_config.hpp"
 #include "niclab/nic/memory_map.hpp"
+#include "niclab/sim/zero_pages.hpp"
 
 namespace niclab::nic {
 
@@ -97,12 +98,12 @@ private:
 
     sim::Kernel& kernel_;
     EmbeddedNicConfig cfg_;
-    std::vector<uint8_t> sram_;
+    sim::ZeroPages sram_;  // resident only where the firmware or the host wrote
     MemoryMap map_;
     std::unique_ptr<core::Cpu> cpu_;
     std::unique_ptr<ControlBlock> control_;
-    std::unique_ptr<fw::FirmwareImage> image_;
-    std::unique_ptr<fw::Symbolizer> symbolizer_;
+    std::shared_ptr<const fw::FirmwareImage> image_;   // shared with every NIC running the file
+    std::shared_ptr<const fw::Symbolizer> symbolizer_;
     uint64_t loads_ = 0;
 };
 

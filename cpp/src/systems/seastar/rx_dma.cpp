@@ -10,10 +10,12 @@ namespace niclab::seastar {
 RxDma::RxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg, RaiseIrq raise)
     : kernel_(kernel), bus_(bus), cfg_(cfg), raise_(std::move(raise)),
       events_(NICLAB_RXDMA_EVT_RING, NICLAB_RXDMA_EVT_BYTES, NICLAB_DMA_FIFO_ENTRIES), cmds_(NICLAB_RXDMA_CMD_RING, NICLAB_RXDMA_CMD_BYTES, NICLAB_DMA_FIFO_ENTRIES),
-      cpls_(NICLAB_RXDMA_CPL_RING, NICLAB_RXDMA_CPL_BYTES, NICLAB_DMA_FIFO_ENTRIES) {
-    for (Slot& s : slots_) {
-        s.buffer.assign(cfg_.rx_buffer_bytes, 0);  // allocated once: the packet path never allocates
-        s.deposits.reserve(8);
+      cpls_(NICLAB_RXDMA_CPL_RING, NICLAB_RXDMA_CPL_BYTES, NICLAB_DMA_FIFO_ENTRIES),
+      buffers_(size_t(cfg_.rx_buffer_bytes) * NICLAB_RXDMA_SLOTS) {
+    // Allocated once: the packet path never allocates.
+    for (size_t i = 0; i < slots_.size(); ++i) {
+        slots_[i].buffer = {buffers_.data() + i * cfg_.rx_buffer_bytes, cfg_.rx_buffer_bytes};
+        slots_[i].deposits.reserve(8);
     }
 }
 
@@ -24,11 +26,11 @@ void RxDma::reset() {
     cpl_visible_tail_ = 0;
     ++generation_;
     for (Slot& s : slots_) {
-        auto buffer = std::move(s.buffer);
+        auto buffer = s.buffer;
         auto deposits = std::move(s.deposits);
         deposits.clear();
         s = Slot{};
-        s.buffer = std::move(buffer);
+        s.buffer = buffer;
         s.deposits = std::move(deposits);
     }
     host_write_free_ = kernel_.now();

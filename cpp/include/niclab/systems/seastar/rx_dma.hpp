@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "niclab/fw/hw.h"
@@ -23,6 +24,7 @@
 #include "niclab/nic/memory_map.hpp"
 #include "niclab/nic/packet_port.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "niclab/sim/zero_pages.hpp"
 #include "niclab/systems/seastar/config.hpp"
 
 namespace niclab::seastar {
@@ -59,7 +61,7 @@ private:
         uint64_t deposited = 0;      // bytes written to host memory
         uint32_t crc = 0, expected_crc = 0;
         bool tail_seen = false, host_fault = false;
-        std::vector<uint8_t> buffer;  // arrived, not yet consumed (ring of rx_buffer_bytes)
+        std::span<uint8_t> buffer;    // arrived, not yet consumed (ring of rx_buffer_bytes in buffers_)
         uint32_t buf_start = 0, buf_len = 0;
         std::vector<Deposit> deposits;  // commands not yet used up (capacity reserved)
         size_t deposit_next = 0;
@@ -84,6 +86,7 @@ private:
     nic::DeviceRing cmds_;
     nic::DeviceRing cpls_;
     std::array<Slot, NICLAB_RXDMA_SLOTS> slots_;
+    sim::ZeroPages buffers_;   // the slots' buffers, resident once a message has used them
     Time host_write_free_{};   // the engine's last write to host memory lands then
     // The completion tail the firmware sees: a completion becomes visible only once the
     // engine's writes of its data to host memory are done, so polling firmware never
