@@ -115,7 +115,7 @@ def test_accelerated_prediction_row_is_marked_a_prediction():
     from niclab.validation import check, published
     pub = published("seastar")
     e = pub["accel_put_latency_small"]
-    assert e["kind"] == "prediction" and e["value"] == 2.0 and "prediction" in e["source"]
+    assert e["kind"] == "prediction" and e["value"] == 2.0 and "prediction" in e["quantity"]
     c = check(pub, "accel_put_latency_small", 4.0)
     assert c.prediction and c.published_text.endswith("(predicted)")
     from niclab.experiments import run
