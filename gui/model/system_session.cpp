@@ -41,6 +41,11 @@ std::string SystemSession::load(const std::vector<size_t>& nodes, const std::str
     return report;
 }
 
+InjectionOutcome SystemSession::inject(const Injection& m) {
+    if (const auto* p = std::get_if<PortalsMessage>(&m)) return portals_.inject(*p);
+    return transports_.inject(std::get<TransportMessage>(m));
+}
+
 std::vector<Cable> SystemSession::cables() const {
     std::vector<Cable> out;
     net::Network* net = const_cast<system::System&>(*sys_).network();
@@ -118,6 +123,8 @@ SystemSnapshot SystemSession::snapshot() {
         }
         s.nodes.push_back(std::move(v));
     }
+    s.portals_unsupported = PortalsInjection::unsupported(*sys_);
+    for (const auto& t : sys_->model().transports()) s.transports.push_back(t.name);
     s.cables = cables();
     for (auto& c : s.cables)
         for (const Vertex& end : {c.a, c.b})

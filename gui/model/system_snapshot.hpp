@@ -3,10 +3,12 @@
 // and counters, the topology's cables with their recent utilization. A plain copy,
 // made on the worker thread and read by the view's timer.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "model/portals_injection.hpp"
 #include "niclab/sim/time.hpp"
 
 namespace niclab::gui {
@@ -57,6 +59,14 @@ struct SystemSnapshot {
     uint64_t notice_id = 0;
     std::string notice;
     bool notice_error = false;
+    // The message injector: why this system takes no Portals messages ("" when it
+    // does), the transports its host libraries offer (default first), and the last
+    // injection's outcome or error, `injection_id` growing with each.
+    std::string portals_unsupported;
+    std::vector<std::string> transports;
+    uint64_t injection_id = 0;
+    std::shared_ptr<const InjectionOutcome> injection;
+    std::string injection_error;
 };
 
 }  // namespace niclab::gui

@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "views/experiment_panel.hpp"
+#include "views/injector_panel.hpp"
 #include "views/spec_picker.hpp"
 #include "views/system_view.hpp"
 #include "views/trace_view.hpp"
@@ -22,6 +23,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     system_ = new SystemView(spec_);
     experiments_ = new ExperimentPanel(spec_);
     tabs_->addTab(system_, "System");
+    injector_ = new InjectorPanel(system_);
+    tabs_->addTab(injector_, "Messages");
     tabs_->addTab(experiments_, "Experiments");
     traces_ = new TraceView;
     tabs_->addTab(traces_, "Traces");

@@ -1,6 +1,6 @@
 #pragma once
 // The workbench window: the cluster is chosen once at the top, and each tab works on
-// it (the experiment runner; the system view).
+// it (the system view, the message injector, the experiment runner, the traces).
 #include <QMainWindow>
 
 class QLabel;
@@ -9,6 +9,7 @@ class QTabWidget;
 namespace niclab::gui {
 
 class ExperimentPanel;
+class InjectorPanel;
 class SpecPicker;
 class SystemView;
 class TraceView;
@@ -21,6 +22,7 @@ public:
     ExperimentPanel* experiments() const { return experiments_; }
     SystemView* system_view() const { return system_; }
     TraceView* trace_view() const { return traces_; }
+    InjectorPanel* injector() const { return injector_; }
     QLabel* sim_status() const { return sim_status_; }
     QTabWidget* tabs() const { return tabs_; }
 
@@ -30,6 +32,7 @@ private:
     ExperimentPanel* experiments_;
     SystemView* system_;
     TraceView* traces_;
+    InjectorPanel* injector_;
     QLabel* sim_status_;
 };
 

@@ -37,6 +37,14 @@ void SystemWorker::load(std::vector<size_t> nodes, std::string elf) {
     wake_.notify_all();
 }
 
+void SystemWorker::inject(SystemSession::Injection m) {
+    {
+        std::lock_guard lock(mutex_);
+        inject_ = std::move(m);
+    }
+    wake_.notify_all();
+}
+
 void SystemWorker::run() {
     {
         std::lock_guard lock(mutex_);
@@ -77,18 +85,34 @@ void SystemWorker::publish(SystemSnapshot s) {
     s.notice_id = notice_id_;
     s.notice = notice_;
     s.notice_error = notice_error_;
+    s.injection_id = injection_id_;
+    s.injection = injection_;
+    s.injection_error = injection_error_;
     latest_ = std::move(s);
+}
+
+// After a command done between slices (a load, an injection): the cluster as it is,
+// running on if it was.
+void SystemWorker::publish_between_slices() {
+    SystemSnapshot s = session_->snapshot();
+    s.phase = SystemSnapshot::Phase::paused;
+    {
+        std::lock_guard lock(mutex_);
+        if (running_ || step_left_.ps() > 0) s.phase = SystemSnapshot::Phase::running;
+    }
+    publish(std::move(s));
 }
 
 void SystemWorker::loop() {
     for (;;) {
         std::optional<system::SystemSpec> build;
         std::optional<Load> load;
+        std::optional<SystemSession::Injection> inject;
         Time slice{};
         {
             std::unique_lock lock(mutex_);
             auto work = [&] {
-                return quit_ || build_ || (load_ && session_) || ((running_ || step_left_.ps() > 0) && session_);
+                return quit_ || build_ || ((load_ || inject_) && session_) || ((running_ || step_left_.ps() > 0) && session_);
             };
             if (!work() && unpublished_) {
                 // Paused after slices that were not read: show where it stopped.
@@ -107,6 +131,9 @@ void SystemWorker::loop() {
             } else if (load_) {
                 load = std::move(load_);
                 load_.reset();
+            } else if (inject_) {
+                inject = std::move(inject_);
+                inject_.reset();
             } else {
                 slice = running_ ? kSlice : std::min(kSlice, step_left_);
             }
@@ -152,13 +179,24 @@ void SystemWorker::loop() {
                 notice_ = notice;
                 notice_error_ = error;
             }
-            SystemSnapshot s = session_->snapshot();
-            s.phase = SystemSnapshot::Phase::paused;
+            publish_between_slices();
+            continue;
+        }
+        if (inject) {
+            std::shared_ptr<const InjectionOutcome> outcome;
+            std::string error;
+            try {
+                outcome = std::make_shared<const InjectionOutcome>(session_->inject(*inject));
+            } catch (const std::exception& e) {  // InputError, PortalsError, TransportError, a node without Portals
+                error = e.what();
+            }
             {
                 std::lock_guard lock(mutex_);
-                if (running_ || step_left_.ps() > 0) s.phase = SystemSnapshot::Phase::running;
+                ++injection_id_;
+                injection_ = std::move(outcome);
+                injection_error_ = error;
             }
-            publish(std::move(s));
+            publish_between_slices();
             continue;
         }
         const Time before = session_->now();

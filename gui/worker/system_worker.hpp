@@ -15,12 +15,12 @@
 
 #include <QObject>
 
+#include "model/system_session.hpp"
 #include "model/system_snapshot.hpp"
 #include "niclab/system/system_spec.hpp"
 
 namespace niclab::gui {
 
-class SystemSession;
 
 class SystemWorker : public QObject {
     Q_OBJECT
@@ -36,6 +36,10 @@ public:
     // snapshots' notice (a size report, or the error).
     void load(std::vector<size_t> nodes, std::string elf);
 
+    // Performs a Portals message between slices (SystemSession::inject); the outcome is
+    // the next snapshots' `injection` (or `injection_error`).
+    void inject(SystemSession::Injection m);
+
     // The latest snapshot (phase, nodes, time); cheap to call from a timer.
     SystemSnapshot snapshot() const;
     uint64_t version() const;
@@ -48,6 +52,7 @@ public:
 private:
     void loop();
     void publish(SystemSnapshot s);
+    void publish_between_slices();
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;
@@ -57,6 +62,10 @@ private:
         std::string elf;
     };
     std::optional<Load> load_;
+    std::optional<SystemSession::Injection> inject_;
+    uint64_t injection_id_ = 0;  // the last injection's outcome, copied into every snapshot
+    std::shared_ptr<const InjectionOutcome> injection_;
+    std::string injection_error_;
     uint64_t notice_id_ = 0;  // the last load's outcome, copied into every snapshot
     std::string notice_;
     bool notice_error_ = false;

@@ -5,9 +5,8 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
-#include "niclab/systems/seastar/seastar.hpp"
-#include "niclab/msg/portals/injector.hpp"
 #include "niclab/msg/portals/ni.hpp"
+#include "niclab/systems/seastar/portals_process.hpp"
 #include "niclab/system/system.hpp"
 
 namespace py = pybind11;
@@ -17,18 +16,8 @@ namespace niclab::bindings {
 
 namespace {
 
-struct PortalsInterface {
-    PortalsInterface(system::System& sys, size_t node, uint32_t pid)
-        : nal(seastar::portals(sys, node)), ni(nal, pid),
-          injector(sys.host_cpu(node), ni, "portals-injector-" + std::to_string(pid)) {}
-    seastar::SsNal& nal;  // the SeaStar's driver: its counters and the firmware's control block
-    Ni ni;
-    Injector injector;
-    Library& lib() {
-        ni.nal().check_live();
-        return ni.library();
-    }
-};
+// The interface is the core's PortalsProcess (the GUI's injector holds the same).
+using PortalsInterface = seastar::PortalsProcess;
 
 ptl_md_t make_md(uint64_t start, uint64_t length, unsigned options, int threshold, uint64_t max_size,
                  uint32_t eq, uint64_t user_ptr, const std::vector<std::pair<uint64_t, uint64_t>>& iov) {
@@ -82,8 +71,8 @@ void bind_portals(py::module_& m) {
         .def(py::init([](system::System& sys, size_t node, uint32_t pid) {
             return std::make_unique<PortalsInterface>(sys, node, pid);
         }), py::arg("system"), py::arg("node"), py::arg("pid"), py::keep_alive<1, 2>())
-        .def_property_readonly("nid", [](PortalsInterface& p) { return p.ni.id().nid; })
-        .def_property_readonly("pid", [](PortalsInterface& p) { return p.ni.id().pid; })
+        .def_property_readonly("nid", [](PortalsInterface& p) { return p.ni().id().nid; })
+        .def_property_readonly("pid", [](PortalsInterface& p) { return p.ni().id().pid; })
         .def("eq_alloc", [](PortalsInterface& p, uint64_t count) { return p.lib().eq_alloc(count); }, py::arg("count"))
         .def("eq_free", [](PortalsInterface& p, uint32_t eq) { p.lib().eq_free(eq); }, py::arg("eq"))
         .def("eq_get", [](PortalsInterface& p, uint32_t eq) -> py::object {
@@ -127,24 +116,18 @@ void bind_portals(py::module_& m) {
         .def("md_state", [](PortalsInterface& p, uint32_t md) { return md_dict(p.lib().md_state(md)); }, py::arg("md"))
         .def("put", [](PortalsInterface& p, uint32_t md, std::pair<uint32_t, uint32_t> target, uint32_t pt,
                        uint64_t bits, uint64_t offset, bool ack, uint64_t hdr_data, uint32_t ac) {
-            if (!p.lib().md_valid(md)) throw PortalsError(PTL_MD_INVALID, "put from MD handle " + std::to_string(md));
-            p.injector.submit([=](host::ProcessContext& ctx, Ni& ni) {
-                ni.put(ctx, md, ack ? PTL_ACK_REQ : PTL_NOACK_REQ, pid_of(target), pt, ac, bits, offset, hdr_data);
-            });
+            p.put(md, ack, pid_of(target), pt, bits, offset, hdr_data, ac);
         }, py::arg("md"), py::arg("target"), py::arg("pt_index"), py::arg("match_bits"), py::arg("remote_offset"),
            py::arg("ack"), py::arg("hdr_data"), py::arg("ac_index"))
         .def("get", [](PortalsInterface& p, uint32_t md, std::pair<uint32_t, uint32_t> target, uint32_t pt,
                        uint64_t bits, uint64_t offset, uint32_t ac) {
-            if (!p.lib().md_valid(md)) throw PortalsError(PTL_MD_INVALID, "get into MD handle " + std::to_string(md));
-            p.injector.submit([=](host::ProcessContext& ctx, Ni& ni) {
-                ni.get(ctx, md, pid_of(target), pt, ac, bits, offset);
-            });
+            p.get(md, pid_of(target), pt, bits, offset, ac);
         }, py::arg("md"), py::arg("target"), py::arg("pt_index"), py::arg("match_bits"), py::arg("remote_offset"),
            py::arg("ac_index"))
-        .def_property_readonly("queued", [](PortalsInterface& p) { return p.injector.queued(); })
-        .def_property_readonly("errors", [](PortalsInterface& p) { return p.injector.errors(); })
+        .def_property_readonly("queued", [](PortalsInterface& p) { return p.injector().queued(); })
+        .def_property_readonly("errors", [](PortalsInterface& p) { return p.injector().errors(); })
         .def("status", [](PortalsInterface& p) {
-            const NiStatus& s = p.ni.library().status();
+            const NiStatus& s = p.ni().library().status();
             py::dict d;
             d["drop_count"] = s.drop_count;
             d["messages_in"] = s.messages_in;
@@ -152,7 +135,7 @@ void bind_portals(py::module_& m) {
             return d;
         })
         .def("driver_counters", [](PortalsInterface& p) {
-            const seastar::NalCounters& c = p.nal.counters();
+            const seastar::NalCounters& c = p.nal().counters();
             py::dict d;
             d["interrupts"] = c.interrupts;
             d["events"] = c.events;
@@ -163,7 +146,7 @@ void bind_portals(py::module_& m) {
             return d;
         })
         .def("niccb", [](PortalsInterface& p) {
-            const ptl_niccb& cb = p.nal.niccb();
+            const ptl_niccb& cb = p.nal().niccb();
             py::dict d;
             d["features"] = cb.features;
             d["tx_pendings"] = cb.tx_pendings;

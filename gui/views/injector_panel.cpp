@@ -1,0 +1,252 @@
+#include "views/injector_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "model/input_error.hpp"
+#include "model/transport_injection.hpp"
+#include "views/error_dialog.hpp"
+#include "views/system_view.hpp"
+#include "worker/system_worker.hpp"
+
+namespace niclab::gui {
+
+namespace {
+QSpinBox* spin(const char* name, int lo, int hi, int value, const char* suffix = "") {
+    auto* s = new QSpinBox;
+    s->setObjectName(name);
+    s->setRange(lo, hi);
+    s->setValue(value);
+    s->setSuffix(suffix);
+    return s;
+}
+}  // namespace
+
+InjectorPanel::InjectorPanel(SystemView* system, QWidget* parent) : QWidget(parent), system_(system) {
+    op_ = new QComboBox;
+    op_->setObjectName("portalsOp");
+    op_->addItems({"put", "get"});
+    initiator_ = spin("initiator", 0, 1 << 20, 0);
+    target_ = spin("target", 0, 1 << 20, 1);
+    pt_index_ = spin("ptIndex", 0, 255, 4);
+    match_bits_ = new QLineEdit("0x17");
+    match_bits_->setObjectName("matchBits");
+    target_bits_ = new QLineEdit;
+    target_bits_->setObjectName("targetBits");
+    target_bits_->setPlaceholderText("the message's");
+    length_ = spin("mdLength", 1, int(PortalsInjection::kMaxLength), 64, " B");
+    offset_ = spin("remoteOffset", 0, int(PortalsInjection::kMaxLength), 0, " B");
+    pattern_ = new QLineEdit("niclab");
+    pattern_->setObjectName("pattern");
+    pattern_->setPlaceholderText("empty: bytes 0, 1, .. 255");
+    ack_ = new QCheckBox("acknowledgement (put)");
+    ack_->setObjectName("ack");
+    ack_->setChecked(true);
+    send_ = new QPushButton("Send");
+    send_->setObjectName("send");
+
+    form_ = new QWidget;
+    auto* form = new QFormLayout(form_);
+    form->addRow("Operation", op_);
+    form->addRow("Initiator node", initiator_);
+    form->addRow(QString("Target node (pid %1)").arg(PortalsInjection::kPid), target_);
+    form->addRow("Portal index", pt_index_);
+    form->addRow("Match bits", match_bits_);
+    form->addRow("Target ME's match bits", target_bits_);
+    form->addRow("MD length", length_);
+    form->addRow("Remote offset", offset_);
+    form->addRow("Payload pattern", pattern_);
+    form->addRow("", ack_);
+    form->addRow("", send_);
+    auto* note = new QLabel(
+        "The target gets a match entry with these bits on this portal index and an MD over its buffer; the initiator "
+        "binds an MD over its own. Both event queues are read while the cluster runs.");
+    note->setWordWrap(true);
+    form->addRow(note);
+
+    unsupported_ = new QLabel("Build a SeaStar cluster with the Portals firmware in the System tab.");
+    unsupported_->setObjectName("injectorUnsupported");
+    unsupported_->setWordWrap(true);
+    summary_ = new QLabel;
+    summary_->setObjectName("injectionSummary");
+    check_ = new QLabel;
+    check_->setObjectName("bytesCheck");
+    events_ = new QTableWidget(0, 8);
+    events_->setObjectName("portalsEvents");
+    events_->setHorizontalHeaderLabels({"time (µs)", "node", "side", "event", "mlength", "rlength", "offset", "match bits / tag"});
+    events_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    events_->verticalHeader()->setDefaultSectionSize(18);
+    events_->horizontalHeader()->setStretchLastSection(true);
+
+    auto* portals = new QGroupBox("Portals put / get (SeaStar host library)");
+    auto* pv = new QVBoxLayout(portals);
+    pv->addWidget(unsupported_);
+    pv->addWidget(form_);
+    auto* left = new QVBoxLayout;
+    left->addWidget(portals);
+    left->addWidget(make_transport_form());
+    left->addStretch(1);
+    auto* right = new QVBoxLayout;
+    right->addWidget(summary_);
+    right->addWidget(check_);
+    right->addWidget(events_, 1);
+    auto* h = new QHBoxLayout(this);
+    h->addLayout(left, 2);
+    h->addLayout(right, 3);
+
+    connect(send_, &QPushButton::clicked, this, &InjectorPanel::send);
+    connect(send_transport_, &QPushButton::clicked, this, &InjectorPanel::send_transport);
+    connect(system_, &SystemView::snapshot_shown, this, &InjectorPanel::refresh);
+    refresh();
+}
+
+PortalsMessage InjectorPanel::message() const {
+    PortalsMessage m;
+    m.op = op_->currentIndex() == 0 ? PortalsMessage::Op::put : PortalsMessage::Op::get;
+    m.initiator = size_t(initiator_->value());
+    m.target = size_t(target_->value());
+    m.pt_index = uint32_t(pt_index_->value());
+    auto bits = [](const QLineEdit* field, const char* what) {
+        bool ok = false;
+        const uint64_t v = field->text().trimmed().toULongLong(&ok, 0);  // 0x.. hex, 0.. octal, else decimal
+        if (!ok) throw InputError(std::string(what) + ": \"" + field->text().toStdString() + "\" is not a 64-bit number");
+        return v;
+    };
+    m.match_bits = bits(match_bits_, "match bits");
+    if (!target_bits_->text().trimmed().isEmpty()) m.target_bits = bits(target_bits_, "target ME's match bits");
+    m.length = uint64_t(length_->value());
+    m.remote_offset = uint64_t(offset_->value());
+    m.pattern = pattern_->text().toStdString();
+    m.ack = ack_->isChecked();
+    return m;
+}
+
+QWidget* InjectorPanel::make_transport_form() {
+    auto* box = new QGroupBox("Transport message (every system's host library)");
+    transport_ = new QComboBox;
+    transport_->setObjectName("transport");
+    sender_ = spin("sender", 0, 1 << 20, 0);
+    receiver_ = spin("receiver", 0, 1 << 20, 1);
+    bytes_ = spin("messageBytes", 1, 1 << 24, 64, " B");
+    tag_ = spin("tag", 0, 1 << 30, 7);
+    send_transport_ = new QPushButton("Send message");
+    send_transport_->setObjectName("sendTransport");
+    transport_form_ = new QWidget;
+    auto* form = new QFormLayout(transport_form_);
+    form->addRow("Transport", transport_);
+    form->addRow("Sender node", sender_);
+    form->addRow("Receiver node", receiver_);
+    form->addRow("Size", bytes_);
+    form->addRow("Tag", tag_);
+    form->addRow("", send_transport_);
+    auto* note = new QLabel(
+        "The library's own send and receive, as the experiments use them (JAM on the StarT-X, CSP on the DSNIC, "
+        "virtual links on the T9000, Portals on the SeaStar); the receiver checks every byte against the "
+        "sender's seeded pattern.");
+    note->setWordWrap(true);
+    form->addRow(note);
+    auto* v = new QVBoxLayout(box);
+    v->addWidget(transport_form_);
+    return box;
+}
+
+bool InjectorPanel::ready_to_send() {
+    const SystemSnapshot& s = system_->shown();
+    const bool built = s.phase == SystemSnapshot::Phase::paused || s.phase == SystemSnapshot::Phase::running ||
+                       s.phase == SystemSnapshot::Phase::idle;
+    if (!built) show_error(this, "Cannot send the message", "no cluster: build one in the System tab first");
+    return built;
+}
+
+void InjectorPanel::send() {
+    if (!ready_to_send()) return;
+    try {
+        const SystemSnapshot& s = system_->shown();
+        if (!s.portals_unsupported.empty()) throw InputError(s.portals_unsupported);
+        system_->worker()->inject(message());
+    } catch (const std::exception& e) {  // InputError naming the field
+        show_error(this, "Cannot send the message", QString::fromUtf8(e.what()));
+        return;
+    }
+    summary_->setText("sent: waiting for its events…");
+    send_->setEnabled(false);
+    send_transport_->setEnabled(false);
+}
+
+void InjectorPanel::send_transport() {
+    if (!ready_to_send()) return;
+    TransportMessage m;
+    m.transport = transport_->currentText().toStdString();
+    m.sender = size_t(sender_->value());
+    m.receiver = size_t(receiver_->value());
+    m.bytes = uint64_t(bytes_->value());
+    m.tag = uint64_t(tag_->value());
+    system_->worker()->inject(m);  // bad nodes or sizes come back as the outcome's error
+    summary_->setText("sent: waiting for it to arrive…");
+    send_->setEnabled(false);
+    send_transport_->setEnabled(false);
+}
+
+void InjectorPanel::refresh() {
+    const SystemSnapshot& s = system_->shown();
+    const bool built = !s.nodes.empty();
+    form_->setEnabled(built && s.portals_unsupported.empty());
+    transport_form_->setEnabled(built && !s.transports.empty());
+    QStringList names;
+    for (const auto& t : s.transports) names << QString::fromStdString(t);
+    QStringList listed;
+    for (int i = 0; i < transport_->count(); ++i) listed << transport_->itemText(i);
+    if (names != listed) {
+        transport_->clear();
+        transport_->addItems(names);
+    }
+    unsupported_->setVisible(!built || !s.portals_unsupported.empty());
+    if (built && !s.portals_unsupported.empty()) unsupported_->setText(QString::fromStdString(s.portals_unsupported));
+    if (s.injection_id == injection_seen_) return;
+    injection_seen_ = s.injection_id;
+    send_->setEnabled(true);
+    send_transport_->setEnabled(true);
+    if (!s.injection_error.empty()) {
+        summary_->setText("not sent");
+        show_error(this, "Cannot send the message", QString::fromStdString(s.injection_error));
+        return;
+    }
+    if (s.injection) show_outcome(*s.injection);
+}
+
+void InjectorPanel::show_outcome(const InjectionOutcome& o) {
+    summary_->setText(QString::fromStdString(o.summary));
+    const bool all = o.bytes_matching == o.bytes_expected;
+    check_->setText(QString("%1 of %2 bytes arrived as sent %3")
+                        .arg(o.bytes_matching)
+                        .arg(o.bytes_expected)
+                        .arg(all ? "✓" : "✗"));
+    check_->setStyleSheet(all ? "color: darkgreen" : "color: darkred; font-weight: bold");
+    events_->setRowCount(int(o.events.size()));
+    for (int r = 0; r < int(o.events.size()); ++r) {
+        const InjectedEvent& e = o.events[size_t(r)];
+        const QStringList cells{QString::number(e.time.as_us(), 'f', 3), QString::number(e.node),
+                                QString::fromStdString(e.side), QString::fromStdString(e.type) + (e.ni_fail ? " (NI_FAIL)" : ""),
+                                QString::number(e.mlength), QString::number(e.rlength), QString::number(e.offset),
+                                "0x" + QString::number(e.match_bits, 16)};
+        for (int c = 0; c < cells.size(); ++c) events_->setItem(r, c, new QTableWidgetItem(cells[c]));
+    }
+    events_->resizeColumnsToContents();
+    if (!o.errors.empty()) {
+        QString text;
+        for (const auto& e : o.errors) text += QString::fromStdString(e) + "\n";
+        show_error(this, "The host library refused the operation", text.trimmed());
+    }
+}
+
+}  // namespace niclab::gui
