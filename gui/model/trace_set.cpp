@@ -4,6 +4,7 @@
 #include <map>
 
 #include "niclab/fw/symbolizer.hpp"
+#include "niclab/trace/chrome_json.hpp"
 #include "niclab/trace/trace_file.hpp"
 
 namespace niclab::gui {
@@ -62,6 +63,16 @@ void TraceSet::clear() {
 
 bool TraceSet::global() const {
     return !files_.empty() && std::all_of(files_.begin(), files_.end(), [](const File& f) { return f.global_time; });
+}
+
+void TraceSet::export_chrome(const fs::path& path) const {
+    if (files_.empty()) throw trace::TraceError("no trace is open: nothing to export");
+    // Each file's records back in their own order (the rows are merged by time, stably).
+    std::vector<std::vector<trace::DecodedRecord>> per_file(files_.size());
+    for (const TraceRow& r : rows_) per_file[r.file].push_back(r.record);
+    std::vector<trace::ChromeTrack> tracks;
+    for (size_t i = 0; i < files_.size(); ++i) tracks.push_back({files_[i].node, files_[i].global_time, &per_file[i]});
+    trace::write_chrome_trace(tracks, path);
 }
 
 }  // namespace niclab::gui

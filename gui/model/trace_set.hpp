@@ -42,6 +42,10 @@ public:
     // Every file is on the global simulated time axis (else times of different nodes
     // are each node's own and should not be compared).
     bool global() const;
+    // Every open file as Chrome trace-event JSON for Perfetto (the core's writer,
+    // trace/chrome_json.hpp, as `niclab run --perfetto` uses): one track per file.
+    // Throws TraceError naming the file if it cannot be written, or when none is open.
+    void export_chrome(const std::filesystem::path& path) const;
 
 private:
     std::vector<File> files_;

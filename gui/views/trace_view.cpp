@@ -29,6 +29,8 @@ TraceView::TraceView(QWidget* parent) : QWidget(parent) {
     elf_->setPlaceholderText("firmware ELF for symbols (optional)");
     auto* pick_elf = new QPushButton("ELF…");
     auto* clear = new QPushButton("Close all");
+    auto* perfetto = new QPushButton("Export to Perfetto…");
+    perfetto->setObjectName("exportPerfetto");
     value_ = new QLineEdit;
     value_->setObjectName("valueFilter");
     value_->setPlaceholderText("value");
@@ -44,6 +46,7 @@ TraceView::TraceView(QWidget* parent) : QWidget(parent) {
     bar->addWidget(new QLabel("Only"));
     bar->addWidget(value_);
     bar->addWidget(function_);
+    bar->addWidget(perfetto);
     bar->addWidget(clear);
 
     axis_ = new QLabel;
@@ -94,6 +97,11 @@ TraceView::TraceView(QWidget* parent) : QWidget(parent) {
     connect(pick_elf, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, "Firmware ELF", {}, "ELF (*.elf);;All files (*)");
         if (!f.isEmpty()) elf_->setText(f);
+    });
+    connect(perfetto, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getSaveFileName(this, "Export to Perfetto (open it in ui.perfetto.dev)",
+                                                       "trace.json", "Chrome trace-event JSON (*.json)");
+        if (!f.isEmpty()) export_perfetto(f);
     });
     connect(clear, &QPushButton::clicked, this, [this] {
         set_.clear();
@@ -215,6 +223,16 @@ void TraceView::show_source(const TraceRow& row) {
                         .arg(r.line)
                         .arg(QString::fromStdString(r.function))
                         .arg(r.offset, 0, 16));
+}
+
+bool TraceView::export_perfetto(const QString& path) {
+    try {
+        set_.export_chrome(path.toStdString());
+    } catch (const std::exception& e) {  // TraceError: nothing open, or the file cannot be written
+        show_error(this, "Cannot export to Perfetto", QString::fromUtf8(e.what()));
+        return false;
+    }
+    return true;
 }
 
 }  // namespace niclab::gui

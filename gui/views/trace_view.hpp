@@ -32,6 +32,9 @@ public:
     void set_filters(const QString& value, const QString& function);
     void select_row(int list_row);                 // a row of the list as shown
     void select_rows(int first, int second);       // two rows: their time difference
+    // Writes the open traces as Perfetto (Chrome trace-event) JSON; a dialog names what
+    // went wrong. True when written.
+    bool export_perfetto(const QString& path);
     const TraceSet& traces() const { return set_; }
     // For tests and the status line: what the panes show.
     QTableWidget* list() const { return list_; }

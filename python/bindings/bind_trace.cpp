@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "niclab/nic/embedded_nic.hpp"
+#include "niclab/trace/chrome_json.hpp"
 #include "niclab/trace/decoder.hpp"
 #include "niclab/nic/trace_ring.hpp"
 #include "niclab/trace/trace_file.hpp"
@@ -111,6 +112,18 @@ void bind_trace(py::module_& m) {
         }, py::arg("elf") = py::none(), py::arg("force") = false, py::arg("source") = false,
            py::arg("function") = py::none(), py::arg("value") = py::none(), py::arg("last") = py::none());
 
+    // Chrome trace-event JSON text of several nodes' traces, each (trace, elf, force):
+    // the core's writer (trace/chrome_json.hpp), as the GUI's export uses.
+    m.def("chrome_trace", [](const std::vector<std::tuple<const Trace*, std::optional<std::filesystem::path>, bool>>& traces) {
+        std::vector<std::vector<trace::DecodedRecord>> decoded;
+        decoded.reserve(traces.size());
+        std::vector<trace::ChromeTrack> tracks;
+        for (const auto& [t, elf, force] : traces) {
+            decoded.push_back(decode_optional(*t, elf, force).records);
+            tracks.push_back({t->header.node_id, t->has_epoch(), &decoded.back()});
+        }
+        return trace::chrome_trace(tracks).dump();
+    }, py::arg("traces"));
     m.def("load_trace", [](const std::filesystem::path& p) { return trace::load_trace(p); }, py::arg("path"));
     m.def("trace_from_bytes", [](const py::bytes& b) {
         std::string_view v = b;

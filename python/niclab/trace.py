@@ -191,7 +191,7 @@ class Trace:
 
     def chrome_events(self):
         """Chrome trace events (dicts) of this trace: see to_chrome_json."""
-        return _chrome_events(self)
+        return json.loads(_chrome_text([self]))["traceEvents"]
 
     def to_chrome_json(self, path):
         """Write Chrome trace-event JSON (Perfetto UI, chrome://tracing).
@@ -205,37 +205,9 @@ class Trace:
         to_chrome_json([self], path)
 
 
-def _where(r):
-    if r["function"]:
-        return f"{r['function']}+{int(r['offset']):04x}"
-    return f"0x{int(r['pc']):08x}"
-
-
-def _chrome_events(trace):
-    pid = int(trace.node_id)
-    events = [
-        {"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": f"node {pid}"}},
-        {"name": "thread_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": "firmware"}},
-    ]
-    open_spans = {}
-    own_clock = trace.epoch_ps is None
-    for r in trace.records:
-        ts = float(r["time_ns" if own_clock else "sim_time_ns"]) / 1000.0
-        value = int(r["value"])
-        args = {"value": value, "pc": f"0x{int(r['pc']):08x}"}
-        if r["file"]:
-            args["source"] = f"{r['file']}:{int(r['line'])}"
-        events.append({"name": _where(r), "cat": "trace", "ph": "i", "s": "t", "ts": ts, "pid": pid, "tid": 0,
-                       "args": args})
-        if 1 <= value <= 0x7F:
-            open_spans.setdefault(value, []).append(r)
-        elif value > 0x80 and open_spans.get(value & 0x7F):
-            start = open_spans[value & 0x7F].pop()
-            t0 = float(start["time_ns" if own_clock else "sim_time_ns"]) / 1000.0
-            events.append({"name": f"{start['function'] or _where(start)} [{value & 0x7F}]", "cat": "span",
-                           "ph": "X", "ts": t0, "dur": ts - t0, "pid": pid, "tid": 0,
-                           "args": {"open": _where(start), "close": _where(r), "value": value & 0x7F}})
-    return events
+def _chrome_text(traces):
+    # The core's writer (cpp/src/trace/chrome_json.cpp), shared with the GUI's export.
+    return _niclab.chrome_trace([(t._raw, t.elf, t.force) for t in traces])
 
 
 def to_chrome_json(traces, path):
@@ -247,13 +219,9 @@ def to_chrome_json(traces, path):
     """
     if isinstance(traces, Trace):
         traces = [traces]
-    events = []
-    for t in traces:
-        events.extend(_chrome_events(t))
+    text = _chrome_text(list(traces))
     with open(path, "w") as f:
-        axis = "simulated" if all(t.epoch_ps is not None for t in traces) else "per-node core clock"
-        json.dump({"traceEvents": events, "displayTimeUnit": "ns",
-                   "otherData": {"generator": "niclab", "nodes": [int(t.node_id) for t in traces], "time_axis": axis}}, f)
+        f.write(text)
 
 
 def read_trace(path, elf=None, *, force=False):

@@ -3,11 +3,16 @@
 // dialogs naming what is wrong.
 #include <memory>
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QSet>
 #include <QTest>
 #include <QTextBlock>
 
@@ -36,6 +41,16 @@ class TraceViewTest : public QObject {
     int open_demo() {
         return view()->open({kTraces + "trace_demo_2n_node0.trace", kTraces + "trace_demo_2n_node1.trace"},
                             kTraces + "trace_demo.elf");
+    }
+
+    QJsonObject export_and_read(const QString& path) {
+        if (!view()->export_perfetto(path)) qFatal("the export failed");
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) qFatal("no export written");
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
+        if (err.error != QJsonParseError::NoError) qFatal("the export is not JSON: %s", qPrintable(err.errorString()));
+        return doc.object();
     }
 
 private slots:
@@ -82,6 +97,57 @@ private slots:
         view()->select_row(int(rows.size()) - 1);
         QVERIFY(view()->source_line() > 0);
         screenshot(window_.get(), "traces-two-nodes");
+
+        // Exported to Perfetto and read back: one instant per record on the simulated
+        // axis (µs), each node its own track.
+        const QJsonObject doc = export_and_read(dir.filePath("perfetto.json"));
+        QCOMPARE(doc["otherData"].toObject()["time_axis"].toString(), QString("simulated"));
+        int instants[2] = {0, 0};
+        for (const auto& v : doc["traceEvents"].toArray()) {
+            const QJsonObject e = v.toObject();
+            if (e["ph"].toString() != "i") continue;
+            const int node = e["pid"].toInt();
+            QVERIFY(node == 0 || node == 1);
+            if (instants[node] == 0) {  // the node's first record, at its simulated time
+                for (const auto& row : rows)
+                    if (int(row.node) == node) {
+                        QCOMPARE(e["ts"].toDouble(), *row.record.sim_time_ns / 1000.0);
+                        QCOMPARE(e["args"].toObject()["value"].toInt(), int(row.record.value));
+                        break;
+                    }
+            }
+            ++instants[node];
+        }
+        QCOMPARE(instants[0] + instants[1], int(rows.size()));
+        QVERIFY(instants[0] > 0 && instants[1] > 0);
+    }
+
+    void the_demo_traces_export_with_their_spans() {
+        QCOMPARE(open_demo(), 2);
+        QTemporaryDir dir;
+        const QJsonObject doc = export_and_read(dir.filePath("demo.json"));
+        QCOMPARE(doc["otherData"].toObject()["time_axis"].toString(), QString("per-node core clock"));
+        QSet<QString> spans;
+        for (const auto& v : doc["traceEvents"].toArray()) {
+            const QJsonObject e = v.toObject();
+            if (e["ph"].toString() != "X") continue;
+            QVERIFY(e["dur"].toDouble() >= 0);
+            spans << e["name"].toString();
+        }
+        QVERIFY(!spans.isEmpty());
+        QVERIFY(spans.contains("rx_complete [16]"));
+        for (const QString& s : spans) QVERIFY2(s == "rx_complete [16]" || s == "goaccel_tx_command [32]", qPrintable(s));
+    }
+
+    void exporting_nothing_or_to_a_bad_place_is_a_dialog() {
+        QVERIFY(!view()->export_perfetto("/tmp/never-written.json"));
+        QVERIFY(error_dialog());
+        QVERIFY(error_dialog()->text().contains("no trace is open"));
+        close_dialogs();
+        QCOMPARE(open_demo(), 2);
+        QVERIFY(!view()->export_perfetto("/nonexistent-dir/x.json"));
+        QVERIFY(error_dialog());
+        QVERIFY(error_dialog()->text().contains("/nonexistent-dir/x.json"));
     }
 
     void version_1_traces_say_their_times_are_each_nodes_own() {
