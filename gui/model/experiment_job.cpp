@@ -1,6 +1,7 @@
 #include "model/experiment_job.hpp"
 
 #include "niclab/exp/experiments.hpp"
+#include "niclab/sim/kernel.hpp"
 
 namespace niclab::gui {
 
@@ -10,8 +11,11 @@ void run_job(const ExperimentJob& job, RunChannel& channel) {
         channel.publish(r);
         return !channel.cancelled();
     };
+    observe.cancel = channel.cancel_flag();
     try {
         channel.finish(exp::run_experiment(job.experiment, job.spec, job.options, observe));
+    } catch (const sim::Cancelled&) {
+        channel.cancelled_within_point();
     } catch (const exp::ExperimentFault& f) {
         // The fault's own report (PC, function+offset, file:line, cause, last records)
         // follows the run's summary of it.

@@ -23,6 +23,13 @@ void RunChannel::fail(std::string error, std::optional<exp::Result> partial) {
     ++current_.version;
 }
 
+void RunChannel::cancelled_within_point() {
+    std::lock_guard lock(mutex_);
+    if (current_.result) current_.result->stopped = true;
+    current_.state = State::cancelled;
+    ++current_.version;
+}
+
 uint64_t RunChannel::version() const {
     std::lock_guard lock(mutex_);
     return current_.version;

@@ -15,7 +15,7 @@ namespace niclab::gui {
 
 class RunChannel {
 public:
-    enum class State { running, finished, failed };
+    enum class State { running, finished, failed, cancelled };
 
     struct Snapshot {
         uint64_t version = 0;  // grows with every publish/finish/fail
@@ -29,11 +29,15 @@ public:
     void finish(exp::Result r);
     // `partial`: the points measured before the failure (a firmware fault), if any.
     void fail(std::string error, std::optional<exp::Result> partial);
+    // The run was abandoned within a point (sim::Cancelled): the points published
+    // before it stay, marked stopped.
+    void cancelled_within_point();
 
-    // Either side. Cancelling is cooperative: the run stops after the point under way
-    // (the core's point observer is the only place a run can be stopped cleanly).
+    // Either side. The point observer stops the run cleanly between points; within a
+    // point the kernel polls the same flag (exp::Observe::cancel) and abandons it.
     void cancel() { cancelled_ = true; }
     bool cancelled() const { return cancelled_; }
+    const std::atomic<bool>* cancel_flag() const { return &cancelled_; }
 
     uint64_t version() const;
     Snapshot snapshot() const;

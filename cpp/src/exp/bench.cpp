@@ -53,6 +53,7 @@ Bench::Bench(const system::SystemSpec& spec, Result& result, Observe observe, Pa
             throw ExperimentError(std::string("option '") + key + "': node " + std::to_string(node) +
                                   " does not exist: the system has " + std::to_string(spec.nodes) + " node(s)");
     sys_ = std::make_unique<system::System>(spec);
+    sys_->kernel().set_cancel(observe_.cancel);
     check_observable();
     info_ = resolve(sys_->model(), pair_);
     result_.params["transport"] = pair_.transport;

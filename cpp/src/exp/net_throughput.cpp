@@ -196,6 +196,7 @@ Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& 
 
     for (uint64_t size : sizes) {
         sim::Kernel kernel;
+        kernel.set_cancel(observer.cancel);
         net::Network net(kernel, topology, np);
         Window window;
         std::vector<std::vector<Time>> sent_at(net.nodes());

@@ -128,9 +128,16 @@ Time Kernel::latest_activity() const {
     return t;
 }
 
+void Kernel::poll_cancel() {
+    cancel_countdown_ = kCancelPoll;
+    if (cancel_->load(std::memory_order_relaxed))
+        throw Cancelled("cancelled at " + std::to_string(now_.as_us()) + " us of simulated time");
+}
+
 Time Kernel::run_until(Time until, bool stop_when_idle) {
     stop_ = false;
     while (!stop_) {
+        if (cancel_ && --cancel_countdown_ == 0) poll_cancel();
         drive_runnables(until);
         if (stop_) break;
         if (fire_next(until)) continue;

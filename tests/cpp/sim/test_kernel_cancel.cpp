@@ -2,6 +2,7 @@
 // reused the cancelled event's slot (the generation check).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -94,6 +95,52 @@ TEST(SimKernelCancel, CancelReleasesTheCallback) {
     EXPECT_EQ(token.use_count(), 2);
     k.cancel(id);
     EXPECT_EQ(token.use_count(), 1);
+}
+
+}  // namespace
+}  // namespace niclab::sim
+
+// The cancel flag (another thread's Cancel): a run that never ends by itself stops
+// with Cancelled within kCancelPoll steps of the flag being set, and a run with an
+// unset flag fires exactly what a run without one fires.
+namespace niclab::sim {
+namespace {
+
+struct Ticker {
+    Kernel& k;
+    uint64_t ticks = 0;
+    std::atomic<bool>* raise_at_tick = nullptr;
+    uint64_t raise_tick = 0;
+    void tick() {
+        ++ticks;
+        if (raise_at_tick && ticks == raise_tick) raise_at_tick->store(true);
+        k.schedule_in(Time::ns(1), [this] { tick(); });
+    }
+};
+
+TEST(SimKernelCancelFlag, ASetFlagStopsTheRunWithinAPollPeriod) {
+    Kernel k;
+    std::atomic<bool> cancel{false};
+    k.set_cancel(&cancel);
+    Ticker t{k, 0, &cancel, 10000};
+    k.schedule_at(Time::ns(1), [&] { t.tick(); });
+    EXPECT_THROW(k.run_until(Time::max()), Cancelled);
+    EXPECT_GE(t.ticks, 10000u);
+    EXPECT_LE(t.ticks, 10000u + Kernel::kCancelPoll);
+}
+
+TEST(SimKernelCancelFlag, AnUnsetFlagChangesNothing) {
+    auto run = [](bool with_flag) {
+        Kernel k;
+        std::atomic<bool> cancel{false};
+        if (with_flag) k.set_cancel(&cancel);
+        Ticker t{k};
+        k.schedule_at(Time::ns(1), [&] { t.tick(); });
+        k.run_until(Time::us(50));
+        return std::pair{t.ticks, k.events_fired()};
+    };
+    EXPECT_EQ(run(true), run(false));
+    EXPECT_EQ(run(true).first, 50000u);
 }
 
 }  // namespace

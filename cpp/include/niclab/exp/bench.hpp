@@ -14,6 +14,7 @@
 //     Bench bench(spec, result, observer, Pair::from(options));
 //     bench.run([&](host::ProcessContext& ctx, msg::Transport& me) { ... me.send(ctx) ...; bench.publish(ctx, row); },
 //               [&](host::ProcessContext& ctx, msg::Transport& me) { ... });
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -47,6 +48,10 @@ struct Observe {
     // split into the parts that were busy — a transfer (the round-trip sweeps, prtt's
     // PRTT(1,0,s), logp_signature's round trip) or stream's whole burst.
     bool breakdown = false;
+    // Set by another thread to abandon the run, even within a point: the kernel polls
+    // it (sim::Kernel::set_cancel) and run_experiment throws sim::Cancelled. on_point
+    // returning false is the clean stop between points.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // A firmware fault stopped a NIC during the run: the fault itself (PC, where, cause)

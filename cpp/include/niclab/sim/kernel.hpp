@@ -11,9 +11,11 @@
 // SystemC TLM's loosely-timed style). Only awake runnables are visited: one that goes
 // to sleep (wfi, halt, reset) leaves the list and costs nothing per event until it is
 // woken, so a large idle cluster is as cheap to step as a small busy one.
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
+#include "niclab/sim/error.hpp"
 #include "niclab/sim/inplace_function.hpp"
 #include "niclab/sim/time.hpp"
 
@@ -22,6 +24,13 @@ namespace niclab::sim {
 class ActivityLog;
 
 using Callback = InplaceFunction<48>;
+
+// A run stopped because its cancel flag was set (Kernel::set_cancel): the simulation
+// is left mid-step and must be discarded, not resumed.
+class Cancelled : public Error {
+public:
+    using Error::Error;
+};
 
 struct EventId {
     uint32_t slot = UINT32_MAX;
@@ -86,6 +95,13 @@ public:
     ActivityLog* activity() const { return activity_; }
     void set_activity(ActivityLog* log) { activity_ = log; }
 
+    // A flag another thread may set to abandon a run within a few thousand steps of
+    // the kernel (a GUI's Cancel during a long point): run_until polls it every
+    // kCancelPoll steps and throws Cancelled. Only read, so a run that is not
+    // cancelled is step for step the same. Null (the default): never polled.
+    static constexpr uint32_t kCancelPoll = 4096;
+    void set_cancel(const std::atomic<bool>* flag) { cancel_ = flag; cancel_countdown_ = kCancelPoll; }
+
     bool has_pending_events() const { return !heap_.empty(); }
     Time next_event_time() const { return heap_.empty() ? Time::max() : heap_.front().time; }
     uint64_t events_fired() const { return events_fired_; }
@@ -129,6 +145,9 @@ private:
     uint64_t events_fired_ = 0;
     bool stop_ = false;
     ActivityLog* activity_ = nullptr;
+    const std::atomic<bool>* cancel_ = nullptr;
+    uint32_t cancel_countdown_ = kCancelPoll;
+    void poll_cancel();
 };
 
 }  // namespace niclab::sim
