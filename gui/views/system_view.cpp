@@ -17,6 +17,7 @@
 #include "model/input_error.hpp"
 #include "model/spec_choice.hpp"
 #include "views/error_dialog.hpp"
+#include "views/firmware_builder.hpp"
 #include "views/spec_picker.hpp"
 #include "views/topology_scene.hpp"
 #include "worker/system_worker.hpp"
@@ -86,6 +87,11 @@ SystemView::SystemView(SpecPicker* spec, QWidget* parent)
         if (!f.isEmpty()) image_->setText(f);
     });
     connect(load_, &QPushButton::clicked, this, &SystemView::load_firmware);
+    builder_ = new FirmwareBuilder;
+    connect(builder_, &FirmwareBuilder::built, this, [this](const QString& elf) {
+        image_->setText(elf);  // offered for Load / reload
+        notice_->setText("built " + elf + ": press Load / reload to boot it");
+    });
 
     view_ = new QGraphicsView(scene_);
     view_->setRenderHint(QPainter::Antialiasing);
@@ -103,6 +109,7 @@ SystemView::SystemView(SpecPicker* spec, QWidget* parent)
     auto* v = new QVBoxLayout(this);
     v->addLayout(bar);
     v->addLayout(firmware);
+    v->addWidget(builder_);
     v->addWidget(notice_);
     v->addWidget(split, 1);
 

@@ -20,6 +20,7 @@ class QTimer;
 
 namespace niclab::gui {
 
+class FirmwareBuilder;
 class SpecPicker;
 class SystemWorker;
 class TopologyScene;
@@ -32,6 +33,7 @@ public:
 
     SystemWorker* worker() const { return worker_; }
     TopologyScene* scene() const { return scene_; }
+    FirmwareBuilder* builder() const { return builder_; }
     const SystemSnapshot& shown() const { return shown_; }
 
 public slots:
@@ -61,6 +63,7 @@ private:
     QLineEdit* image_;
     QLineEdit* load_nodes_;
     QPushButton* load_;
+    FirmwareBuilder* builder_;
     QLabel* notice_;
     uint64_t notice_seen_ = 0;
     QLabel* phase_;

@@ -5,8 +5,9 @@
 
 The SDK (headers ``niclab/fw/*.h``, ``crt0.S``, the linker script, the small runtime,
 the CMake toolchain file and the ``niclab_firmware()`` CMake function) ships with the
-package (``niclab/sdk`` in a wheel, ``firmware/sdk`` in a checkout). ``build`` writes a
-two-line CMake project next to the output and runs CMake with the SDK's toolchain
+package (``niclab/sdk`` in a wheel, ``firmware/sdk`` in a checkout). ``build`` runs the
+SDK's recipe ``build_firmware.cmake`` (``cmake -P``; the GUI runs the same), which writes
+a two-line CMake project next to the output and builds it with the SDK's toolchain
 (Debian's ``riscv64-unknown-elf-gcc`` for RV32IM), so an image built here is built
 exactly as the built-in ones are: same flags, same runtime, same size report.
 """
@@ -51,7 +52,8 @@ def _tool(name):
 
 
 def _cmake_list(paths):
-    return " ".join(f'"{Path(p).resolve().as_posix()}"' for p in paths)
+    """Absolute paths as one CMake list (the recipe quotes each)."""
+    return ";".join(Path(p).resolve().as_posix() for p in paths)
 
 
 def build(sources, name=None, *, out_dir=".", trace=False, trace_entries=None, defines=(), include_dirs=(),
@@ -78,43 +80,27 @@ def build(sources, name=None, *, out_dir=".", trace=False, trace_entries=None, d
     if not _NAME.match(name):
         raise FirmwareBuildError(f"firmware build: name {name!r} is not a C identifier (letters, digits, _)")
     out = Path(out_dir).resolve()
-    work = out / f".niclab-build-{name}"
-    work.mkdir(parents=True, exist_ok=True)
-    sdk = sdk_dir()
-    options = []
-    if trace:
-        options.append("TRACE")
-        if trace_entries:
-            options.append(f"TRACE_ENTRIES {int(trace_entries)}")
+    variables = [f"-DSOURCES={_cmake_list(sources)}", f"-DOUT_DIR={out.as_posix()}", f"-DTRACE={'ON' if trace else 'OFF'}"]
+    if trace and trace_entries:
+        variables.append(f"-DTRACE_ENTRIES={int(trace_entries)}")
     if defines:
-        options.append("DEFINES " + " ".join(str(d) for d in defines))
+        variables.append("-DDEFINES=" + ";".join(str(d) for d in defines))
     if include_dirs:
-        options.append("INCLUDE_DIRS " + _cmake_list(include_dirs))
-    (work / "CMakeLists.txt").write_text(
-        "cmake_minimum_required(VERSION 3.24)\n"
-        "project(niclab_user_firmware LANGUAGES C ASM)\n"
-        f'include("{sdk.as_posix()}/niclab_firmware.cmake")\n'
-        f'niclab_firmware({name} SOURCES {_cmake_list(sources)} {" ".join(options)} OUTPUT_DIR "{out.as_posix()}")\n')
-    return _cmake_build(name, work, work / "build", out, [], quiet)
+        variables.append(f"-DINCLUDE_DIRS={_cmake_list(include_dirs)}")
+    return _cmake_build(name, out, variables, quiet)
 
 
-def _cmake_build(name, source_dir, build_dir, out, variables, quiet):
-    """Configure and build a CMake firmware project with the SDK's toolchain; the ELF."""
+def _cmake_build(name, out, variables, quiet):
+    """Build with the SDK's recipe (sdk/build_firmware.cmake, which the GUI runs too); the ELF."""
     cmake = _tool("cmake")
     _tool("ninja")
     _tool("riscv64-unknown-elf-gcc")
-    sdk = sdk_dir()
-    steps = [
-        [cmake, "-S", str(source_dir), "-B", str(build_dir), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-         f"-DCMAKE_TOOLCHAIN_FILE={sdk / 'riscv32-toolchain.cmake'}", f"-DNICLAB_SDK={sdk.as_posix()}", *variables],
-        [cmake, "--build", str(build_dir)],
-    ]
-    for step in steps:
-        done = subprocess.run(step, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise FirmwareBuildError(f"firmware {name} does not build:\n{_errors(done.stdout + done.stderr)}")
-        if not quiet:
-            print(done.stdout, end="")
+    recipe = sdk_dir() / "build_firmware.cmake"
+    done = subprocess.run([cmake, f"-DNAME={name}", *variables, "-P", str(recipe)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise FirmwareBuildError(f"firmware {name} does not build:\n{_errors(done.stdout + done.stderr)}")
+    if not quiet:
+        print(done.stdout + done.stderr, end="")
     elf = out / f"{name}.elf"
     if not elf.is_file():
         raise FirmwareBuildError(f"firmware {name}: the build succeeded but wrote no {elf}")
@@ -137,10 +123,9 @@ def build_project(directory, name=None, *, out_dir=None, trace=False, defines=()
         raise FirmwareBuildError(f"firmware build: name {name!r} is not a C identifier (letters, digits, _); "
                                  f"give one with --name")
     out = Path(out_dir).resolve() if out_dir else d
-    variables = [f"-DNICLAB_NAME={name}", f"-DNICLAB_OUT={out.as_posix()}",
-                 f"-DNICLAB_FW_TRACE={'ON' if trace else 'OFF'}",
-                 "-DNICLAB_FW_DEFINES=" + ";".join(str(x) for x in defines)]
-    return _cmake_build(name, d, d / f".niclab-build-{name}", out, variables, quiet)
+    variables = [f"-DPROJECT_DIR={d.as_posix()}", f"-DOUT_DIR={out.as_posix()}", f"-DTRACE={'ON' if trace else 'OFF'}",
+                 "-DDEFINES=" + ";".join(str(x) for x in defines)]
+    return _cmake_build(name, out, variables, quiet)
 
 
 def _errors(log):
