@@ -1,5 +1,7 @@
 #include "views/experiment_panel.hpp"
 
+#include <cmath>
+
 #include <set>
 #include <tuple>
 
@@ -19,6 +21,7 @@
 #include "model/result_files.hpp"
 #include "model/spec_choice.hpp"
 #include "niclab/exp/experiments.hpp"
+#include "niclab/exp/fitted_curve.hpp"
 #include "niclab/exp/published_points.hpp"
 #include "views/error_dialog.hpp"
 #include "views/option_form.hpp"
@@ -179,7 +182,7 @@ void ExperimentPanel::cancel() {
     if (!worker_->running()) return;
     worker_->cancel();
     cancel_->setEnabled(false);
-    status_->setText("cancelling: the run stops after the point under way");
+    status_->setText("cancelling…");
 }
 
 void ExperimentPanel::refresh() {
@@ -215,8 +218,10 @@ void ExperimentPanel::finished() {
     if (s.state == RunChannel::State::failed) {
         status_->setText("failed");
         show_error(this, runs_.back().label + " failed", QString::fromUtf8(s.error.c_str()));
-    } else if (s.result && s.result->stopped) {
-        status_->setText(QString("cancelled after %1 of %2 points").arg(s.result->rows()).arg(s.result->planned));
+    } else if (s.state == RunChannel::State::cancelled || (s.result && s.result->stopped)) {
+        status_->setText(QString("cancelled after %1 of %2 points")
+                             .arg(s.result ? s.result->rows() : 0)
+                             .arg(s.result ? s.result->planned : 0));
     } else {
         status_->setText(QString("done: %1 points").arg(s.result ? s.result->rows() : 0));
     }
@@ -244,6 +249,27 @@ QList<QPointF> ExperimentPanel::points_of(const exp::Result& r) const {
     return points;
 }
 
+std::pair<QList<QPointF>, QString> ExperimentPanel::fit_of(const exp::Result& r, const QString& run) const {
+    // The model over the measured sizes, geometrically spaced (the x axis is log by default).
+    const auto sizes = r.has_column("size") ? r.column("size") : std::vector<double>{};
+    double lo = 0, hi = 0;
+    for (double s : sizes)
+        if (s > 0) lo = lo > 0 ? std::min(lo, s) : s, hi = std::max(hi, s);
+    if (lo <= 0 || hi <= lo) return {};
+    std::vector<double> xs;
+    constexpr int kPoints = 64;
+    for (int i = 0; i < kPoints; ++i) xs.push_back(lo * std::pow(hi / lo, double(i) / (kPoints - 1)));
+    const auto ys = exp::fitted_curve(r.fit, y_->currentText().toStdString(), xs);
+    QList<QPointF> curve;
+    for (size_t i = 0; i < ys.size(); ++i) curve.append({xs[i], ys[i]});
+    QString label = run + " fit";
+    if (!curve.isEmpty() && r.fit.contains("t0_us") && r.fit.contains("r_inf_mb_s"))
+        label += QString(": t0 = %1 µs, r∞ = %2 MB/s")
+                     .arg(r.fit["t0_us"].get<double>(), 0, 'g', 3)
+                     .arg(r.fit["r_inf_mb_s"].get<double>(), 0, 'g', 3);
+    return {curve, label};
+}
+
 void ExperimentPanel::redraw_all() {
     const exp::Result* any = nullptr;
     for (const auto& run : runs_)
@@ -257,6 +283,8 @@ void ExperimentPanel::redraw_all() {
     for (int i = 0; i < runs(); ++i) {
         if (!runs_[size_t(i)].result) continue;
         chart_->replace(i, points_of(*runs_[size_t(i)].result));
+        const auto [curve, label] = fit_of(*runs_[size_t(i)].result, runs_[size_t(i)].label);
+        chart_->set_fit(i, curve, label);
         for (const auto& p : exp::published_points(*runs_[size_t(i)].result, y))
             if (seen.insert({p.x, p.value, p.label}).second) published.push_back(p);
     }

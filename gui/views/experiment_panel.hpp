@@ -4,8 +4,11 @@
 // fitted parameters, cancel, and save in the CLI's formats. It calls the registry
 // (exp::run_experiment) exactly as the Python API and the CLI do.
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include <QList>
+#include <QPointF>
 #include <QWidget>
 
 #include "niclab/exp/result.hpp"
@@ -58,6 +61,8 @@ private:
     void redraw_all();
     void show_columns(const exp::Result& r);
     void show_fit(const exp::Result& r);
+    // The run's fitted model on the chart's y column, and its legend; empty when none.
+    std::pair<QList<QPointF>, QString> fit_of(const exp::Result& r, const QString& run) const;
     QList<QPointF> points_of(const exp::Result& r) const;
     void set_running(bool running);
 

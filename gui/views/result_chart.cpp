@@ -6,6 +6,7 @@
 
 #include <QChart>
 #include <QLineSeries>
+#include <QPen>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -36,7 +37,7 @@ int ResultChart::add_run(const QString& label) {
     s->setPointsVisible(true);
     chart()->addSeries(s);
     for (auto* axis : chart()->axes()) s->attachAxis(axis);
-    runs_.push_back({{}, s});
+    runs_.push_back({{}, s, {}, nullptr});
     return int(runs_.size()) - 1;
 }
 
@@ -69,10 +70,36 @@ void ResultChart::set_published(const std::vector<exp::PublishedPoint>& points) 
     redraw();
 }
 
+void ResultChart::set_fit(int run, const QList<QPointF>& curve, const QString& label) {
+    auto& r = runs_.at(size_t(run));
+    r.fit_points = curve;
+    if (!r.fit) {
+        r.fit = new QLineSeries;
+        QPen pen(r.series->color());
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.5);
+        r.fit->setPen(pen);
+        chart()->addSeries(r.fit);
+        for (auto* axis : chart()->axes()) r.fit->attachAxis(axis);
+    }
+    r.fit->setName(label);
+    r.fit->setVisible(!curve.isEmpty());
+    redraw();
+}
+
+QList<QPointF> ResultChart::fit_drawn(int run) const {
+    const auto& r = runs_.at(size_t(run));
+    return r.fit ? r.fit->points() : QList<QPointF>{};
+}
+
 void ResultChart::clear_runs() {
     for (auto& r : runs_) {
         chart()->removeSeries(r.series);
         delete r.series;
+        if (r.fit) {
+            chart()->removeSeries(r.fit);
+            delete r.fit;
+        }
     }
     runs_.clear();
     set_published({});
@@ -112,7 +139,15 @@ void ResultChart::set_axes(const QString& x_title, const QString& y_title, bool 
 }
 
 void ResultChart::redraw() {
-    for (int i = 0; i < runs(); ++i) replace(i, runs_[size_t(i)].points);
+    for (int i = 0; i < runs(); ++i) {
+        replace(i, runs_[size_t(i)].points);
+        if (QLineSeries* fit = runs_[size_t(i)].fit) {
+            QList<QPointF> shown;
+            for (const auto& p : runs_[size_t(i)].fit_points)
+                if (drawable(p)) shown.append(p);
+            fit->replace(shown);
+        }
+    }
     QList<QPointF> shown;
     for (const auto& p : published_points_)
         if (drawable(p)) shown.append(p);

@@ -24,6 +24,9 @@ public:
     void append(int run, QPointF point);
     void replace(int run, const QList<QPointF>& points);
     void set_published(const std::vector<exp::PublishedPoint>& points);
+    // The run's fitted model (exp::fitted_curve) as a dashed line in the run's colour;
+    // empty: none.
+    void set_fit(int run, const QList<QPointF>& curve, const QString& label);
     void set_axes(const QString& x_title, const QString& y_title, bool log_x, bool log_y);
     void clear_runs();
 
@@ -31,11 +34,14 @@ public:
     // What the run's line shows (points that cannot sit on a log axis are left out).
     QList<QPointF> drawn(int run) const;
     int published_drawn() const;
+    QList<QPointF> fit_drawn(int run) const;
 
 private:
     struct Run {
         QList<QPointF> points;
         QLineSeries* series;
+        QList<QPointF> fit_points;
+        QLineSeries* fit = nullptr;  // made with the first fit
     };
     bool drawable(QPointF p) const;
     void redraw();

@@ -5,6 +5,7 @@
 
 #include "bindings.hpp"
 #include "niclab/exp/fits.hpp"
+#include "niclab/exp/fitted_curve.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -28,6 +29,10 @@ py::dict throughput_dict(const ThroughputFit& t) {
 }  // namespace
 
 void bind_fits(py::module_& m) {
+    // A Result's fitted model over sizes (exp/fitted_curve.hpp): what plots draw dashed.
+    m.def("fitted_curve", [](const py::handle& fit, const std::string& column, const std::vector<double>& sizes) {
+        return fitted_curve(to_json(fit, "fit"), column, sizes);
+    }, py::arg("fit"), py::arg("column"), py::arg("sizes"));
     m.def("fit_line", [](const std::vector<double>& x, const std::vector<double>& y) { return line_dict(fit_line(x, y)); },
           py::arg("x"), py::arg("y"));
     m.def("fit_throughput", [](const std::vector<double>& sizes, const std::vector<double>& times_us) {

@@ -23,6 +23,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogFormatter
 
+from . import _niclab
 from .errors import ResultError
 
 __all__ = ["LivePlot", "STYLE", "bandwidth", "cpu_load", "latency", "overlay", "plot", "prtt", "published_points",
@@ -138,7 +139,6 @@ def published_points(result, column):
     options (transport, op) and unit (a packet size read off a bandwidth curve is not a
     bandwidth), each as (size B, value, "system: source"). The rule is the core's
     (exp/published_points.hpp), which the GUI draws with too."""
-    from . import _niclab
     return [tuple(p) for p in _niclab.published_points(result._r, column)]
 
 
@@ -157,11 +157,12 @@ def _fit_into(ax, result, column, color):
     line in the same colour as its run: t_n on a latency axis, n / t_n on a bandwidth one."""
     t0, r_inf = _fit_number(result, "t0_us"), _fit_number(result, "r_inf_mb_s")
     sizes = result["size"][result["size"] > 0]
-    if t0 is None or r_inf is None or r_inf <= 0 or not len(sizes):
+    if not len(sizes):
         return
     n = np.geomspace(sizes.min(), sizes.max(), 200)
-    t = t0 + n / r_inf
-    y = t if column == "latency_us" else n / t
+    y = np.array(_niclab.fitted_curve(result.fit, column, n.tolist()))  # the core's model (the GUI draws it too)
+    if not len(y):
+        return
     ok = y > 0
     n_half = _fit_number(result, "n_half_bytes")
     text = f"{result.label} fit: t0 = {t0:.3g} µs, r∞ = {r_inf:.3g} MB/s" + (
@@ -314,9 +315,10 @@ def cpu_load(result):
         b = axes[1]
         b.plot(s, result["cpu_us_per_msg"], "o", label="measured")
         c0, cb = _fit_number(result, "c0_us"), _fit_number(result, "c_byte_ns")
-        if c0 is not None and cb is not None and len(s):
-            xs = np.linspace(0, float(np.nanmax(s)), 200)
-            b.plot(xs, c0 + cb * 1e-3 * xs, "--", label=f"c0 + c_byte n: c0 = {c0:.3g} µs, c_byte = {cb:.3g} ns/B")
+        xs = np.linspace(0, float(np.nanmax(s)), 200) if len(s) else np.array([])
+        ys = _niclab.fitted_curve(result.fit, "cpu_us_per_msg", xs.tolist())
+        if len(ys):
+            b.plot(xs, ys, "--", label=f"c0 + c_byte n: c0 = {c0:.3g} µs, c_byte = {cb:.3g} ns/B")
         b.set_xlabel("message size n (B)")
         b.set_ylabel("CPU time per message (µs)")
         b.legend()

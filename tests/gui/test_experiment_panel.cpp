@@ -3,6 +3,7 @@
 // dialog naming what is wrong, and saving writes what the CLI writes.
 #include <memory>
 
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -13,6 +14,7 @@
 
 #include "gui_test_support.hpp"
 #include "model/result_files.hpp"
+#include "model/run_channel.hpp"
 #include "views/experiment_panel.hpp"
 #include "views/main_window.hpp"
 #include "views/option_form.hpp"
@@ -113,6 +115,57 @@ private slots:
         QVERIFY(r.stopped);
         QVERIFY(r.rows() < r.planned);
         QCOMPARE(panel()->chart()->drawn(0).size(), qsizetype(r.rows()));
+        QVERIFY(error_dialog() == nullptr);
+    }
+
+    void a_fitted_model_is_drawn_dashed_with_its_parameters() {
+        // Comms1 fits t_n = t0 + n / r_inf to its latencies (seed 003 §8.4).
+        panel()->select_experiment("comms1");
+        QVERIFY(panel()->form()->set_value("sizes", "8, 256, 4096, 16384"));
+        QVERIFY(panel()->form()->set_value("repeats", "2"));
+        QVERIFY(run_to_end());
+        QVERIFY(error_dialog() == nullptr);
+        const exp::Result& r = *panel()->result(0);
+        QVERIFY2(r.fit.contains("t0_us") && r.fit.contains("r_inf_mb_s"), r.fit.dump().c_str());
+        const double t0 = r.fit["t0_us"].get<double>(), r_inf = r.fit["r_inf_mb_s"].get<double>();
+        QCOMPARE(panel()->y_column(), QString("latency_us"));
+        const QList<QPointF> fit = panel()->chart()->fit_drawn(0);
+        QVERIFY(fit.size() > 10);
+        QCOMPARE(fit.front().x(), 8.0);
+        QCOMPARE(fit.back().x(), 16384.0);
+        for (const QPointF& p : fit) QVERIFY(qAbs(p.y() - (t0 + p.x() / r_inf)) < 1e-9 * (1 + p.y()));
+        QVERIFY(panel()->findChild<QLabel*>("fit")->text().contains("t0_us = "));
+        screenshot(window_.get(), "experiments-fit");
+        // On the bandwidth axis the same model is n / t_n.
+        panel()->findChild<QComboBox*>("yColumn")->setCurrentText("bandwidth_mb_s");
+        const QList<QPointF> bw = panel()->chart()->fit_drawn(0);
+        QVERIFY(!bw.isEmpty());
+        QVERIFY(qAbs(bw.back().y() - 16384.0 / (t0 + 16384.0 / r_inf)) < 1e-9 * bw.back().y());
+    }
+
+    void a_run_without_a_fit_draws_none() {
+        small_pingpong();
+        QVERIFY(run_to_end());
+        QVERIFY(panel()->chart()->fit_drawn(0).isEmpty());
+    }
+
+    void cancel_abandons_a_long_point_under_way() {
+        // The second point (8 MB ping-pongs) runs for minutes of wall time: only the
+        // kernel's poll of the cancel flag stops it before it ends.
+        panel()->select_experiment("pingpong");
+        QVERIFY(panel()->form()->set_value("sizes", "8, 8388608"));
+        QVERIFY(panel()->form()->set_value("repeats", "20"));
+        QSignalSpy done(panel(), &ExperimentPanel::run_finished);
+        QTest::mouseClick(panel()->findChild<QPushButton*>("run"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(panel()->result(0) && panel()->result(0)->rows() >= 1, 180000);
+        QTest::mouseClick(panel()->findChild<QPushButton*>("cancel"), Qt::LeftButton);
+        QVERIFY(done.wait(180000));
+        QVERIFY(!panel()->worker()->running());
+        QCOMPARE(panel()->worker()->channel()->snapshot().state, RunChannel::State::cancelled);
+        const exp::Result& r = *panel()->result(0);
+        QCOMPARE(r.rows(), size_t(1));  // the 8 MB point never finished
+        QVERIFY(r.stopped);
+        QVERIFY(panel()->findChild<QLabel*>("runStatus")->text().startsWith("cancelled after 1 of"));
         QVERIFY(error_dialog() == nullptr);
     }
 
