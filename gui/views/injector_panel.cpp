@@ -68,9 +68,7 @@ InjectorPanel::InjectorPanel(SystemView* system, QWidget* parent) : QWidget(pare
     form->addRow("Payload pattern", pattern_);
     form->addRow("", ack_);
     form->addRow("", send_);
-    auto* note = new QLabel(
-        "The target gets a match entry with these bits on this portal index and an MD over its buffer; the initiator "
-        "binds an MD over its own. Both event queues are read while the cluster runs.");
+    auto* note = new QLabel("The target listens with a match entry and an MD; both event queues are read.");
     note->setWordWrap(true);
     form->addRow(note);
 

@@ -1,6 +1,8 @@
 #pragma once
-// What the GUI tests share: screenshots that must not be blank, the error dialog a
-// bad input opens, and a short spec file.
+// What the GUI tests share: the window on the tab under test, screenshots that must
+// not be blank, the error dialog a bad input opens, and a short spec file.
+#include <memory>
+
 #include <QApplication>
 #include <QDir>
 #include <QFile>
@@ -9,7 +11,10 @@
 #include <QPixmap>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTabWidget>
 #include <QWidget>
+
+#include "views/main_window.hpp"
 
 namespace niclab::gui::testing {
 
@@ -49,6 +54,21 @@ inline void close_dialogs() {
         box->close();
         QApplication::processEvents();
     }
+}
+
+// A fresh workbench window, shown on the tab under test (a test's init()).
+template <class Tab>
+std::unique_ptr<MainWindow> open_window(Tab* (MainWindow::*tab)() const) {
+    auto window = std::make_unique<MainWindow>();
+    window->show();
+    window->tabs()->setCurrentWidget(((*window).*tab)());
+    return window;
+}
+
+// A test's cleanup(): its dialogs, then its window.
+inline void close_window(std::unique_ptr<MainWindow>& window) {
+    close_dialogs();
+    window.reset();
 }
 
 inline QString write_file(QTemporaryDir& dir, const QString& name, const QByteArray& text) {

@@ -58,15 +58,8 @@ class ExperimentPanelTest : public QObject {
     }
 
 private slots:
-    void init() {
-        window_ = std::make_unique<MainWindow>();
-        window_->show();
-        window_->tabs()->setCurrentWidget(panel());
-    }
-    void cleanup() {
-        close_dialogs();
-        window_.reset();
-    }
+    void init() { window_ = open_window(&MainWindow::experiments); }
+    void cleanup() { close_window(window_); }
 
     void pingpong_chart_holds_the_results_points() {
         small_pingpong();

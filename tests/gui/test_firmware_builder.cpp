@@ -49,15 +49,8 @@ class FirmwareBuilderTest : public QObject {
     const SystemSnapshot& shown() { return view()->shown(); }
 
 private slots:
-    void init() {
-        window_ = std::make_unique<MainWindow>();
-        window_->show();
-        window_->tabs()->setCurrentWidget(view());
-    }
-    void cleanup() {
-        close_dialogs();
-        window_.reset();
-    }
+    void init() { window_ = open_window(&MainWindow::system_view); }
+    void cleanup() { close_window(window_); }
 
     void a_c_file_builds_reports_its_size_and_loads_on_a_node() {
         window_->spec()->set_preset("seastar");

@@ -47,19 +47,15 @@ class InjectorPanelTest : public QObject {
         if (!w) qFatal("no field %s", name);
         return w;
     }
-    // Sends what the form says and waits for the outcome.
-    void send() {
+    // Clicks a send button and waits for the outcome.
+    void click_send(const char* button) {
         const uint64_t before = shown().injection_id;
-        QTest::mouseClick(field<QPushButton>("send"), Qt::LeftButton);
+        QTest::mouseClick(field<QPushButton>(button), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(shown().injection_id > before, 120000);
-        QTRY_VERIFY(field<QPushButton>("send")->isEnabled());
+        QTRY_VERIFY(field<QPushButton>(button)->isEnabled());
     }
-    void send_transport() {
-        const uint64_t before = shown().injection_id;
-        QTest::mouseClick(field<QPushButton>("sendTransport"), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(shown().injection_id > before, 120000);
-        QTRY_VERIFY(field<QPushButton>("sendTransport")->isEnabled());
-    }
+    void send() { click_send("send"); }
+    void send_transport() { click_send("sendTransport"); }
     QStringList event_types(const char* side) {
         QStringList out;
         for (int r = 0; r < panel()->events()->rowCount(); ++r)
@@ -68,15 +64,8 @@ class InjectorPanelTest : public QObject {
     }
 
 private slots:
-    void init() {
-        window_ = std::make_unique<MainWindow>();
-        window_->show();
-        window_->tabs()->setCurrentWidget(panel());
-    }
-    void cleanup() {
-        close_dialogs();
-        window_.reset();
-    }
+    void init() { window_ = open_window(&MainWindow::injector); }
+    void cleanup() { close_window(window_); }
 
     void a_put_delivers_its_bytes_and_its_events() {
         build(R"({"preset": "seastar", "nodes": 2, "firmware": "portals"})");

@@ -45,15 +45,8 @@ class SystemViewTest : public QObject {
     }
 
 private slots:
-    void init() {
-        window_ = std::make_unique<MainWindow>();
-        window_->show();
-        window_->tabs()->setCurrentWidget(view());
-    }
-    void cleanup() {
-        close_dialogs();
-        window_.reset();
-    }
+    void init() { window_ = open_window(&MainWindow::system_view); }
+    void cleanup() { close_window(window_); }
 
     void builds_the_picked_preset_and_draws_its_nodes() {
         window_->spec()->set_preset("seastar");

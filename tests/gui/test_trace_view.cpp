@@ -54,15 +54,8 @@ class TraceViewTest : public QObject {
     }
 
 private slots:
-    void init() {
-        window_ = std::make_unique<MainWindow>();
-        window_->show();
-        window_->tabs()->setCurrentWidget(view());
-    }
-    void cleanup() {
-        close_dialogs();
-        window_.reset();
-    }
+    void init() { window_ = open_window(&MainWindow::trace_view); }
+    void cleanup() { close_window(window_); }
 
     void two_nodes_share_one_time_axis_in_figure_2_format() {
         // Version 2 traces (with the global time axis), as an experiment keeps them.

@@ -1,29 +1,11 @@
 #include "niclab/trace/chrome_json.hpp"
 
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <string>
 
 namespace niclab::trace {
 
-namespace {
-
-std::string hex32(uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08x", v);
-    return buf;
-}
-
-// "function+offset" (4 hex digits), or the full PC without a symbol.
-std::string where(const DecodedRecord& r) {
-    if (r.function.empty()) return hex32(r.pc);
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "+%04x", r.offset);
-    return r.function + buf;
-}
-
-}  // namespace
 
 nlohmann::ordered_json chrome_events(const ChromeTrack& t) {
     using J = nlohmann::ordered_json;
@@ -39,9 +21,9 @@ nlohmann::ordered_json chrome_events(const ChromeTrack& t) {
     for (const DecodedRecord& r : *t.records) {
         const double ts = us(r);
         const int value = r.value;
-        J args{{"value", value}, {"pc", hex32(r.pc)}};
+        J args{{"value", value}, {"pc", pc_text(r.pc)}};
         if (!r.file.empty()) args["source"] = r.file + ":" + std::to_string(r.line);
-        events.push_back({{"name", where(r)}, {"cat", "trace"}, {"ph", "i"}, {"s", "t"}, {"ts", ts}, {"pid", pid},
+        events.push_back({{"name", format_where(r)}, {"cat", "trace"}, {"ph", "i"}, {"s", "t"}, {"ts", ts}, {"pid", pid},
                           {"tid", 0}, {"args", std::move(args)}});
         if (value >= 1 && value <= 0x7f) {
             open[value].push_back(&r);
@@ -51,11 +33,11 @@ nlohmann::ordered_json chrome_events(const ChromeTrack& t) {
             const DecodedRecord& start = *it->second.back();
             it->second.pop_back();
             const double t0 = us(start);
-            const std::string name = (start.function.empty() ? where(start) : start.function) + " [" +
+            const std::string name = (start.function.empty() ? format_where(start) : start.function) + " [" +
                                      std::to_string(value & 0x7f) + "]";
             events.push_back({{"name", name}, {"cat", "span"}, {"ph", "X"}, {"ts", t0}, {"dur", ts - t0}, {"pid", pid},
                               {"tid", 0},
-                              {"args", {{"open", where(start)}, {"close", where(r)}, {"value", value & 0x7f}}}});
+                              {"args", {{"open", format_where(start)}, {"close", format_where(r)}, {"value", value & 0x7f}}}});
         }
     }
     return events;

@@ -40,17 +40,23 @@ std::vector<DecodedRecord> decode(const Trace& trace, const SymbolLookup& lookup
     return out;
 }
 
+std::string pc_text(uint32_t pc) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", unsigned(pc));
+    return buf;
+}
+
+std::string format_where(const DecodedRecord& r) {
+    if (r.function.empty()) return pc_text(r.pc);
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "+%04x", unsigned(r.offset));
+    return r.function + buf;
+}
+
 std::string format_record(const DecodedRecord& r, bool source) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%08x: %u: %08x ", unsigned(r.raw_timestamp), unsigned(r.value), unsigned(r.raw_word));
-    std::string line = buf;
-    if (!r.function.empty()) {
-        std::snprintf(buf, sizeof buf, "+%04x", unsigned(r.offset));
-        line += r.function + buf;
-    } else {
-        std::snprintf(buf, sizeof buf, "0x%08x", unsigned(r.pc));
-        line += buf;
-    }
+    std::string line = buf + format_where(r);
     if (r.delta_next_ns) {
         std::snprintf(buf, sizeof buf, " (%lld ns)", static_cast<long long>(std::llround(*r.delta_next_ns)));
         line += buf;

@@ -51,6 +51,11 @@ struct FormatOptions {
     std::optional<size_t> last;           // only the last N records (after the filters)
 };
 
+// Where a record was traced: "mainloop+0014" (offset in 4 hex digits), or the full PC
+// ("0xffff0c4c") when no symbol covers it; pc_text is that PC form of any address.
+std::string format_where(const DecodedRecord& r);
+std::string pc_text(uint32_t pc);
+
 // One line, no newline: "e4681e8b: 24: 18ff0c4c mainloop+0014 (178 ns)". A record
 // without symbol shows its full PC ("0xffff0c4c") in place of function+offset.
 std::string format_record(const DecodedRecord& r, bool source = false);
