@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QFile>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -11,6 +10,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "views/browse_button.hpp"
 #include "views/error_dialog.hpp"
 
 namespace niclab::gui {
@@ -19,7 +19,7 @@ FirmwareBuilder::FirmwareBuilder(QWidget* parent) : QWidget(parent) {
     source_ = new QLineEdit;
     source_->setObjectName("firmwareSource");
     source_->setPlaceholderText("C source file to build with the SDK");
-    auto* browse = new QPushButton("C…");
+    auto* browse = browse_button("C…", source_, "Firmware source", "C (*.c);;All files (*)");
     trace_ = new QCheckBox("trace");
     trace_->setObjectName("buildTrace");
     trace_->setToolTip("Build with the trace points of niclab/fw/trace.h on");
@@ -49,10 +49,6 @@ FirmwareBuilder::FirmwareBuilder(QWidget* parent) : QWidget(parent) {
     v->addLayout(row);
     v->addWidget(report_);
 
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, "Firmware source", {}, "C (*.c);;All files (*)");
-        if (!f.isEmpty()) source_->setText(f);
-    });
     connect(build_, &QPushButton::clicked, this, &FirmwareBuilder::build);
 }
 

@@ -1,7 +1,6 @@
 #include "views/system_view.hpp"
 
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QLineEdit>
 #include <QGraphicsView>
 #include <QHBoxLayout>
@@ -16,6 +15,7 @@
 #include "model/firmware_images.hpp"
 #include "model/input_error.hpp"
 #include "model/spec_choice.hpp"
+#include "views/browse_button.hpp"
 #include "views/error_dialog.hpp"
 #include "views/firmware_builder.hpp"
 #include "views/spec_picker.hpp"
@@ -65,7 +65,7 @@ SystemView::SystemView(SpecPicker* spec, QWidget* parent)
     image_ = new QLineEdit;
     image_->setObjectName("firmwareImage");
     image_->setPlaceholderText("built image name (portals, hello, ...) or ELF path");
-    auto* browse = new QPushButton("ELF…");
+    auto* browse = browse_button("ELF…", image_, "Firmware ELF", "ELF (*.elf);;All files (*)");
     load_nodes_ = new QLineEdit;
     load_nodes_->setObjectName("loadNodes");
     load_nodes_->setPlaceholderText("all");
@@ -82,10 +82,6 @@ SystemView::SystemView(SpecPicker* spec, QWidget* parent)
     firmware->addWidget(new QLabel("on nodes"));
     firmware->addWidget(load_nodes_);
     firmware->addWidget(load_);
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, "Firmware ELF", {}, "ELF (*.elf);;All files (*)");
-        if (!f.isEmpty()) image_->setText(f);
-    });
     connect(load_, &QPushButton::clicked, this, &SystemView::load_firmware);
     builder_ = new FirmwareBuilder;
     connect(builder_, &FirmwareBuilder::built, this, [this](const QString& elf) {

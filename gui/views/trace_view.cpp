@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "niclab/trace/decoder.hpp"
+#include "views/browse_button.hpp"
 #include "views/error_dialog.hpp"
 #include "views/source_view.hpp"
 #include "views/trace_timeline.hpp"
@@ -27,7 +28,7 @@ TraceView::TraceView(QWidget* parent) : QWidget(parent) {
     elf_ = new QLineEdit;
     elf_->setObjectName("elf");
     elf_->setPlaceholderText("firmware ELF for symbols (optional)");
-    auto* pick_elf = new QPushButton("ELF…");
+    auto* pick_elf = browse_button("ELF…", elf_, "Firmware ELF", "ELF (*.elf);;All files (*)");
     auto* clear = new QPushButton("Close all");
     auto* perfetto = new QPushButton("Export to Perfetto…");
     perfetto->setObjectName("exportPerfetto");
@@ -93,10 +94,6 @@ TraceView::TraceView(QWidget* parent) : QWidget(parent) {
     connect(open, &QPushButton::clicked, this, [this] {
         const QStringList files = QFileDialog::getOpenFileNames(this, "Open trace files", {}, "Traces (*.trace);;All files (*)");
         if (!files.isEmpty()) this->open(files, elf_->text());
-    });
-    connect(pick_elf, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, "Firmware ELF", {}, "ELF (*.elf);;All files (*)");
-        if (!f.isEmpty()) elf_->setText(f);
     });
     connect(perfetto, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getSaveFileName(this, "Export to Perfetto (open it in ui.perfetto.dev)",
