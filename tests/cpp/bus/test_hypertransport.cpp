@@ -208,25 +208,23 @@ TEST(HyperTransport, OutstandingReadsLimitAStreamToWavesOfRequests) {
 TEST(HyperTransport, BadParametersNameTheField) {
     sim::Kernel kernel;
     host::HostMemory memory;
+    auto refused_naming = [&](HyperTransportParams p, const std::string& field) {
+        try {
+            HyperTransport ht(kernel, memory, p);
+            ADD_FAILURE() << "accepted a bad " << field;
+        } catch (const HyperTransportConfigError& e) {
+            EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+        }
+    };
     HyperTransportParams p;
     p.payload_mb_s = 0;
-    try {
-        HyperTransport ht(kernel, memory, p);
-        FAIL() << "accepted a zero payload rate";
-    } catch (const HyperTransportConfigError& e) {
-        EXPECT_NE(std::string(e.what()).find("payload_mb_s"), std::string::npos) << e.what();
-    }
+    refused_naming(p, "payload_mb_s");
     p = {};
     p.dma_outstanding_reads = 0;
-    try {
-        HyperTransport ht(kernel, memory, p);
-        FAIL() << "accepted no outstanding reads";
-    } catch (const HyperTransportConfigError& e) {
-        EXPECT_NE(std::string(e.what()).find("dma_outstanding_reads"), std::string::npos) << e.what();
-    }
+    refused_naming(p, "dma_outstanding_reads");
     p = {};
     p.pio_read = Time::ns(-1);
-    EXPECT_THROW(HyperTransport(kernel, memory, p), HyperTransportConfigError);
+    refused_naming(p, "pio_read");
 }
 
 }  // namespace
