@@ -1,7 +1,6 @@
-// niclab._niclab.PortalsInterface: one host process's generic-mode Portals interface
-// (Ni) on a node, driven from Python. Local calls (event queues, match entries,
-// memory descriptors) take effect at once; put and get are queued to an injector
-// process on the node and happen, with their host costs, when the system runs.
+// niclab._niclab.PortalsInterface: one host process's Portals interface on a node,
+// generic or the node's accelerated process, driven from Python (the core's
+// seastar::PortalsProcess: its header says when each call takes effect).
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
@@ -68,9 +67,10 @@ ptl_process_id_t pid_of(const std::pair<uint32_t, uint32_t>& p) { return {p.firs
 
 void bind_portals(py::module_& m) {
     py::class_<PortalsInterface>(m, "PortalsInterface")
-        .def(py::init([](system::System& sys, size_t node, uint32_t pid) {
-            return std::make_unique<PortalsInterface>(sys, node, pid);
-        }), py::arg("system"), py::arg("node"), py::arg("pid"), py::keep_alive<1, 2>())
+        .def(py::init([](system::System& sys, size_t node, uint32_t pid, bool accelerated) {
+            return std::make_unique<PortalsInterface>(sys, node, pid, accelerated);
+        }), py::arg("system"), py::arg("node"), py::arg("pid"), py::arg("accelerated") = false, py::keep_alive<1, 2>())
+        .def_property_readonly("accelerated", [](PortalsInterface& p) { return p.accel() != nullptr; })
         .def_property_readonly("nid", [](PortalsInterface& p) { return p.ni().id().nid; })
         .def_property_readonly("pid", [](PortalsInterface& p) { return p.ni().id().pid; })
         .def("eq_alloc", [](PortalsInterface& p, uint64_t count) { return p.lib().eq_alloc(count); }, py::arg("count"))
@@ -86,33 +86,33 @@ void bind_portals(py::module_& m) {
         .def("eq_pending", [](PortalsInterface& p, uint32_t eq) { return p.lib().eq_pending(eq); }, py::arg("eq"))
         .def("me_attach", [](PortalsInterface& p, uint32_t pt, std::pair<uint32_t, uint32_t> source, uint64_t bits,
                              uint64_t ignore, bool unlink, bool after) {
-            return p.lib().me_attach(pt, pid_of(source), bits, ignore, unlink ? PTL_UNLINK : PTL_RETAIN,
-                                     after ? PTL_INS_AFTER : PTL_INS_BEFORE);
+            return p.me_attach({pt, pid_of(source), bits, ignore, unlink ? PTL_UNLINK : PTL_RETAIN,
+                                after ? PTL_INS_AFTER : PTL_INS_BEFORE, PTL_INVALID_HANDLE});
         }, py::arg("pt_index"), py::arg("source"), py::arg("match_bits"), py::arg("ignore_bits"), py::arg("unlink"),
            py::arg("after"))
         .def("me_insert", [](PortalsInterface& p, uint32_t base, std::pair<uint32_t, uint32_t> source, uint64_t bits,
                              uint64_t ignore, bool unlink, bool after) {
-            return p.lib().me_insert(base, pid_of(source), bits, ignore, unlink ? PTL_UNLINK : PTL_RETAIN,
-                                     after ? PTL_INS_AFTER : PTL_INS_BEFORE);
+            return p.me_attach({0, pid_of(source), bits, ignore, unlink ? PTL_UNLINK : PTL_RETAIN,
+                                after ? PTL_INS_AFTER : PTL_INS_BEFORE, base});
         }, py::arg("base"), py::arg("source"), py::arg("match_bits"), py::arg("ignore_bits"), py::arg("unlink"),
            py::arg("after"))
-        .def("me_unlink", [](PortalsInterface& p, uint32_t me) { p.lib().me_unlink(me); }, py::arg("me"))
+        .def("me_unlink", [](PortalsInterface& p, uint32_t me) { p.me_unlink(me); }, py::arg("me"))
         .def("match_list", [](PortalsInterface& p, uint32_t pt) { return p.lib().match_list(pt); }, py::arg("pt_index"))
         .def("md_attach", [](PortalsInterface& p, uint32_t me, uint64_t start, uint64_t length, unsigned options,
                              int threshold, uint64_t max_size, uint32_t eq, uint64_t user_ptr,
                              const std::vector<std::pair<uint64_t, uint64_t>>& iov, bool unlink) {
-            return p.lib().md_attach(me, make_md(start, length, options, threshold, max_size, eq, user_ptr, iov),
+            return p.md_attach(me, make_md(start, length, options, threshold, max_size, eq, user_ptr, iov),
                                      unlink ? PTL_UNLINK : PTL_RETAIN);
         }, py::arg("me"), py::arg("start"), py::arg("length"), py::arg("options"), py::arg("threshold"),
            py::arg("max_size"), py::arg("eq"), py::arg("user_ptr"), py::arg("iov"), py::arg("unlink"))
         .def("md_bind", [](PortalsInterface& p, uint64_t start, uint64_t length, unsigned options, int threshold,
                            uint64_t max_size, uint32_t eq, uint64_t user_ptr,
                            const std::vector<std::pair<uint64_t, uint64_t>>& iov, bool unlink) {
-            return p.lib().md_bind(make_md(start, length, options, threshold, max_size, eq, user_ptr, iov),
+            return p.md_bind(make_md(start, length, options, threshold, max_size, eq, user_ptr, iov),
                                    unlink ? PTL_UNLINK : PTL_RETAIN);
         }, py::arg("start"), py::arg("length"), py::arg("options"), py::arg("threshold"), py::arg("max_size"),
            py::arg("eq"), py::arg("user_ptr"), py::arg("iov"), py::arg("unlink"))
-        .def("md_unlink", [](PortalsInterface& p, uint32_t md) { p.lib().md_unlink(md); }, py::arg("md"))
+        .def("md_unlink", [](PortalsInterface& p, uint32_t md) { p.md_unlink(md); }, py::arg("md"))
         .def("md_state", [](PortalsInterface& p, uint32_t md) { return md_dict(p.lib().md_state(md)); }, py::arg("md"))
         .def("put", [](PortalsInterface& p, uint32_t md, std::pair<uint32_t, uint32_t> target, uint32_t pt,
                        uint64_t bits, uint64_t offset, bool ack, uint64_t hdr_data, uint32_t ac) {
@@ -138,6 +138,15 @@ void bind_portals(py::module_& m) {
             const seastar::NalCounters& c = p.nal().counters();
             py::dict d;
             d["interrupts"] = c.interrupts;
+            if (const seastar::AccelNal* a = p.accel()) {  // the process's own driver; interrupts: the kernel's
+                const seastar::AccelCounters& ac = a->counters();
+                for (auto [key, value] : {std::pair{"events", ac.events}, {"matched", ac.matched},
+                                          {"dropped", ac.dropped}, {"announced", ac.announced},
+                                          {"commands", ac.commands}, {"transmits", ac.transmits},
+                                          {"polls", ac.polls}, {"syscalls", ac.syscalls}})
+                    d[key] = value;
+                return d;
+            }
             d["events"] = c.events;
             d["transmits"] = c.transmits;
             d["inline_sends"] = c.inline_sends;

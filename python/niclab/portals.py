@@ -16,6 +16,15 @@ gives a process's network interface::
     for ev in b.events(eq):
         print(ev.type, ev.mlength, ev.time_us)
 
+On a node running an accelerated image (``firmware="portals_accel"``, build option
+PTL_ACCEL), ``System.portals(node, mode="accelerated")`` gives the node's accelerated
+process instead, with the same API: no system call, its match entries and MDs
+mirrored into the firmware, which matches, deposits and answers gets itself, and its
+events polled from its own event queue with no interrupt. The firmware learns of a
+match entry or MD when the system runs, through the process's mailbox, in order with
+its puts and gets; a host process on the node waits in its library and takes the
+firmware's events as they land. Non-contiguous MDs (``iov``) are refused there.
+
 Match entries, memory descriptors and event queues change at once (as if the process
 had made the call at the current simulated time, at no cost); ``put`` and ``get`` are
 performed by a host process on the node, with their host costs, when the system runs.
@@ -79,11 +88,20 @@ class Event:
 class Portals:
     """One host process's Portals network interface on a node (PtlNIInit).
 
-    Get it from ``System.portals(node, pid=0)``.
+    Get it from ``System.portals(node, pid=0, mode="generic")``.
     """
 
-    def __init__(self, system, node, pid=0):
-        self._ni = _niclab.PortalsInterface(system, node, pid)
+    MODES = ("generic", "accelerated")
+
+    def __init__(self, system, node, pid=0, mode="generic"):
+        if mode not in self.MODES:
+            raise ValueError(f"mode must be 'generic' or 'accelerated', not {mode!r}")
+        self._ni = _niclab.PortalsInterface(system, node, pid, mode == "accelerated")
+
+    @property
+    def mode(self):
+        """``"generic"`` (the kernel driver) or ``"accelerated"`` (the node's accelerated process)."""
+        return "accelerated" if self._ni.accelerated else "generic"
 
     @property
     def id(self):
@@ -174,7 +192,9 @@ class Portals:
         return self._ni.status()
 
     def driver_counters(self):
-        """The node's generic-mode driver: interrupts, firmware events, transmits, inline sends..."""
+        """Generic mode: the node's kernel driver (interrupts, firmware events, transmits,
+        inline sends...). Accelerated: the process's own driver (events, matched,
+        dropped, commands, polls, syscalls), and the node's kernel ``interrupts``."""
         return self._ni.driver_counters()
 
     def niccb(self):

@@ -163,16 +163,19 @@ class System:
         capture's `links` take."""
         return list(self._sys.links())
 
-    def portals(self, node, pid=0):
+    def portals(self, node, pid=0, mode="generic"):
         """The Portals 3.3 interface of process `pid` on `node` (``niclab.portals.Portals``).
 
         The node must run the Portals firmware (``firmware="portals"`` or an option
-        image such as ``"portals_novsmall"``). One interface per (node, pid); after a
-        firmware reload the next call gives a fresh one (the old one refuses work)."""
+        image such as ``"portals_novsmall"``). ``mode="accelerated"``: the node's
+        accelerated process (one per node), on an image built with one
+        (``"portals_accel"``); niclab.NiclabError names the firmware otherwise. One
+        interface per (node, pid, mode); after a firmware reload the next call gives a
+        fresh one (the old one refuses work)."""
         from .portals import Portals
-        key, loads = (node, pid), self._sys.nic(node).loads
+        key, loads = (node, pid, mode), self._sys.nic(node).loads
         if key not in self._portals or self._portals[key][0] != loads:
-            self._portals[key] = (loads, Portals(self._sys, node, pid))
+            self._portals[key] = (loads, Portals(self._sys, node, pid, mode))
         return self._portals[key][1]
 
     def jam(self, node):

@@ -102,3 +102,75 @@ def test_go_back_n_carries_a_burst_the_panic_image_cannot():
     assert r.counters[0]["portals.retransmits"] >= target["portals.rx_drops"]
     again = niclab.run("logp_signature", firmware="portals_rx2", **opts)
     assert again.counters == r.counters and np.array_equal(again.rows, r.rows), "deterministic"
+
+
+# ---- accelerated mode (issue 17 item 1): the node's accelerated process from Python
+
+
+@pytest.fixture
+def accel_pair():
+    return niclab.System({"nodes": 2, "firmware": "portals_accel"})
+
+
+def test_accelerated_process_puts_and_gets_with_a_generic_one(accel_pair):
+    """Node 0's accelerated process and node 1's generic one: a put into it (matched and
+    deposited by its firmware), a get from it (answered by its firmware) and a get it
+    initiates, bytes checked; its side takes no interrupt and makes no system call."""
+    s = accel_pair
+    a, b = s.portals(0, mode="accelerated"), s.portals(1)
+    assert (a.mode, b.mode) == ("accelerated", "generic") and a.id == (0, 0)
+    assert s.portals(0, mode="accelerated") is a
+    eq_a, eq_b = a.eq_alloc(32), b.eq_alloc(32)
+    s.run(for_us=100)  # the kernel sets the process up: PTL_CMD_ACCEL_INIT's result comes by interrupt
+    setup = (a.driver_counters()["interrupts"], a.niccb()["host_interrupts"])
+
+    # A put from the generic process into the accelerated one.
+    me = a.me_attach(pt_index=4, match_bits=0x17, ignore_bits=0xF00)
+    a.md_attach(me, start=0x200001, length=64, options=portals.OP_PUT, eq=eq_a)
+    message = b"hello, accelerated SeaStar: a put from Python"
+    s.host_memory(1).write(0x100003, message)
+    b.put(b.md_bind(start=0x100003, length=len(message)), target=(0, 0), pt_index=4, match_bits=0x517, hdr_data=7)
+    s.run(for_us=200)
+    assert b.errors == [] and a.errors == []
+    events = a.events(eq_a)
+    assert [e.kind for e in events] == ["PUT_START", "PUT_END"]
+    assert events[1].mlength == len(message) and events[1].initiator == (1, 0) and events[1].hdr_data == 7
+    assert s.host_memory(0).read(0x200001, len(message)) == message
+
+    # A get by the generic process from the accelerated one: the firmware sends the reply.
+    served = bytes(range(7, 256)) * 8
+    me = a.me_attach(pt_index=2, match_bits=5, source=(1, 0))
+    a.md_attach(me, start=0x300000, length=len(served), options=portals.OP_GET | portals.MANAGE_REMOTE, eq=eq_a)
+    s.host_memory(0).write(0x300000, served)
+    b.get(b.md_bind(start=0x400000, length=1500, eq=eq_b), target=(0, 0), pt_index=2, match_bits=5, remote_offset=100)
+    s.run(for_us=300)
+    assert "REPLY_END" in [e.kind for e in b.events(eq_b)]
+    assert [e.kind for e in a.events(eq_a)] == ["GET_START", "GET_END"]
+    assert s.host_memory(1).read(0x400000, 1500) == served[100:1600]
+
+    # A get initiated by the accelerated process from the generic one.
+    fetched = bytes(range(255, 0, -1)) * 12
+    me = b.me_attach(pt_index=3, match_bits=9)
+    b.md_attach(me, start=0x500000, length=len(fetched), options=portals.OP_GET)
+    s.host_memory(1).write(0x500000, fetched)
+    a.get(a.md_bind(start=0x600000, length=len(fetched), eq=eq_a), target=(1, 0), pt_index=3, match_bits=9)
+    s.run(for_us=300)
+    assert a.errors == [] and "REPLY_END" in [e.kind for e in a.events(eq_a)]
+    assert s.host_memory(0).read(0x600000, len(fetched)) == fetched
+
+    c = a.driver_counters()
+    assert c["matched"] == 2 and c["announced"] == 1 and c["syscalls"] == 0 and c["commands"] > 0
+    assert (c["interrupts"], a.niccb()["host_interrupts"]) == setup and a.niccb()["accel_matches"] == 2
+    assert b.driver_counters()["interrupts"] > 0  # the generic side's events come by interrupt
+
+
+def test_accelerated_mode_needs_an_accelerated_image_and_contiguous_mds():
+    s = niclab.System({"nodes": 2, "firmware": "portals"})
+    with pytest.raises(niclab.NiclabError, match="no accelerated process .*portals_accel"):
+        s.portals(0, mode="accelerated")
+    with pytest.raises(ValueError, match="'generic' or 'accelerated'"):
+        s.portals(0, mode="fast")
+    a = niclab.System({"nodes": 2, "firmware": "portals_accel"}).portals(0, mode="accelerated")
+    with pytest.raises(niclab.PortalsError, match="non-contiguous") as e:
+        a.md_attach(a.me_attach(pt_index=1), iov=[(0x100000, 8), (0x200000, 8)])
+    assert e.value.code == "PTL_MD_ILLEGAL"

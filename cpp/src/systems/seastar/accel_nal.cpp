@@ -210,6 +210,11 @@ void AccelNal::wait_event(host::ProcessContext& ctx, Library& lib, ptl_handle_eq
     }
 }
 
+void AccelNal::serve(host::ProcessContext& ctx) {
+    ctx.wait_for(eq_written_, [this] { return event_waiting(); });
+    enter(ctx);
+}
+
 void AccelNal::poll(host::ProcessContext& ctx) {
     if (polling_) return;  // an event's handling transmits, which may poll: once is enough
     polling_ = true;

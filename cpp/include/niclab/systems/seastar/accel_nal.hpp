@@ -87,6 +87,10 @@ public:
     const Decision& last_match() const { return last_match_; }
     // Take every event in the EQ now (PtlEQGet/PtlEQWait/poll do this on entry).
     void poll(host::ProcessContext& ctx);
+    // Block until the firmware stores an event in the EQ, then enter the library and
+    // take every event: the loop of a process that waits in its library for whatever
+    // comes (a caller outside the simulation, such as Python, has one). No interrupt.
+    void serve(host::ProcessContext& ctx);
 
 private:
     struct InFlight {
