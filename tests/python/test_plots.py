@@ -143,6 +143,10 @@ def test_sweeps_show_the_systems_published_values():
     assert any(l.startswith("published (startx: seed 002") for l in labels)
     fig = niclab.plots.latency(put, published=False)
     assert not any("published" in t.get_text() for t in fig.axes[0].get_legend().get_texts())
+    # The generic-mode figures name their transport: an accelerated run is drawn
+    # against the accelerated prediction only.
+    accel = niclab.run("pingpong", firmware="portals_accel", transport="portals_accel", sizes=[1])
+    assert [p[:2] for p in published_points(accel, "latency_us")] == [(1.0, 2.0)]
 
 
 def test_a_published_packet_size_is_not_drawn_as_a_bandwidth():

@@ -70,3 +70,19 @@ TEST(ExpPublishedPoints, MatchExperimentColumnAndOptions) {
     EXPECT_NE(get.front().value, put.front().value);
     EXPECT_TRUE(exp::published_points(r, "no_such_column").empty());
 }
+
+// The seeds' generic-mode numbers name their transport: an accelerated ping-pong is
+// drawn against the accelerated prediction only, not against the generic 5.39 us.
+TEST(ExpPublishedPoints, PointsBelongToTheirTransport) {
+    exp::Result r("pingpong", {{"size", "B"}, {"latency_us", "us"}});
+    r.system = {{"system", "seastar"}};
+    r.params = {{"op", "put"}, {"transport", "portals_accel"}};
+    const auto accel = exp::published_points(r, "latency_us");
+    ASSERT_EQ(accel.size(), 1u);
+    EXPECT_DOUBLE_EQ(accel[0].value, 2.0);
+    EXPECT_NE(accel[0].label.find("prediction"), std::string::npos) << accel[0].label;
+    r.params["transport"] = "portals";
+    const auto generic = exp::published_points(r, "latency_us");
+    ASSERT_EQ(generic.size(), 1u);
+    EXPECT_DOUBLE_EQ(generic[0].value, 5.39);
+}
