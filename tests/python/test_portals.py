@@ -174,3 +174,28 @@ def test_accelerated_mode_needs_an_accelerated_image_and_contiguous_mds():
     with pytest.raises(niclab.PortalsError, match="non-contiguous") as e:
         a.md_attach(a.me_attach(pt_index=1), iov=[(0x100000, 8), (0x200000, 8)])
     assert e.value.code == "PTL_MD_ILLEGAL"
+
+
+def test_accelerated_unlink_reaches_the_firmware(accel_pair):
+    """An unlink from Python is performed by the process when the system runs: the
+    firmware's copy goes too, so a later put matches nothing and is dropped, its
+    buffer untouched."""
+    s = accel_pair
+    a, b = s.portals(0, mode="accelerated"), s.portals(1)
+    eq = a.eq_alloc(16)
+    me = a.me_attach(pt_index=6, match_bits=1)
+    md = a.md_attach(me, start=0x200000, length=32, options=portals.OP_PUT, eq=eq)
+    a.md_unlink(md)
+    with pytest.raises(niclab.PortalsError) as e:
+        a.me_unlink(12345)
+    assert e.value.code == "PTL_ME_INVALID"
+    s.host_memory(1).write(0x100000, b"y" * 32)
+    s.run(for_us=100)
+    b.put(b.md_bind(start=0x100000, length=32), target=(0, 0), pt_index=6, match_bits=1)
+    s.run(for_us=200)
+    assert a.errors == [] and a.events(eq) == []
+    assert a.status()["drop_count"] == 1 and a.niccb()["accel_drops"] == 1
+    assert s.host_memory(0).read(0x200000, 32) == bytes(32)
+    with pytest.raises(niclab.PortalsError) as e:
+        a.md_unlink(md)  # performed: its handle is gone
+    assert e.value.code == "PTL_MD_INVALID"
