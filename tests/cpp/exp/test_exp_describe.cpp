@@ -80,7 +80,7 @@ TEST(ExpPublishedPoints, PointsBelongToTheirTransport) {
     const auto accel = exp::published_points(r, "latency_us");
     ASSERT_EQ(accel.size(), 1u);
     EXPECT_DOUBLE_EQ(accel[0].value, 2.0);
-    EXPECT_NE(accel[0].label.find("prediction"), std::string::npos) << accel[0].label;
+    EXPECT_NE(accel[0].label.find("seed 000 §5.2"), std::string::npos) << accel[0].label;
     r.params["transport"] = "portals";
     const auto generic = exp::published_points(r, "latency_us");
     ASSERT_EQ(generic.size(), 1u);
