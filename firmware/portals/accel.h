@@ -67,6 +67,8 @@ void accel_me_attach(volatile const uint32_t *cmd);
 void accel_md_attach(volatile const uint32_t *cmd);
 void accel_me_unlink(volatile const uint32_t *cmd);
 void accel_md_unlink(volatile const uint32_t *cmd);
+void accel_md_count(volatile const uint32_t *cmd);
+void accel_drops_seen(volatile const uint32_t *cmd);
 
 /* §2.2: walk portal `pt`'s list for a put (PTL_MATCH_OP_PUT) or get from
  * (src_nid, src_pid); the first entry whose criteria match and whose MD accepts
@@ -84,6 +86,12 @@ extern struct accel_md accel_mds[PTL_ACCEL_MDS];
 /* The MD a pending of the accelerated pool deposits into or replies from
  * (reference), by pending id. */
 extern uint16_t accel_pending_md[PTL_PENDINGS];
+
+/* A put or get for the accelerated process matched nothing: it is counted, and
+ * reported by a PTL_EV_DROPPED as soon as the EQ has room for one (portals_fw.h). */
+void accel_report_drop(uint32_t src);
+/* A new accelerated process: no drops counted or reported. */
+void accel_drops_reset(void);
 
 /* rx.c, for a put or get to the accelerated process: `pending` holds the message
  * (header in its upper half, source referenced). Match it and deposit, reply, or

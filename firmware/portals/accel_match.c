@@ -10,6 +10,7 @@
 #if PTL_ACCEL
 
 #include "niclab/fw/portals_match.h"
+#include "event.h"
 #include "niccb.h"
 #include "panic.h"
 #include "process.h"
@@ -37,6 +38,7 @@ void accel_init_command(volatile const uint32_t *cmd)
         accel_mes[i].used = 0;
     for (uint32_t i = 0; i < PTL_ACCEL_MDS; ++i)
         accel_mds[i].used = 0;
+    accel_drops_reset();
     p->pid = (uint16_t)cmd[PTL_ACCEL_INIT_PID];
     p->uid = (uint16_t)cmd[PTL_ACCEL_INIT_UID];
 }
@@ -168,29 +170,37 @@ static void unlink_md(uint32_t ref)
     trace_val(ref);
 }
 
+/* The library asks before it unlinks: this MD may have been matched since it last
+ * looked at its EQ (portals_fw.h, PTL_CMD_MD_UNLINK). The answer follows every event
+ * posted before it, so the library has replayed them when it reads it. */
+static void answer_unlink(uint32_t index, uint32_t status)
+{
+    event_post(PTL_EV_UNLINK_ANSWER, 0, index, status);
+}
+
 void accel_md_unlink(volatile const uint32_t *cmd)
 {
     uint32_t ref = md_ref(cmd[PTL_UNLINK_INDEX], "MD_UNLINK: MD index beyond the pool:");
-    /* The library refuses an MD with operations in flight (PTL_MD_IN_USE) and MDs
-     * that were never attached (bound ones live on the host only). */
-    if (!md_at(ref)->used || md_at(ref)->busy)
-        fw_panic(reason_value("MD_UNLINK: MD not attached or busy:", ref - 1u));
-    unlink_md(ref);
+    struct accel_md *d = md_at(ref);
+    uint32_t status = !d->used ? PTL_UNLINK_ABSENT : d->busy ? PTL_UNLINK_BUSY : PTL_UNLINK_DONE;
+    if (status == PTL_UNLINK_DONE)
+        unlink_md(ref);
+    answer_unlink(ref - 1u, status);
 }
 
 void accel_me_unlink(volatile const uint32_t *cmd)
 {
     uint32_t ref = me_ref(cmd[PTL_UNLINK_INDEX], "ME_UNLINK: entry index beyond the pool:");
     struct accel_me *e = me_at(ref);
-    if (!e->used)
-        fw_panic(reason_value("ME_UNLINK: entry not in use:", ref - 1u));
-    if (e->md) {
-        if (md_at(e->md)->busy)
-            fw_panic(reason_value("ME_UNLINK: its MD is busy: entry", ref - 1u));
-        e->unlink = 0;  /* removed below, whatever its own unlink_op (as the library) */
-        unlink_md(e->md);
+    uint32_t status = !e->used ? PTL_UNLINK_ABSENT : (e->md && md_at(e->md)->busy) ? PTL_UNLINK_BUSY : PTL_UNLINK_DONE;
+    if (status == PTL_UNLINK_DONE) {
+        if (e->md) {
+            e->unlink = 0;  /* removed below, whatever its own unlink_op (as the library) */
+            unlink_md(e->md);
+        }
+        unlink_me(ref);
     }
-    unlink_me(ref);
+    answer_unlink(ref - 1u, status);
 }
 
 /* ---- matching ---- */
@@ -238,12 +248,33 @@ int accel_match(uint32_t pt, uint32_t src_nid, uint32_t src_pid, uint32_t bits_l
     return 0;
 }
 
-void accel_md_done(uint32_t ref)
+/* Unlink MD `ref` if PTL_UNLINK and it just became inactive and idle: what the
+ * library does when the operation's last event reaches it. */
+static void unlink_if_due(uint32_t ref)
 {
     struct accel_md *d = md_at(ref);
-    d->busy--;
     if (d->unlink && d->busy == 0 && md_inactive(d))
         unlink_md(ref);
+}
+
+void accel_md_done(uint32_t ref)
+{
+    md_at(ref)->busy--;
+    unlink_if_due(ref);
+}
+
+void accel_md_count(volatile const uint32_t *cmd)
+{
+    uint32_t ref = md_ref(cmd[PTL_COUNT_INDEX], "MD_COUNT: MD index beyond the pool:");
+    struct accel_md *d = md_at(ref);
+    /* Gone already: the firmware's own last match used its threshold up and unlinked
+     * it while the library's count was on its way. */
+    if (!d->used)
+        return;
+    if (d->threshold > 0)
+        d->threshold--;
+    unlink_if_due(ref);
+    trace_val(ref);
 }
 
 #else

@@ -12,7 +12,7 @@
  *    half (the request stays in the first, for the library) and queues the reply,
  *    payload straight from the MD, on the single TX pending list (PTL_EV_MATCHED, then
  *    TX_DONE);
- *  - no match: discards it and posts PTL_EV_DROPPED (the library counts the drop).
+ *  - no match: discards it and reports the drop (accel_drops.c; the library counts it).
  * Replies and acks need no matching (they name the initiator's MD by cookie): they are
  * announced as in generic mode, on the accelerated EQ, and its library answers with
  * PTL_CMD_RX. Every event goes to the accelerated EQ; none raises an interrupt.
@@ -91,11 +91,10 @@ void accel_arrival(volatile const uint32_t *hdr, uint32_t slot, uint32_t length,
     uint32_t op = type == PTL_MSG_PUT ? PTL_MATCH_OP_PUT : PTL_MATCH_OP_GET;
     if (!accel_match(w0 >> 16, src, hdr[HW_SRC_PID] & 0xFFFFu, hdr[HW_BITS_LO], hdr[HW_BITS_HI], op,
                      hdr[HW_LENGTH], hdr[HW_OFFSET], &m)) {
-        NICCB_INC(accel_drops);
         rx_discard(slot);
         source_put(pending->source);
         rx_pending_free();
-        event_post(PTL_EV_DROPPED, 0, m.examined, src);
+        accel_report_drop(src);
         return;
     }
     NICCB_INC(accel_matches);

@@ -62,6 +62,8 @@ static void accel_command(uint32_t op, volatile const uint32_t *cmd)
     case PTL_CMD_MD_ATTACH: accel_md_attach(cmd); return;
     case PTL_CMD_ME_UNLINK: accel_me_unlink(cmd); return;
     case PTL_CMD_MD_UNLINK: accel_md_unlink(cmd); return;
+    case PTL_CMD_MD_COUNT: accel_md_count(cmd); return;
+    case PTL_CMD_DROPS_SEEN: accel_drops_seen(cmd); return;
     }
     fw_panic(reason_value("unknown accelerated mailbox command: op", op));
 }

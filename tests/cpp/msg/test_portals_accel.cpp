@@ -341,6 +341,180 @@ TEST(AcceleratedExhaustion, IncastIsCarriedByGoBackN) {
     EXPECT_EQ(c.interrupts(0), 1u);
 }
 
+// The two copies of the match list stay one (accel_nal.hpp). Ni::md_unlink polls the EQ
+// as it enters the library, so the firmware can only have matched the MD unseen in the
+// flight time of the unlink command, a few hundred nanoseconds. These tests open that
+// window wide: they sleep (not entering the library) until the firmware's own counter
+// shows the match, then unlink as Ni::md_unlink does after its entry poll.
+void until_firmware_matched(host::ProcessContext& ctx, MixedCluster& c, size_t node, uint32_t matches) {
+    while (seastar::portals(c.sys, node).niccb().accel_matches < matches) ctx.sleep_for(Time::ns(100));
+}
+
+void md_unlink_unseen(host::ProcessContext& ctx, Ni& ni, ptl_handle_md_t h) {
+    ni.library().check_md_unlink(h);
+    ni.nal().md_unlink(ctx, h);
+    ni.library().md_unlink(h);
+}
+
+// The firmware is still depositing a put the library has not seen: the unlink is
+// refused with PTL_MD_IN_USE (before, the firmware panicked), and goes through once
+// the put has ended.
+TEST(AcceleratedUnlink, RefusedWhileTheFirmwareDepositsIntoIt) {
+    MixedCluster c;
+    constexpr uint32_t kLen = 64 * 1024;
+    c.sys.host_memory(0).write(kSrc, pattern(kLen, 3));
+    ptl_err_t first = PTL_OK;
+    bool second_ok = false;
+    c.spawn(1, Mode::accelerated, [&](host::ProcessContext& ctx, Ni& ni) {
+        auto eq = ni.eq_alloc(ctx, 64);
+        auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, kBits, 0, PTL_RETAIN, PTL_INS_AFTER);
+        auto h = ni.md_attach(ctx, me, md(kDst, kLen, PTL_MD_OP_PUT, eq), PTL_RETAIN);
+        until_firmware_matched(ctx, c, 1, 1);
+        try {
+            md_unlink_unseen(ctx, ni, h);
+        } catch (const PortalsError& e) {
+            first = e.code();
+        }
+        expect_event(ctx, ni, eq, PTL_EVENT_PUT_START);  // replayed during the unlink's round trip
+        expect_event(ctx, ni, eq, PTL_EVENT_PUT_END);
+        ni.md_unlink(ctx, h);
+        second_ok = !ni.library().md_valid(h) && ni.library().me_valid(me);
+    });
+    c.spawn(0, Mode::generic, [&](host::ProcessContext& ctx, Ni& ni) {
+        ctx.sleep_for(Time::us(30));
+        auto src = ni.md_bind(ctx, md(kSrc, kLen, 0, PTL_EQ_NONE), PTL_RETAIN);
+        ni.put(ctx, src, PTL_NOACK_REQ, {1, kAccelPid}, kPortal, 0, kBits, 0);
+    });
+    c.run();
+    EXPECT_EQ(first, PTL_MD_IN_USE);
+    EXPECT_TRUE(second_ok);
+    EXPECT_EQ(seastar::accelerated(c.sys, 1, kAccelPid).counters().unlinks_refused, 1u);
+    EXPECT_TRUE(bytes_equal(c.sys.host_memory(1), kDst, pattern(kLen, 3)));
+}
+
+// The firmware's match used the MD's last operation and unlinked it (and its
+// PTL_UNLINK entry): the library learns it during the round trip, posts the UNLINK
+// event, and the explicit unlink finds the handle gone, as generic mode would had the
+// event come first. Both tables then take a new entry in the freed slots.
+TEST(AcceleratedUnlink, FindsTheFirmwareUnlinkedItFirst) {
+    MixedCluster c;
+    c.sys.host_memory(0).write(kSrc, pattern(8, 4));
+    ptl_err_t md_err = PTL_OK, me_err = PTL_OK;
+    std::vector<ptl_event_kind_t> seen;
+    c.spawn(1, Mode::accelerated, [&](host::ProcessContext& ctx, Ni& ni) {
+        auto eq = ni.eq_alloc(ctx, 64);
+        auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, kBits, 0, PTL_UNLINK, PTL_INS_AFTER);
+        auto h = ni.md_attach(ctx, me, md(kDst, 8, PTL_MD_OP_PUT, eq, 1), PTL_UNLINK);
+        until_firmware_matched(ctx, c, 1, 1);
+        try {
+            md_unlink_unseen(ctx, ni, h);
+        } catch (const PortalsError& e) {
+            md_err = e.code();
+        }
+        try {
+            ni.me_unlink(ctx, me);
+        } catch (const PortalsError& e) {
+            me_err = e.code();
+        }
+        ptl_event_t ev;
+        while (ni.eq_get(ctx, eq, ev) == PTL_OK) seen.push_back(ev.type);
+        auto me2 = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, kBits, 0, PTL_RETAIN, PTL_INS_AFTER);
+        ni.md_attach(ctx, me2, md(kDst + 0x1000, 8, PTL_MD_OP_PUT, eq), PTL_RETAIN);
+        expect_event(ctx, ni, eq, PTL_EVENT_PUT_START);
+        expect_event(ctx, ni, eq, PTL_EVENT_PUT_END);
+    });
+    c.spawn(0, Mode::generic, [&](host::ProcessContext& ctx, Ni& ni) {
+        ctx.sleep_for(Time::us(30));
+        auto src = ni.md_bind(ctx, md(kSrc, 8, 0, PTL_EQ_NONE), PTL_RETAIN);
+        ni.put(ctx, src, PTL_NOACK_REQ, {1, kAccelPid}, kPortal, 0, kBits, 0);
+        ctx.sleep_for(Time::us(30));
+        ni.put(ctx, src, PTL_NOACK_REQ, {1, kAccelPid}, kPortal, 0, kBits, 0);
+    });
+    c.run();
+    EXPECT_EQ(md_err, PTL_MD_INVALID);
+    EXPECT_EQ(me_err, PTL_ME_INVALID);
+    EXPECT_EQ(seen, (std::vector<ptl_event_kind_t>{PTL_EVENT_PUT_START, PTL_EVENT_PUT_END, PTL_EVENT_UNLINK}));
+    EXPECT_TRUE(bytes_equal(c.sys.host_memory(1), kDst, pattern(8, 4)));
+    EXPECT_TRUE(bytes_equal(c.sys.host_memory(1), kDst + 0x1000, pattern(8, 4)));
+}
+
+// §3.10.1: a put sent from an attached MD is one of its operations. With threshold 2,
+// after the process's own put only one incoming put may match; the firmware, told by
+// PTL_CMD_MD_COUNT, drops the second instead of depositing it.
+TEST(AcceleratedThreshold, ThePutsAProcessSendsCountInTheFirmware) {
+    MixedCluster c;
+    constexpr uint32_t kLen = 256;
+    c.sys.host_memory(0).write(kSrc, pattern(kLen, 6));
+    c.sys.host_memory(1).write(kDst, pattern(kLen, 7));
+    int put_ends = 0;
+    uint64_t drops = 0;
+    c.spawn(1, Mode::accelerated, [&](host::ProcessContext& ctx, Ni& ni) {
+        auto eq = ni.eq_alloc(ctx, 64);
+        auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, kBits, 0, PTL_RETAIN, PTL_INS_AFTER);
+        auto h = ni.md_attach(ctx, me, md(kDst, kLen, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE, eq, 2), PTL_RETAIN);
+        ni.put(ctx, h, PTL_NOACK_REQ, {0, kGenericPid}, kPortal, 0, kBits, 0);  // its own: threshold 2 -> 1
+        while (put_ends == 0) put_ends += ni.eq_wait(ctx, eq).type == PTL_EVENT_PUT_END;
+        ctx.sleep_for(Time::us(40));  // the second put arrives meanwhile
+        ptl_event_t ev;
+        while (ni.eq_get(ctx, eq, ev) == PTL_OK) put_ends += ev.type == PTL_EVENT_PUT_END;
+        drops = ni.library().status().drop_count;
+    });
+    c.spawn(0, Mode::generic, [&](host::ProcessContext& ctx, Ni& ni) {
+        auto eq = ni.eq_alloc(ctx, 64);
+        auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, kBits, 0, PTL_RETAIN, PTL_INS_AFTER);
+        ni.md_attach(ctx, me, md(kDst, kLen, PTL_MD_OP_PUT, eq), PTL_RETAIN);
+        ctx.sleep_for(Time::us(30));
+        auto src = ni.md_bind(ctx, md(kSrc, kLen, 0, PTL_EQ_NONE), PTL_RETAIN);
+        for (int i = 0; i < 2; ++i) ni.put(ctx, src, PTL_NOACK_REQ, {1, kAccelPid}, kPortal, 0, kBits, 0);
+    });
+    c.run();
+    EXPECT_EQ(put_ends, 1);
+    EXPECT_EQ(drops, 1u);
+    const ptl_niccb& cb = seastar::portals(c.sys, 1).niccb();
+    EXPECT_EQ(cb.accel_matches, 1u);
+    EXPECT_EQ(cb.accel_drops, 1u);
+    EXPECT_TRUE(bytes_equal(c.sys.host_memory(1), kDst, pattern(kLen, 6)));
+}
+
+// Drops hold no pending: a process that does not enter its library while hundreds of
+// puts miss its match list must not have its EQ overrun. The firmware leaves at most
+// PTL_ACCEL_DROP_EVENTS drop events unread and carries the rest in the next one: the
+// library counts every drop, and a matching put behind them arrives intact.
+TEST(AcceleratedDrops, ManyDropsDoNotOverrunTheEventQueue) {
+    constexpr uint32_t kDrops = 200, kLen = 100;
+    MixedCluster c("portals_accel_tiny");
+    c.sys.host_memory(0).write(kSrc, pattern(kLen, 8));
+    bool sent = false;
+    uint64_t drops = 0;
+    c.spawn(1, Mode::accelerated, [&](host::ProcessContext& ctx, Ni& ni) {
+        auto eq = ni.eq_alloc(ctx, 64);
+        auto me = ni.me_attach(ctx, kPortal, {PTL_NID_ANY, PTL_PID_ANY}, kBits, 0, PTL_RETAIN, PTL_INS_AFTER);
+        ni.md_attach(ctx, me, md(kDst, kLen, PTL_MD_OP_PUT, eq), PTL_RETAIN);
+        while (!sent) ctx.sleep_for(Time::us(5));  // not entering the library
+        expect_event(ctx, ni, eq, PTL_EVENT_PUT_START);
+        expect_event(ctx, ni, eq, PTL_EVENT_PUT_END);
+        ctx.sleep_for(Time::us(20));
+        ptl_event_t ev;
+        EXPECT_EQ(ni.eq_get(ctx, eq, ev), PTL_EQ_EMPTY);  // takes the drop event sent after PTL_CMD_DROPS_SEEN
+        drops = ni.library().status().drop_count;
+    });
+    c.spawn(0, Mode::generic, [&](host::ProcessContext& ctx, Ni& ni) {
+        ctx.sleep_for(Time::us(30));
+        auto eq = ni.eq_alloc(ctx, 1024);
+        auto src = ni.md_bind(ctx, md(kSrc, kLen, 0, eq), PTL_RETAIN);
+        for (uint32_t i = 0; i < kDrops; ++i) ni.put(ctx, src, PTL_NOACK_REQ, {1, kAccelPid}, kPortal, 0, ~kBits, 0);
+        ni.put(ctx, src, PTL_NOACK_REQ, {1, kAccelPid}, kPortal, 0, kBits, 0);
+        for (uint32_t done = 0; done < kDrops + 1;) done += ni.eq_wait(ctx, eq).type == PTL_EVENT_SEND_END;
+        ctx.sleep_for(Time::us(20));
+        sent = true;
+    });
+    c.run();
+    EXPECT_EQ(drops, kDrops);
+    EXPECT_EQ(seastar::accelerated(c.sys, 1, kAccelPid).counters().dropped, kDrops);
+    EXPECT_EQ(seastar::portals(c.sys, 1).niccb().accel_drops, kDrops);
+    EXPECT_TRUE(bytes_equal(c.sys.host_memory(1), kDst, pattern(kLen, 8)));
+}
+
 // The same spec and seed give the same run: event times and counters.
 std::vector<int64_t> one_run() {
     MixedCluster c;

@@ -139,14 +139,19 @@ ptl_handle_me_t Library::me_insert(ptl_handle_me_t base, ptl_process_id_t match_
     return h;
 }
 
+void Library::check_me_unlink(ptl_handle_me_t me) const {
+    State& s = *state_;
+    const MatchEntry& e = s.me(me, "me_unlink");
+    if (const MemoryDescriptor* d = s.mds.find(e.md); d && d->pending() > 0)
+        throw PortalsError(PTL_ME_IN_USE, "me_unlink: me handle " + handle_str(me) + " has md " + handle_str(e.md) +
+                                              " with " + std::to_string(d->pending()) + " operations in flight");
+}
+
 void Library::me_unlink(ptl_handle_me_t me) {
+    check_me_unlink(me);
     State& s = *state_;
     MatchEntry& e = s.me(me, "me_unlink");
-    if (const MemoryDescriptor* d = s.mds.find(e.md)) {
-        if (d->pending() > 0)
-            throw PortalsError(PTL_ME_IN_USE, "me_unlink: me handle " + handle_str(me) + " has md " +
-                                                  handle_str(e.md) + " with " + std::to_string(d->pending()) +
-                                                  " operations in flight");
+    if (s.mds.find(e.md)) {
         const ptl_handle_md_t mdh = e.md;
         e.unlink_op = PTL_RETAIN;  // removed below, whatever its own unlink_op
         s.unlink_md(mdh);
@@ -193,15 +198,18 @@ ptl_handle_md_t Library::md_bind(const ptl_md_t& md, ptl_unlink_t unlink_op) {
     return s.mds.insert(std::make_unique<MemoryDescriptor>(md, unlink_op, PTL_INVALID_HANDLE));
 }
 
-void Library::md_unlink(ptl_handle_md_t md) {
-    State& s = *state_;
-    const MemoryDescriptor& d = s.md(md, "md_unlink");
+void Library::check_md_unlink(ptl_handle_md_t md) const {
+    const MemoryDescriptor& d = state_->md(md, "md_unlink");
     if (d.pending() > 0)
         throw PortalsError(PTL_MD_IN_USE, "md_unlink: md handle " + handle_str(md) + " has " +
                                               std::to_string(d.pending()) + " operations in flight");
+}
+
+void Library::md_unlink(ptl_handle_md_t md) {
+    check_md_unlink(md);
     // An explicit unlink posts no PTL_EVENT_UNLINK: that event reports automatic
     // unlinks, which the application cannot otherwise see (§3.11.1).
-    s.unlink_md(md);
+    state_->unlink_md(md);
 }
 
 ptl_md_t Library::md_state(ptl_handle_md_t md) const { return state_->md(md, "md_state").state(); }

@@ -11,6 +11,7 @@
 // END events precede the PTL_EVENT_UNLINK of an MD the operation left inactive.
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "library_state.hpp"
 
@@ -138,7 +139,7 @@ Send Library::put(ptl_handle_md_t mdh, ptl_ack_req_t ack_req, ptl_process_id_t t
     out.length = length;
 
     // §3.10.1: sending the put is an operation on the MD (it generates events).
-    md.count_operation();
+    s.count_local(mdh, md);
     md.hold();
     out.op = s.add_op(Operation{Operation::Kind::put_send, mdh, ev, 0, std::nullopt});
     ++status_.messages_out;
@@ -318,7 +319,7 @@ Receive Library::State::parse_reply(const ptl_hdr& hdr, ptl_nid_t src_nid, Time 
         ++status.stale_count;
         return r;
     }
-    md->count_operation();  // §3.10.1: the reply is an operation on the MD
+    count_local(a.md, *md);  // §3.10.1: the reply is an operation on the MD
     md->hold();
     ptl_event_t ev = a.event;
     ev.initiator = {src_nid, hdr.src_pid};
@@ -346,7 +347,7 @@ Receive Library::State::parse_ack(const ptl_hdr& hdr, ptl_nid_t src_nid, Time no
         ++status.stale_count;
         return {};
     }
-    md->count_operation();  // §3.10.1: the ack is an operation on the MD
+    count_local(a.md, *md);  // §3.10.1: the ack is an operation on the MD
     md->hold();
     ptl_event_t ev = a.event;
     ev.initiator = {src_nid, hdr.src_pid};
@@ -373,10 +374,17 @@ Receive Library::commit(const ptl_hdr& hdr, ptl_nid_t src_nid, ptl_handle_md_t m
     return s.accept_request(hdr, src_nid, mdh, *md, Placement{offset, mlength}, now);
 }
 
-void Library::count_drop() {
-    ++status_.messages_in;
-    ++status_.drop_count;
+void Library::count_drop(uint64_t drops) {
+    status_.messages_in += drops;
+    status_.drop_count += drops;
 }
+
+void Library::State::count_local(ptl_handle_md_t mdh, MemoryDescriptor& md) {
+    if (md.me() != PTL_INVALID_HANDLE && md.state().threshold > 0) counted = mdh;
+    md.count_operation();
+}
+
+ptl_handle_md_t Library::take_counted() { return std::exchange(state_->counted, PTL_INVALID_HANDLE); }
 
 // ---- Completions ----
 

@@ -56,6 +56,7 @@ struct Library::State {
     uint64_t next_op = 1;
     std::map<uint32_t, Awaiting> awaiting;
     uint32_t next_cookie = 1;
+    ptl_handle_md_t counted = PTL_INVALID_HANDLE;  // Library::take_counted
 
     // Look-ups for the API: a stale or invalid handle throws PortalsError naming the
     // call and the handle.
@@ -64,6 +65,10 @@ struct Library::State {
     MemoryDescriptor& md(ptl_handle_md_t handle, const char* call);
     MemoryDescriptor& active_md(ptl_handle_md_t handle, const char* call);  // PTL_MD_INVALID when inactive
     void check_eq_handle(ptl_handle_eq_t handle, const char* call);  // PTL_EQ_NONE or valid
+
+    // An operation the NIC did not match counts against the MD's threshold (§3.10.1);
+    // an attached MD with a finite threshold is remembered for take_counted.
+    void count_local(ptl_handle_md_t mdh, MemoryDescriptor& md);
 
     uint64_t add_op(Operation op);
     uint32_t add_awaiting(Awaiting a);

@@ -57,8 +57,9 @@ ptl_handle_me_t Ni::me_insert(host::ProcessContext& ctx, ptl_handle_me_t base, p
 
 void Ni::me_unlink(host::ProcessContext& ctx, ptl_handle_me_t me) {
     enter_kernel(ctx);
+    lib_.check_me_unlink(me);
+    nal_.me_unlink(ctx, me);
     lib_.me_unlink(me);
-    nal_.me_unlinked(ctx, me);
 }
 
 ptl_handle_md_t Ni::md_attach(host::ProcessContext& ctx, ptl_handle_me_t me, const ptl_md_t& md,
@@ -78,8 +79,9 @@ ptl_handle_md_t Ni::md_bind(host::ProcessContext& ctx, const ptl_md_t& md, ptl_u
 
 void Ni::md_unlink(host::ProcessContext& ctx, ptl_handle_md_t md) {
     enter_kernel(ctx);
+    lib_.check_md_unlink(md);
+    nal_.md_unlink(ctx, md);
     lib_.md_unlink(md);
-    nal_.md_unlinked(ctx, md);
 }
 
 void Ni::put(host::ProcessContext& ctx, ptl_handle_md_t md, ptl_ack_req_t ack_req, ptl_process_id_t target,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "niclab/fw/hw.h"
 #include "niclab/fw/mailbox.h"
@@ -36,11 +37,11 @@ AccelNal::AccelNal(SsNal& kernel, ptl_pid_t pid)
     max_mds_ = cb.accel_mds;
     // Its own region: upper pendings in id order (its pools have the generic layout),
     // then its EQ. An RX pending may have two unread events here (MATCHED, then
-    // RX_DONE), so the queue holds two per pending; only drops (PTL_EV_DROPPED, no
-    // pending) are unbounded, if the process stops entering its library.
+    // RX_DONE), so the queue holds two per pending, the answer to the one unlink the
+    // process may be waiting for, and the drop events the firmware leaves unread.
     const uint32_t pendings = n_tx_ + n_rx_;
     eq_entries_ = 1;
-    while (eq_entries_ <= 2 * pendings) eq_entries_ <<= 1;
+    while (eq_entries_ <= 2 * pendings + 1 + PTL_ACCEL_DROP_EVENTS) eq_entries_ <<= 1;
     upper_base_ = kAccelRegionBase;
     eq_base_ = upper_base_ + ((uint64_t(pendings) * PTL_UPPER_BYTES + 4095) & ~uint64_t(4095));
     const uint64_t region = eq_base_ + uint64_t(eq_entries_) * PTL_EQ_BYTES - upper_base_;
@@ -147,20 +148,57 @@ void AccelNal::md_attached(host::ProcessContext& ctx, ptl_handle_me_t me, ptl_ha
     post(ctx, w);
 }
 
-void AccelNal::me_unlinked(host::ProcessContext& ctx, ptl_handle_me_t me) {
-    MailboxWords w{};
-    w[PTL_CMD_OP] = PTL_CMD_ME_UNLINK;
-    w[PTL_UNLINK_INDEX] = me & 0xFFFFu;
-    post(ctx, w);
+void AccelNal::me_unlink(host::ProcessContext& ctx, ptl_handle_me_t me) {
+    const uint32_t status = ask_unlink(ctx, PTL_CMD_ME_UNLINK, me & 0xFFFFu);
+    if (status == PTL_UNLINK_BUSY) {
+        ++counters_.unlinks_refused;
+        throw PortalsError(PTL_ME_IN_USE, "me_unlink: " + who(nid(), pid_) + ": the firmware matched a message to me handle " +
+                                              std::to_string(me) + "'s MD since the library last looked, and it is still in flight");
+    }
+    if (status == PTL_UNLINK_ABSENT && lib_ && lib_->me_valid(me))
+        throw Error(who(nid(), pid_) + ": the firmware has no match entry " + std::to_string(me & 0xFFFFu) +
+                    " but the library has me handle " + std::to_string(me));
 }
 
-void AccelNal::md_unlinked(host::ProcessContext& ctx, ptl_handle_md_t md) {
-    // Bound MDs (PtlMDBind) live in the library only: nothing to tell the firmware.
-    if (md_at_.at(md & 0xFFFFu) != md) return;
-    md_at_[md & 0xFFFFu] = PTL_INVALID_HANDLE;
+void AccelNal::md_unlink(host::ProcessContext& ctx, ptl_handle_md_t md) {
+    // Bound MDs (PtlMDBind) live in the library only: nothing to ask the firmware. The
+    // library checked the handle, so its index is within the firmware's table.
+    const uint32_t index = md & 0xFFFFu;
+    if (md_at_.at(index) != md) return;
+    const uint32_t status = ask_unlink(ctx, PTL_CMD_MD_UNLINK, index);
+    if (status == PTL_UNLINK_BUSY) {
+        ++counters_.unlinks_refused;
+        throw PortalsError(PTL_MD_IN_USE, "md_unlink: " + who(nid(), pid_) + ": the firmware matched a message to md handle " +
+                                              std::to_string(md) + " since the library last looked, and it is still in flight");
+    }
+    md_at_[index] = PTL_INVALID_HANDLE;
+    if (status == PTL_UNLINK_ABSENT && lib_ && lib_->md_valid(md))
+        throw Error(who(nid(), pid_) + ": the firmware has no MD " + std::to_string(index) +
+                    " but the library has md handle " + std::to_string(md));
+}
+
+uint32_t AccelNal::ask_unlink(host::ProcessContext& ctx, uint32_t command, uint32_t index) {
     MailboxWords w{};
-    w[PTL_CMD_OP] = PTL_CMD_MD_UNLINK;
-    w[PTL_UNLINK_INDEX] = md & 0xFFFFu;
+    w[PTL_CMD_OP] = command;
+    w[PTL_UNLINK_INDEX] = index;
+    unlink_answer_.reset();
+    post(ctx, w);
+    // The answer follows every event the firmware posted before it: the library has
+    // replayed them all (the matches it had not seen) when it is read.
+    for (;;) {
+        poll(ctx);
+        if (unlink_answer_) return *std::exchange(unlink_answer_, std::nullopt);
+        ctx.wait_for(eq_written_, [this] { return unlink_answer_.has_value() || work_waiting(); });
+    }
+}
+
+void AccelNal::tell_counted(host::ProcessContext& ctx) {
+    if (!lib_) return;
+    const ptl_handle_md_t md = lib_->take_counted();
+    if (md == PTL_INVALID_HANDLE || md_at_.at(md & 0xFFFFu) != md) return;  // bound: the firmware has no copy
+    MailboxWords w{};
+    w[PTL_CMD_OP] = PTL_CMD_MD_COUNT;
+    w[PTL_COUNT_INDEX] = md & 0xFFFFu;
     post(ctx, w);
 }
 
@@ -168,12 +206,13 @@ void AccelNal::md_unlinked(host::ProcessContext& ctx, ptl_handle_md_t md) {
 
 void AccelNal::transmit(host::ProcessContext& ctx, Send s) {
     check_live();
+    tell_counted(ctx);  // a put from an attached MD used up one of its operations
     if (s.payload.size() > 1)  // check_md refused such MDs; a library bug if this happens
         throw PortalsError(PTL_MD_ILLEGAL, who(nid(), pid_) + ": a message of " + std::to_string(s.payload.size()) +
                                                " regions; accelerated mode sends contiguous buffers only");
     while (tx_free_.empty()) {
         poll(ctx);
-        if (tx_free_.empty()) ctx.wait_for(eq_written_, [this] { return event_waiting(); });
+        if (tx_free_.empty()) ctx.wait_for(eq_written_, [this] { return work_waiting(); });
     }
     const uint32_t pending = tx_free_.back();
     tx_free_.pop_back();
@@ -205,13 +244,13 @@ void AccelNal::enter(host::ProcessContext& ctx) {
 
 void AccelNal::wait_event(host::ProcessContext& ctx, Library& lib, ptl_handle_eq_t eq) {
     while (lib.eq_pending(eq) == 0) {
-        ctx.wait_for(eq_written_, [this] { return event_waiting(); });
+        ctx.wait_for(eq_written_, [this] { return work_waiting(); });
         poll(ctx);
     }
 }
 
 void AccelNal::serve(host::ProcessContext& ctx) {
-    ctx.wait_for(eq_written_, [this] { return event_waiting(); });
+    ctx.wait_for(eq_written_, [this] { return work_waiting(); });
     enter(ctx);
 }
 
@@ -220,20 +259,36 @@ void AccelNal::poll(host::ProcessContext& ctx) {
     polling_ = true;
     ++counters_.polls;
     uint32_t ev[4];
+    uint32_t taken = 0, drop_events = 0;
     while (take_event(memory_, eq_base_, eq_entries_, eq_head_, ev)) {
+        ++taken;
         ++counters_.events;
         ctx.compute(kernel_.costs().event);
+        drop_events += PTL_EV_TYPE_OF(ev[PTL_EV_TYPE]) == PTL_EV_DROPPED;
         handle(ctx, ev);
     }
+    if (drop_events) {  // their room in the EQ is free again (PTL_CMD_DROPS_SEEN)
+        MailboxWords w{};
+        w[PTL_CMD_OP] = PTL_CMD_DROPS_SEEN;
+        w[PTL_DROPS_SEEN_EVENTS] = drop_events;
+        post(ctx, w);
+    }
     polling_ = false;
+    // Another fiber of the process (PortalsProcess's injector and its event server)
+    // may be waiting for what this poll took: an unlink's answer, a free TX pending.
+    if (taken) eq_written_.notify_all();
 }
 
 void AccelNal::handle(host::ProcessContext& ctx, const uint32_t (&ev)[4]) {
     const uint32_t type = PTL_EV_TYPE_OF(ev[PTL_EV_TYPE]);
     const uint32_t pending = ev[PTL_EV_PENDING];
     if (type == PTL_EV_DROPPED) {
-        ++counters_.dropped;
-        if (lib_) lib_->count_drop();
+        counters_.dropped += ev[PTL_EV_WORD2];
+        if (lib_) lib_->count_drop(ev[PTL_EV_WORD2]);
+        return;
+    }
+    if (type == PTL_EV_UNLINK_ANSWER) {
+        unlink_answer_ = ev[PTL_EV_WORD3];
         return;
     }
     if (pending >= in_flight_.size())
@@ -311,6 +366,7 @@ void AccelNal::announced(host::ProcessContext& ctx, uint32_t pending, uint32_t s
     if (lib_) {
         ctx.compute(kernel_.costs().portals_event);
         r = lib_->parse(hdr, src, ctx.now());
+        tell_counted(ctx);  // an ack or reply is an operation on its MD
     }
     const bool deposit = r.action == Receive::Action::deposit;
     if (complete) {

@@ -99,6 +99,10 @@ public:
     ptl_handle_me_t me_insert(ptl_handle_me_t base, ptl_process_id_t match_id, ptl_match_bits_t match_bits,
                               ptl_match_bits_t ignore_bits, ptl_unlink_t unlink_op, ptl_ins_pos_t position);
     void me_unlink(ptl_handle_me_t me);                        // also unlinks its MD
+    // What me_unlink / md_unlink would throw, without unlinking: a NAL whose NIC also
+    // holds the entry asks the NIC between the two (nal.hpp).
+    void check_me_unlink(ptl_handle_me_t me) const;
+    void check_md_unlink(ptl_handle_md_t md) const;
     // The MEs of a portal table entry, in match order (for tests and inspection).
     std::vector<ptl_handle_me_t> match_list(ptl_pt_index_t pt_index) const;
 
@@ -127,8 +131,13 @@ public:
     // op, whose Send the firmware already made). entries_examined is 0.
     Receive commit(const ptl_hdr& hdr, ptl_nid_t src_nid, ptl_handle_md_t md, ptl_size_t offset, ptl_size_t mlength,
                    Time now);
-    // Accelerated mode: the firmware found no match for a message.
-    void count_drop();
+    // Accelerated mode: the firmware found no match for `drops` messages.
+    void count_drop(uint64_t drops = 1);
+    // Accelerated mode: the attached MD whose threshold the last call counted down
+    // without the firmware deciding it (a put sent from it, an ack or a reply it took,
+    // §3.10.1), so the NAL can tell the firmware's copy; PTL_INVALID_HANDLE if none.
+    // Each is given once.
+    ptl_handle_md_t take_counted();
     // The transmit of `op` (from put/get/parse's reply/receive_done's ack) finished.
     void send_done(uint64_t op, bool ok, Time now);
     // The deposit of `op` finished; returns the acknowledgement to send, if one is due.

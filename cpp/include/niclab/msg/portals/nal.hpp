@@ -44,9 +44,13 @@ public:
     }
 
     // What an accelerated NAL mirrors into the firmware (accelerated mode matches
-    // there, seed 000 §4.3.2); generic mode keeps everything in the library. Called
-    // after the library accepted the call. check_md before it: throws PortalsError for
-    // a descriptor this NAL cannot serve.
+    // there, seed 000 §4.3.2); generic mode keeps everything in the library. The
+    // attach hooks are called after the library accepted the call; check_md before it
+    // (throws PortalsError for a descriptor this NAL cannot serve). The unlink hooks
+    // are called after the library's own checks and before it unlinks: the firmware
+    // may have matched the entry meanwhile, so it decides, and the hook throws
+    // PortalsError (PTL_ME_IN_USE / PTL_MD_IN_USE) when it refuses. Returning, it has
+    // unlinked its copy, or found it gone (the library then finds the same).
     struct MeSpec {
         ptl_pt_index_t pt_index = 0;
         ptl_process_id_t match_id;
@@ -61,8 +65,8 @@ public:
     }
     virtual void me_attached(host::ProcessContext&, ptl_handle_me_t, const MeSpec&) {}
     virtual void md_attached(host::ProcessContext&, ptl_handle_me_t, ptl_handle_md_t, const ptl_md_t&, ptl_unlink_t) {}
-    virtual void me_unlinked(host::ProcessContext&, ptl_handle_me_t) {}
-    virtual void md_unlinked(host::ProcessContext&, ptl_handle_md_t) {}
+    virtual void me_unlink(host::ProcessContext&, ptl_handle_me_t) {}
+    virtual void md_unlink(host::ProcessContext&, ptl_handle_md_t) {}
 };
 
 }  // namespace niclab::portals

@@ -18,8 +18,14 @@
 // PTL_CMD_RX, still without interrupts. Buffers must be physically contiguous (seed 001
 // §3.3): a PTL_MD_IOVEC descriptor is refused with PTL_MD_ILLEGAL.
 //
-// Known limit: a put or get initiated from an MD that is also attached to a match
-// entry counts against the library's threshold only; the firmware's copy is not told.
+// The two copies of the match list stay one: an unlink is a round trip in which the
+// firmware decides (it may have matched the MD since the library last looked:
+// PTL_MD_IN_USE then), and an operation the library counts on an attached MD without
+// the firmware (a put sent from it, an ack or reply it takes) is passed on
+// (PTL_CMD_MD_COUNT), so both thresholds run down alike. Drops hold no pending: the
+// firmware keeps at most PTL_ACCEL_DROP_EVENTS of them unread in the EQ and counts
+// the rest into the next, so a process that stops entering its library cannot have
+// its EQ overrun.
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -41,7 +47,8 @@ inline constexpr uint64_t kAccelRegionBase = 0x7E000000;
 struct AccelCounters {
     uint64_t events = 0;        // firmware events taken from its EQ
     uint64_t matched = 0;       // puts and gets the firmware matched (PTL_EV_MATCHED*)
-    uint64_t dropped = 0;       // ... that matched nothing
+    uint64_t dropped = 0;       // ... that matched nothing (PTL_EV_DROPPED may carry several)
+    uint64_t unlinks_refused = 0; // unlinks the firmware refused: matched since the library looked
     uint64_t announced = 0;     // replies and acks announced for the library to place
     uint64_t commands = 0;      // commands posted to its mailbox
     uint64_t transmits = 0;
@@ -72,8 +79,8 @@ public:
     void me_attached(host::ProcessContext& ctx, portals::ptl_handle_me_t me, const MeSpec& spec) override;
     void md_attached(host::ProcessContext& ctx, portals::ptl_handle_me_t me, portals::ptl_handle_md_t md,
                      const portals::ptl_md_t& d, portals::ptl_unlink_t unlink_op) override;
-    void me_unlinked(host::ProcessContext& ctx, portals::ptl_handle_me_t me) override;
-    void md_unlinked(host::ProcessContext& ctx, portals::ptl_handle_md_t md) override;
+    void me_unlink(host::ProcessContext& ctx, portals::ptl_handle_me_t me) override;
+    void md_unlink(host::ProcessContext& ctx, portals::ptl_handle_md_t md) override;
 
     // The Limits an accelerated library may have: its tables must fit the firmware's.
     portals::Limits limits() const;
@@ -105,8 +112,15 @@ private:
     void announced(host::ProcessContext& ctx, uint32_t pending, uint32_t src, bool complete);
     void finish_receive(host::ProcessContext& ctx, uint64_t op, bool ok);
     void release(host::ProcessContext& ctx, uint32_t pending);
+    // Post an unlink command for firmware `index` and take events until its answer
+    // (PTL_UNLINK_*).
+    uint32_t ask_unlink(host::ProcessContext& ctx, uint32_t command, uint32_t index);
+    // Pass the library's last count on an attached MD to the firmware (take_counted).
+    void tell_counted(host::ProcessContext& ctx);
     void send_now(host::ProcessContext& ctx, uint32_t pending, portals::Send& s);
     bool event_waiting() const;
+    // An event to take and nobody taking them (another fiber of the process may be in poll).
+    bool work_waiting() const { return !polling_ && event_waiting(); }
     uint64_t upper_addr(uint32_t pending) const { return upper_base_ + uint64_t(pending) * PTL_UPPER_BYTES; }
     uint64_t eq_addr(uint32_t slot) const { return eq_base_ + uint64_t(slot) * PTL_EQ_BYTES; }
 
@@ -126,6 +140,7 @@ private:
     std::deque<portals::Send> backlog_;               // acks waiting for a TX pending
     host::Condition eq_written_;                      // a firmware store landed in the EQ
     bool polling_ = false;
+    std::optional<uint32_t> unlink_answer_;           // PTL_EV_UNLINK_ANSWER's status, until ask_unlink takes it
     AccelCounters counters_;
     Decision last_match_;
 };

@@ -180,8 +180,26 @@ struct ptl_niccb {
 #define PTL_MD_THRESHOLD        5   /* -1: PTL_MD_THRESH_INF */
 #define PTL_MD_MAX_SIZE_W       6
 #define PTL_MD_OPTIONS          7
-/* PTL_CMD_ME_UNLINK / PTL_CMD_MD_UNLINK */
+/* PTL_CMD_ME_UNLINK / PTL_CMD_MD_UNLINK: a round trip. The firmware may have matched
+ * the MD after the library last looked at its EQ, so it decides and answers with
+ * PTL_EV_UNLINK_ANSWER (word 2: the index, word 3: one of PTL_UNLINK_*), after every
+ * event it posted before; the library unlinks only on PTL_UNLINK_DONE. */
 #define PTL_UNLINK_INDEX        1
+#define PTL_UNLINK_DONE         0u  /* unlinked in the firmware */
+#define PTL_UNLINK_BUSY         1u  /* operations in flight on it: PTL_MD_IN_USE / PTL_ME_IN_USE */
+#define PTL_UNLINK_ABSENT       2u  /* already gone: unlinked by the firmware on its last operation */
+/* PTL_CMD_MD_COUNT: the library counted an operation on an attached MD that the
+ * firmware did not match (a put sent from it, an ack or a reply it took, §3.10.1),
+ * so the firmware's threshold goes down too. Word 1: the MD index. */
+#define PTL_CMD_MD_COUNT        12u
+#define PTL_COUNT_INDEX         1
+/* PTL_CMD_DROPS_SEEN: the library took word 1's number of PTL_EV_DROPPED events from
+ * its EQ. Drops hold no pending, so the firmware posts at most PTL_ACCEL_DROP_EVENTS
+ * unread drop events and counts further drops into the next one: a process that does
+ * not enter its library cannot have its EQ overrun, and no drop goes unreported. */
+#define PTL_CMD_DROPS_SEEN      13u
+#define PTL_DROPS_SEEN_EVENTS   1
+#define PTL_ACCEL_DROP_EVENTS   4u
 
 /* ---- Generic event queue: PTL_EQ_BYTES-byte slots in host memory, written by the
  * firmware through the host window, word 0 last: a slot holds an event when its word
@@ -203,7 +221,8 @@ struct ptl_niccb {
  * pending. */
 #define PTL_EV_MATCHED          5u  /* put: depositing, RX_DONE follows; get: reply queued, TX_DONE follows */
 #define PTL_EV_MATCHED_COMPLETE 6u  /* header-only put: the payload (if any) is inline; answer with RELEASE */
-#define PTL_EV_DROPPED          7u  /* a put or get matched nothing (pending: none; word 2: entries examined) */
+#define PTL_EV_DROPPED          7u  /* puts or gets matched nothing (pending: none; word 2: how many; word 3: last source) */
+#define PTL_EV_UNLINK_ANSWER    8u  /* PTL_CMD_ME_UNLINK/MD_UNLINK decided (pending: none; words above) */
 #define PTL_EV_TYPE_OF(w)       ((w) & 0xFFu)
 #define PTL_EV_MD_OF(w)         ((w) >> 16)
 
