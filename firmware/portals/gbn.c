@@ -119,6 +119,33 @@ static void unacked_insert(struct peer *pe, struct lower_pending *lp)
         pe->unacked_head = (uint16_t)ref;
 }
 
+/* Queue `lp` to go again, in sequence order among its peer's messages not yet in the
+ * TX FIFO (those go_back queued before it, and later ones), ahead of the first with a
+ * higher number. A rare path: the walk over the TX list is fine. */
+static void resend(struct lower_pending *lp)
+{
+    struct source *dst = lp->source;
+    struct lower_pending *prev = 0, *cur = cached_niccb.tx_head;
+    int queued = 0;  /* past tx_next: not in the FIFO yet */
+    for (; cur; prev = cur, cur = cur->next) {
+        queued |= cur == cached_niccb.tx_next;
+        if (queued && cur->source == dst && seq_before(lp->seq, cur->seq))
+            break;
+    }
+    lp->state = PEND_TX_QUEUED;
+    lp->next = cur;
+    if (prev)
+        prev->next = lp;
+    else
+        cached_niccb.tx_head = lp;
+    if (!cur)
+        cached_niccb.tx_tail = lp;
+    if (cur == cached_niccb.tx_next)
+        cached_niccb.tx_next = lp;
+    NICCB_INC(retransmits);
+    trace_val(lp->seq);
+}
+
 void gbn_tx_sent(uint32_t status, uint32_t bytes)
 {
     struct lower_pending *lp = pending;
@@ -132,6 +159,11 @@ void gbn_tx_sent(uint32_t status, uint32_t bytes)
      * lost, a known limitation). An ACK may beat a long message's completion. */
     if (status != NICLAB_DMA_OK || seq_before(lp->seq, pe->tx_acked)) {
         tx_release(status, bytes >= PTL_HDR_BYTES ? bytes - PTL_HDR_BYTES : 0u);
+        return;
+    }
+    if (lp->flags & PEND_RESEND) {
+        lp->flags &= (uint8_t)~PEND_RESEND;
+        resend(lp);
         return;
     }
     lp->state = PEND_TX_UNACKED;
@@ -165,6 +197,12 @@ static void go_back(struct peer *pe, uint32_t n)
 {
     tx_completions();  /* messages already out join the unacknowledged list first */
     acked(pe, n);
+    /* Messages to this peer still in the TX FIFO left after the receiver sent the NACK,
+     * so it drops them; none is on the unacknowledged list yet, and without this they
+     * would wait there for an ACK that never comes. Each goes again as it completes. */
+    for (struct lower_pending *lp = cached_niccb.tx_head; lp != cached_niccb.tx_next; lp = lp->next)
+        if (lp->source && peer_at(lp->source->nid) == pe)
+            lp->flags |= PEND_RESEND;
     if (!pe->unacked_head)
         return;
     struct lower_pending *first = pend(pe->unacked_head), *last = pend(pe->unacked_tail);

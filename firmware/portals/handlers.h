@@ -13,6 +13,9 @@ int mailbox_poll(void);
 /* tx.c: message transmission (§4.3.1). */
 void tx_command(volatile const uint32_t *cmd);
 int tx_progress(void);       /* program queued pendings into the TX FIFO */
+#if PTL_GBN
+int tx_waiting_progress(void); /* queue the transmits waiting for a source, as sources free up */
+#endif
 /* Number `pending` (go-back-N) and put it at the tail of the TX pending list; its
  * source, payload and header are set. */
 void tx_enqueue(void);

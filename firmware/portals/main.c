@@ -41,6 +41,10 @@ int main(void)
         int progress = tx_completions();  /* frees TX FIFO room first */
         progress |= rx_completions();
         progress |= mailbox_poll();
+#if PTL_GBN
+        if (cached_niccb.tx_waiting)
+            progress |= tx_waiting_progress();
+#endif
         progress |= tx_progress();
         progress |= rx_events();
 #if PTL_GBN

@@ -31,6 +31,7 @@ struct fw_niccb {
     struct lower_pending *tx_tail;
     struct lower_pending *tx_next;  /* first whose commands are not in the TX FIFO yet */
     struct lower_pending *tx_blocked; /* tx_next when it last found the FIFO full */
+    struct lower_pending *tx_waiting; /* go-back-N: transmits waiting for a source (tx.c), oldest first */
     uint32_t segments_in_use;
     /* DMA engine FIFO index shadows (§5.3). */
     struct fifo_shadow tx_cmd, tx_cpl, rx_evt, rx_cmd, rx_cpl;

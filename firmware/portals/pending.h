@@ -20,6 +20,7 @@ struct source;
 
 enum pending_state {
     PEND_FREE = 0,      /* TX: the host owns the id; RX: on the free list (or never used) */
+    PEND_TX_WAITING,    /* go-back-N: commanded, waiting for a free source (seq holds the destination) */
     PEND_TX_QUEUED,     /* on the TX pending list, commands not yet in the TX FIFO */
     PEND_TX_SENDING,    /* its commands are in the TX FIFO */
     PEND_TX_UNACKED,    /* go-back-N: sent, on its peer's unacked list until the receiver's ACK */
@@ -34,6 +35,9 @@ enum pending_state {
  * process from the request's RX pending; the first half keeps the request for the
  * host library). */
 #define PEND_HDR_SECOND_HALF 0x2u
+/* Go-back-N: a message that was in the TX FIFO when its receiver's NACK came, so the
+ * receiver drops it: it goes again when it completes (gbn.c, go_back). */
+#define PEND_RESEND 0x4u
 
 /* Segment references are index + 1, so that 0 - what crt0 leaves in every pending
  * - means "none": no pool needs a boot-time initialization loop. */

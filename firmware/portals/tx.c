@@ -50,6 +50,46 @@ static inline void enqueue(void)
         cached_niccb.tx_next = pending;
 }
 
+#if PTL_GBN
+/* Transmits waiting for a source (§4.3.3's exhaustion on the sending side): a host
+ * command cannot be dropped and NACKed like an arriving message, so it waits until a
+ * source is free. Every later transmit waits behind it, so none overtakes one to the
+ * same destination. Until it is numbered, the pending's seq holds the destination.
+ * The main loop looks at the list's head on every pass (main.c), not tx_progress:
+ * a call from there would give tx_progress a stack frame on every pass, a quarter
+ * of a microsecond per round trip. */
+static struct lower_pending *waiting_tail;
+
+static void wait_for_source(uint32_t dst)
+{
+    NICCB_INC(tx_source_waits);
+    pending->seq = (uint16_t)dst;
+    pending->state = PEND_TX_WAITING;
+    pending->next = 0;
+    if (waiting_tail)
+        waiting_tail->next = pending;
+    else
+        cached_niccb.tx_waiting = pending;
+    waiting_tail = pending;
+}
+
+int tx_waiting_progress(void)
+{
+    int progress = 0;
+    while (cached_niccb.tx_waiting && source_get(cached_niccb.tx_waiting->seq)) {  /* sets source */
+        pending = cached_niccb.tx_waiting;
+        cached_niccb.tx_waiting = pending->next;
+        if (!cached_niccb.tx_waiting)
+            waiting_tail = 0;
+        process = pending_process(pending);
+        pending->source = source;
+        enqueue();
+        progress = 1;
+    }
+    return progress;
+}
+#endif
+
 void tx_command(volatile const uint32_t *cmd)
 {
     uint32_t id = cmd[PTL_TX_PENDING];
@@ -64,8 +104,10 @@ void tx_command(volatile const uint32_t *cmd)
     if (!(pending->flags & PTL_TX_SEGS))
         pending_free_segments();  /* SEG commands the TX does not use */
 #if PTL_GBN
-    if (!source_get(cmd[PTL_TX_DST]))
-        source_exhausted();  /* a host command cannot be dropped and NACKed */
+    if (cached_niccb.tx_waiting || !source_get(cmd[PTL_TX_DST])) {
+        wait_for_source(cmd[PTL_TX_DST]);
+        return;
+    }
 #else
     source_get(cmd[PTL_TX_DST]);
 #endif

@@ -51,8 +51,9 @@ enum NiccbWord : uint32_t {
     kMagic, kVersion, kFeatures, kTxPendings, kRxPendings, kSources, kSegments, kPendingBytes, kSourceBytes,
     kSramStructs, kTxMessages, kRxMessages, kHostInterrupts, kEvents, kRxInUse, kRxInUseMax, kSourcesInUse,
     kSourcesInUseMax, kTxFifoYields, kCtrlPendings, kRxDrops, kNacksSent, kNacksReceived, kAcksSent, kAcksReceived,
-    kRetransmits,
+    kRetransmits, kAccelMatches, kAccelDrops, kAccelExamined, kAccelEvents, kAccelMes, kAccelMds, kTxSourceWaits,
 };
+static_assert(kTxSourceWaits * 4 == offsetof(ptl_niccb, tx_source_waits));
 
 struct Event {
     uint32_t type = 0, id = 0, word2 = 0, word3 = 0;

@@ -111,6 +111,71 @@ TEST(PortalsGoBackN, IncastIsDeterministic) {
     EXPECT_EQ(a.sender_niccb_sum, b.sender_niccb_sum);
 }
 
+// Node 0 takes kEach 8 KB messages from each of `in` and sends kEach to each of `out`,
+// on the tiny pools (4 sources): a deposit holds its source for microseconds. Checks
+// that every message arrives once, in order, with its bytes; returns node 0's niccb.
+std::vector<uint32_t> exchange(const std::vector<uint32_t>& in, const std::vector<uint32_t>& out) {
+    constexpr uint32_t kEach = 6, kBig = 8192;
+    constexpr uint64_t kBigStride = 0x4000;
+    // Message `t` (tagged by its peer of node 0 and index; 0x8000 marks node 0's) has
+    // its own place at both ends.
+    auto slot = [&](uint32_t t) { return uint64_t(((t >> 16) & 0xF) * 2 * kEach + (t & 0xFFFF)) * kBigStride; };
+    system::System sys(ptl::spec(kSenders + 1, "portals_tiny"));
+    std::map<uint32_t, NodeScript> nodes;
+    std::map<uint32_t, NodeScript*> scripts;
+    std::map<uint32_t, std::vector<uint8_t>> sent;  // by tag
+    auto send = [&](uint32_t from, uint32_t to, uint32_t t) {
+        sent[t] = ptl::put_pattern(sys, from, kSendBase + slot(t), kBig, t);
+        nodes[from].sends.push_back({to, t, kSendBase + slot(t), kBig, {}, {}});
+    };
+    for (uint32_t i = 0; i < kEach; ++i) {
+        for (uint32_t p : in) send(p, 0, tag(p, i));
+        for (uint32_t p : out) send(0, p, tag(p, kEach + i));
+    }
+    nodes[0].expect_rx = uint32_t(in.size()) * kEach;
+    for (uint32_t p : out) nodes[p].expect_rx = kEach;
+    for (auto& [n, script] : nodes) {
+        script.place = [&](const Incoming& m) { return ptl::Placement{kRecvBase + slot(m.hdr.match_bits_lo), kBig, {}}; };
+        scripts[n] = &script;
+    }
+    auto r = ptl::run(sys, scripts);
+    EXPECT_TRUE(r.result.faulted_nodes.empty()) << "a node faulted";
+    for (auto& [n, script] : nodes) {
+        EXPECT_TRUE(script.finished) << "node " << n;
+        std::map<uint32_t, uint32_t> next;  // by source: the next index expected
+        for (const Incoming& m : script.received) {
+            const uint32_t t = m.hdr.match_bits_lo;
+            EXPECT_EQ((t & 0xFFFF) % kEach, next[m.src]++) << "node " << n << " from " << m.src << ": out of order or duplicated";
+            EXPECT_EQ(ptl::read(sys, n, kRecvBase + slot(t), kBig), sent.at(t)) << "tag " << t;
+        }
+        EXPECT_EQ(script.received.size(), script.expect_rx) << "node " << n;
+    }
+    std::vector<uint32_t> cb;
+    for (uint32_t w = 0; w <= ptl::kTxSourceWaits; ++w) cb.push_back(r.hosts[0]->niccb(w));
+    return cb;
+}
+
+// Exhaustion on the sending side: node 0 takes messages from nodes 1-4 and sends to
+// nodes 5-8, eight peers for its 4 sources. A transmit cannot be dropped and NACKed
+// like an arriving message: it waits for a source, in command order (before, the
+// firmware panicked).
+TEST(PortalsGoBackN, TransmitsWaitForASourceWhileTheReceiverHoldsThem) {
+    auto cb = exchange({1, 2, 3, 4}, {5, 6, 7, 8});
+    EXPECT_GT(cb[ptl::kTxSourceWaits], 0u) << "node 0's transmits did wait for sources";
+    EXPECT_EQ(cb[ptl::kSourcesInUse], 0u);
+}
+
+// Node 0 also sends to the eight nodes whose messages it drops. A NACK can then reach
+// a sender while the message it names is still in the sender's TX FIFO: that message
+// and those behind it leave after the NACK and are dropped too, so each goes again
+// when it completes. Before, they waited for an acknowledgement that never came and
+// the exchange stopped with messages undelivered.
+TEST(PortalsGoBackN, MessagesInTheFifoWhenTheNackComesGoAgain) {
+    auto cb = exchange({1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8});
+    EXPECT_GT(cb[ptl::kNacksSent], 0u);
+    EXPECT_EQ(cb[ptl::kSourcesInUse], 0u);
+}
+
 TEST(PortalsGoBackN, PanicImageStillPanicsOnTheSameIncast) {
     // PTL_EXHAUSTION=0 keeps the seed's behaviour: the receiver stops, naming the pool.
     system::System sys(ptl::spec(kSenders + 1, "portals_tiny_panic"));

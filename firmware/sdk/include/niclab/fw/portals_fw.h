@@ -80,7 +80,9 @@ struct ptl_niccb {
     uint32_t accel_events;     /* events posted to the accelerated EQ (never an interrupt) */
     uint32_t accel_mes;        /* configuration: match entries and MDs of the accelerated pools */
     uint32_t accel_mds;
-};                             /* 128 bytes */
+    /* go-back-N, sending side */
+    uint32_t tx_source_waits;  /* transmits that waited for a free source (a host command cannot be dropped) */
+};                             /* 132 bytes */
 
 /* ---- Mailbox commands (struct niclab_mailbox, niclab/fw/mailbox.h: the generic
  * process's mailbox is the symbol "niclab_mailbox"). Word 0 is the opcode. Only
