@@ -31,7 +31,10 @@
  *    it needs the timer to wake wfi; the core model's timer wake-up scheduled an
  *    event in the past in a LogP run, so no timer for now.)
  * On NACK(N) the sender releases what came before N and puts every unacknowledged
- * message from N on back at the front of the TX queue, in order.
+ * message from N on back at the front of the TX queue, in order; those still in the
+ * TX FIFO leave after the NACK, are dropped, and go again as they complete
+ * (PEND_RESEND). A transmit that finds no source waits for one (tx.c): a host command
+ * cannot be dropped.
  *
  * Control messages are header-only Portals messages to PTL_PID_FIRMWARE, type
  * PTL_MSG_FW_ACK or PTL_MSG_FW_NACK, ack = the receiver's expected number. They carry
