@@ -146,6 +146,24 @@ static void resend(struct lower_pending *lp)
     trace_val(lp->seq);
 }
 
+/* The TX engine could not read `lp`'s payload (a host fault) and sent nothing, but the
+ * message has its sequence number: without it the receiver would wait for it for
+ * ever. It goes again as a header-only PTL_MSG_FW_SKIP with the same number, under
+ * go-back-N like any message; the host's TX_DONE, posted when it is acknowledged,
+ * reports the fault. */
+static void skip(struct lower_pending *lp)
+{
+    volatile uint32_t *up =
+        (volatile uint32_t *)(uintptr_t)(pending_process(lp)->upper_window + pending_hdr_offset(lp));
+    up[0] = PTL_MSG_FW_SKIP;
+    up[PTL_HDR_DST_PID_OFFSET / 4u] = PTL_PID_FIRMWARE << 16;  /* the seq word stays */
+    pending_free_segments();
+    lp->flags = (uint8_t)((lp->flags & PEND_HDR_SECOND_HALF) | PEND_FAILED);
+    lp->length = 0;
+    NICCB_INC(tx_skips);
+    resend(lp);
+}
+
 void gbn_tx_sent(uint32_t status, uint32_t bytes)
 {
     struct lower_pending *lp = pending;
@@ -155,8 +173,12 @@ void gbn_tx_sent(uint32_t status, uint32_t bytes)
         return;
     }
     struct peer *pe = peer_at(lp->source->nid);
-    /* A failed DMA sent nothing; the host hears of it at once (gbn.h: its number is
-     * lost, a known limitation). An ACK may beat a long message's completion. */
+    if (status != NICLAB_DMA_OK && !(lp->flags & PEND_FAILED) && !seq_before(lp->seq, pe->tx_acked)) {
+        skip(lp);
+        return;
+    }
+    /* An ACK may beat a long message's completion. A skip that failed too (its header
+     * could not be read) ends here: its number is lost. */
     if (status != NICLAB_DMA_OK || seq_before(lp->seq, pe->tx_acked)) {
         tx_release(status, bytes >= PTL_HDR_BYTES ? bytes - PTL_HDR_BYTES : 0u);
         return;
@@ -185,7 +207,7 @@ static void acked(struct peer *pe, uint32_t n)
             break;
         pe->unacked_head = (uint16_t)ref_of(lp->next);
         pending = lp;
-        tx_release(NICLAB_DMA_OK, payload_bytes());
+        tx_release((lp->flags & PEND_FAILED) ? NICLAB_DMA_HOST_FAULT : NICLAB_DMA_OK, payload_bytes());
     }
     if (!pe->unacked_head)
         pe->unacked_tail = 0;
@@ -229,6 +251,15 @@ void gbn_control(uint32_t src, volatile const uint32_t *hdr)
     } else if (type == PTL_MSG_FW_ACK) {
         NICCB_INC(acks_received);
         acked(pe, n);
+    } else if (type == PTL_MSG_FW_SKIP) {
+        /* In sequence like a message, but nothing to take: no resources needed. */
+        uint32_t seq = hdr[PTL_HDR_SEQ_OFFSET / 4u] & 0xFFFFu;
+        NICCB_INC(skips_received);
+        acked(pe, n);
+        if (gbn_expected(pe, seq))
+            gbn_rx_accepted(pe);
+        else
+            gbn_rx_dropped(pe, seq);
     } else {
         fw_panic(reason_value("go-back-N: unknown control message type", type));
     }

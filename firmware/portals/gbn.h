@@ -34,7 +34,8 @@
  * message from N on back at the front of the TX queue, in order; those still in the
  * TX FIFO leave after the NACK, are dropped, and go again as they complete
  * (PEND_RESEND). A transmit that finds no source waits for one (tx.c): a host command
- * cannot be dropped.
+ * cannot be dropped. A message whose payload could not be read goes as a
+ * PTL_MSG_FW_SKIP with its number (PEND_FAILED), so no number is ever lost.
  *
  * Control messages are header-only Portals messages to PTL_PID_FIRMWARE, type
  * PTL_MSG_FW_ACK or PTL_MSG_FW_NACK, ack = the receiver's expected number. They carry

@@ -38,6 +38,9 @@ enum pending_state {
 /* Go-back-N: a message that was in the TX FIFO when its receiver's NACK came, so the
  * receiver drops it: it goes again when it completes (gbn.c, go_back). */
 #define PEND_RESEND 0x4u
+/* Go-back-N: its payload could not be read; it goes as a PTL_MSG_FW_SKIP, and its
+ * TX_DONE, when acknowledged, says NICLAB_DMA_HOST_FAULT. */
+#define PEND_FAILED 0x8u
 
 /* Segment references are index + 1, so that 0 - what crt0 leaves in every pending
  * - means "none": no pool needs a boot-time initialization loop. */

@@ -187,6 +187,9 @@ void bind_portals(py::module_& m) {
             d["accel_events"] = cb.accel_events;
             d["accel_mes"] = cb.accel_mes;
             d["accel_mds"] = cb.accel_mds;
+            d["tx_source_waits"] = cb.tx_source_waits;
+            d["tx_skips"] = cb.tx_skips;
+            d["skips_received"] = cb.skips_received;
             return d;
         });
 }

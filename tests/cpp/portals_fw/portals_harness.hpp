@@ -52,8 +52,9 @@ enum NiccbWord : uint32_t {
     kSramStructs, kTxMessages, kRxMessages, kHostInterrupts, kEvents, kRxInUse, kRxInUseMax, kSourcesInUse,
     kSourcesInUseMax, kTxFifoYields, kCtrlPendings, kRxDrops, kNacksSent, kNacksReceived, kAcksSent, kAcksReceived,
     kRetransmits, kAccelMatches, kAccelDrops, kAccelExamined, kAccelEvents, kAccelMes, kAccelMds, kTxSourceWaits,
+    kTxSkips, kSkipsReceived,
 };
-static_assert(kTxSourceWaits * 4 == offsetof(ptl_niccb, tx_source_waits));
+static_assert(kSkipsReceived * 4 == offsetof(ptl_niccb, skips_received));
 
 struct Event {
     uint32_t type = 0, id = 0, word2 = 0, word3 = 0;

@@ -176,6 +176,44 @@ TEST(PortalsGoBackN, MessagesInTheFifoWhenTheNackComesGoAgain) {
     EXPECT_EQ(cb[ptl::kSourcesInUse], 0u);
 }
 
+// A payload the TX engine cannot read (outside host memory) sends nothing, but the
+// message already has its sequence number. It goes as a header-only PTL_MSG_FW_SKIP with
+// that number, so the receiver's numbers stay whole and the messages behind it arrive;
+// the host's TX_DONE reports the fault. (Before, the receiver waited for the lost
+// number for ever and every later message to it was dropped.)
+TEST(PortalsGoBackN, AnUnreadablePayloadIsSkippedAndTheStreamGoesOn) {
+    constexpr uint32_t kGood = 4, kLen = 300;
+    system::System sys(ptl::spec(2, "portals"));
+    NodeScript tx, rx;
+    std::vector<std::vector<uint8_t>> sent;
+    tx.sends.push_back({1, tag(1, 0), uint64_t(1) << 44, kLen, {}, {}});  // far outside host memory
+    for (uint32_t i = 1; i <= kGood; ++i) {
+        const uint64_t a = kSendBase + i * kStride;
+        sent.push_back(ptl::put_pattern(sys, 0, a, kLen, tag(1, i)));
+        tx.sends.push_back({1, tag(1, i), a, kLen, {}, {}});
+    }
+    rx.expect_rx = kGood;
+    rx.place = [](const Incoming& in) { return ptl::Placement{recv_addr(in.hdr.match_bits_lo), kLen, {}}; };
+    std::map<uint32_t, NodeScript*> scripts{{0, &tx}, {1, &rx}};
+    auto r = ptl::run(sys, scripts);
+    ASSERT_TRUE(r.result.faulted_nodes.empty());
+    EXPECT_TRUE(tx.finished && rx.finished);
+    ASSERT_EQ(tx.tx_done.size(), size_t(kGood + 1));
+    uint32_t faults = 0;
+    for (const ptl::Event& e : tx.tx_done) faults += e.word2 == NICLAB_DMA_HOST_FAULT;
+    EXPECT_EQ(faults, 1u) << "the one TX_DONE that reports the fault";
+    ASSERT_EQ(rx.received.size(), size_t(kGood));
+    for (uint32_t i = 0; i < kGood; ++i) {
+        EXPECT_EQ(rx.received[i].hdr.match_bits_lo, tag(1, i + 1)) << "in order, after the skipped one";
+        EXPECT_EQ(ptl::read(sys, 1, recv_addr(tag(1, i + 1)), kLen), sent[i]);
+    }
+    EXPECT_EQ(r.hosts[0]->niccb(ptl::kTxSkips), 1u);
+    // The messages behind it were already in the FIFO and arrive first, a gap: the
+    // receiver's NACK sends the skip again with them, and drops its duplicate.
+    EXPECT_GE(r.hosts[1]->niccb(ptl::kSkipsReceived), 1u);
+    EXPECT_EQ(r.hosts[0]->niccb(ptl::kSourcesInUse), 0u);
+}
+
 TEST(PortalsGoBackN, PanicImageStillPanicsOnTheSameIncast) {
     // PTL_EXHAUSTION=0 keeps the seed's behaviour: the receiver stops, naming the pool.
     system::System sys(ptl::spec(kSenders + 1, "portals_tiny_panic"));

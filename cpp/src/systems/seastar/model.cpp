@@ -53,6 +53,9 @@ public:
             out.add("portals.acks_sent", cb.acks_sent);
             out.add("portals.acks_received", cb.acks_received);
             out.add("portals.retransmits", cb.retransmits);
+            out.add("portals.tx_source_waits", cb.tx_source_waits);
+            out.add("portals.tx_skips", cb.tx_skips);
+            out.add("portals.skips_received", cb.skips_received);
         }
         // Accelerated mode: the firmware's matching and event posting (seed 000 §4.3.2).
         if (nal_->has(PTL_FW_FEAT_ACCEL)) {

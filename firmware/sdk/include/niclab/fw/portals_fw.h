@@ -82,7 +82,9 @@ struct ptl_niccb {
     uint32_t accel_mds;
     /* go-back-N, sending side */
     uint32_t tx_source_waits;  /* transmits that waited for a free source (a host command cannot be dropped) */
-};                             /* 132 bytes */
+    uint32_t tx_skips;         /* messages whose payload could not be read, sent as PTL_MSG_FW_SKIP */
+    uint32_t skips_received;
+};                             /* 140 bytes */
 
 /* ---- Mailbox commands (struct niclab_mailbox, niclab/fw/mailbox.h: the generic
  * process's mailbox is the symbol "niclab_mailbox"). Word 0 is the opcode. Only
@@ -247,6 +249,9 @@ struct ptl_niccb {
  * (every message before it was accepted). Never shown to a host. */
 #define PTL_MSG_FW_ACK          0x81u  /* cumulative acknowledgement */
 #define PTL_MSG_FW_NACK         0x82u  /* ... and "go back": retransmit from seq on */
+#define PTL_MSG_FW_SKIP         0x83u  /* in place of a message whose payload the sender could not read
+                                        * (a host fault): it carries that message's seq, so the numbers
+                                        * stay whole; the receiver counts it taken and shows no host */
 #define PTL_PID_FIRMWARE        0xFFFFu
 #define PTL_HDR_ACK_REQ         0x01u  /* put: the initiator wants an acknowledgement */
 #define PTL_HDR_INLINE          0x02u  /* payload is in ptl_hdr.inline_data */
