@@ -4,6 +4,7 @@
 // by a put. Argument: the message size. Counters: the simulated one-way latency
 // (round trip / 2, us), simulated messages per host second, and kernel events per
 // host second. The timed part is the ping-pong only.
+#include <algorithm>
 #include <benchmark/benchmark.h>
 
 #include <memory>
@@ -103,7 +104,7 @@ constexpr int kWarmup = 50;
 
 void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     const uint32_t bytes = uint32_t(state.range(0));
-    uint64_t round_trips = 0;
+    uint64_t round_trips = 0, instructions = 0, events = 0;
     for (auto _ : state) {
         state.PauseTiming();
         TwoNodes two;
@@ -113,11 +114,15 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
         host::Process pa(two.sys.host_cpu(0), "ping", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[0], 1, bytes, true, kWarmup + kRoundTrips, warmed); });
         host::Process pb(two.sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[1], 0, bytes, false, kWarmup + kRoundTrips, [](int) {}); });
         two.sys.run_until(Time::max());  // to the end of the warm-up
+        const uint64_t instret0 = two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret();
+        const uint64_t events0 = two.sys.kernel().events_fired();
         state.ResumeTiming();
 
         two.sys.run_until(Time::max());
 
         state.PauseTiming();
+        instructions += two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret() - instret0;
+        events += two.sys.kernel().events_fired() - events0;
         if (const std::string error = incomplete(pa, pb); !error.empty()) {
             state.SkipWithError(error.c_str());
             break;
@@ -126,6 +131,10 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
         state.ResumeTiming();
     }
     state.counters["round_trips_per_s"] = benchmark::Counter(double(round_trips), benchmark::Counter::kIsRate);
+    // Where a round trip's host time goes: firmware instructions on both NICs, and
+    // kernel events (device completions, packets, host process steps).
+    state.counters["fw_instr_per_rt"] = double(instructions) / double(std::max<uint64_t>(round_trips, 1));
+    state.counters["events_per_rt"] = double(events) / double(std::max<uint64_t>(round_trips, 1));
 }
 BENCHMARK(BM_PortalsPutPingPongSteady)->Arg(0)->Arg(8)->Unit(benchmark::kMillisecond);
 
