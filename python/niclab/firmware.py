@@ -2,7 +2,8 @@
 
 An installed wheel carries them in ``niclab/firmware/``; a development checkout finds
 them in the CMake build tree (``build/firmware/examples`` and, for the Portals
-firmware and its option images, ``build/firmware/portals``). ``NICLAB_FIRMWARE_DIR``
+firmware and its option images, ``build/firmware/portals``; GRIM's LANai firmware,
+``build/firmware/grim``). ``NICLAB_FIRMWARE_DIR``
 overrides both.
 """
 
@@ -19,10 +20,10 @@ def firmware_dirs():
     dirs = []
     if os.environ.get("NICLAB_FIRMWARE_DIR"):
         env = Path(os.environ["NICLAB_FIRMWARE_DIR"])
-        dirs += [env / "examples", env / "portals", env]
+        dirs += [env / "examples", env / "portals", env / "grim", env]
     dirs.append(_PACKAGE_DIR / "firmware")
     build = _PACKAGE_DIR.parent.parent / "build" / "firmware"
-    dirs += [build / "examples", build / "portals"]
+    dirs += [build / "examples", build / "portals", build / "grim"]
     return dirs
 
 

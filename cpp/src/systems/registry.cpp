@@ -4,6 +4,7 @@
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/system_model.hpp"
 #include "niclab/systems/dsnic/model.hpp"
+#include "niclab/systems/grim/grim.hpp"
 #include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/systems/startx/model.hpp"
 #include "niclab/systems/t9000/model.hpp"
@@ -11,7 +12,7 @@
 namespace niclab::system {
 
 const std::vector<const SystemModel*>& system_models() {
-    static const std::vector<const SystemModel*> models = {&seastar::model(), &startx::model(), &t9000::model(), &dsnic::model()};
+    static const std::vector<const SystemModel*> models = {&seastar::model(), &startx::model(), &t9000::model(), &dsnic::model(), &grim::model()};
     return models;
 }
 

@@ -1,0 +1,30 @@
+#pragma once
+// GRIM on Myrinet (seed 004, Ulmer's thesis): LANai NICs (lanai.hpp) running GRIM's C
+// firmware (firmware/grim), PCI hosts, a Myrinet crossbar with source routing; the
+// host library's endpoints (endpoint.hpp) and the transports `am` and `rm-p`.
+#include <cstdint>
+#include <vector>
+
+#include "niclab/system/preset.hpp"
+#include "niclab/system/system.hpp"
+#include "niclab/system/system_model.hpp"
+#include "niclab/systems/grim/endpoint.hpp"
+#include "niclab/systems/grim/lanai.hpp"
+
+namespace niclab::grim {
+
+const system::SystemModel& model();
+
+std::vector<system::ParameterDecl> parameters();
+LanaiConfig lanai_config(const system::Preset& preset, uint32_t node, uint32_t nodes);
+net::NetworkParams network_params(const system::Preset& preset);
+EndpointParams endpoint_params(const system::Preset& preset);
+
+// Node `node`'s LANai (ConfigError-free: niclab::Error if the node is not a GRIM node).
+LanaiNic& lanai(system::System& sys, size_t node);
+// The node's GRIM endpoint (logical channel 0), set up through the driver on first use
+// once the GRIM firmware runs; a firmware reload starts a fresh one. Throws
+// niclab::Error naming the node when it runs other firmware.
+Endpoint& endpoint(system::System& sys, size_t node);
+
+}  // namespace niclab::grim

@@ -1,0 +1,203 @@
+// GRIM's host library: the driver's set-up and an endpoint's calls (endpoint.hpp).
+#include "niclab/systems/grim/endpoint.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "niclab/fw/grim_fw.h"
+#include "niclab/fw/lanai.h"
+#include "niclab/sim/error.hpp"
+
+namespace niclab::grim {
+
+namespace {
+constexpr uint32_t kLcBase = offsetof(grim_shared, lc);
+constexpr uint32_t kLcStride = sizeof(grim_lc);
+
+uint32_t be(uint32_t v) { return __builtin_bswap32(v); }
+}  // namespace
+
+Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams& params,
+                   const std::vector<std::vector<uint8_t>>& routes)
+    : nic_(nic), memory_(memory), params_(params) {
+    nic::EmbeddedNic& e = nic_.nic();
+    const fw::FirmwareImage* image = e.image();
+    if (!image || !image->find_symbol("grim_shared", shared_))
+        throw Error("node " + std::to_string(node()) + " does not run GRIM firmware (no grim_shared symbol" +
+                    (image ? " in " + image->path().filename().string() : ", no firmware loaded") + ")");
+    if (e.peek32(shared_ + offsetof(grim_shared, magic)) != GRIM_FW_MAGIC ||
+        e.peek32(shared_ + offsetof(grim_shared, version)) != GRIM_FW_VERSION)
+        throw Error("node " + std::to_string(node()) + ": the GRIM firmware has not started (or is another version)");
+    for (const auto& s : image->segments())
+        if (s.sram_offset + s.mem_size > kSendQueueOffset)
+            throw Error("node " + std::to_string(node()) + ": the firmware image reaches into the send queue at SRAM offset " +
+                        std::to_string(kSendQueueOffset));
+    if (routes.size() > GRIM_MAX_NODES) throw Error("GRIM's firmware has routes for " + std::to_string(GRIM_MAX_NODES) + " nodes");
+
+    // grim_enable(): the driver's configuration, written before the firmware is told
+    // to go (set-up, not timed: the thesis measures nothing of it).
+    auto put = [&](uint32_t field, uint32_t v) { e.poke32(shared_ + field, v); };
+    put(offsetof(grim_shared, nodes), uint32_t(routes.size()));
+    put(offsetof(grim_shared, sram_bytes), nic_.sram_bytes());
+    put(offsetof(grim_shared, buffer_offset), kBufferOffset);
+    put(offsetof(grim_shared, nack_backoff_cycles), params_.nack_backoff_cycles);
+    for (uint32_t n = 0; n < routes.size(); ++n) {
+        uint32_t bytes = 0;
+        for (size_t i = 0; i < routes[n].size(); ++i) bytes |= uint32_t(routes[n][i]) << (8 * i);
+        put(offsetof(grim_shared, routes) + n * sizeof(grim_route) + offsetof(grim_route, bytes), bytes);
+        put(offsetof(grim_shared, routes) + n * sizeof(grim_route) + offsetof(grim_route, length), uint32_t(routes[n].size()));
+    }
+    const uint32_t lc = kLcBase + kLc * kLcStride;
+    put(lc + offsetof(grim_lc, sq_offset), kSendQueueOffset);
+    put(lc + offsetof(grim_lc, sq_bytes), kSendQueueBytes);
+    put(lc + offsetof(grim_lc, rq_host_addr), uint32_t(kQueueBase));
+    put(lc + offsetof(grim_lc, rq_slots), params_.am_slots);
+    put(lc + offsetof(grim_lc, rq_slot_bytes), kSlotBytes);
+    put(lc + offsetof(grim_lc, rq_back_host_addr), uint32_t(kBackWord));
+    put(lc + offsetof(grim_lc, enabled), 1);
+    memory_.write(kBackWord, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&am_front_), 4));
+    put(offsetof(grim_shared, go), 1);
+    nic_.set_host_write_hook([this] { arrived_.notify_all(); });
+    e.control().raise_external(NICLAB_IRQ_DOORBELL);
+}
+
+uint32_t Endpoint::lc_field(uint32_t offset) const { return shared_ + kLcBase + kLc * kLcStride + offset; }
+
+uint32_t Endpoint::register_handler(const std::string& name, Handler fn) {
+    for (uint32_t i = 0; i < handlers_.size(); ++i)
+        if (handlers_[i].first == name) {
+            handlers_[i].second = std::move(fn);
+            return i + 1;
+        }
+    handlers_.emplace_back(name, std::move(fn));
+    return uint32_t(handlers_.size());  // id 0 is no handler
+}
+
+uint32_t Endpoint::resolve(const std::string& name) const {
+    for (uint32_t i = 0; i < handlers_.size(); ++i)
+        if (handlers_[i].first == name) return i + 1;
+    throw Error("node " + std::to_string(node()) + ": no GRIM handler named '" + name + "'");
+}
+
+void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& header, uint64_t src, uint32_t bytes) {
+    ctx.compute(params_.send_call);
+    const uint32_t entry = GRIM_ENTRY_BYTES(bytes);
+    const uint32_t pos = back_ % kSendQueueBytes;
+    const uint32_t skip = pos + entry > kSendQueueBytes ? kSendQueueBytes - pos : 0;
+    bus::PciBus& bus = nic_.bus();
+    // Room by the NI's front as last seen; read it again (PIO) only when short.
+    while (kSendQueueBytes - (back_ - front_seen_) < entry + skip) {
+        uint8_t w[4];
+        bus.load(ctx, nic_.pci_address(lc_field(offsetof(grim_lc, sq_front)) - LANAI_SRAM_UNCACHED_BASE), w);
+        front_seen_ = uint32_t(w[0]) | uint32_t(w[1]) << 8 | uint32_t(w[2]) << 16 | uint32_t(w[3]) << 24;
+    }
+    if (skip) {
+        const uint32_t mark = GRIM_WRAP_MARK;
+        bus.store(ctx, nic_.pci_address(kSendQueueOffset + pos), std::span(reinterpret_cast<const uint8_t*>(&mark), 4));
+        back_ += skip;
+    }
+    // The entry in 64-byte blocks: the header (network order) and the payload.
+    const uint32_t at = kSendQueueOffset + back_ % kSendQueueBytes;
+    alignas(8) std::array<uint8_t, 64> block{};
+    for (uint32_t i = 0; i < 8; ++i) {
+        const uint32_t w = be(header[i]);
+        std::copy_n(reinterpret_cast<const uint8_t*>(&w), 4, block.data() + 4 * i);
+    }
+    uint32_t done = 0;  // payload bytes placed
+    for (uint32_t off = 0; off < entry; off += 64) {
+        const uint32_t first = off == 0 ? GRIM_HEADER_BYTES : 0;
+        const uint32_t n = std::min<uint32_t>(64 - first, bytes - done);
+        if (off) block.fill(0);
+        if (n) memory_.read(src + done, std::span(block.data() + first, n));
+        done += n;
+        bus.store(ctx, nic_.pci_address(at + off), block);
+    }
+    back_ += entry;
+    const uint32_t back = back_;
+    bus.store(ctx, nic_.pci_address(lc_field(offsetof(grim_lc, sq_back)) - LANAI_SRAM_UNCACHED_BASE),
+              std::span(reinterpret_cast<const uint8_t*>(&back), 4));
+}
+
+void Endpoint::am_send(host::ProcessContext& ctx, uint32_t dst_node, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,
+                       uint32_t bytes) {
+    if (bytes > GRIM_MTU) throw Error("grim_send: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
+    if (dst_node >= nic_.network()->nodes()) throw Error("grim_send: no node " + std::to_string(dst_node));
+    const uint32_t words = (bytes + 3) / 4;
+    push(ctx,
+         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_AM, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, kLc)),
+          GRIM_W3(kLc, handler), args[0], args[1], args[2], args[3]},
+         src, bytes);
+}
+
+void Endpoint::rm_write_p(host::ProcessContext& ctx, uint32_t dst_node, uint64_t remote, uint64_t src, uint32_t bytes, uint64_t notify,
+                          uint32_t notify_value, uint32_t user) {
+    if (bytes > GRIM_MTU) throw Error("rm_write_p: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
+    if (dst_node >= nic_.network()->nodes()) throw Error("rm_write_p: no node " + std::to_string(dst_node));
+    if (remote + bytes > 0xFFFF'FFFFull || notify > 0xFFFF'FFFCull)
+        throw Error("rm_write_p: PCI physical addresses are 32-bit (seed 004 L575)");
+    const uint32_t words = (bytes + 3) / 4;
+    push(ctx,
+         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_P, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, kLc)),
+          GRIM_W3(kLc, 0), uint32_t(remote), uint32_t(notify), notify_value, user},
+         src, bytes);
+}
+
+uint32_t Endpoint::poll(host::ProcessContext& ctx) {
+    ctx.compute(params_.poll);
+    uint32_t back = 0;
+    memory_.read(kBackWord, std::span(reinterpret_cast<uint8_t*>(&back), 4));
+    uint32_t handled = 0;
+    while (am_front_ != back) {
+        const uint64_t slot = kQueueBase + uint64_t(am_front_ % params_.am_slots) * kSlotBytes;
+        std::array<uint32_t, 8> h;
+        memory_.read(slot, std::span(reinterpret_cast<uint8_t*>(h.data()), 32));
+        for (auto& w : h) w = be(w);
+        ActiveMessage m;
+        m.src_node = GRIM_EP_NODE(GRIM_W1_SRC_EP(h[1]));
+        m.handler = GRIM_W3_HANDLER(h[3]);
+        m.args = {h[4], h[5], h[6], h[7]};
+        m.payload_addr = slot + GRIM_HEADER_BYTES;
+        m.bytes = GRIM_W2_WORDS(h[2]) * 4 - GRIM_W1_PCORR(h[1]);
+        ctx.compute(params_.handler_call);
+        if (m.handler == 0 || m.handler > handlers_.size())
+            throw Error("node " + std::to_string(node()) + ": active message from node " + std::to_string(m.src_node) + " names handler " +
+                        std::to_string(m.handler) + ", which is not registered");
+        handlers_[m.handler - 1].second(ctx, m);
+        ++am_front_;
+        ++handled;
+        // Give the slot back to the NI (one posted PIO store).
+        const uint32_t front = am_front_;
+        nic_.bus().store(ctx, nic_.pci_address(lc_field(offsetof(grim_lc, rq_front)) - LANAI_SRAM_UNCACHED_BASE),
+                         std::span(reinterpret_cast<const uint8_t*>(&front), 4));
+    }
+    return handled;
+}
+
+void Endpoint::wait(host::ProcessContext& ctx, const std::function<bool()>& done) {
+    for (;;) {
+        poll(ctx);
+        if (done()) return;
+        uint32_t back = 0;
+        memory_.read(kBackWord, std::span(reinterpret_cast<uint8_t*>(&back), 4));
+        if (back != am_front_) continue;
+        // Spinning on host memory costs the CPU but changes nothing until a DMA from
+        // the NI lands: skip ahead to it.
+        ctx.wait(arrived_);
+    }
+}
+
+const std::vector<std::string>& Endpoint::counter_names() {
+    static const std::vector<std::string> names = {"sent", "retransmits", "received", "out_of_order", "acks_sent", "acks_received",
+                                                   "nacks_sent", "nacks_received", "control_queued", "am_delivered", "rm_delivered",
+                                                   "bad_messages"};
+    return names;
+}
+
+uint32_t Endpoint::counter(const char* name) const {
+    const auto& n = counter_names();
+    const auto it = std::find(n.begin(), n.end(), name);
+    if (it == n.end()) throw Error(std::string("GRIM has no counter '") + name + "'");
+    return nic_.nic().peek32(shared_ + offsetof(grim_shared, counters) + 4 * uint32_t(it - n.begin()));
+}
+
+}  // namespace niclab::grim

@@ -1,0 +1,135 @@
+// GRIM on Myrinet in the registry of systems: its node (PCI bus, LANai NIC, GRIM
+// endpoint), its transports (am, rm-p) and its published results.
+#include <memory>
+
+#include "niclab/fw/grim_fw.h"
+#include "niclab/system/config_error.hpp"
+#include "niclab/system/pci_part.hpp"
+#include "niclab/system/published.hpp"
+#include "niclab/systems/grim/grim.hpp"
+#include "niclab/systems/grim/transport.hpp"
+
+namespace niclab::grim {
+
+namespace {
+
+// The source route from `src` to every node: the output port at each switch on the
+// way, from the network's routing table (GRIM reads static routes from its
+// configuration files, App. C.1.2; a table built deadlock-free is what they hold).
+std::vector<std::vector<uint8_t>> routes_from(const net::Network* network, uint32_t src, uint32_t nodes) {
+    std::vector<std::vector<uint8_t>> r(nodes);
+    if (!network) return r;
+    const net::Topology& t = network->topology();
+    for (uint32_t dst = 0; dst < nodes; ++dst) {
+        if (dst == src) continue;
+        for (uint32_t router : t.path(src, dst)) r[dst].push_back(t.route(router, dst));
+    }
+    return r;
+}
+
+class GrimNode final : public system::NodeHardware {
+public:
+    GrimNode(system::System& sys, uint32_t node)
+        : sys_(sys),
+          bus_(sys.kernel(), sys.host_cpu(node), sys.host_memory(node), system::pci_params(sys.preset())),
+          nic_(sys.kernel(), lanai_config(sys.preset(), node, uint32_t(sys.node_count())), bus_, sys.network()) {}
+
+    bool active() const override { return nic_.nic().cpu().active(); }
+    nic::EmbeddedNic* embedded_nic() override { return &nic_.nic(); }
+    bool faulted() const override { return nic_.nic().faulted(); }
+    std::string fault_report() const override {
+        auto f = nic_.nic().fault();
+        return f ? f->what() : "";
+    }
+    void counters(system::Counters& out) const override {
+        out.add("nic.host_dma_transfers", nic_.host_dma().transfers());
+        out.add("nic.host_dma_bytes", nic_.host_dma().bytes());
+        out.add("nic.send_messages", nic_.net_send().messages());
+        out.add("nic.send_packets", nic_.net_send().packets());
+        out.add("nic.recv_messages", nic_.net_recv().messages());
+        out.add("nic.recv_refusals", nic_.net_recv().refusals());
+        if (!endpoint_) return;
+        for (const auto& name : Endpoint::counter_names()) out.add("grim." + name, endpoint_->counter(name.c_str()));
+    }
+
+    LanaiNic& lanai() { return nic_; }
+    Endpoint& endpoint() {
+        if (endpoint_ && loads_ != nic_.nic().loads()) {
+            retired_.push_back(std::move(endpoint_));  // its firmware was reloaded; transports may still hold it
+        }
+        if (!endpoint_) {
+            const uint32_t node = nic_.node();
+            if (!nic_.nic().image())
+                throw Error("node " + std::to_string(node) + " runs no firmware; GRIM's endpoints need the grim firmware");
+            endpoint_ = std::make_unique<Endpoint>(nic_, sys_.host_memory(node), endpoint_params(sys_.preset()),
+                                                   routes_from(sys_.network(), node, uint32_t(sys_.node_count())));
+            loads_ = nic_.nic().loads();
+        }
+        return *endpoint_;
+    }
+
+private:
+    system::System& sys_;
+    bus::PciBus bus_;
+    LanaiNic nic_;
+    std::unique_ptr<Endpoint> endpoint_;
+    uint64_t loads_ = 0;
+    std::vector<std::unique_ptr<Endpoint>> retired_;
+};
+
+GrimNode& node_of(system::System& sys, size_t node) {
+    auto* n = dynamic_cast<GrimNode*>(&sys.hardware(node));
+    if (!n) throw Error("node " + std::to_string(node) + " is a " + sys.model().name() + " node, not a GRIM (LANai) node");
+    return *n;
+}
+
+class GrimModel final : public system::SystemModel {
+public:
+    std::string name() const override { return "grim"; }
+    std::string summary() const override {
+        return "GRIM on Myrinet (seed 004): C firmware on the LANai 4/9 core, NI-to-NI go-back-N, active messages and remote memory, "
+               "PCI hosts, source-routed crossbar";
+    }
+    std::string nic_family() const override { return "embedded-core"; }
+    std::string default_preset() const override { return "grim-lanai9"; }
+    std::vector<system::ParameterDecl> parameters() const override { return grim::parameters(); }
+    net::NetworkParams network_params(const system::Preset& preset) const override { return grim::network_params(preset); }
+    // assumption: one Myrinet crossbar switch between the hosts for any node count; the
+    // thesis gives no topology or switch for its host-to-host runs (digest ambiguity 15).
+    nlohmann::json default_topology(uint32_t nodes) const override {
+        if (nodes < 2) return nullptr;
+        return {{"kind", "crossbar"}, {"ports", nodes}};
+    }
+    std::unique_ptr<system::NodeHardware> build_node(system::System& sys, uint32_t node) const override {
+        if (sys.node_count() > GRIM_MAX_NODES)
+            throw system::ConfigError("nodes", "GRIM's firmware keeps routes for " + std::to_string(GRIM_MAX_NODES) + " nodes");
+        return std::make_unique<GrimNode>(sys, node);
+    }
+    std::vector<msg::TransportInfo> transports() const override { return transport_infos(); }
+    std::unique_ptr<msg::Transport> open_transport(system::System& sys, uint32_t node, uint32_t peer, const std::string& transport,
+                                                   uint64_t seed) const override {
+        if (peer >= sys.node_count() || peer == node)
+            throw msg::TransportError("node " + std::to_string(node) + ": no peer node " + std::to_string(peer));
+        try {
+            return make_transport(transport, grim::endpoint(sys, node), sys.host_memory(node), peer, seed);
+        } catch (const msg::TransportError&) {
+            throw;
+        } catch (const Error& e) {
+            throw msg::TransportError(std::string("transport '") + transport + "': " + e.what());
+        }
+    }
+    std::string default_firmware() const override { return "grim"; }
+    const nlohmann::json& published() const override { return system::published("grim"); }
+};
+
+}  // namespace
+
+const system::SystemModel& model() {
+    static const GrimModel m;
+    return m;
+}
+
+LanaiNic& lanai(system::System& sys, size_t node) { return node_of(sys, node).lanai(); }
+Endpoint& endpoint(system::System& sys, size_t node) { return node_of(sys, node).endpoint(); }
+
+}  // namespace niclab::grim

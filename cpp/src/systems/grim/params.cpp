@@ -1,0 +1,104 @@
+// GRIM's parameters: their ranges and where each preset value goes. Values and their
+// sources are in presets/grim-*.json.
+#include <algorithm>
+
+#include "niclab/fw/lanai.h"
+#include "niclab/system/config_error.hpp"
+#include "niclab/system/host_part.hpp"
+#include "niclab/system/pci_part.hpp"
+#include "niclab/systems/grim/grim.hpp"
+
+namespace niclab::grim {
+
+using system::time_ns;
+
+std::vector<system::ParameterDecl> parameters() {
+    std::vector<system::ParameterDecl> d = system::host_parameters();
+    const auto pci = system::pci_parameters();
+    d.insert(d.end(), pci.begin(), pci.end());
+    const std::vector<system::ParameterDecl> own = {
+        {"core.clock_mhz", "MHz", 1, 10000, true},
+        {"core.cpi_load", "cycles", 1, 127, true},
+        {"core.cpi_store", "cycles", 1, 127, true},
+        {"core.cpi_mul", "cycles", 1, 127, true},
+        {"core.cpi_div", "cycles", 1, 127, true},
+        {"core.taken_branch_penalty", "cycles", 0, 127, true},
+        {"core.sram_read_cycles", "cycles", 0, 127, true},
+        {"core.sram_write_cycles", "cycles", 0, 127, true},
+        {"mmio.read_latency_ns", "ns", 0, 1e6, false},
+        {"mmio.write_occupancy_ns", "ns", 0, 1e6, false},
+        {"lanai.sram_bytes", "bytes", 1 << 20, LANAI_SRAM_MAX, true},
+        {"lanai.pci_dma_min_ns", "ns", 0, 1e6, false},
+        {"lanai.san_dma_min_ns", "ns", 0, 1e6, false},
+        {"net.link_mb_s", "MB/s", 1, 10000, false},
+        {"net.overhead_bytes", "bytes", 0, 64, true},
+        {"net.link_latency_ns", "ns", 0, 1e6, false},
+        {"net.switch_latency_ns", "ns", 0, 1e6, false},
+        {"net.max_payload", "bytes", 64, 4096, true},
+        {"net.input_buffers", "packets", 1, 64, true},
+        {"grim.send_call_ns", "ns", 0, 1e6, false},
+        {"grim.poll_ns", "ns", 0, 1e6, false},
+        {"grim.handler_call_ns", "ns", 0, 1e6, false},
+        {"grim.am_slots", "slots", 1, 4096, true},
+        {"grim.nack_backoff_us", "us", 0, 1e6, false},
+    };
+    d.insert(d.end(), own.begin(), own.end());
+    return d;
+}
+
+LanaiConfig lanai_config(const system::Preset& p, uint32_t node, uint32_t nodes) {
+    LanaiConfig c;
+    auto& core = c.embedded.core;
+    core.clock_mhz = p.integer("core.clock_mhz");
+    core.cpi_load = uint32_t(p.integer("core.cpi_load"));
+    core.cpi_store = uint32_t(p.integer("core.cpi_store"));
+    core.cpi_mul = uint32_t(p.integer("core.cpi_mul"));
+    core.cpi_div = uint32_t(p.integer("core.cpi_div"));
+    core.taken_branch_penalty = uint32_t(p.integer("core.taken_branch_penalty"));
+    core.sram_read_cycles = uint32_t(p.integer("core.sram_read_cycles"));
+    core.sram_write_cycles = uint32_t(p.integer("core.sram_write_cycles"));
+    c.embedded.mmio.read_latency = time_ns(p.value("mmio.read_latency_ns"));
+    c.embedded.mmio.write_occupancy = time_ns(p.value("mmio.write_occupancy_ns"));
+    c.embedded.node_id = node;
+    c.embedded.sram.size = uint32_t(p.integer("lanai.sram_bytes"));
+    if (c.embedded.sram.size % 4096)
+        throw system::ConfigError("lanai.sram_bytes", "must be a whole number of 4 KB pages, not " + std::to_string(c.embedded.sram.size));
+    // The boot of a 33 MHz core clearing its .bss takes longer than the SDK's 1 ms.
+    c.embedded.boot_timeout = Time::ms(20);
+    // App. A gives the minimum time of a whole DMA; the engine's start-up is that less
+    // the bus's own time for the smallest (4-byte) transfer, which the bus model adds.
+    const bus::PciParams pci = system::pci_params(p);
+    const Time pci_min = time_ns(p.value("lanai.pci_dma_min_ns"));
+    const Time pci_bus = pci.dma_burst_occupancy(4);
+    c.pci_dma_setup = pci_min > pci_bus ? pci_min - pci_bus : Time{};
+    const Time san_min = time_ns(p.value("lanai.san_dma_min_ns"));
+    const Time san_wire = Time::ps(int64_t(1e12 * double(4 + p.integer("net.overhead_bytes")) / (p.value("net.link_mb_s") * 1e6)));
+    c.san_dma_setup = san_min > san_wire ? san_min - san_wire : Time{};
+    c.nodes = nodes;
+    return c;
+}
+
+net::NetworkParams network_params(const system::Preset& p) {
+    net::NetworkParams np;
+    np.link.payload_bytes_per_s = uint64_t(p.value("net.link_mb_s") * 1e6);
+    np.link.overhead_bytes = uint32_t(p.integer("net.overhead_bytes"));
+    np.link.latency = time_ns(p.value("net.link_latency_ns"));
+    np.router_delay = time_ns(p.value("net.switch_latency_ns"));
+    np.max_payload = uint32_t(p.integer("net.max_payload"));
+    np.input_buffers = uint32_t(p.integer("net.input_buffers"));
+    np.receive_buffers = np.input_buffers;
+    np.switching = net::Switching::VirtualCutThrough;
+    return np;
+}
+
+EndpointParams endpoint_params(const system::Preset& p) {
+    EndpointParams e;
+    e.send_call = time_ns(p.value("grim.send_call_ns"));
+    e.poll = time_ns(p.value("grim.poll_ns"));
+    e.handler_call = time_ns(p.value("grim.handler_call_ns"));
+    e.am_slots = uint32_t(p.integer("grim.am_slots"));
+    e.nack_backoff_cycles = uint32_t(p.value("grim.nack_backoff_us") * double(p.integer("core.clock_mhz")));
+    return e;
+}
+
+}  // namespace niclab::grim

@@ -1,0 +1,192 @@
+// GRIM's msg::Transport adapters:
+//   am    active messages (§4.4): each message is one or more AMs of up to
+//         kFragment bytes to the peer's bench handler; fragments of a longer message
+//         are copied into a reassembly buffer by the handler (§8.2.1), the last one
+//         completes it.
+//   rm-p  remote memory to a physical address (§4.5.3): the message goes straight
+//         into the peer's registered buffer in kFragment pieces, the last carrying the
+//         notification word (§4.5.5) the peer polls -- the thesis's RM benchmark
+//         (§5.5.1, L1413).
+// Send buffers, receive buffers and the notification word sit at fixed host addresses
+// on every node (pinned, contiguous: GRIM's pinned allocator, §4.5.1).
+#include "niclab/systems/grim/transport.hpp"
+
+#include <deque>
+
+#include "niclab/fw/grim_fw.h"
+#include "niclab/msg/payload_pattern.hpp"
+
+namespace niclab::grim {
+
+namespace {
+
+constexpr uint64_t kMaxMessage = 16ull << 20;
+// assumption: fragments of 63 KB, "nearly 64 KB (GRIM's MTU)" (L1431) as in the final
+// LANai 9 configuration (64 KB fragments, §5.5.5), kept under the 64,572-byte MTU.
+constexpr uint32_t kFragment = 63 * 1024;
+constexpr uint64_t kSendBase = 0x1000'0000, kRecvBase = 0x2000'0000, kReassembly = 0x3000'0000;
+constexpr uint64_t kNotify = 0x3FFF'E000;
+
+class GrimTransport : public msg::Transport {
+public:
+    GrimTransport(Endpoint& ep, host::HostMemory& memory, uint32_t peer, uint64_t seed, const char* name)
+        : ep_(ep), memory_(memory), peer_(peer), seed_(seed), name_(name) {}
+    uint32_t node() const override { return ep_.node(); }
+    uint32_t peer() const override { return peer_; }
+    uint64_t received() const override { return received_; }
+    void prepare_send(host::ProcessContext&, uint64_t bytes) override {
+        check(bytes);
+        bytes_ = bytes;
+        msg::fill_pattern(memory_, kSendBase, bytes, msg::pattern_key(seed_, node(), bytes));
+    }
+    // PIO copies the message into the NI before send() returns: the buffer is free.
+    void wait_sends(host::ProcessContext&) override {}
+    msg::Received recv(host::ProcessContext& ctx) override {
+        check(0);
+        ep_.wait(ctx, [&] { return take(ctx); });
+        const msg::Received r = ready_.front();
+        ready_.pop_front();
+        return r;
+    }
+    void poll(host::ProcessContext& ctx) override {
+        check(0);
+        ep_.poll(ctx);
+        take(ctx);
+    }
+
+protected:
+    // Moves completed messages to ready_; true if any is there.
+    virtual bool take(host::ProcessContext& ctx) = 0;
+    void check(uint64_t bytes) const {
+        if (!open_) fail("used before open()");
+        if (bytes > max_) fail("a " + std::to_string(bytes) + "-byte message is larger than the " + std::to_string(max_) + " B opened for");
+    }
+    void opened(uint64_t max_bytes) {
+        if (max_bytes > kMaxMessage) fail("messages of up to " + std::to_string(kMaxMessage) + " B, not " + std::to_string(max_bytes));
+        max_ = max_bytes;
+        open_ = true;
+    }
+    [[noreturn]] void fail(const std::string& what) const {
+        throw msg::TransportError("node " + std::to_string(node()) + " (" + name_ + " transport): " + what);
+    }
+
+    Endpoint& ep_;
+    host::HostMemory& memory_;
+    uint32_t peer_;
+    uint64_t seed_;
+    const char* name_;
+    bool open_ = false;
+    uint64_t max_ = 0, bytes_ = 0, received_ = 0;
+    std::deque<msg::Received> ready_;
+};
+
+class AmTransport final : public GrimTransport {
+public:
+    using GrimTransport::GrimTransport;
+    void open(host::ProcessContext&, uint64_t max_bytes) override {
+        opened(max_bytes);
+        handler_ = ep_.register_handler("niclab.bench", [this](host::ProcessContext& ctx, const ActiveMessage& m) { arrive(ctx, m); });
+    }
+    void send(host::ProcessContext& ctx, uint64_t tag) override {
+        check(bytes_);
+        uint64_t off = 0;
+        do {
+            const uint32_t n = uint32_t(std::min<uint64_t>(kFragment, bytes_ - off));
+            // args: total bytes, tag, offset of this fragment
+            ep_.am_send(ctx, peer_, handler_, {uint32_t(bytes_), uint32_t(tag), uint32_t(off), 0}, kSendBase + off, n);
+            off += n;
+        } while (off < bytes_);
+    }
+
+private:
+    void arrive(host::ProcessContext& ctx, const ActiveMessage& m) {
+        if (m.src_node != peer_) return;  // another pair's traffic
+        const uint64_t total = m.args[0], off = m.args[2];
+        if (m.bytes == total) {  // one fragment: checked where it landed
+            msg::check_pattern(memory_, m.payload_addr, total, msg::pattern_key(seed_, peer_, total), node(), peer_, "GRIM active message");
+            done_.push_back({total, m.args[1]});
+            return;
+        }
+        // §8.2.1: the handler copies each fragment into the reassembly buffer.
+        ctx.copy(m.bytes);
+        copy_.resize(m.bytes);
+        memory_.read(m.payload_addr, copy_);
+        memory_.write(kReassembly + off, copy_);
+        if (off + m.bytes == total) {
+            msg::check_pattern(memory_, kReassembly, total, msg::pattern_key(seed_, peer_, total), node(), peer_,
+                               "GRIM active message (reassembled)");
+            done_.push_back({total, m.args[1]});
+        }
+    }
+    bool take(host::ProcessContext&) override {
+        while (!done_.empty()) {
+            ready_.push_back(done_.front());
+            done_.pop_front();
+            ++received_;
+        }
+        return !ready_.empty();
+    }
+    uint32_t handler_ = 0;
+    std::deque<msg::Received> done_;
+    std::vector<uint8_t> copy_;
+};
+
+class RmpTransport final : public GrimTransport {
+public:
+    using GrimTransport::GrimTransport;
+    void open(host::ProcessContext&, uint64_t max_bytes) override {
+        opened(max_bytes);
+        const uint32_t zero = 0;
+        memory_.write(kNotify, std::span(reinterpret_cast<const uint8_t*>(&zero), 4));
+    }
+    void send(host::ProcessContext& ctx, uint64_t) override {
+        check(bytes_);
+        // The notification value: a message count (low byte) and the size, so the
+        // receiver knows both from the one word (sizes below 16 MB).
+        ++sent_;
+        const uint32_t value = (uint32_t(sent_ & 0xFF) << 24) | uint32_t(bytes_);
+        uint64_t off = 0;
+        do {
+            const uint32_t n = uint32_t(std::min<uint64_t>(kFragment, bytes_ - off));
+            const bool last = off + n == bytes_;
+            ep_.rm_write_p(ctx, peer_, kRecvBase + off, kSendBase + off, n, last ? kNotify : 0, last ? value : 0);
+            off += n;
+        } while (off < bytes_);
+    }
+
+private:
+    bool take(host::ProcessContext&) override {
+        if (!ready_.empty()) return true;
+        uint32_t v = 0;
+        memory_.read(kNotify, std::span(reinterpret_cast<uint8_t*>(&v), 4));
+        // Messages that came since the last look (a stream overwrites the word; every
+        // message of one run has the size the word names, and the same pattern).
+        const uint32_t fresh = ((v >> 24) - uint32_t(received_)) & 0xFF;
+        if (!fresh) return false;
+        const uint64_t bytes = v & 0xFF'FFFF;
+        msg::check_pattern(memory_, kRecvBase, bytes, msg::pattern_key(seed_, peer_, bytes), node(), peer_, "GRIM RM-P block");
+        for (uint32_t i = 0; i < fresh; ++i) ready_.push_back({bytes, 0});
+        received_ += fresh;
+        return true;
+    }
+    uint64_t sent_ = 0;
+};
+
+}  // namespace
+
+std::vector<msg::TransportInfo> transport_infos() {
+    return {
+        {"am", "GRIM active messages (seed 004 §4.4): PIO injection, NI-to-NI go-back-N, delivery into the endpoint's queue, polling",
+         {"send"}, kMaxMessage},
+        {"rm-p", "GRIM remote memory to a physical address (seed 004 §4.5.3) with a notification word, polled (the §5.5.1 benchmark)",
+         {"send"}, (1ull << 24) - 1},
+    };
+}
+
+std::unique_ptr<msg::Transport> make_transport(const std::string& name, Endpoint& ep, host::HostMemory& memory, uint32_t peer, uint64_t seed) {
+    if (name == "am") return std::make_unique<AmTransport>(ep, memory, peer, seed, "am");
+    if (name == "rm-p") return std::make_unique<RmpTransport>(ep, memory, peer, seed, "rm-p");
+    throw msg::TransportError("GRIM has no transport '" + name + "' (am, rm-p)");
+}
+
+}  // namespace niclab::grim

@@ -1,0 +1,84 @@
+/*
+ * The sending side's logical channels (§4.3.1, Fig. 4.7): each LC's send queue in
+ * SRAM has a front (freed, scoreboard.c), a back (appended by the host) and a next
+ * pointer (the next message to transmit), kept as monotonic byte counts. The scan
+ * visits the LCs round-robin from the one after the last served ("a simple
+ * scheduling algorithm", L859: the thesis does not say which), so each has equal
+ * access to the NI (L871-873).
+ */
+#include "grim.h"
+
+static uint32_t next[GRIM_MAX_LCS];
+static uint32_t rr;
+/* The next sequence number per (destination NI, source LC, destination LC): the
+ * outgoing 3-D array of §4.3.2. */
+static uint8_t out_seq[GRIM_MAX_NODES][GRIM_MAX_LCS][GRIM_MAX_LCS];
+
+void lc_boot(void)
+{
+    for (uint32_t i = 0; i < GRIM_MAX_LCS; ++i)
+        next[i] = 0;
+    rr = 0;
+}
+
+/* Transmits the message at `next` of `lc`; 0 if it may not go now. */
+static int transmit(uint32_t lc, volatile struct grim_lc *L)
+{
+    const uint32_t pos = next[lc] % L->sq_bytes;
+    const uint32_t off = L->sq_offset + pos;
+    if (*sram_word(off) == GRIM_WRAP_MARK) {
+        /* The host put the next entry at the queue's start. */
+        next[lc] += L->sq_bytes - pos;
+        return 1;
+    }
+    struct grim_header h;
+    wire_read_header(off + 4u, (struct grim_header *)&h.w[0], 2);   /* W1, W2 */
+    const uint32_t dst_ep = GRIM_W2_DST_EP(h.w[1]);
+    const uint32_t dst = GRIM_EP_NODE(dst_ep), dst_lc = GRIM_EP_LC(dst_ep);
+    const uint32_t words = GRIM_W2_WORDS(h.w[1]);
+    if (dst >= grim_shared.nodes || dst_lc >= GRIM_MAX_LCS || words * 4u > GRIM_MTU + 3u)
+        fw_panic("send queue entry with a bad destination endpoint or length: the host library wrote a bad header");
+    if (dest_held(dst) || scoreboard_resend_pending(dst, lc, dst_lc))
+        return 0;  /* rolled-back messages to this pair go first */
+
+    trace_val(GRIM_TP_SET_VALUES);
+    const uint32_t seq = out_seq[dst][lc][dst_lc]++;
+    struct sb_entry e;
+    e.offset = off;
+    e.bytes = GRIM_HEADER_BYTES + words * 4u;
+    e.end = next[lc] + GRIM_ENTRY_BYTES(words * 4u);
+    e.dst = (uint16_t)dst;
+    e.lc = (uint8_t)lc;
+    e.dst_lc = (uint8_t)dst_lc;
+    e.seq = (uint8_t)seq;
+    e.state = SB_SENT;
+    /* The token is the scoreboard slot the message takes; the slot is claimed after
+     * the transmission starts (the insert overlaps the network send, L1340). */
+    const uint32_t slot = scoreboard_next_token();
+    wire_store(off, GRIM_W0(slot, seq));
+    send_start(off, e.bytes, dst);
+    trace_val(GRIM_TP_SCOREBOARD);
+    scoreboard_insert(&e);
+    next[lc] = e.end;
+    COUNT(sent);
+    trace_val(GRIM_TP_SENT);
+    return 1;
+}
+
+int lc_send(void)
+{
+    if (send_busy() || scoreboard_full())
+        return 0;
+    for (uint32_t i = 0; i < GRIM_MAX_LCS; ++i) {
+        const uint32_t lc = (rr + i) % GRIM_MAX_LCS;
+        volatile struct grim_lc *L = &grim_shared.lc[lc];
+        if (!L->enabled || next[lc] == L->sq_back)
+            continue;
+        trace_val(GRIM_TP_DETECT);
+        if (transmit(lc, L)) {
+            rr = lc + 1u;
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,49 @@
+/*
+ * GRIM's NI firmware for the Myrinet LANai (seed 004 Ch. IV), in C on the modelled
+ * LANai core. Boot: announce the firmware, wait for the driver's configuration, set
+ * up the receive ring in the SRAM the driver left free. Then the polling loop of
+ * L1338: control messages first (they must never wait behind data, §4.2.3), then
+ * rolled-back messages, then arrivals, then new messages from the logical channels.
+ * A pass that found nothing sleeps in wfi (external interrupts and the timer are
+ * enabled in mie but not mstatus, so they wake the core without a trap).
+ */
+#include "grim.h"
+
+#include "niclab/fw/csr.h"
+
+__attribute__((section(".uncached"))) volatile struct grim_shared grim_shared;
+
+static void set_running(void)
+{
+    /* The LANai's SRAM sits at its own addresses (lanai.h), so the boot flag is not
+     * the SDK default's fw_set_running() writes. */
+    *(volatile uint32_t *)(uintptr_t)LANAI_BOOT_FLAG_ADDR = NICLAB_BOOT_RUNNING;
+}
+
+int main(void)
+{
+    grim_shared.version = GRIM_FW_VERSION;
+    grim_shared.magic = GRIM_FW_MAGIC;
+    fw_csr_set(mie, (1u << 11) | (1u << 7));  /* MEIE, MTIE: wake wfi */
+    fw_timer_off();
+    set_running();
+    while (!grim_shared.go) {
+        fw_ctrl_write(NICLAB_CTRL_EXT_IRQ_STATUS, fw_ctrl_read(NICLAB_CTRL_EXT_IRQ_STATUS));
+        if (!grim_shared.go)
+            fw_wfi();
+    }
+    if (grim_shared.nodes > GRIM_MAX_NODES || grim_shared.sram_bytes > LANAI_SRAM_MAX ||
+        grim_shared.buffer_offset + CONTROL_SRAM_BYTES + 64u + 4096u > grim_shared.sram_bytes)
+        fw_panic("driver configuration out of range (nodes, SRAM size or buffer offset)");
+    lc_boot();
+    recv_boot();
+    for (;;) {
+        fw_ctrl_write(NICLAB_CTRL_EXT_IRQ_STATUS, fw_ctrl_read(NICLAB_CTRL_EXT_IRQ_STATUS));
+        int progress = control_send();
+        progress |= scoreboard_retransmit();
+        progress |= recv_poll();
+        progress |= lc_send();
+        if (!progress)
+            fw_wfi();
+    }
+}

@@ -1,0 +1,29 @@
+/*
+ * Figure 4.2's header in network byte order (big endian, L969): the LANai core and
+ * the x86 hosts are little-endian, so every header word crosses a byte swap here
+ * and the cost of converting shows in the firmware's time, as on the card.
+ */
+#include "grim.h"
+
+uint32_t wire_load(uint32_t sram_offset)
+{
+    return __builtin_bswap32(*sram_word(sram_offset));
+}
+
+void wire_store(uint32_t sram_offset, uint32_t value)
+{
+    *sram_word(sram_offset) = __builtin_bswap32(value);
+}
+
+void wire_read_header(uint32_t sram_offset, struct grim_header *h, unsigned words)
+{
+    for (unsigned i = 0; i < words; ++i)
+        h->w[i] = wire_load(sram_offset + 4u * i);
+}
+
+uint32_t wire_payload_bytes(const struct grim_header *h)
+{
+    /* Payload correction: the payload is padded to whole words; the correction says
+     * how many of the last word's bytes are padding (L991). */
+    return GRIM_W2_WORDS(h->w[2]) * 4u - GRIM_W1_PCORR(h->w[1]);
+}

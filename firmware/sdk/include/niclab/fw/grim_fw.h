@@ -1,0 +1,139 @@
+/*
+ * GRIM's message format and its host interface (seed 004 Ch. IV), shared by the GRIM
+ * firmware (firmware/grim) and the host library (cpp/src/systems/grim).
+ *
+ * The message header is Figure 4.2's eight 32-bit words in network byte order (big
+ * endian, L969), then the payload padded to whole words:
+ *
+ *   W0  GRIM ID 0x0636 (16) | NI token (8)       | NI sequence (8)
+ *   W1  type (6) | payload correction (2) | multicast tree (8) | source endpoint (16)
+ *   W2  payload word length (16)                 | destination endpoint (16)
+ *   W3  logical channel (16)                     | active-message handler (16)
+ *   W4..W7  user arguments 0..3
+ *
+ * Field widths the thesis does not print (digest ambiguity 6) are chosen here: token
+ * and sequence 8 bits each (the token indexes the sender's 64-entry scoreboard, and
+ * go-back-N never has more than 64 messages in flight, so an 8-bit sequence cannot
+ * wrap onto a live one); endpoints 16 bits as the figure's layout implies, an
+ * endpoint id being node << 4 | logical channel (the u32 resource id of Table C.2 has
+ * no room in the header, so it is reduced to what the NIs need).
+ *
+ * ACK and NACK are the abbreviated 8-byte header of L1000: W0 as above (the token
+ * and sequence of the message they answer), W1 the type and the logical channel.
+ *
+ * Remote memory (RM-P, §4.5.3) uses the arguments for its addresses (L998, L1193;
+ * their assignment is not given): W4 the target's host physical address, W5 the
+ * physical address of the notification word (0: none), W6 the notification value,
+ * W7 free for the user.
+ */
+#ifndef NICLAB_FW_GRIM_FW_H
+#define NICLAB_FW_GRIM_FW_H
+
+#ifdef __cplusplus
+#include <cstdint>
+#else
+#include <stdint.h>
+#endif
+
+#define GRIM_ID                 0x0636u   /* registered with Myricom, L973 */
+#define GRIM_HEADER_WORDS       8u
+#define GRIM_HEADER_BYTES       32u
+#define GRIM_CONTROL_BYTES      8u
+#define GRIM_MTU                64572u    /* payload bytes, Fig. 4.2 */
+
+/* Message types (6 bits; L990 lists the classes, not the codes). */
+#define GRIM_T_AM               0x01u
+#define GRIM_T_RM_P             0x02u
+#define GRIM_T_ACK              0x30u
+#define GRIM_T_NACK             0x31u
+
+#define GRIM_W0(token, seq)     ((GRIM_ID << 16) | (((token) & 0xFFu) << 8) | ((seq) & 0xFFu))
+#define GRIM_W1(type, pcorr, tree, src_ep) \
+    ((((type) & 0x3Fu) << 26) | (((pcorr) & 0x3u) << 24) | (((tree) & 0xFFu) << 16) | ((src_ep) & 0xFFFFu))
+#define GRIM_W2(words, dst_ep)  ((((words) & 0xFFFFu) << 16) | ((dst_ep) & 0xFFFFu))
+#define GRIM_W3(lc, handler)    ((((lc) & 0xFFFFu) << 16) | ((handler) & 0xFFFFu))
+#define GRIM_W0_ID(w)           ((w) >> 16)
+#define GRIM_W0_TOKEN(w)        (((w) >> 8) & 0xFFu)
+#define GRIM_W0_SEQ(w)          ((w) & 0xFFu)
+#define GRIM_W1_TYPE(w)         ((w) >> 26)
+#define GRIM_W1_PCORR(w)        (((w) >> 24) & 0x3u)
+#define GRIM_W1_SRC_EP(w)       ((w) & 0xFFFFu)
+#define GRIM_W2_WORDS(w)        ((w) >> 16)
+#define GRIM_W2_DST_EP(w)       ((w) & 0xFFFFu)
+#define GRIM_W3_LC(w)           ((w) >> 16)
+#define GRIM_W3_HANDLER(w)      ((w) & 0xFFFFu)
+
+#define GRIM_ENDPOINT(node, lc) ((((node) & 0xFFFu) << 4) | ((lc) & 0xFu))
+#define GRIM_EP_NODE(ep)        ((ep) >> 4)
+#define GRIM_EP_LC(ep)          ((ep) & 0xFu)
+
+/* ---- The host interface: struct grim_shared (the firmware's symbol `grim_shared`,
+ * uncached SRAM) holds the driver's configuration, one block per logical channel and
+ * the firmware's counters. Little-endian words (both sides are). ---- */
+#define GRIM_MAX_NODES          64u
+#define GRIM_MAX_LCS            4u
+#define GRIM_SCOREBOARD         64u
+#define GRIM_FW_MAGIC           0x4752494Du   /* "GRIM" */
+#define GRIM_FW_VERSION         1u
+
+/* Send queue entries (append-style, §4.2.2): the header then the payload, padded to
+ * 64 bytes so the host can inject with 64-byte block stores. An entry that would run
+ * past the queue's end is not split: the host writes GRIM_WRAP_MARK as its W0 there
+ * and puts the entry at the queue's start. */
+#define GRIM_QUEUE_ALIGN        64u
+#define GRIM_WRAP_MARK          0xFFFFFFFFu
+#define GRIM_ENTRY_BYTES(payload) \
+    ((GRIM_HEADER_BYTES + (((payload) + 3u) & ~3u) + GRIM_QUEUE_ALIGN - 1u) & ~(GRIM_QUEUE_ALIGN - 1u))
+
+/* AM receive queue in pinned host memory (§5.4.2): `slots` slots of `slot_bytes`,
+ * each the message's header as it arrived (network order) and its payload. The NI
+ * DMAs the message, then its back count (little-endian, the host's order) to
+ * back_host_addr; the host returns slots by storing its front count into the LC
+ * block with PIO (how the host gives space back is not in the thesis). */
+struct grim_lc {
+    uint32_t enabled;          /* host: 1 once the fields below are set */
+    uint32_t sq_offset;        /* host: SRAM offset of the send queue */
+    uint32_t sq_bytes;         /* host: its size (multiple of GRIM_QUEUE_ALIGN) */
+    uint32_t sq_back;          /* host: bytes appended (monotonic) */
+    uint32_t sq_front;         /* NI: bytes freed, all acknowledged (monotonic) */
+    uint32_t rq_host_addr;     /* host: physical address of the AM queue */
+    uint32_t rq_slots;         /* host */
+    uint32_t rq_slot_bytes;    /* host */
+    uint32_t rq_back_host_addr;/* host: where the NI DMAs its back count */
+    uint32_t rq_front;         /* host: slots consumed (monotonic) */
+    uint32_t rq_back;          /* NI: slots filled (monotonic) */
+    uint32_t reserved;
+};
+
+struct grim_route {
+    uint32_t bytes;            /* route bytes, first hop in the low byte */
+    uint32_t length;           /* 0..LANAI_ROUTE_MAX */
+};
+
+struct grim_counters {
+    uint32_t sent;             /* data messages transmitted, retransmissions included */
+    uint32_t retransmits;
+    uint32_t received;         /* data messages accepted in order */
+    uint32_t out_of_order;     /* data messages dropped: not the expected sequence */
+    uint32_t acks_sent, acks_received;
+    uint32_t nacks_sent, nacks_received;
+    uint32_t control_queued;   /* ACK/NACKs that waited in the control queue (§4.2.3) */
+    uint32_t am_delivered, rm_delivered;
+    uint32_t bad_messages;     /* not GRIM's id, or a type the NI does not know */
+};
+
+struct grim_shared {
+    uint32_t magic;            /* NI: GRIM_FW_MAGIC once initialised */
+    uint32_t version;          /* NI: GRIM_FW_VERSION */
+    uint32_t go;               /* host: 1 when the configuration below is complete */
+    uint32_t nodes;            /* host */
+    uint32_t sram_bytes;       /* host: the card's SRAM (1 or 2 MB) */
+    uint32_t buffer_offset;    /* host: SRAM from here to sram_bytes is the NI's to use */
+    uint32_t nack_backoff_cycles; /* host: wait before resending after a NACK */
+    uint32_t reserved;
+    struct grim_route routes[GRIM_MAX_NODES];
+    struct grim_lc lc[GRIM_MAX_LCS];
+    struct grim_counters counters;
+};
+
+#endif /* NICLAB_FW_GRIM_FW_H */
