@@ -269,6 +269,9 @@ def _register_seed_003():
     from .validation_t9000 import validate_t9000
     _SYSTEMS["t9000"] = validate_t9000
     _SYSTEMS["dsnic"] = validate_dsnic
+    # Seed 004: GRIM on Myrinet.
+    from .validation_grim import validate_grim
+    _SYSTEMS["grim"] = validate_grim
 
 
 _register_seed_003()
