@@ -38,7 +38,7 @@ void deliver(const struct grim_header *h, uint32_t off, uint32_t bytes)
         volatile struct grim_lc *L = &grim_shared.lc[GRIM_EP_LC(GRIM_W2_DST_EP(h->w[2]))];
         if (bytes > L->rq_slot_bytes)
             fw_panic("active message larger than the endpoint's queue slot");
-        const uint32_t slot = L->rq_back % L->rq_slots;
+        const uint32_t slot = L->rq_back & (L->rq_slots - 1u);  /* a power of two (driver) */
         hdma_to_host(L->rq_host_addr + slot * L->rq_slot_bytes, off, bytes);
         trace_val(GRIM_TP_DELIVERED);
         const uint32_t back = L->rq_back + 1u;

@@ -24,7 +24,7 @@ void lc_boot(void)
 /* Transmits the message at `next` of `lc`; 0 if it may not go now. */
 static int transmit(uint32_t lc, volatile struct grim_lc *L)
 {
-    const uint32_t pos = next[lc] % L->sq_bytes;
+    const uint32_t pos = next[lc] & (L->sq_bytes - 1u);  /* a power of two (driver) */
     const uint32_t off = L->sq_offset + pos;
     if (*sram_word(off) == GRIM_WRAP_MARK) {
         /* The host put the next entry at the queue's start. */

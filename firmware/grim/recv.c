@@ -13,6 +13,7 @@
 #include "grim.h"
 
 static uint32_t ring, ring_bytes, head;
+static uint32_t pos;  /* head's place in the ring: head % ring_bytes without a division */
 static uint8_t in_seq[GRIM_MAX_NODES][GRIM_MAX_LCS][GRIM_MAX_LCS];
 
 void recv_boot(void)
@@ -22,7 +23,7 @@ void recv_boot(void)
     deliver_boot(control + CONTROL_SRAM_BYTES);
     ring = control + CONTROL_SRAM_BYTES + 64u;
     ring_bytes = (grim_shared.sram_bytes - ring) & ~15u;
-    head = 0;
+    head = pos = 0;
     engines_boot(ring, ring_bytes);
 }
 
@@ -64,13 +65,13 @@ int recv_poll(void)
      * lap's, whatever they look like. */
     if (*(volatile uint32_t *)(uintptr_t)(LANAI_RECV_BASE + LANAI_RECV_TAIL) == head)
         return 0;
-    const uint32_t desc = ring + head % ring_bytes;
+    const uint32_t desc = ring + pos;
     const uint32_t flags = *sram_word(desc + 4u * LANAI_RECV_DESC_FLAGS);
     if (!(flags & LANAI_RECV_COMPLETE))
         return 0;
     uint32_t used;
     if (flags & LANAI_RECV_WRAP) {
-        used = ring_bytes - head % ring_bytes;
+        used = ring_bytes - pos;
     } else {
         const uint32_t src = *sram_word(desc + 4u * LANAI_RECV_DESC_SOURCE);
         const uint32_t bytes = *sram_word(desc + 4u * LANAI_RECV_DESC_LENGTH);
@@ -98,6 +99,9 @@ int recv_poll(void)
      * cannot mistake the old descriptor for a new one. */
     *sram_word(desc + 4u * LANAI_RECV_DESC_FLAGS) = 0;
     head += used;
+    pos += used;
+    if (pos == ring_bytes)  /* claims never cross the ring's end */
+        pos = 0;
     *(volatile uint32_t *)(uintptr_t)(LANAI_RECV_BASE + LANAI_RECV_HEAD) = head;
     return 1;
 }

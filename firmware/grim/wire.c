@@ -5,14 +5,22 @@
  */
 #include "grim.h"
 
+/* RV32IM has no byte-swap instruction and gcc would call libgcc's __bswapsi2; the
+ * LANai itself is big-endian and needs no swap at all, so the swap is kept inline
+ * and short (the model's little-endian core pays it, the card did not). */
+static inline uint32_t swap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v & 0xFF00u) << 8) | (v << 24);
+}
+
 uint32_t wire_load(uint32_t sram_offset)
 {
-    return __builtin_bswap32(*sram_word(sram_offset));
+    return swap32(*sram_word(sram_offset));
 }
 
 void wire_store(uint32_t sram_offset, uint32_t value)
 {
-    *sram_word(sram_offset) = __builtin_bswap32(value);
+    *sram_word(sram_offset) = swap32(value);
 }
 
 void wire_read_header(uint32_t sram_offset, struct grim_header *h, unsigned words)

@@ -97,6 +97,8 @@ EndpointParams endpoint_params(const system::Preset& p) {
     e.poll = time_ns(p.value("grim.poll_ns"));
     e.handler_call = time_ns(p.value("grim.handler_call_ns"));
     e.am_slots = uint32_t(p.integer("grim.am_slots"));
+    if (e.am_slots & (e.am_slots - 1))
+        throw system::ConfigError("grim.am_slots", "the firmware indexes the queue with a mask: a power of two, not " + std::to_string(e.am_slots));
     e.nack_backoff_cycles = uint32_t(p.value("grim.nack_backoff_us") * double(p.integer("core.clock_mhz")));
     return e;
 }
