@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "niclab/systems/grim/grim.hpp"
+#include "test_bytes.hpp"
 #include "test_processes.hpp"
 
 namespace niclab::grim::test {
@@ -21,17 +22,7 @@ inline system::SystemSpec spec(uint32_t nodes = 2, nlohmann::json set = nlohmann
     return system::SystemSpec::from_json(j);
 }
 
-// Message k of length n: bytes that differ per message and position.
-inline std::vector<uint8_t> payload(uint64_t n, uint32_t k) {
-    std::vector<uint8_t> b(n);
-    for (uint64_t i = 0; i < n; ++i) b[i] = uint8_t((i * 131 + k * 17 + (i >> 8)) ^ 0x5A);
-    return b;
-}
-
-inline std::vector<uint8_t> read(system::System& sys, size_t node, uint64_t addr, uint64_t n) {
-    std::vector<uint8_t> b(n);
-    sys.host_memory(node).read(addr, b);
-    return b;
-}
+using niclab::test::payload;
+using niclab::test::read;
 
 }  // namespace niclab::grim::test
