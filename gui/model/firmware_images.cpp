@@ -10,8 +10,8 @@ namespace niclab::gui {
 std::vector<std::string> firmware_dirs() {
     std::vector<std::string> dirs;
     if (const char* env = std::getenv("NICLAB_FIRMWARE_DIR"); env && *env)
-        for (const char* sub : {"/examples", "/portals", ""}) dirs.push_back(std::string(env) + sub);
-    for (const char* sub : {"/examples", "/portals"}) dirs.push_back(std::string(NICLAB_BUILD_FIRMWARE_DIR) + sub);
+        for (const char* sub : {"/examples", "/portals", "/grim", ""}) dirs.push_back(std::string(env) + sub);
+    for (const char* sub : {"/examples", "/portals", "/grim"}) dirs.push_back(std::string(NICLAB_BUILD_FIRMWARE_DIR) + sub);
     return dirs;
 }
 
