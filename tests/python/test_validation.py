@@ -43,12 +43,26 @@ def test_validate_without_a_system_prints_every_systems_table(tmp_path):
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr
     tables = {t["system"]: t for t in json.loads(out.read_text())}
-    assert list(tables) == ["seastar", "startx", "t9000", "dsnic"]
+    assert list(tables) == ["seastar", "startx", "t9000", "dsnic", "grim"]
     assert "== seastar ==" in r.stdout and "== startx ==" in r.stdout and "== t9000 ==" in r.stdout and "== dsnic ==" in r.stdout
+    assert "== grim ==" in r.stdout
     _check_seastar({c["quantity"]: c for c in tables["seastar"]["checks"]})
     _check_startx({c["quantity"]: c for c in tables["startx"]["checks"]}, r.stdout.split("== startx ==")[1].split("== t9000 ==")[0])
     _check_t9000({c["quantity"]: c for c in tables["t9000"]["checks"]})
     _check_dsnic({c["quantity"]: c for c in tables["dsnic"]["checks"]})
+    _check_grim({c["quantity"]: c for c in tables["grim"]["checks"]})
+
+
+def _check_grim(checks):
+    # Every Table 5.4 row over a modelled transport (am, rm-p) has its row and value.
+    for key, e in published("grim").items():
+        if e.get("options", {}).get("transport") in ("am", "rm-p") and "Table 5.4" in e["source"]:
+            assert checks[e["quantity"]]["published"] == e["value"], key
+    # The simulation itself: the LANai 9 is faster than the LANai 4, the 64-bit bus carries more.
+    assert (checks["GRIM AM minimum latency, P3 + LANai 9, 32b/33MHz"]["simulated"]
+            < checks["GRIM AM minimum latency, P3 + LANai 4, 32b/33MHz"]["simulated"])
+    assert (checks["GRIM RM-P maximum bandwidth, P4 + LANai 9, 64b/66MHz"]["simulated"]
+            > checks["GRIM RM-P maximum bandwidth, P3 + LANai 9, 32b/33MHz"]["simulated"])
 
 
 def _check_t9000(checks):
