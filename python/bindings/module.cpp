@@ -16,6 +16,7 @@ PYBIND11_MODULE(_niclab, m) {
     niclab::bindings::bind_portals(m);
     niclab::bindings::bind_startx(m);
     niclab::bindings::bind_dsnic(m);
+    niclab::bindings::bind_grim(m);
     niclab::bindings::bind_exp(m);
     niclab::bindings::bind_fits(m);
     niclab::bindings::bind_gdb(m);

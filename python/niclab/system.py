@@ -45,6 +45,7 @@ class System:
         self._portals = {}
         self._jam = {}
         self._csp = {}
+        self._grim = {}
         self._capture = None
         status = self._sys.capture_status()  # a spec with "capture" opened one
         if status is not None:
@@ -197,6 +198,15 @@ class System:
         if node not in self._csp:
             self._csp[node] = Csp(self._sys, node)
         return self._csp[node]
+
+    def grim(self, node):
+        """The GRIM endpoint of node `node` on a GRIM system (``niclab.grim.Endpoint``):
+        register handlers, am_send, poll and wait, rm_write_p, the firmware's counters.
+        One per node. niclab.NiclabError on another system or firmware."""
+        from .grim import Endpoint
+        if node not in self._grim:
+            self._grim[node] = Endpoint(self._sys, node)
+        return self._grim[node]
 
     def gdb_server(self, node, port=0):
         """A GDB remote-protocol server for the embedded core of node `node`, listening

@@ -47,3 +47,19 @@ def test_validate_grim_prints_table_5_4():
     for row in ("GRIM AM minimum latency, P3 + LANai 9", "GRIM RM-P maximum bandwidth, P4 + LANai 9, 64b/66MHz"):
         assert row in r.stdout
     assert "Table 5.4 L1487-1494" in r.stdout and "%" in r.stdout
+
+
+def test_endpoints_from_python_send_active_messages_and_rm_p_writes():
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 2, "firmware": "grim"})
+    a, b = s.grim(0), s.grim(1)
+    assert a.handler("hello") == b.handler("hello")
+    a.am_send(1, "hello", [7, 8], b"payload bytes")
+    got = b.wait(1)
+    assert got == [{"src": 0, "handler": "hello", "args": [7, 8, 0, 0], "data": b"payload bytes"}]
+    b.rm_write_p(0, 0x2500_0000, b"\x01\x02\x03", notify=0x2500_1000, value=42)
+    s.run(for_us=100)
+    assert s.host_memory(0).read(0x2500_0000, 3) == b"\x01\x02\x03"
+    assert int.from_bytes(s.host_memory(0).read(0x2500_1000, 4), "little") == 42
+    assert a.counters()["sent"] == 1 and b.counters()["rm_delivered"] == 0 and a.counters()["rm_delivered"] == 1
+    with pytest.raises(niclab.NiclabError):
+        a.am_send(1, "no such handler", [], b"")

@@ -1,0 +1,127 @@
+// niclab._niclab.GrimNode: a GRIM node's endpoint (seed 004 §4.4, §4.5) driven from
+// Python. Each call is a host process on the node (host_call.hpp): am_send pushes an
+// active message into the NI with PIO and returns; handlers registered from Python
+// collect what arrives (source, handler name, arguments, payload bytes) when the
+// endpoint polls; rm_write_p writes host memory of another node by physical address.
+#include <string>
+#include <vector>
+
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "host_call.hpp"
+#include "niclab/fw/grim_fw.h"
+#include "niclab/systems/grim/grim.hpp"
+
+namespace py = pybind11;
+
+namespace niclab::bindings {
+
+namespace {
+
+// Host memory the Python calls stage their payloads in, clear of the transports'.
+constexpr uint64_t kStage = 0x3800'0000;
+
+class GrimNode {
+public:
+    GrimNode(system::System& sys, size_t node) : sys_(sys), node_(uint32_t(node)), ep_(grim::endpoint(sys, node)), calls_(sys, node_, "grim") {}
+
+    uint32_t handler(const std::string& name) {
+        return ep_.register_handler(name, [this, name](host::ProcessContext&, const grim::ActiveMessage& m) {
+            std::string bytes(m.bytes, '\0');
+            sys_.host_memory(node_).read(m.payload_addr, {reinterpret_cast<uint8_t*>(bytes.data()), bytes.size()});
+            inbox_.push_back({m.src_node, name, m.args, std::move(bytes)});
+        });
+    }
+
+    void am_send(uint32_t dst, const std::string& name, const std::vector<uint32_t>& args, const std::string& data) {
+        if (args.size() > 4) fail("am_send: at most four arguments, not " + std::to_string(args.size()));
+        if (data.size() > GRIM_MTU) fail("am_send: " + std::to_string(data.size()) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
+        const uint32_t id = ep_.resolve(name);
+        std::array<uint32_t, 4> a{};
+        for (size_t i = 0; i < args.size(); ++i) a[i] = args[i];
+        sys_.host_memory(node_).write(kStage, {reinterpret_cast<const uint8_t*>(data.data()), data.size()});
+        perform("am_send", [&](host::ProcessContext& ctx) { ep_.am_send(ctx, dst, id, a, kStage, uint32_t(data.size())); });
+    }
+
+    void rm_write_p(uint32_t dst, uint64_t remote, const std::string& data, uint64_t notify, uint32_t value) {
+        sys_.host_memory(node_).write(kStage, {reinterpret_cast<const uint8_t*>(data.data()), data.size()});
+        perform("rm_write_p", [&](host::ProcessContext& ctx) { ep_.rm_write_p(ctx, dst, remote, kStage, uint32_t(data.size()), notify, value); });
+    }
+
+    py::list poll() {
+        perform("poll", [&](host::ProcessContext& ctx) { ep_.poll(ctx); });
+        return take();
+    }
+
+    py::list wait(size_t count) {
+        if (!perform("wait", [&](host::ProcessContext& ctx) { ep_.wait(ctx, [&] { return inbox_.size() >= count; }); }))
+            fail("wait: " + std::to_string(count) + " active messages never came (" + std::to_string(inbox_.size()) +
+                 " did), and nothing in the system was left to bring more");
+        return take();
+    }
+
+    py::dict counters() const {
+        py::dict d;
+        for (const auto& n : grim::Endpoint::counter_names()) d[n.c_str()] = ep_.counter(n.c_str());
+        return d;
+    }
+    uint32_t node() const { return node_; }
+
+private:
+    struct Arrival {
+        uint32_t src;
+        std::string handler;
+        std::array<uint32_t, 4> args;
+        std::string data;
+    };
+    py::list take() {
+        py::list out;
+        for (auto& a : inbox_) {
+            py::dict d;
+            d["src"] = a.src;
+            d["handler"] = a.handler;
+            d["args"] = std::vector<uint32_t>(a.args.begin(), a.args.end());
+            d["data"] = py::bytes(a.data);
+            out.append(d);
+        }
+        inbox_.clear();
+        return out;
+    }
+    [[noreturn]] void fail(const std::string& what) const { throw Error("node " + std::to_string(node_) + " (GRIM): " + what); }
+    bool perform(const std::string& what, std::function<void(host::ProcessContext&)> op) {
+        return calls_.perform(what, std::move(op), [](const std::string& m) -> void { throw Error(m); });
+    }
+
+    system::System& sys_;
+    uint32_t node_;
+    grim::Endpoint& ep_;
+    HostCalls calls_;
+    std::vector<Arrival> inbox_;
+};
+
+}  // namespace
+
+void bind_grim(py::module_& m) {
+    py::class_<GrimNode>(m, "GrimNode",
+                         "A GRIM node's endpoint (seed 004 §4.4-4.5): handler(name), am_send(dst, name, args, data), poll(), "
+                         "wait(count), rm_write_p(dst, remote, data, notify, value), counters(). Each call is a host process.")
+        .def(py::init([](system::System& sys, size_t node) {
+            if (node >= sys.node_count())
+                throw py::index_error("node " + std::to_string(node) + ": the system has " + std::to_string(sys.node_count()) + " nodes");
+            return std::make_unique<GrimNode>(sys, node);
+        }), py::arg("system"), py::arg("node"), py::keep_alive<1, 2>())
+        .def_property_readonly("node", &GrimNode::node)
+        .def("handler", &GrimNode::handler, py::arg("name"))
+        .def("am_send", [](GrimNode& n, uint32_t dst, const std::string& name, const std::vector<uint32_t>& args, const py::bytes& data) {
+            n.am_send(dst, name, args, std::string(data));
+        }, py::arg("dst"), py::arg("name"), py::arg("args"), py::arg("data"))
+        .def("rm_write_p", [](GrimNode& n, uint32_t dst, uint64_t remote, const py::bytes& data, uint64_t notify, uint32_t value) {
+            n.rm_write_p(dst, remote, std::string(data), notify, value);
+        }, py::arg("dst"), py::arg("remote"), py::arg("data"), py::arg("notify"), py::arg("value"))
+        .def("poll", &GrimNode::poll)
+        .def("wait", &GrimNode::wait, py::arg("count"))
+        .def("counters", &GrimNode::counters);
+}
+
+}  // namespace niclab::bindings
