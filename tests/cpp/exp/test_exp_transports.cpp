@@ -55,6 +55,7 @@ TEST(Transports, EveryExperimentRunsOnEverySystem) {
     for (const system::SystemModel* m : system::system_models()) {
         system::SystemSpec spec = system::SystemSpec::from_json({{"system", m->name()}, {"nodes", 2}});
         if (m->name() == "seastar") spec = seastar_pair();
+        if (m->name() == "grim") spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/grim/grim.elf"};
         for (const auto& info : experiments()) {
             SCOPED_TRACE(m->name() + " " + info.name);
             nlohmann::json options = {{"sizes", {8, 64}}};
