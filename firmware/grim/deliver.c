@@ -34,6 +34,7 @@ static void dma_word(uint32_t host_addr, uint32_t value)
 
 void deliver(const struct grim_header *h, uint32_t off, uint32_t bytes)
 {
+    trace_val(GRIM_TP_DELIVER);
     if (GRIM_W1_TYPE(h->w[1]) == GRIM_T_AM) {
         volatile struct grim_lc *L = &grim_shared.lc[GRIM_EP_LC(GRIM_W2_DST_EP(h->w[2]))];
         if (bytes > L->rq_slot_bytes)

@@ -36,6 +36,7 @@
 #define GRIM_TP_QUEUE_PTR       11  /* receiving NI: back pointer DMAed (Table 5.2) */
 #define GRIM_TP_NACK_RECEIVED   12
 #define GRIM_TP_ROLLBACK        13
+#define GRIM_TP_DELIVER         14  /* receiving NI: capacity checked, delivery starts */
 
 /* The driver's configuration and the counters (uncached, the host reads them). */
 extern volatile struct grim_shared grim_shared;

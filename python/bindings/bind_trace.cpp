@@ -8,6 +8,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include "bindings.hpp"
+#include "niclab/fw/build_id.hpp"
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/trace/chrome_json.hpp"
 #include "niclab/trace/decoder.hpp"
@@ -130,7 +131,7 @@ void bind_trace(py::module_& m) {
         return trace::from_bytes({reinterpret_cast<const uint8_t*>(v.data()), v.size()});
     }, py::arg("data"));
     m.def("trace_from_json", [](const py::handle& d) { return trace::from_json(to_json(d, "trace")); }, py::arg("data"));
-    m.def("elf_build_id", [](const std::filesystem::path& p) { return fw::FirmwareImage::load(p).build_id(); },
+    m.def("elf_build_id", [](const std::filesystem::path& p) { return fw::elf_build_id(p); },
           py::arg("path"));
 
     // Nic.trace(): read the ring now, through the debug back door (no simulated time).

@@ -2,8 +2,9 @@
 rows -- minimum latency and maximum bandwidth over 4 B to 2 MB, ping-pong, half the
 round trip (L1249-1251) -- for the four host/NI configurations, each its own preset
 (``grim-lanai4``, ``grim-lanai9``: the P3 on 32b/33 MHz PCI; ``grim-lanai4-p4`` on
-32b/33 MHz, ``grim-lanai9-p4`` on 64b/66 MHz). RM-V, sockets (Table 8.1) and the
-per-step costs of Table 5.1 are not modelled yet (``cpp/src/systems/grim/STATUS.md``).
+32b/33 MHz, ``grim-lanai9-p4`` on 64b/66 MHz). Table 5.1's sending steps and Table 5.1 +
+5.2's receiving steps come from the firmware's trace points (``grim_traced``). RM-V and
+sockets (Table 8.1) are not modelled yet (``cpp/src/systems/grim/STATUS.md``).
 The presets come from App. A's component figures and marked assumptions, never from
 these rows."""
 
@@ -36,4 +37,49 @@ def validate_grim(progress=None, overrides=None, rows=None):
             v.results[f"{key}_{tag}_bandwidth"] = bw
             v.checks.append(check(pub, f"{key}_{tag}_latency", _at(lat, _LATENCY_SIZE, "latency_us")))
             v.checks.append(check(pub, f"{key}_{tag}_bandwidth", max(_at(bw, s, "bandwidth_mb_s") for s in _BANDWIDTH_SIZES)))
+    if rows is None:
+        steps = validate_grim_steps(progress, overrides)
+        v.checks += steps.checks
+        v.results.update(steps.results)
+    return v
+
+
+# Trace values of firmware/grim/grim.h (GRIM_TP_*).
+_TP_DETECT, _TP_SENT, _TP_DECODE, _TP_SEQUENCE, _TP_ACK_DONE = 1, 4, 5, 6, 9
+
+
+def ni_step_times(result):
+    """Mean sending-NI time (detect to transmission started and scoreboard updated) and
+    receiving-NI time (decode of a data message to its ACK on the wire), in us, from the
+    traces of a run with ``firmware="grim_traced"``."""
+    send, recv = [], []
+    for t in result.traces:
+        r = t.records
+        values, times = list(r["value"]), list(r["sim_time_ns"])
+        for i, v in enumerate(values):
+            if v == _TP_DETECT and values[i:i + 4] == [1, 2, 3, 4]:
+                send.append(times[i + 3] - times[i])
+            # A data message: its decode is followed by the sequence check (an ACK's is not).
+            if v == _TP_DECODE and i + 1 < len(values) and values[i + 1] == _TP_SEQUENCE:
+                j = next((k for k in range(i + 1, len(values)) if values[k] == _TP_ACK_DONE), None)
+                if j is not None and _TP_DECODE not in values[i + 1:j]:
+                    recv.append(times[j] - times[i])
+    mean = lambda xs: sum(xs) / len(xs) / 1000.0 if xs else float("nan")
+    return mean(send), mean(recv)
+
+
+def validate_grim_steps(progress=None, overrides=None):
+    """Table 5.1's sending steps and Table 5.1 + 5.2's receiving steps on the LANai 4 and 9,
+    from the trace points of the C firmware (``grim_traced``) on a 4-byte AM ping-pong."""
+    v = Validation("grim")
+    say = progress or (lambda text: None)
+    pub = published("grim")
+    for k, preset in (("l4", "grim-lanai4"), ("l9", "grim-lanai9")):
+        say(f"traced am ping-pong on {preset}")
+        r = run("pingpong", preset=preset, transport="am", sizes=[4], repeats=4, firmware="grim_traced", trace=True,
+                set=merged_set(None, overrides))
+        send, recv = ni_step_times(r)
+        v.results[f"t51_{k}"] = r
+        v.checks.append(check(pub, f"t51_send_{k}", send))
+        v.checks.append(check(pub, f"t51_t52_recv_{k}", recv))
     return v

@@ -2,6 +2,8 @@
 // names the segment and the limit, anything the NIC loader could not place in SRAM.
 #include "niclab/fw/firmware_image.hpp"
 
+#include "niclab/fw/build_id.hpp"
+
 #include <elfutils/libdwelf.h>
 
 #include <algorithm>
@@ -161,6 +163,8 @@ std::string build_id_of(const detail::ElfFile& file) {
 }
 
 }  // namespace
+
+std::string elf_build_id(const std::filesystem::path& path) { return build_id_of(detail::ElfFile::open(path)); }
 
 SramLayout default_sram_layout() {
     return SramLayout{NICLAB_SRAM_SIZE, NICLAB_SRAM_CACHED_BASE, NICLAB_SRAM_UNCACHED_BASE};

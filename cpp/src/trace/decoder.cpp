@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "niclab/fw/build_id.hpp"
 #include "niclab/fw/firmware_image.hpp"
 
 namespace niclab::trace {
@@ -90,7 +91,7 @@ SymbolLookup elf_lookup(const std::filesystem::path& elf) {
 
 ElfDecoding decode_with_elf(const Trace& trace, const std::filesystem::path& elf, bool force) {
     ElfDecoding out;
-    out.elf_build_id = fw::FirmwareImage::load(elf).build_id();
+    out.elf_build_id = fw::elf_build_id(elf);
     out.unreliable = out.elf_build_id != trace.header.build_id;
     if (out.unreliable && !force) check_build_id(trace, out.elf_build_id, elf.string());
     out.records = decode(trace, elf_lookup(elf));
