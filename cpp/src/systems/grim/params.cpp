@@ -4,6 +4,7 @@
 
 #include "niclab/fw/lanai.h"
 #include "niclab/system/config_error.hpp"
+#include "niclab/system/core_part.hpp"
 #include "niclab/system/host_part.hpp"
 #include "niclab/system/pci_part.hpp"
 #include "niclab/systems/grim/grim.hpp"
@@ -14,19 +15,8 @@ using system::time_ns;
 
 std::vector<system::ParameterDecl> parameters() {
     std::vector<system::ParameterDecl> d = system::host_parameters();
-    const auto pci = system::pci_parameters();
-    d.insert(d.end(), pci.begin(), pci.end());
+    for (const auto& v : {system::pci_parameters(), system::core_parameters()}) d.insert(d.end(), v.begin(), v.end());
     const std::vector<system::ParameterDecl> own = {
-        {"core.clock_mhz", "MHz", 1, 10000, true},
-        {"core.cpi_load", "cycles", 1, 127, true},
-        {"core.cpi_store", "cycles", 1, 127, true},
-        {"core.cpi_mul", "cycles", 1, 127, true},
-        {"core.cpi_div", "cycles", 1, 127, true},
-        {"core.taken_branch_penalty", "cycles", 0, 127, true},
-        {"core.sram_read_cycles", "cycles", 0, 127, true},
-        {"core.sram_write_cycles", "cycles", 0, 127, true},
-        {"mmio.read_latency_ns", "ns", 0, 1e6, false},
-        {"mmio.write_occupancy_ns", "ns", 0, 1e6, false},
         {"lanai.sram_bytes", "bytes", 1 << 20, LANAI_SRAM_MAX, true},
         {"lanai.pci_dma_min_ns", "ns", 0, 1e6, false},
         {"lanai.san_dma_min_ns", "ns", 0, 1e6, false},
@@ -48,17 +38,7 @@ std::vector<system::ParameterDecl> parameters() {
 
 LanaiConfig lanai_config(const system::Preset& p, uint32_t node, uint32_t nodes) {
     LanaiConfig c;
-    auto& core = c.embedded.core;
-    core.clock_mhz = p.integer("core.clock_mhz");
-    core.cpi_load = uint32_t(p.integer("core.cpi_load"));
-    core.cpi_store = uint32_t(p.integer("core.cpi_store"));
-    core.cpi_mul = uint32_t(p.integer("core.cpi_mul"));
-    core.cpi_div = uint32_t(p.integer("core.cpi_div"));
-    core.taken_branch_penalty = uint32_t(p.integer("core.taken_branch_penalty"));
-    core.sram_read_cycles = uint32_t(p.integer("core.sram_read_cycles"));
-    core.sram_write_cycles = uint32_t(p.integer("core.sram_write_cycles"));
-    c.embedded.mmio.read_latency = time_ns(p.value("mmio.read_latency_ns"));
-    c.embedded.mmio.write_occupancy = time_ns(p.value("mmio.write_occupancy_ns"));
+    system::apply_core_parameters(p, c.embedded);
     c.embedded.node_id = node;
     c.embedded.sram.size = uint32_t(p.integer("lanai.sram_bytes"));
     if (c.embedded.sram.size % 4096)
