@@ -66,41 +66,90 @@ void Kernel::add_runnable(Runnable* r) {
 
 void Kernel::remove_runnable(Runnable* r) {
     runnables_.erase(std::remove(runnables_.begin(), runnables_.end(), r), runnables_.end());
-    const auto it = std::find(awake_.begin(), awake_.end(), r);
-    if (it == awake_.end()) return;
-    if (driving_ && size_t(it - awake_.begin()) < drive_pos_) --drive_pos_;
-    awake_.erase(it);
-    r->awake_ = false;
+    ready_.erase(std::remove_if(ready_.begin(), ready_.end(), [r](const Ready& e) { return e.r == r; }), ready_.end());
+    std::make_heap(ready_.begin(), ready_.end());
+    parked_.erase(std::remove_if(parked_.begin(), parked_.end(), [r](const Parked& e) { return e.r == r; }),
+                  parked_.end());
+    std::make_heap(parked_.begin(), parked_.end());
+    r->awake_ = r->parked_ = false;
+}
+
+// Into the ready heap, for this pass or the next: one behind the pass under way (a
+// lower order than the runnable it is at) waits for the next pass, exactly as a scan
+// of every runnable in registration order would reach it.
+void Kernel::make_ready(Runnable* r) {
+    const uint64_t pass = !in_pass_ || (driving_ && r->order_ <= cursor_) ? pass_ + 1 : pass_;
+    ready_.push_back(Ready{pass, r->order_, r});
+    std::push_heap(ready_.begin(), ready_.end());
 }
 
 void Kernel::wake(Runnable* r) {
-    if (r->awake_) return;
+    if (r->awake_ && (!r->parked_ || r->local_time() == r->parked_at_)) return;
+    if (r->parked_) {
+        // Its local time changed while parked (a reset): looked at again from now on.
+        parked_.erase(std::find_if(parked_.begin(), parked_.end(), [r](const Parked& e) { return e.r == r; }));
+        std::make_heap(parked_.begin(), parked_.end());
+        r->parked_ = false;
+    }
     r->awake_ = true;
-    const auto at = std::upper_bound(awake_.begin(), awake_.end(), r->order_,
-                                     [](uint64_t order, const Runnable* x) { return order < x->order_; });
-    // Woken behind the pass under way: the pass stays on the runnable it was at, and
-    // reaches this one next time, exactly as a scan of every runnable would.
-    if (driving_ && size_t(at - awake_.begin()) <= drive_pos_) ++drive_pos_;
-    awake_.insert(at, r);
+    make_ready(r);
+}
+
+void Kernel::park(Runnable* r) {
+    r->parked_ = true;
+    r->parked_at_ = r->local_time();
+    parked_.push_back(Parked{r->parked_at_, r->order_, r});
+    std::push_heap(parked_.begin(), parked_.end());
+}
+
+// The parked runnables the horizon has passed become ready again.
+void Kernel::unpark(Time horizon) {
+    while (!parked_.empty() && parked_.front().at < horizon) {
+        Runnable* r = parked_.front().r;
+        std::pop_heap(parked_.begin(), parked_.end());
+        parked_.pop_back();
+        r->parked_ = false;
+        make_ready(r);
+    }
 }
 
 // One pass over the awake runnables in registration order, each run up to the horizon
-// as it stands when its turn comes; the ones found asleep leave the list.
+// as it stands when its turn comes; the ones found asleep leave, the ones at or past
+// the horizon are parked until it passes them. The horizon can move during a pass (a
+// runnable schedules an earlier event, or cancels the next one), so the parked ones are
+// looked at before every step, as the scan of every runnable would have.
 void Kernel::drive_runnables(Time horizon) {
-    driving_ = true;
-    for (drive_pos_ = 0; drive_pos_ < awake_.size();) {
-        Runnable* r = awake_[drive_pos_];
+    ++pass_;
+    if (renumber_) {  // a stopped pass's leftovers and the next pass's: all in this one
+        for (Ready& e : ready_) e.pass = pass_;
+        std::make_heap(ready_.begin(), ready_.end());
+        renumber_ = false;
+    }
+    in_pass_ = true;
+    for (;;) {
         horizon_ = std::min(horizon, next_event_time());
-        if (stop_) break;
+        if (stop_) {
+            renumber_ = !ready_.empty();
+            break;
+        }
+        unpark(horizon_);
+        if (ready_.empty() || ready_.front().pass != pass_) break;
+        Runnable* r = ready_.front().r;
+        std::pop_heap(ready_.begin(), ready_.end());
+        ready_.pop_back();
+        driving_ = true;
+        cursor_ = r->order_;
         if (r->active() && r->local_time() < horizon_) r->run(*this);
-        if (r->active()) {
-            ++drive_pos_;
-        } else {
+        if (!r->active()) {
             r->awake_ = false;
-            awake_.erase(awake_.begin() + std::ptrdiff_t(drive_pos_));
+        } else if (r->local_time() >= horizon_) {
+            park(r);
+        } else {  // stopped short (a stop request): the next pass
+            ready_.push_back(Ready{pass_ + 1, r->order_, r});
+            std::push_heap(ready_.begin(), ready_.end());
         }
     }
-    driving_ = false;
+    in_pass_ = driving_ = false;
 }
 
 bool Kernel::fire_next(Time until) {
@@ -119,7 +168,8 @@ bool Kernel::fire_next(Time until) {
 }
 
 bool Kernel::runnable_behind(Time t) const {
-    return std::any_of(awake_.begin(), awake_.end(), [t](const Runnable* r) { return r->active() && r->local_time() < t; });
+    const auto behind = [t](const auto& e) { return e.r->active() && e.r->local_time() < t; };
+    return std::any_of(ready_.begin(), ready_.end(), behind) || std::any_of(parked_.begin(), parked_.end(), behind);
 }
 
 Time Kernel::latest_activity() const {

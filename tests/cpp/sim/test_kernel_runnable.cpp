@@ -211,6 +211,52 @@ TEST(SimKernelRunnable, CancelledEventDoesNotEndTheRunEarly) {
     EXPECT_EQ(k.now(), Time::ns(100));
 }
 
+// A runnable that stopped far past the horizon (a long stall) is parked: the events
+// before its local time do not visit it at all. The same runnable with small steps,
+// always at the horizon, is driven at every event.
+TEST(SimKernelRunnable, ARunnableFarAheadIsNotVisitedPerEvent) {
+    class Counted : public Stepper {
+    public:
+        using Stepper::Stepper;
+        Time local_time() const override {
+            ++asked;
+            return Stepper::local_time();
+        }
+        mutable int asked = 0;
+    };
+    Kernel k;
+    Counted far(Time::us(10)), near(Time::ns(1));
+    k.add_runnable(&far);
+    k.add_runnable(&near);
+    for (int i = 1; i <= 1000; ++i) k.schedule_at(Time::ns(i * 5), [] {});
+    k.run_until(Time::ns(5000));
+    EXPECT_EQ(far.local_time(), Time::us(10));
+    EXPECT_LE(far.asked, 10) << "asked for its time per event while parked";
+    EXPECT_GE(near.runs, 1000);
+}
+
+// The horizon can grow during a pass (a runnable cancels the next event). A parked
+// runnable it now passes is run in that same pass if it comes later in registration
+// order, and in the next one if the pass is already past it: as a scan would.
+TEST(SimKernelRunnable, AHorizonGrowingDuringAPassRunsWhatAScanWould) {
+    Kernel k;
+    Stepper z(Time::ns(170)), a(Time::ns(10)), b(Time::ns(170));
+    k.add_runnable(&z);
+    k.add_runnable(&a);
+    k.add_runnable(&b);
+    k.schedule_at(Time::ns(100), [] {});
+    EventId e2 = k.schedule_at(Time::ns(160), [] {});
+    Time z_at, b_at;
+    k.schedule_at(Time::ns(400), [&] { z_at = z.local_time(), b_at = b.local_time(); });
+    a.on_step = [&](Kernel& kk, Time local) {
+        if (local == Time::ns(130)) kk.cancel(e2);  // the horizon goes from 160 to 400
+    };
+    k.run_until(Time::ns(400));
+    EXPECT_EQ(b_at, Time::ns(510)) << "b, after a in the pass, ran to the grown horizon before the event";
+    EXPECT_EQ(z_at, Time::ns(170)) << "z, before a in the pass, waits for the next pass";
+    EXPECT_EQ(a.local_time(), Time::ns(400));
+}
+
 // Running to quiescence: the run ends when the last runnable falls asleep.
 TEST(SimKernelRunnable, StopWhenIdleEndsWhenTheLastRunnableSleeps) {
     Kernel k;

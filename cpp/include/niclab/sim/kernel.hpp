@@ -8,9 +8,13 @@
 // simulators that run ahead of global time, but only up to the next scheduled
 // event (the horizon). A runnable that schedules an earlier event shrinks the
 // horizon, so it stops in time to let that event fire (temporal decoupling as in
-// SystemC TLM's loosely-timed style). Only awake runnables are visited: one that goes
-// to sleep (wfi, halt, reset) leaves the list and costs nothing per event until it is
-// woken, so a large idle cluster is as cheap to step as a small busy one.
+// SystemC TLM's loosely-timed style). Only awake runnables that are behind the horizon
+// are visited: one that goes to sleep (wfi, halt, reset) leaves the list until it is
+// woken, and one that stopped at or past the horizon (a core ends a little past it, or
+// far past it after a long stall) is parked by its local time until the horizon
+// reaches it. A pass therefore costs what the runnables that actually run cost, not a
+// visit to every core per event, and runs exactly the steps a scan of every runnable
+// in registration order would.
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -54,8 +58,10 @@ public:
 
 private:
     friend class Kernel;
-    uint64_t order_ = 0;  // registration order: runnables are driven in it
-    bool awake_ = false;  // on the kernel's awake list
+    uint64_t order_ = 0;   // registration order: runnables are driven in it
+    bool awake_ = false;   // ready or parked (not asleep)
+    bool parked_ = false;  // waiting in the parked heap for the horizon to pass parked_at_
+    Time parked_at_{};     // parked: its local time then
 };
 
 class Kernel {
@@ -129,14 +135,33 @@ private:
     void drop_cancelled_top();
     bool runnable_behind(Time t) const;
     Time latest_activity() const;
+    void make_ready(Runnable* r);
+    void park(Runnable* r);
+    void unpark(Time horizon);
+    // Heap entries carry their keys, so ordering them reads no runnable.
+    struct Ready {
+        uint64_t pass, order;  // visited in pass order, then registration order
+        Runnable* r;
+        bool operator<(const Ready& o) const { return pass != o.pass ? pass > o.pass : order > o.order; }
+    };
+    struct Parked {
+        Time at;  // its local time: ready again once the horizon is past it
+        uint64_t order;
+        Runnable* r;
+        bool operator<(const Parked& o) const { return at != o.at ? at > o.at : order > o.order; }
+    };
 
     std::vector<Entry> heap_;
     std::vector<Slot> slots_;
     uint32_t free_head_ = UINT32_MAX;
     std::vector<Runnable*> runnables_;  // all, in registration order
-    std::vector<Runnable*> awake_;      // those that may be active, in registration order
-    size_t drive_pos_ = 0;              // drive_runnables' place in awake_ while it runs
-    bool driving_ = false;
+    std::vector<Ready> ready_;          // awake and to be visited: a min-heap
+    std::vector<Parked> parked_;        // awake and at or past the horizon: a min-heap
+    uint64_t pass_ = 0;                 // drive_runnables' passes; the current one while in_pass_
+    uint64_t cursor_ = 0;               // order of the runnable the pass is at (once driving_)
+    bool in_pass_ = false;
+    bool driving_ = false;              // in a pass, past its first visit
+    bool renumber_ = false;             // a stopped pass left ready entries of two passes
     uint64_t next_order_ = 0;
     Time now_{};
     Time floor_{};  // time of the last fired event: nothing may be scheduled before it
