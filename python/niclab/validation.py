@@ -269,9 +269,10 @@ def _register_seed_003():
     from .validation_t9000 import validate_t9000
     _SYSTEMS["t9000"] = validate_t9000
     _SYSTEMS["dsnic"] = validate_dsnic
-    # Seed 004: GRIM on Myrinet.
-    from .validation_grim import validate_grim
-    _SYSTEMS["grim"] = validate_grim
+    # Seed 004: GRIM on Myrinet. Looked up at call time, so importing
+    # niclab.validation_grim first (it imports this module) works too.
+    from . import validation_grim
+    _SYSTEMS["grim"] = lambda progress=None, overrides=None: validation_grim.validate_grim(progress, overrides)
 
 
 _register_seed_003()

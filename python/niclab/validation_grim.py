@@ -68,6 +68,25 @@ def ni_step_times(result):
     return mean(send), mean(recv)
 
 
+# Neighbouring trace points and the step of Tables 5.1-5.2 between them.
+STEPS = {(1, 2): "detect new message (found to header read)", (2, 3): "set values in message", (3, 4): "insert in scoreboard",
+         (5, 6): "decode and begin processing", (6, 7): "verify sequencing information", (7, 14): "destination capacity check",
+         (14, 10): "DMA message to host", (10, 11): "increment queue pointer and DMA it to host",
+         (8, 9): "ACK/NACK generation"}
+
+
+def ni_steps(result):
+    """Median time of each step of Tables 5.1-5.2 (``STEPS``), in us, from the traces of a
+    run with ``firmware="grim_traced"``: {step name: us}."""
+    spans = {k: [] for k in STEPS}
+    for t in result.traces:
+        values, times = list(t.records["value"]), list(t.records["sim_time_ns"])
+        for i in range(len(values) - 1):
+            if (values[i], values[i + 1]) in spans:
+                spans[(values[i], values[i + 1])].append(times[i + 1] - times[i])
+    return {STEPS[k]: float(sorted(v)[len(v) // 2]) / 1000.0 for k, v in spans.items() if v}
+
+
 def validate_grim_steps(progress=None, overrides=None):
     """Table 5.1's sending steps and Table 5.1 + 5.2's receiving steps on the LANai 4 and 9,
     from the trace points of the C firmware (``grim_traced``) on a 4-byte AM ping-pong."""

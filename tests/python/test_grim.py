@@ -63,3 +63,14 @@ def test_endpoints_from_python_send_active_messages_and_rm_p_writes():
     assert a.counters()["sent"] == 1 and b.counters()["rm_delivered"] == 0 and a.counters()["rm_delivered"] == 1
     with pytest.raises(niclab.NiclabError):
         a.am_send(1, "no such handler", [], b"")
+
+
+def test_the_firmware_trace_gives_every_step_of_tables_5_1_and_5_2():
+    from niclab.validation_grim import STEPS, ni_steps
+    r = niclab.run("pingpong", preset="grim-lanai9", transport="am", sizes=[4], repeats=2, firmware="grim_traced", trace=True)
+    steps = ni_steps(r)
+    assert set(steps) == set(STEPS.values())
+    assert all(v > 0 for v in steps.values())
+    # The 4-byte DMAs cost at least App. A's 2 us minimum PCI DMA (L2249), the firmware steps less.
+    assert steps["DMA message to host"] >= 2.0
+    assert steps["verify sequencing information"] < 1.0
