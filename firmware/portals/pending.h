@@ -20,7 +20,6 @@ struct source;
 
 enum pending_state {
     PEND_FREE = 0,      /* TX: the host owns the id; RX: on the free list (or never used) */
-    PEND_TX_WAITING,    /* go-back-N: commanded, waiting for a free source (seq holds the destination) */
     PEND_TX_QUEUED,     /* on the TX pending list, commands not yet in the TX FIFO */
     PEND_TX_SENDING,    /* its commands are in the TX FIFO */
     PEND_TX_UNACKED,    /* go-back-N: sent, on its peer's unacked list until the receiver's ACK */
@@ -28,6 +27,9 @@ enum pending_state {
     PEND_RX_QUEUED,     /* on its source's RX pending list, not at the head yet */
     PEND_RX_DEPOSITING, /* head of its source's list: RX DMA programmed */
     PEND_RX_DONE,       /* RX_DONE or NEW_MSG_COMPLETE posted: waiting for PTL_CMD_RELEASE */
+    PEND_TX_WAITING,    /* go-back-N: commanded, waiting for a free source (seq holds the destination);
+                         * last: the other states keep their values, and the images without
+                         * go-back-N their code byte for byte */
 };
 
 /* lower_pending.flags beside PTL_TX_SEGS / PTL_RX_SEGS: the header to transmit is in

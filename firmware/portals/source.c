@@ -25,6 +25,12 @@ void source_boot(void)
         source_hash[i] = 0;
 }
 
+void source_exhausted(void)
+{
+    /* Too many peers at once (§4.3.3): panic, naming the pool. */
+    fw_panic(reason_pool("source", sources_used, PTL_SOURCES));
+}
+
 uint32_t sources_free(void) { return PTL_SOURCES - sources_used; }
 
 int source_get(uint32_t nid)
@@ -47,8 +53,7 @@ int source_get(uint32_t nid)
 #if PTL_GBN
         return 0;
 #else
-        /* Too many peers at once (§4.3.3): panic, naming the pool. */
-        fw_panic(reason_pool("source", sources_used, PTL_SOURCES));
+        source_exhausted();
 #endif
     }
     trace_val(nid);

@@ -34,6 +34,8 @@ void source_boot(void);
  * When the pool is empty: with go-back-N returns 0 (the caller decides), otherwise
  * panics naming the pool. */
 int source_get(uint32_t nid);
+/* Panic: the pool is empty (§4.3.3), for callers that cannot drop. */
+void source_exhausted(void) __attribute__((noreturn));
 /* Sources not in use. */
 uint32_t sources_free(void);
 /* Drop a reference to `s`; the last one frees it. */

@@ -175,7 +175,8 @@ TEST(AcceleratedDataPath, RaisesNoInterruptAndMakesNoSystemCall) {
         ni.md_attach(ctx, me, md(kDst, kLen, PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE, eq), PTL_RETAIN);
         auto me_get = ni.me_attach(ctx, kPortal, {0, kAccelPid}, kBits + 1, 0, PTL_RETAIN, PTL_INS_AFTER);
         ni.md_attach(ctx, me_get, md(kSrc, kLen, PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE, eq), PTL_RETAIN);
-        ctx.sleep_for(Time::us(30));
+        // The kernel driver's start-up interrupt (PTL_CMD_INIT's result) is not the data path.
+        while (c.interrupts(1) == 0) ctx.sleep_for(Time::us(1));
         irq_before[1] = c.interrupts(1);
         fw_irq_before[1] = c.fw_interrupts(1);
         sys_before[1] = proc[1]->system_time();
@@ -190,7 +191,8 @@ TEST(AcceleratedDataPath, RaisesNoInterruptAndMakesNoSystemCall) {
         auto eq = ni.eq_alloc(ctx, 64);
         auto src = ni.md_bind(ctx, md(kSrc, kLen, 0, eq), PTL_RETAIN);
         auto dst = ni.md_bind(ctx, md(kDst, kLen, 0, eq), PTL_RETAIN);
-        ctx.sleep_for(Time::us(30));
+        // The kernel driver's start-up interrupt (PTL_CMD_INIT's result) is not the data path.
+        while (c.interrupts(0) == 0) ctx.sleep_for(Time::us(1));
         irq_before[0] = c.interrupts(0);
         fw_irq_before[0] = c.fw_interrupts(0);
         sys_before[0] = proc[0]->system_time();
