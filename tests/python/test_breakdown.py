@@ -109,12 +109,14 @@ def test_a_stream_breaks_down_its_whole_burst():
 
 
 def test_logp_signature_breaks_down_a_round_trip_for_L():
-    r = niclab.run("logp_signature", breakdown=True, m=[1], delays_us=[0], rtt_repeats=2)
+    r = niclab.run("logp_signature", breakdown=True, m=[1], delays_us=[0], rtt_repeats=4)
     (only,) = r.observations["breakdown"]
     b = r.breakdown(8)
     assert only["size"] == 8 and "round trip" in b.interval and b.messages == 1
     assert sum(p["time_ps"] for p in b.parts) == b.total_ps
-    # The last of the two round trips averaged into rtt_us: both are the same steady state.
+    # The last of the round trips averaged into rtt_us. The first is slower by a one-off
+    # (0.6 us on the go-back-N image: 13.35 against 12.72 us), so four keep the mean
+    # within 2 % of the steady state the breakdown shows.
     assert b.total_us == pytest.approx(r.fit["rtt_us"], rel=0.02)
     assert {"host: interrupt entry", "firmware", "network: wire and switches"} <= set(b.by_part())
 
