@@ -41,14 +41,18 @@ uint32_t scoreboard_insert(const struct sb_entry *e)
 }
 
 /* The token names a live entry that was sent to `src` with `seq`: otherwise the
- * control message is stale or forged and is ignored. */
+ * control message is stale or forged, counted in bad_messages and ignored. */
 static struct sb_entry *live(uint32_t src, uint32_t token, uint32_t seq)
 {
-    if (token >= GRIM_SCOREBOARD || (token - sb_head) % GRIM_SCOREBOARD >= sb_count)
+    if (token >= GRIM_SCOREBOARD || (token - sb_head) % GRIM_SCOREBOARD >= sb_count) {
+        COUNT(bad_messages);
         return 0;
+    }
     struct sb_entry *e = &scoreboard[token];
-    if (e->state != SB_SENT || e->dst != src || e->seq != (uint8_t)seq)
+    if (e->state != SB_SENT || e->dst != src || e->seq != (uint8_t)seq) {
+        COUNT(bad_messages);
         return 0;
+    }
     return e;
 }
 
@@ -66,10 +70,8 @@ static void free_acknowledged(void)
 void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq)
 {
     struct sb_entry *e = live(src, token, seq);
-    if (!e) {
-        COUNT(bad_messages);
+    if (!e)
         return;
-    }
     COUNT(acks_received);
     e->state = SB_ACKED;
     free_acknowledged();
@@ -78,10 +80,8 @@ void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq)
 void scoreboard_nack(uint32_t src, uint32_t token, uint32_t seq)
 {
     struct sb_entry *e = live(src, token, seq);
-    if (!e) {
-        COUNT(bad_messages);
+    if (!e)
         return;
-    }
     trace_val(GRIM_TP_NACK_RECEIVED);
     COUNT(nacks_received);
     const uint32_t lc = e->lc, dst_lc = e->dst_lc;
