@@ -88,7 +88,8 @@ def _figure(ax, panels=1, width=6.4, height=4.2):
 
 
 _EXPERIMENT_NAMES = {"pingpong": "ping-pong", "bidir": "bi-directional stream", "comms1": "Comms1",
-                     "comms2": "Comms2", "cpu_load": "CPU load", "net_throughput": "network throughput"}
+                     "comms2": "Comms2", "cpu_load": "CPU load", "net_throughput": "network throughput",
+                     "halo3d": "Halo3D"}
 
 
 def _common(values):
@@ -326,6 +327,25 @@ def cpu_load(result):
 
 
 @_styled
+def halo(result, ax=None):
+    """A halo exchange's time per iteration: the machine's (last node to last node), and
+    the nodes' mean and slowest own time, against the iteration."""
+    _need(result, "iteration", "iteration_us", "node_mean_us", "node_max_us")
+    fig, (a,) = _figure(ax)
+    x = result["iteration"]
+    a.plot(x, result["iteration_us"], marker="o", label="machine (last node to last node)")
+    a.plot(x, result["node_mean_us"], marker=".", linestyle="--", label="node mean")
+    a.plot(x, result["node_max_us"], marker=".", linestyle=":", label="slowest node")
+    a.set_xlabel("iteration")
+    a.set_ylabel("time per iteration (us)")
+    a.set_ylim(bottom=0)
+    grid = result.params.get("grid")
+    a.set_title(title([result], f"on a {' x '.join(str(g) for g in grid)} grid" if grid else ""))
+    a.legend()
+    return fig
+
+
+@_styled
 def _generic(result):
     names = result.column_names
     fig, (a,) = _figure(None)
@@ -342,7 +362,7 @@ def _generic(result):
 @_styled
 def plot(result):
     """The natural plot of a result, chosen by its columns: the LogP signature, the PRTT
-    gap fit, the CPU load, latency + bandwidth panels for message-size sweeps, or every
+    gap fit, the CPU load, a halo exchange's time per iteration, latency + bandwidth panels for message-size sweeps, or every
     column against the first."""
     names = set(result.column_names)
     if {"d_us", "m", "t_per_msg_us"} <= names:
@@ -351,6 +371,8 @@ def plot(result):
         return prtt(result)
     if {"size", "load_percent"} <= names:
         return cpu_load(result)
+    if {"iteration", "iteration_us"} <= names:
+        return halo(result)
     if {"size", "latency_us", "bandwidth_mb_s"} <= names:
         return sweep(result)
     if "size" in names and "latency_us" in names:

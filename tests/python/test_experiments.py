@@ -14,6 +14,7 @@ SMALL = {
     "logp_signature": {"m": [1, 2, 4, 8], "delays_us": [0, 30]},
     "prtt": {"sizes": [1, 1024], "n": 4},
     "net_throughput": {"sizes": [8, 32], "measure_us": 50},  # packets every network carries (T9000: 32 B)
+    "halo3d": {"nx": 2, "ny": 2, "nz": 2, "iterations": 2},
 }
 # Experiments on the network alone: no NIC runs, so no firmware is recorded.
 NETWORK_ONLY = {"net_throughput"}
@@ -218,3 +219,15 @@ def test_bad_spec_is_a_config_error():
         niclab.run("pingpong", sizes=[1], set={"core.clok_mhz": 400})
     with pytest.raises(niclab.ExperimentError, match="node"):
         niclab.run("pingpong", sizes=[1], nodes=1)
+
+
+def test_halo3d_exchanges_faces_on_a_grid_and_plots_per_iteration():
+    # 8 SeaStars as a 2 x 2 x 2 grid: 3 neighbours each, 24 faces of 4 x 4 cells an iteration.
+    r = niclab.run("halo3d", nodes=8, nx=4, ny=4, nz=4, iterations=3)
+    assert r.params["grid"] == [2, 2, 2]
+    assert list(r["iteration"]) == [1, 2, 3]
+    assert set(r["messages"]) == {24} and set(r["bytes"]) == {24 * 4 * 4 * 8}
+    assert (r["node_max_us"] >= r["node_mean_us"]).all()
+    from niclab import plots
+    fig = plots.plot(r)
+    assert fig.axes[0].get_ylabel() == "time per iteration (us)"

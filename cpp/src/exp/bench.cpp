@@ -45,11 +45,17 @@ Pair Pair::from(Options& o) {
 }
 
 Bench::Bench(const system::SystemSpec& spec, Result& result, Observe observe, Pair pair)
-    : result_(result), observe_(std::move(observe)), pair_(std::move(pair)) {
-    if (pair_.client == pair_.server)
+    : Bench(spec, result, std::move(observe), std::move(pair), true) {}
+
+Bench::Bench(const system::SystemSpec& spec, Result& result, Observe observe, Everyone everyone)
+    : Bench(spec, result, std::move(observe), Pair{0, 0, std::move(everyone.transport), std::move(everyone.op)}, false) {}
+
+Bench::Bench(const system::SystemSpec& spec, Result& result, Observe observe, Pair pair, bool open_pair)
+    : result_(result), observe_(std::move(observe)), pair_(std::move(pair)), everyone_(!open_pair) {
+    if (open_pair && pair_.client == pair_.server)
         throw ExperimentError("the client and the server must be different nodes (both are node " + std::to_string(pair_.client) + ")");
     for (const auto& [key, node] : {std::pair{"client", pair_.client}, std::pair{"server", pair_.server}})
-        if (node >= spec.nodes)
+        if (open_pair && node >= spec.nodes)
             throw ExperimentError(std::string("option '") + key + "': node " + std::to_string(node) +
                                   " does not exist: the system has " + std::to_string(spec.nodes) + " node(s)");
     sys_ = std::make_unique<system::System>(spec);
@@ -69,20 +75,25 @@ Bench::Bench(const system::SystemSpec& spec, Result& result, Observe observe, Pa
         result_.firmware.push_back({{"node", n}, {"path", image ? image->path().string() : ""},
                                     {"build_id", image ? image->build_id() : ""}});
     }
-    const uint32_t nodes[2] = {pair_.client, pair_.server};
-    for (int i = 0; i < 2; ++i) {
-        try {
-            transport_[i] = sys_->model().open_transport(*sys_, nodes[i], nodes[1 - i], pair_.transport, spec.seed);
-        } catch (const Error& e) {
-            throw ExperimentError("node " + std::to_string(nodes[i]) + " cannot run a " + pair_.transport +
-                                  " experiment: " + e.what());
-        }
+    if (open_pair) {
+        open(pair_.client, pair_.server);
+        open(pair_.server, pair_.client);
     }
 }
 
 Bench::~Bench() {
     if (sys_) sys_->kernel().set_activity(nullptr);  // the log goes before the system
-    for (auto& t : transport_) t.reset();  // before the system they live in
+    while (!transports_.empty()) transports_.pop_back();  // before the system they live in, last opened first
+}
+
+msg::Transport& Bench::open(uint32_t node, uint32_t peer) {
+    try {
+        transports_.push_back(sys_->model().open_transport(*sys_, node, peer, pair_.transport, result_.seed));
+    } catch (const Error& e) {
+        throw ExperimentError("node " + std::to_string(node) + " cannot run a " + pair_.transport + " experiment" +
+                              (everyone_ ? " with node " + std::to_string(peer) : "") + ": " + e.what());
+    }
+    return *transports_.back();
 }
 
 void Bench::check_size(const std::string& key, uint64_t bytes) const {
@@ -116,11 +127,9 @@ void Bench::deliver() {
 void Bench::fail(const std::string& what) { throw ExperimentError(result_.experiment() + ": " + what); }
 
 void Bench::run(Body client_body, Body server_body) {
-    if (observe_.breakdown && !breakdown_offered_)
-        fail("breakdown: there is no host-to-host transfer here to break down (it is measured for pingpong, stream, bidir, "
-             "logp_signature, prtt, comms1, comms2 and cpu_load)");
-    msg::Transport& client = *transport_[0];
-    msg::Transport& server = *transport_[1];
+    check_breakdown_offered();
+    msg::Transport& client = *transports_.at(0);
+    msg::Transport& server = *transports_.at(1);
     {
         host::Process server_process(sys_->host_cpu(pair_.server), "server", [&](host::ProcessContext& ctx) { server_body(ctx, server); });
         host::Process client_process(sys_->host_cpu(pair_.client), "client", [&](host::ProcessContext& ctx) { client_body(ctx, client); });
@@ -137,6 +146,44 @@ void Bench::run(Body client_body, Body server_body) {
         if (client_process.failed()) fail("node " + std::to_string(pair_.client) + ": " + client_process.error_message());
         // The server may be waiting for a message that will not come: its process ends here.
     }
+    after_run();
+}
+
+void Bench::check_breakdown_offered() {
+    if (observe_.breakdown && !breakdown_offered_)
+        fail("breakdown: there is no host-to-host transfer here to break down (it is measured for pingpong, stream, bidir, "
+             "logp_signature, prtt, comms1, comms2 and cpu_load)");
+}
+
+void Bench::run_nodes(NodeBody body) {
+    check_breakdown_offered();
+    std::vector<std::unique_ptr<host::Process>> processes;
+    for (uint32_t n = 0; n < sys_->node_count(); ++n)
+        processes.push_back(std::make_unique<host::Process>(sys_->host_cpu(n), "node" + std::to_string(n),
+                                                            [&body, n](host::ProcessContext& ctx) { body(ctx, n); }));
+    auto all_done = [&] {
+        return std::all_of(processes.begin(), processes.end(), [](const auto& p) { return p->done(); });
+    };
+    while (!all_done()) {
+        auto r = sys_->run_until(Time::max());
+        deliver();
+        for (size_t node : r.faulted_nodes) fail_faulted(node);
+        for (uint32_t n = 0; n < processes.size(); ++n)
+            if (processes[n]->failed()) fail("node " + std::to_string(n) + ": " + processes[n]->error_message());
+        if (!r.stopped_by_request && !all_done()) {
+            if (stopping_) break;  // the observer stopped it: nodes still waiting for their neighbours end here
+            std::string waiting;
+            for (uint32_t n = 0; n < processes.size() && waiting.size() < 60; ++n)
+                if (!processes[n]->done()) waiting += (waiting.empty() ? "" : ", ") + std::to_string(n);
+            fail("the run stalled at " + std::to_string(sys_->now().as_us()) + " us: nothing left to do but node(s) " +
+                 waiting + " have not finished");
+        }
+    }
+    processes.clear();
+    after_run();
+}
+
+void Bench::after_run() {
     watch_settle();
     sys_->kernel().set_activity(nullptr);
     result_.stopped = stopping_;

@@ -24,6 +24,7 @@ const std::vector<Entry>& registry() {
         {{"comms1", "Parkbench Comms1: a bounced message; t_n = t0 + n/r_inf and n_1/2 fitted"}, run_comms1},
         {{"comms2", "Parkbench Comms2: simultaneous exchange; t_n = t0 + n/r_inf and n_1/2 fitted"}, run_comms2},
         {{"net_throughput", "the network alone: throughput per terminal under uniform random saturation traffic, per packet size (seed 003 §6.4)"}, run_net_throughput},
+        {{"halo3d", "Ember's Halo3D: every node exchanges faces with its six neighbours in a 3-D process grid, per iteration"}, run_halo3d},
         {{"cpu_load", "CPU load of Comms1/Comms2 on both hosts, by a computing process (or thread) beside a realtime one"}, run_cpu_load},
     };
     return entries;

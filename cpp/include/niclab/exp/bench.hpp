@@ -81,6 +81,14 @@ struct Pair {
     static Pair from(Options& o);  // "client", "server", "transport", "op"
 };
 
+// A run on many nodes at once (a halo exchange): no pair is opened up front; the
+// program opens a transport per neighbour with Bench::open and runs one process per
+// node with Bench::run_nodes.
+struct Everyone {
+    std::string transport;
+    std::string op;
+};
+
 class Bench {
 public:
     // Builds the System (ConfigError for a bad spec), resolves the transport and op
@@ -89,6 +97,7 @@ public:
     // and "op" parameters.
     // Also ExperimentError when `observe` asks for a trace the firmware cannot give.
     Bench(const system::SystemSpec& spec, Result& result, Observe observe, Pair pair);
+    Bench(const system::SystemSpec& spec, Result& result, Observe observe, Everyone everyone);
     ~Bench();
 
     system::System& sys() { return *sys_; }
@@ -105,6 +114,14 @@ public:
     // for a message then; it is ended. A failed program (a library error, a data
     // mismatch) or a faulted NIC is rethrown as ExperimentError naming the node.
     void run(Body client, Body server);
+
+    // Everyone: a transport from `node` to `peer` besides the others `node` has open
+    // (ExperimentError naming both nodes when the system's library cannot open it).
+    msg::Transport& open(uint32_t node, uint32_t peer);
+    // Everyone: one process on every node, all run until each has returned; failures
+    // and faults as run().
+    using NodeBody = std::function<void(host::ProcessContext&, uint32_t node)>;
+    void run_nodes(NodeBody body);
 
     // From the client program: a measured point (the row of result's columns). Returns
     // once the observer has seen it, so stopping() is current.
@@ -127,7 +144,10 @@ public:
     void watch_settle();
 
 private:
+    Bench(const system::SystemSpec& spec, Result& result, Observe observe, Pair pair, bool open_pair);
     void deliver();
+    void check_breakdown_offered();
+    void after_run();
     void check_observable() const;
     void keep_observations();
     [[noreturn]] void fail(const std::string& what);
@@ -136,9 +156,10 @@ private:
     Result& result_;
     Observe observe_;
     Pair pair_;
+    bool everyone_;  // opened with Everyone: no pair
     msg::TransportInfo info_;
     std::unique_ptr<system::System> sys_;
-    std::unique_ptr<msg::Transport> transport_[2];  // client, server
+    std::vector<std::unique_ptr<msg::Transport>> transports_;  // a pair's: client, server
     std::vector<std::vector<double>> published_;
     host::Condition delivered_;
     bool stopping_ = false;

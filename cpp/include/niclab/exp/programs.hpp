@@ -24,6 +24,10 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
 // NetPIPE's bi-directional mode: both sides send at once; bandwidth counts both directions.
 Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 
+// Ember's Halo3D on every node of the system: faces exchanged with the up to six
+// neighbours of a 3-D process grid, one row per iteration (halo3d.cpp).
+Result run_halo3d(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
+
 // The network without NICs or hosts under uniform random saturation traffic, per
 // packet size: throughput per terminal, latency (net_throughput.cpp).
 Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);

@@ -97,6 +97,17 @@ public:
         return *nal_;
     }
 
+    // The benchmark's process on this node, shared by its transports (one per peer),
+    // over `nal`; a new one once the NAL changed (the firmware was reloaded).
+    std::shared_ptr<PortalsProcess> transport_process(portals::Nal& nal, portals::Limits limits, bool polled) {
+        auto p = transport_process_.lock();
+        if (!p || &p->nal() != &nal) {
+            p = std::make_shared<PortalsProcess>(nal, limits, polled);
+            transport_process_ = p;
+        }
+        return p;
+    }
+
 private:
     SystemParams params_;
     std::unique_ptr<bus::HyperTransport> bus_;  // the host's link to its SeaStar: PIO and DMA
@@ -108,7 +119,14 @@ private:
     std::unique_ptr<AccelNal> accel_;
     const SsNal* accel_kernel_ = nullptr;  // the driver it was set up through
     std::vector<std::unique_ptr<AccelNal>> retired_accel_;
+    std::weak_ptr<PortalsProcess> transport_process_;
 };
+
+SeaStarNode& seastar_node(system::System& sys, size_t node, const char* what) {
+    auto* n = dynamic_cast<SeaStarNode*>(&sys.hardware(node));
+    if (!n) throw Error("node " + std::to_string(node) + " is a " + sys.model().name() + " node: " + what);
+    return *n;
+}
 
 class SeaStarModel final : public system::SystemModel {
 public:
@@ -145,9 +163,11 @@ public:
                 throw msg::TransportError(std::string("transport 'portals_accel': ") + e.what() +
                                           "; run it with --firmware portals_accel");
             }
-            return std::make_unique<PortalsTransport>(*nal, sys.host_memory(node), peer, seed, nal->limits(), true);
+            return std::make_unique<PortalsTransport>(seastar_node(sys, node, "Portals runs on the SeaStar").transport_process(*nal, nal->limits(), true),
+                                                      sys.host_memory(node), peer, seed);
         }
-        return std::make_unique<PortalsTransport>(seastar::portals(sys, node), sys.host_memory(node), peer, seed);
+        return std::make_unique<PortalsTransport>(seastar_node(sys, node, "Portals runs on the SeaStar").transport_process(seastar::portals(sys, node), {}, false),
+                                                  sys.host_memory(node), peer, seed);
     }
     std::string default_firmware() const override { return "portals"; }
     const nlohmann::json& published() const override { return system::published("seastar"); }
@@ -159,14 +179,6 @@ const system::SystemModel& model() {
     static const SeaStarModel m;
     return m;
 }
-
-namespace {
-SeaStarNode& seastar_node(system::System& sys, size_t node, const char* what) {
-    auto* n = dynamic_cast<SeaStarNode*>(&sys.hardware(node));
-    if (!n) throw Error("node " + std::to_string(node) + " is a " + sys.model().name() + " node: " + what);
-    return *n;
-}
-}  // namespace
 
 AccelNal& accelerated(system::System& sys, size_t node, portals::ptl_pid_t pid) {
     return seastar_node(sys, node, "Portals runs on the SeaStar").accelerated(sys, uint32_t(node), pid);

@@ -1,0 +1,101 @@
+// halo3d (Ember's Halo3D) on many nodes: every node opens a transport per neighbour of
+// the process grid, faces of the right size cross in every iteration (each checked byte
+// for byte by the transport, and by size and iteration tag by the program), and the
+// rows count what was exchanged.
+#include "exp_test_support.hpp"
+
+namespace niclab::exp {
+namespace {
+
+system::SystemSpec seastars(uint32_t nodes, nlohmann::json topology = nullptr) {
+    system::SystemSpec spec = testing::seastar_pair();
+    spec.nodes = nodes;
+    spec.topology = std::move(topology);
+    return spec;
+}
+
+// Faces between neighbours of an a × b × c grid that does not wrap, each sent both ways.
+uint64_t messages(uint64_t a, uint64_t b, uint64_t c) {
+    return 2 * ((a - 1) * b * c + a * (b - 1) * c + a * b * (c - 1));
+}
+
+TEST(Halo3d, EveryNodeExchangesItsFacesWithItsNeighboursEachIteration) {
+    // 12 nodes: Ember's most cube-like grid is 3 × 2 × 2 (or a permutation of it).
+    Result r = run_experiment("halo3d", seastars(12), {{"nx", 4}, {"ny", 6}, {"nz", 8}, {"iterations", 3}});
+    ASSERT_EQ(r.rows(), 3u);
+    const auto grid = r.params.at("grid").get<std::vector<uint32_t>>();
+    ASSERT_EQ(grid.size(), 3u);
+    EXPECT_EQ(grid[0] * grid[1] * grid[2], 12u);
+    EXPECT_EQ(std::max({grid[0], grid[1], grid[2]}), 3u);
+    const uint64_t expect = messages(grid[0], grid[1], grid[2]);
+    // Faces of 8-byte cells: an x face is ny × nz cells, and so on.
+    const auto face = r.params.at("face_bytes").get<std::vector<uint64_t>>();
+    EXPECT_EQ(face, (std::vector<uint64_t>{6 * 8 * 8, 4 * 8 * 8, 4 * 6 * 8}));
+    uint64_t bytes = 2 * (uint64_t(grid[0] - 1) * grid[1] * grid[2] * face[0] + uint64_t(grid[0]) * (grid[1] - 1) * grid[2] * face[1] +
+                          uint64_t(grid[0]) * grid[1] * (grid[2] - 1) * face[2]);
+    for (size_t i = 0; i < r.rows(); ++i) {
+        EXPECT_EQ(r.row(i)[0], double(i + 1));
+        EXPECT_EQ(r.row(i)[4], double(expect));
+        EXPECT_EQ(r.row(i)[5], double(bytes));
+        // A node takes longer than its compute for an iteration; the slowest at least the mean.
+        EXPECT_GE(r.row(i)[3], r.row(i)[2]);
+        EXPECT_GT(r.row(i)[2], 4 * 6 * 8 * 26 / 10.0 / 1e3);
+    }
+}
+
+TEST(Halo3d, AMeshTopologyLendsItsDimensionsToTheGrid) {
+    Result r = run_experiment("halo3d", seastars(8, {{"kind", "mesh"}, {"dims", {4, 2, 1}}}),
+                              {{"nx", 2}, {"ny", 2}, {"nz", 2}, {"iterations", 1}});
+    EXPECT_EQ(r.params.at("grid"), nlohmann::json({4, 2, 1}));
+    EXPECT_EQ(r.row(0)[4], double(messages(4, 2, 1)));
+}
+
+TEST(Halo3d, MoreComputeMakesEachIterationLongerByIt) {
+    auto first = [](double compute_us) {
+        return run_experiment("halo3d", seastars(4), {{"nx", 2}, {"ny", 2}, {"nz", 2}, {"iterations", 2}, {"compute_us", compute_us}})
+            .row(1)[2];
+    };
+    EXPECT_NEAR(first(50) - first(0), 50, 1.0);
+}
+
+TEST(Halo3d, TheSameSpecGivesTheSameTimes) {
+    const nlohmann::json options = {{"nx", 3}, {"ny", 3}, {"nz", 3}, {"iterations", 2}};
+    Result a = run_experiment("halo3d", seastars(8), options);
+    Result b = run_experiment("halo3d", seastars(8), options);
+    ASSERT_EQ(a.rows(), b.rows());
+    for (size_t i = 0; i < a.rows(); ++i) EXPECT_EQ(a.row(i), b.row(i));
+}
+
+TEST(Halo3d, RunsOverTheFixedFunctionSystemsToo) {
+    for (const char* name : {"t9000", "dsnic"}) {
+        SCOPED_TRACE(name);
+        system::SystemSpec spec = system::SystemSpec::from_json({{"system", name}, {"nodes", 12}});
+        Result r = run_experiment("halo3d", spec, {{"nx", 2}, {"ny", 2}, {"nz", 2}, {"iterations", 2}});
+        const auto g = r.params.at("grid").get<std::vector<uint64_t>>();
+        ASSERT_EQ(r.rows(), 2u);
+        EXPECT_EQ(r.row(1)[4], double(messages(g[0], g[1], g[2])));
+    }
+}
+
+TEST(Halo3d, AGridThatDoesNotHoldTheNodesIsRefusedNamingIt) {
+    try {
+        run_experiment("halo3d", seastars(8), {{"pex", 3}, {"pey", 1}, {"pez", 2}});
+        ADD_FAILURE() << "no error";
+    } catch (const ExperimentError& e) {
+        EXPECT_NE(std::string(e.what()).find("pex × pey × pez = 3 × 1 × 2"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Halo3d, GetIsNotAHaloExchange) {
+    try {
+        run_experiment("halo3d", seastars(2), {{"op", "get"}});
+        ADD_FAILURE() << "no error";
+    } catch (const ExperimentError& e) {
+        EXPECT_NE(std::string(e.what()).find("not fetched"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Halo3d, UnknownOptionsAreErrorsNamingTheKey) { testing::expect_option_error("halo3d", {{"sizes", {8}}}, "sizes"); }
+
+}  // namespace
+}  // namespace niclab::exp
