@@ -33,7 +33,7 @@ void Jam::send(host::ProcessContext& ctx, uint32_t dst, Priority p, uint32_t wor
     ++counters_.messages_sent;
 }
 
-JamMessage Jam::read_message(host::ProcessContext& ctx, Priority p, uint64_t buf) {
+JamMessage Jam::read_message(host::ProcessContext& ctx, Priority p, const Landing& landing) {
     charge(ctx, params_.call_cycles);
     const uint64_t page = reg(Niu::rx_reg(p));
     std::array<uint8_t, kMaxBytes> m{};
@@ -42,6 +42,7 @@ JamMessage Jam::read_message(host::ProcessContext& ctx, Priority p, uint64_t buf
     out.header = Header::unpack(load_le32(&m[0]));
     out.word = JamWord::unpack(load_le32(&m[4]));
     out.payload_words = out.header.payload_words;
+    const uint64_t buf = landing(out.word.sender);
     out.payload_addr = buf;
     const uint32_t total = out.header.total_words();
     for (uint32_t w = kHeaderWords; w < total; w += 2) {
@@ -57,13 +58,17 @@ JamMessage Jam::read_message(host::ProcessContext& ctx, Priority p, uint64_t buf
 
 bool Jam::try_receive(host::ProcessContext& ctx, Priority p, uint64_t buf, JamMessage& out) {
     if (!rx_ready(ctx, p)) return false;
-    out = read_message(ctx, p, buf);
+    out = read_message(ctx, p, [buf](uint32_t) { return buf; });
     return true;
 }
 
 JamMessage Jam::receive(host::ProcessContext& ctx, Priority p, uint64_t buf) {
+    return receive(ctx, p, [buf](uint32_t) { return buf; });
+}
+
+JamMessage Jam::receive(host::ProcessContext& ctx, Priority p, const Landing& landing) {
     wait_rx(ctx, p);
-    return read_message(ctx, p, buf);
+    return read_message(ctx, p, landing);
 }
 
 // --- 64-byte primitives ---
@@ -102,6 +107,10 @@ bool Jam::try_receive64(host::ProcessContext& ctx, Priority p, uint64_t msg, Jam
 
 JamMessage Jam::receive64(host::ProcessContext& ctx, Priority p, uint64_t msg) {
     if (msg % 64) throw DriverError("node " + std::to_string(node()) + ": ldda needs a 64-byte aligned buffer");
+    return receive64(ctx, p, [msg](uint32_t) { return msg; });
+}
+
+JamMessage Jam::receive64(host::ProcessContext& ctx, Priority p, const Landing& landing) {
     wait_rx(ctx, p);
     charge(ctx, params_.call_cycles);
     std::array<uint8_t, 64> m{};
@@ -112,6 +121,8 @@ JamMessage Jam::receive64(host::ProcessContext& ctx, Priority p, uint64_t msg) {
         throw MessageFormatError("node " + std::to_string(node()) + ": ldda read a " + std::to_string(out.header.total_words()) +
                                  "-word message (the 64-byte primitive needs 16-word messages)");
     out.word = JamWord::unpack(load_le32(&m[4]));
+    const uint64_t msg = landing(out.word.sender);
+    if (msg % 64) throw DriverError("node " + std::to_string(node()) + ": ldda needs a 64-byte aligned buffer");
     out.payload_words = out.header.payload_words;
     out.payload_addr = msg + 8;
     memory().write(msg, m);

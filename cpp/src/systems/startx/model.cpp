@@ -69,6 +69,7 @@ public:
     JamRpc& rpc() { return rpc_; }
     RdmaBoard& board() { return board_; }  // node 0's serves the whole system
     uint64_t vi_bytes() const { return vi_bytes_; }
+    StreamReceivers& stream_receivers() { return stream_receivers_; }
 
 private:
     bus::PciBus bus_;
@@ -78,6 +79,7 @@ private:
     JamRpc rpc_;
     RdmaBoard board_;
     uint64_t vi_bytes_;
+    StreamReceivers stream_receivers_;
 };
 
 StartxNode& node_of(system::System& sys, size_t node) {
@@ -108,7 +110,7 @@ public:
         if (peer >= sys.node_count() || peer == node)
             throw msg::TransportError("node " + std::to_string(node) + ": no peer node " + std::to_string(peer));
         StartxNode& n = node_of(sys, node);
-        TransportContext tc{n.jam(), &n.rpc(), &node_of(sys, 0).board(), n.vi_bytes()};
+        TransportContext tc{n.jam(), &n.rpc(), &node_of(sys, 0).board(), n.vi_bytes(), &n.stream_receivers()};
         return make_transport(transport, tc, peer, seed);
     }
     const nlohmann::json& published() const override { return system::published("startx"); }

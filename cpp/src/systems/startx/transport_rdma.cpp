@@ -139,7 +139,10 @@ private:
     }
     void handle_control(host::ProcessContext& ctx, const JamMessage& m) {
         if (m.word.sender != peer_ || m.word.kind != JamKind::control)
-            protocol_error("an unexpected low-priority message from node " + std::to_string(m.word.sender));
+            protocol_error("an unexpected low-priority message from node " + std::to_string(m.word.sender) +
+                           (m.word.sender != peer_ ? " (the exclusive-access protocol serves one peer per node: with several, "
+                                                     "as in a halo exchange, use rdma or a stream transport)"
+                                                   : ""));
         std::array<uint8_t, 16> b{};
         jam_.memory().read(m.payload_addr, std::span<uint8_t>(b.data(), std::min<uint32_t>(16, m.payload_words * 4)));
         auto word = [&](int i) { return uint64_t(load_le32(&b[4 * i])); };

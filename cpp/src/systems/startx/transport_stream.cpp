@@ -16,10 +16,20 @@ namespace {
 
 constexpr Priority kPri = Priority::high;  // Table 1: high-priority messages (L202); VI is high only
 
-class StreamTransport final : public JamTransportBase {
+class StreamTransport final : public JamTransportBase, public StreamReceiver {
 public:
     StreamTransport(std::string name, StreamMode mode, const TransportContext& tc, uint32_t peer, uint64_t seed)
-        : JamTransportBase(std::move(name), tc.jam, peer, seed), mode_(mode), vi_bytes_(tc.vi_buffer_bytes) {}
+        : JamTransportBase(std::move(name), tc.jam, peer, seed), mode_(mode), vi_bytes_(tc.vi_buffer_bytes),
+          receivers_(tc.receivers) {
+        if (!receivers_) return;
+        for (const auto& [p, r] : *receivers_)
+            if (p == peer) protocol_error("node " + std::to_string(peer) + " is the peer of another of this node's transports already");
+        receivers_->emplace_back(peer, this);
+    }
+    ~StreamTransport() override {
+        if (!receivers_) return;
+        std::erase_if(*receivers_, [this](const auto& e) { return e.second == this; });
+    }
 
     void open(host::ProcessContext& ctx, uint64_t max_bytes) override {
         check_size(max_bytes, kMaxTransportMessage);
@@ -178,33 +188,46 @@ private:
         }
     }
 
-    // Takes the next message (blocking: polls until one comes) and processes it.
+    // Takes the next message (blocking: polls until one comes) and hands it to the
+    // transport of its sender: this one, or another of the node's (a halo exchange).
     void take(host::ProcessContext& ctx, bool blocking) {
         JamMessage m;
+        const Jam::Landing land = [this](uint32_t sender) { return owner(sender).landing(); };
         switch (mode_) {
         case StreamMode::vi:
         case StreamMode::vi_tx:
             if (blocking) m = jam_.vi_wait(ctx);
             else if (!jam_.vi_peek(ctx, m)) return;
             break;
-        case StreamMode::pio64:
-            if (rx_index_ * 64 + 64 > fragments(max_bytes_) * 64 + kMaxBytes) protocol_error("a transfer longer than open() allowed");
-            m = jam_.receive64(ctx, kPri, recv_buf_ + 64 * rx_index_);
-            break;
-        case StreamMode::pio:
-            if (rx_offset_ + kMaxBytes > fragments(max_bytes_) * capacity() + kMaxBytes)
-                protocol_error("a transfer longer than open() allowed");
-            m = jam_.receive(ctx, kPri, recv_buf_ + rx_offset_);
-            break;
+        case StreamMode::pio64: m = jam_.receive64(ctx, kPri, land); break;
+        case StreamMode::pio: m = jam_.receive(ctx, kPri, land); break;
         }
-        process(ctx, m);
+        owner(m.word.sender).process(ctx, m);
     }
 
-    void process(host::ProcessContext& ctx, const JamMessage& m) {
+    StreamReceiver& owner(uint32_t sender) {
+        if (sender == peer_) return *this;
+        if (receivers_)
+            for (const auto& [p, r] : *receivers_)
+                if (p == sender) return *r;
+        protocol_error("a message from node " + std::to_string(sender) + ", the peer of none of this node's transports (this one's is node " +
+                       std::to_string(peer_) + ")");
+    }
+
+public:
+    // Where the next PIO message from the peer lands in the receive buffer.
+    uint64_t landing() override {
+        if (mode_ == StreamMode::pio64) {
+            if (rx_index_ * 64 + 64 > fragments(max_bytes_) * 64 + kMaxBytes) protocol_error("a transfer longer than open() allowed");
+            return recv_buf_ + 64 * rx_index_;
+        }
+        if (rx_offset_ + kMaxBytes > fragments(max_bytes_) * capacity() + kMaxBytes)
+            protocol_error("a transfer longer than open() allowed");
+        return recv_buf_ + rx_offset_;
+    }
+
+    void process(host::ProcessContext& ctx, const JamMessage& m) override {
         const JamWord& w = m.word;
-        if (w.sender != peer_)
-            protocol_error("a message from node " + std::to_string(w.sender) + " while node " + std::to_string(peer_) +
-                           " is this transport's peer (one peer per priority)");
         if (w.kind == JamKind::control) {
             if (w.low != uint32_t(JamControl::tag_descriptor)) protocol_error("an unexpected JAM control message");
             std::array<uint8_t, 8> t{};
@@ -258,8 +281,10 @@ private:
         deliver(total, rx_tag_);
     }
 
+private:
     StreamMode mode_;
     uint64_t vi_bytes_;
+    StreamReceivers* receivers_;
     uint64_t send_buf_ = 0, recv_buf_ = 0, ctl_buf_ = 0;
     uint64_t sent_tag_ = 0;
     bool have_sent_tag_ = false;

@@ -18,6 +18,7 @@ public:
     bool faulted() const override { return vcp_.faulted(); }
     std::string fault_report() const override { return vcp_.fault(); }
     Vcp& vcp() { return vcp_; }
+    uint64_t& transport_heap() { return transport_heap_; }
     MemorySystem& memory() { return memory_; }
     Time memory_stall() override { return memory_.cpu_stall(); }
     void counters(system::Counters& out) const override {
@@ -44,6 +45,7 @@ private:
     }
     MemorySystem memory_;  // before the VCP, which uses it
     Vcp vcp_;
+    uint64_t transport_heap_ = 0;  // the next free transport buffer address (make_vl_transport)
 };
 
 T9000Node& node_of(system::System& sys, size_t node) {
@@ -86,7 +88,8 @@ public:
         // vl, vl_seq: one VL in all (0); vlK: K VLs on each link.
         const bool one = transport == "vl" || transport == "vl_seq";
         const uint32_t per_link = one ? 0 : uint32_t(std::stoul(transport.substr(2)));
-        return make_vl_transport(node_of(sys, node).vcp(), node_of(sys, peer).vcp(), sys.host_memory(node), per_link,
+        return make_vl_transport(node_of(sys, node).vcp(), node_of(sys, peer).vcp(), sys.host_memory(node),
+                                 node_of(sys, node).transport_heap(), per_link,
                                  transport == "vl_seq", seed, vl_costs(sys.preset()));
     }
     const nlohmann::json& published() const override { return system::published("t9000"); }

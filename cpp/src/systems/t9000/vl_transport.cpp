@@ -39,9 +39,9 @@ namespace {
 
 class VlTransport final : public msg::Transport {
 public:
-    VlTransport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t vls, bool blocking, uint64_t seed,
+    VlTransport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint64_t& heap, uint32_t vls, bool blocking, uint64_t seed,
                 const VlCosts& costs)
-        : me_(me), peer_vcp_(peer), memory_(memory), seed_(seed), costs_(costs), blocking_(blocking) {
+        : me_(me), peer_vcp_(peer), memory_(memory), heap_(heap), seed_(seed), costs_(costs), blocking_(blocking) {
         for (uint32_t i = 0; i < vls; ++i) {
             vls_.push_back(&me.link(peer.params().node, i));
             peer_side_.push_back(&peer.link(node(), i));
@@ -58,9 +58,12 @@ public:
                                             std::to_string(max_bytes));
         max_bytes_ = std::max<uint64_t>(max_bytes, 1);
         // A simple bump allocation of this node's memory: one send buffer, one input
-        // buffer per VL.
-        send_buf_ = kBufferBase;
-        for (size_t i = 0; i < vls_.size(); ++i) recv_buf_.push_back(kBufferBase + (i + 1) * round_up(max_bytes_));
+        // buffer per VL, after those of the node's transports opened before (a halo
+        // exchange has one per neighbour).
+        if (heap_ == 0) heap_ = kBufferBase;
+        send_buf_ = heap_;
+        for (size_t i = 0; i < vls_.size(); ++i) recv_buf_.push_back(heap_ + (i + 1) * round_up(max_bytes_));
+        heap_ += (vls_.size() + 1) * round_up(max_bytes_);
         opened_ = true;
     }
 
@@ -166,6 +169,7 @@ private:
     Vcp& me_;
     Vcp& peer_vcp_;
     host::HostMemory& memory_;
+    uint64_t& heap_;  // the node's next free buffer address (0: none taken yet)
     uint64_t seed_;
     VlCosts costs_;
     std::vector<VirtualLink*> vls_;        // ours, by index
@@ -196,14 +200,14 @@ std::vector<msg::TransportInfo> transport_infos() {
     return t;
 }
 
-std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t vls_per_link,
-                                                  bool blocking, uint64_t seed, const VlCosts& costs) {
+std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint64_t& heap,
+                                                  uint32_t vls_per_link, bool blocking, uint64_t seed, const VlCosts& costs) {
     if (blocking && vls_per_link != 0) throw msg::TransportError("blocking outputs are for one virtual link");
     if (vls_per_link > kMaxVirtualLinks)
         throw msg::TransportError(std::to_string(vls_per_link) + " virtual links per link: at most " +
                                   std::to_string(kMaxVirtualLinks));
     const uint32_t vls = vls_per_link == 0 ? 1 : vls_per_link * me.links();
-    return std::make_unique<VlTransport>(me, peer, memory, vls, blocking, seed, costs);
+    return std::make_unique<VlTransport>(me, peer, memory, heap, vls, blocking, seed, costs);
 }
 
 }  // namespace niclab::t9000

@@ -32,6 +32,7 @@
 // see the preset's jam.poll_spin_us); waiting for DMA completion or for VI messages in
 // host memory blocks until the NIU changes and then pays the one read that observes it.
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <span>
 
@@ -116,6 +117,10 @@ public:
     bool try_receive(host::ProcessContext& ctx, Priority p, uint64_t buf, JamMessage& out);
     // Polls until a message arrives, then receives it.
     JamMessage receive(host::ProcessContext& ctx, Priority p, uint64_t buf);
+    // Where a message lands, chosen by its sender once the header words are read (a
+    // library with a buffer per peer).
+    using Landing = std::function<uint64_t(uint32_t sender)>;
+    JamMessage receive(host::ProcessContext& ctx, Priority p, const Landing& landing);
 
     // --- PIO, 64-byte primitives (ldda/stda) ---
     // Writes header words 0 and 1 into the 64-byte message buffer `msg` (two cached
@@ -129,6 +134,7 @@ public:
     // ldda of a shorter one would read into the next).
     bool try_receive64(host::ProcessContext& ctx, Priority p, uint64_t msg, JamMessage& out);
     JamMessage receive64(host::ProcessContext& ctx, Priority p, uint64_t msg);
+    JamMessage receive64(host::ProcessContext& ctx, Priority p, const Landing& landing);
 
     // --- VI transmit (host memory) ---
     // Writes one high-priority message to `dst` of `payload_words` (2..22) words from the
@@ -183,7 +189,7 @@ private:
     void store_control(host::ProcessContext& ctx, ControlWord w, uint32_t value);
     void start_tx_dma(host::ProcessContext& ctx, uint64_t addr, ControlWord length_word, uint64_t bytes);
     void check_node(uint32_t dst) const;
-    JamMessage read_message(host::ProcessContext& ctx, Priority p, uint64_t buf);
+    JamMessage read_message(host::ProcessContext& ctx, Priority p, const Landing& landing);
 
     Niu& niu_;
     bus::PciBus& bus_;

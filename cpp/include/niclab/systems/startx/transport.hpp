@@ -62,12 +62,26 @@ struct RdmaBoard {
     host::Condition changed;
 };
 
+// A stream transport (pio, pio64, vi, vi_tx) as the other stream transports of its node
+// see it. A node with several peers (a halo exchange: one transport per neighbour) has
+// one receive queue for all of them, so whichever transport takes a message hands it to
+// the transport of its sender: where a PIO receive puts it, and taking it.
+class StreamReceiver {
+public:
+    virtual ~StreamReceiver() = default;
+    virtual uint64_t landing() = 0;
+    virtual void process(host::ProcessContext& ctx, const JamMessage& m) = 0;
+};
+// The node's stream transports, by peer.
+using StreamReceivers = std::vector<std::pair<uint32_t, StreamReceiver*>>;
+
 // The node's libraries as a transport needs them.
 struct TransportContext {
     Jam& jam;
     JamRpc* rpc = nullptr;                 // the node's JAM RPC (rpc transport)
     RdmaBoard* board = nullptr;            // the system's side channel (rdma transport)
     uint64_t vi_buffer_bytes = 4ull << 20; // the VI receive region (vi transport)
+    StreamReceivers* receivers = nullptr;  // the node's stream transports (pio, pio64, vi, vi_tx)
 };
 
 // TransportError naming the transport and the choices for an unknown name.

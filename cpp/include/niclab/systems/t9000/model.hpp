@@ -41,8 +41,9 @@ std::vector<msg::TransportInfo> transport_infos();
 // `vls_per_link` VLs on each of the VCP's links, VL i on link i mod links (0: one VL in
 // all, on link 0). `blocking`: outputs block the process until acknowledged (vl_seq;
 // one VL only).
-std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint32_t vls_per_link,
-                                                  bool blocking, uint64_t seed, const VlCosts& costs);
+// `heap`: the node's next free buffer address, shared by its transports (0 at first).
+std::unique_ptr<msg::Transport> make_vl_transport(Vcp& me, Vcp& peer, host::HostMemory& memory, uint64_t& heap,
+                                                  uint32_t vls_per_link, bool blocking, uint64_t seed, const VlCosts& costs);
 
 // A T9000 node's VCP (niclab::Error naming the system if it is not a T9000).
 Vcp& vcp(system::System& sys, size_t node);
