@@ -26,7 +26,7 @@ int deliver_capacity(const struct grim_header *h)
     return L->enabled && L->rq_back - L->rq_front < L->rq_slots;
 }
 
-static void dma_word(uint32_t host_addr, uint32_t value)
+void dma_word(uint32_t host_addr, uint32_t value)
 {
     *sram_word(staging) = value;
     hdma_to_host(host_addr, staging, 4u);

@@ -36,12 +36,13 @@ void send_start(uint32_t sram_offset, uint32_t bytes, uint32_t dst)
     *reg(LANAI_SEND_BASE, LANAI_SEND_GO) = 1;
 }
 
-void hdma_to_host(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes)
+/* Inlined into both directions: the AM and RM-P delivery path keeps its one call. */
+static inline __attribute__((always_inline)) void hdma(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes, uint32_t direction)
 {
     *reg(LANAI_HDMA_BASE, LANAI_HDMA_HOST_ADDR) = host_addr;
     *reg(LANAI_HDMA_BASE, LANAI_HDMA_SRAM_OFFSET) = sram_offset;
     *reg(LANAI_HDMA_BASE, LANAI_HDMA_LENGTH) = bytes;
-    *reg(LANAI_HDMA_BASE, LANAI_HDMA_CTRL) = LANAI_HDMA_TO_HOST;
+    *reg(LANAI_HDMA_BASE, LANAI_HDMA_CTRL) = direction;
     /* Clear the done source before looking, so a completion after the look keeps
      * MEIP up and the wfi falls through. */
     for (;;) {
@@ -54,6 +55,21 @@ void hdma_to_host(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes)
         }
         wait_event();
     }
+}
+
+void hdma_to_host(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes)
+{
+    hdma(host_addr, sram_offset, bytes, LANAI_HDMA_TO_HOST);
+}
+
+void hdma_from_host(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes)
+{
+    hdma(host_addr, sram_offset, bytes, LANAI_HDMA_FROM_HOST);
+}
+
+uint32_t send_done_count(void)
+{
+    return *reg(LANAI_SEND_BASE, LANAI_SEND_DONE);
 }
 
 void engines_boot(uint32_t ring_offset, uint32_t ring_bytes)

@@ -9,7 +9,9 @@
  *   control.c    the buffered control-message queue (§4.2.3)
  *   recv.c       decoding, sequencing and capacity checks at the receiver (§4.2.1)
  *   deliver.c    active-message and RM-P delivery into host memory (§4.4, §4.5)
- * Trace points (trace.h) mark the steps of Table 5.1; their values name the step
+ *   translate.c  the NI's virtual-memory translation cache and its miss path (§4.5.2)
+ *   rm.c         RM-V, RM-RV and its reply: remote memory by virtual address (§4.5.3-4)
+ * Trace points (trace.h) mark the steps of Tables 5.1-5.3; their values name the step
  * (GRIM_TP_* below), so the per-step costs can be read from a trace.
  */
 #ifndef GRIM_H
@@ -37,6 +39,13 @@
 #define GRIM_TP_NACK_RECEIVED   12
 #define GRIM_TP_ROLLBACK        13
 #define GRIM_TP_DELIVER         14  /* receiving NI: capacity checked, delivery starts */
+/* Table 5.3 (L1378-1387): remote memory at the receiving NI. */
+#define GRIM_TP_XLATE_SEARCH    15  /* search the NI's translation cache */
+#define GRIM_TP_XLATE_HIT       16  /* ... found */
+#define GRIM_TP_XLATE_MISS      17  /* ... not found */
+#define GRIM_TP_XLATE_REQUESTED 18  /* translation request DMAed to the host, interrupt raised */
+#define GRIM_TP_XLATE_FILLED    19  /* the driver's answer is in NI memory */
+#define GRIM_TP_RM_LOCK_DONE    20  /* notification (lock) word DMAed */
 
 /* The driver's configuration and the counters (uncached, the host reads them). */
 extern volatile struct grim_shared grim_shared;
@@ -46,6 +55,8 @@ extern volatile struct grim_shared grim_shared;
 int send_busy(void);
 void send_start(uint32_t sram_offset, uint32_t bytes, uint32_t dst);
 void hdma_to_host(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes);  /* waits */
+void hdma_from_host(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes);  /* waits */
+uint32_t send_done_count(void);  /* messages the send engine has finished */
 void engines_boot(uint32_t ring_offset, uint32_t ring_bytes);
 void wait_event(void);   /* sleep until an interrupt source is raised */
 static inline volatile uint32_t *sram_word(uint32_t offset)
@@ -79,6 +90,7 @@ uint32_t scoreboard_next_token(void);                 /* the slot the next inser
 uint32_t scoreboard_insert(const struct sb_entry *e);  /* returns the token */
 void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq);
 void scoreboard_nack(uint32_t src, uint32_t token, uint32_t seq);
+void scoreboard_error(uint32_t src, uint32_t token, uint32_t seq);  /* GRIM_T_ERROR */
 int scoreboard_resend_pending(uint32_t dst, uint32_t lc, uint32_t dst_lc);
 int scoreboard_retransmit(void);  /* sends one rolled-back message if it may go now */
 int dest_held(uint32_t dst);      /* in NACK backoff */
@@ -104,5 +116,35 @@ void recv_boot(void);
 int deliver_capacity(const struct grim_header *h);
 void deliver(const struct grim_header *h, uint32_t sram_offset, uint32_t bytes);
 void deliver_boot(uint32_t staging_offset);
+void dma_word(uint32_t host_addr, uint32_t value);  /* 4 bytes to host memory, waits */
+#define STAGING_BYTES 64u  /* SRAM the DMAs of a few words are made from */
+
+/* ---- translate.c ---- */
+enum xlate_outcome { XLATE_HIT = 0, XLATE_WAIT, XLATE_FAULT };
+struct xlate_map {
+    uint32_t entry;    /* index into grim_shared.xlate.entry */
+    uint32_t offset;   /* of the address in the entry's block */
+};
+/* Finds [va, va + bytes) in the cache; on a miss asks the host (one request at a
+ * time) and says XLATE_WAIT until its answer is in; XLATE_FAULT when the host has
+ * not registered the range. */
+int xlate(uint32_t va, uint32_t bytes, struct xlate_map *m);
+/* Host DMA between SRAM and the translated range, one transfer per physical run. */
+void xlate_dma(const struct xlate_map *m, uint32_t sram_offset, uint32_t bytes, int to_host);
+void xlate_boot(uint32_t request_staging);
+
+/* ---- rm.c ---- */
+enum rm_outcome { RM_DONE = 0, RM_WAIT, RM_REFUSED };
+/* Starts a remote memory message at the head of the receive ring: RM_WAIT holds the
+ * ring until rm_resume() says otherwise. */
+int rm_start(const struct grim_header *h, uint32_t src, uint32_t sram_offset);
+int rm_resume(void);
+int rm_reply_send(void);     /* main loop: a pending RM-RV reply goes before new messages */
+extern uint32_t rm_reply_pending;  /* 1 while a reply waits for the send engine: the main
+                                    * loop looks at this word, not a call, on every pass */
+void rm_boot(uint32_t reply_offset, uint32_t error_staging);
+void rm_report_error(uint32_t lc, uint32_t type, uint32_t node, uint32_t va);
+uint32_t rm_fault_va(void);  /* the address an RM_REFUSED operation could not reach */
+#define RM_REPLY_SRAM_BYTES ((GRIM_HEADER_BYTES + GRIM_MTU + 63u) & ~63u)
 
 #endif /* GRIM_H */

@@ -2,8 +2,8 @@
  * GRIM's NI firmware for the Myrinet LANai (seed 004 Ch. IV), in C on the modelled
  * LANai core. Boot: announce the firmware, wait for the driver's configuration, set
  * up the receive ring in the SRAM the driver left free. Then the polling loop of
- * L1338: control messages first (they must never wait behind data, §4.2.3), then
- * rolled-back messages, then arrivals, then new messages from the logical channels.
+ * L1338: control messages first (they must never wait behind data, §4.2.3), then a
+ * pending RM-RV reply (it is its request's ACK), then rolled-back messages, then arrivals, then new messages from the logical channels.
  * A pass that found nothing sleeps in wfi (external interrupts and the timer are
  * enabled in mie but not mstatus, so they wake the core without a trap).
  */
@@ -33,7 +33,7 @@ int main(void)
             fw_wfi();
     }
     if (grim_shared.nodes > GRIM_MAX_NODES || grim_shared.sram_bytes > LANAI_SRAM_MAX ||
-        grim_shared.buffer_offset + CONTROL_SRAM_BYTES + 64u + 4096u > grim_shared.sram_bytes)
+        grim_shared.buffer_offset + CONTROL_SRAM_BYTES + STAGING_BYTES + RM_REPLY_SRAM_BYTES + 4096u > grim_shared.sram_bytes)
         fw_panic("driver configuration out of range (nodes, SRAM size or buffer offset)");
     for (uint32_t i = 0; i < GRIM_MAX_LCS; ++i) {
         const volatile struct grim_lc *L = &grim_shared.lc[i];
@@ -45,6 +45,8 @@ int main(void)
     for (;;) {
         fw_ctrl_write(NICLAB_CTRL_EXT_IRQ_STATUS, fw_ctrl_read(NICLAB_CTRL_EXT_IRQ_STATUS));
         int progress = control_send();
+        if (rm_reply_pending)
+            progress |= rm_reply_send();
         progress |= scoreboard_retransmit();
         progress |= recv_poll();
         progress |= lc_send();

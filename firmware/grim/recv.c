@@ -9,25 +9,65 @@
  * dropped and NACKed (L1107). Out of sequence -- a later message behind a refused
  * one -- it is dropped without a NACK: the sender's rollback already covers it
  * (digest ambiguity 9: one NACK per refusal, not one per dropped message).
+ * Remote memory by virtual address (rm.c) may have to wait for a translation: the
+ * message is then held at the head of the ring, which keeps every later arrival
+ * behind it (RM→RM and RM→AM stay in order, §4.5.6), and resumed on later passes.
+ * An RM-RV reply is not sequenced: it is the ACK of its request (§4.5.4).
  */
 #include "grim.h"
 
 static uint32_t ring, ring_bytes, head;
 static uint32_t pos;  /* head's place in the ring: head % ring_bytes without a division */
 static uint8_t in_seq[GRIM_MAX_NODES][GRIM_MAX_LCS][GRIM_MAX_LCS];
+/* The remote memory message held at the head of the ring, waiting in rm.c. */
+static struct {
+    uint32_t active, src, used;
+    struct grim_header h;
+} held;
 
 void recv_boot(void)
 {
     const uint32_t control = grim_shared.buffer_offset;
+    const uint32_t staging = control + CONTROL_SRAM_BYTES;   /* STAGING_BYTES: 3 x 16 used */
     control_boot(control);
-    deliver_boot(control + CONTROL_SRAM_BYTES);
-    ring = control + CONTROL_SRAM_BYTES + 64u;
+    deliver_boot(staging);
+    xlate_boot(staging + 16u);
+    rm_boot(staging + STAGING_BYTES, staging + 32u);
+    held.active = 0;
+    ring = staging + STAGING_BYTES + RM_REPLY_SRAM_BYTES;
     ring_bytes = (grim_shared.sram_bytes - ring) & ~15u;
     head = pos = 0;
     engines_boot(ring, ring_bytes);
 }
 
-static void data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0)
+/* A remote memory message has run to its end (done or refused). */
+static void rm_finished(const struct grim_header *h, uint32_t src, int outcome)
+{
+    const uint32_t type = GRIM_W1_TYPE(h->w[1]);
+    const uint32_t token = GRIM_W0_TOKEN(h->w[0]), seq = GRIM_W0_SEQ(h->w[0]);
+    const uint32_t src_lc = GRIM_EP_LC(GRIM_W1_SRC_EP(h->w[1]));
+    if (type == GRIM_T_RM_RV_REPLY) {
+        /* Our own read: done either way; a local address we cannot reach is ours to report. */
+        if (outcome == RM_REFUSED)
+            rm_report_error(GRIM_W3_LC(h->w[3]), GRIM_T_RM_RV, GRIM_EP_NODE(GRIM_W2_DST_EP(h->w[2])), rm_fault_va());
+        else
+            COUNT(rm_read_replies);
+        scoreboard_ack(src, token, seq);
+        return;
+    }
+    ++in_seq[src][src_lc][GRIM_EP_LC(GRIM_W2_DST_EP(h->w[2]))];
+    COUNT(received);
+    if (outcome == RM_REFUSED)
+        control_post(src, GRIM_T_ERROR, token, seq, src_lc);
+    else if (type == GRIM_T_RM_V) {
+        COUNT(rm_delivered);
+        control_post(src, GRIM_T_ACK, token, seq, src_lc);
+    }
+    /* an RM-RV request is answered by its reply (rm.c) */
+}
+
+/* 1: consumed; 0: held (a remote memory message waits in rm.c). */
+static int data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0)
 {
     struct grim_header h;
     h.w[0] = w0;
@@ -35,32 +75,65 @@ static void data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0
     const uint32_t type = GRIM_W1_TYPE(h.w[1]);
     const uint32_t src_lc = GRIM_EP_LC(GRIM_W1_SRC_EP(h.w[1]));
     const uint32_t dst_lc = GRIM_EP_LC(GRIM_W2_DST_EP(h.w[2]));
-    if ((type != GRIM_T_AM && type != GRIM_T_RM_P) || src >= GRIM_MAX_NODES ||
+    if (type < GRIM_T_AM || type > GRIM_T_RM_RV_REPLY || src >= GRIM_MAX_NODES ||
         GRIM_HEADER_BYTES + GRIM_W2_WORDS(h.w[2]) * 4u != bytes) {
         COUNT(bad_messages);
-        return;
+        return 1;
     }
     trace_val(GRIM_TP_SEQUENCE);
     const uint32_t seq = GRIM_W0_SEQ(w0), token = GRIM_W0_TOKEN(w0);
-    if (seq != in_seq[src][src_lc][dst_lc]) {
+    if (type != GRIM_T_RM_RV_REPLY && seq != in_seq[src][src_lc][dst_lc]) {
         COUNT(out_of_order);
-        return;
+        return 1;
     }
     trace_val(GRIM_TP_CAPACITY);
     if (!deliver_capacity(&h)) {
         control_post(src, GRIM_T_NACK, token, seq, src_lc);
-        return;
+        return 1;
+    }
+    if (type >= GRIM_T_RM_V) {
+        const int r = rm_start(&h, src, off);
+        if (r == RM_WAIT) {
+            held.active = 1;
+            held.src = src;
+            held.h = h;
+            return 0;
+        }
+        rm_finished(&h, src, r);
+        return 1;
     }
     deliver(&h, off, bytes);
     ++in_seq[src][src_lc][dst_lc];
     COUNT(received);
     control_post(src, GRIM_T_ACK, token, seq, src_lc);
+    return 1;
+}
+
+/* The slot at the head is done with: clear its flags so a later lap of the ring
+ * cannot mistake the old descriptor for a new one, and give the room back. */
+static inline __attribute__((always_inline)) void consume(uint32_t desc, uint32_t used)
+{
+    *sram_word(desc + 4u * LANAI_RECV_DESC_FLAGS) = 0;
+    head += used;
+    pos += used;
+    if (pos == ring_bytes)  /* claims never cross the ring's end */
+        pos = 0;
+    *(volatile uint32_t *)(uintptr_t)(LANAI_RECV_BASE + LANAI_RECV_HEAD) = head;
 }
 
 int recv_poll(void)
 {
     if (control_full())
         return 0;  /* ACKs first: the control queue is bounded (§4.2.3) */
+    if (held.active) {
+        const int r = rm_resume();
+        if (r == RM_WAIT)
+            return 0;
+        held.active = 0;
+        rm_finished(&held.h, held.src, r);
+        consume(ring + pos, held.used);
+        return 1;
+    }
     /* Nothing claimed past what was consumed: the bytes at head are a previous
      * lap's, whatever they look like. */
     if (*(volatile uint32_t *)(uintptr_t)(LANAI_RECV_BASE + LANAI_RECV_TAIL) == head)
@@ -87,21 +160,19 @@ int recv_poll(void)
                 scoreboard_ack(src, GRIM_W0_TOKEN(w0), GRIM_W0_SEQ(w0));
             else if (type == GRIM_T_NACK)
                 scoreboard_nack(src, GRIM_W0_TOKEN(w0), GRIM_W0_SEQ(w0));
+            else if (type == GRIM_T_ERROR)
+                scoreboard_error(src, GRIM_W0_TOKEN(w0), GRIM_W0_SEQ(w0));
             else
                 COUNT(bad_messages);
         } else if (bytes >= GRIM_HEADER_BYTES) {
-            data_message(src, off, bytes, w0);
+            if (!data_message(src, off, bytes, w0)) {
+                held.used = used;
+                return 1;
+            }
         } else {
             COUNT(bad_messages);
         }
     }
-    /* The slot is free once consumed: clear its flags so a later lap of the ring
-     * cannot mistake the old descriptor for a new one. */
-    *sram_word(desc + 4u * LANAI_RECV_DESC_FLAGS) = 0;
-    head += used;
-    pos += used;
-    if (pos == ring_bytes)  /* claims never cross the ring's end */
-        pos = 0;
-    *(volatile uint32_t *)(uintptr_t)(LANAI_RECV_BASE + LANAI_RECV_HEAD) = head;
+    consume(desc, used);
     return 1;
 }

@@ -77,6 +77,20 @@ void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq)
     free_acknowledged();
 }
 
+/* The target refused a remote memory message (memory it never registered): the
+ * message is done -- sending it again would be refused again -- and the host is told
+ * which one (its type and W4, read back from the send queue). */
+void scoreboard_error(uint32_t src, uint32_t token, uint32_t seq)
+{
+    struct sb_entry *e = live(src, token, seq);
+    if (!e)
+        return;
+    COUNT(remote_errors);
+    rm_report_error(e->lc, GRIM_W1_TYPE(wire_load(e->offset + 4u)), src, wire_load(e->offset + 16u));
+    e->state = SB_ACKED;
+    free_acknowledged();
+}
+
 void scoreboard_nack(uint32_t src, uint32_t token, uint32_t seq)
 {
     struct sb_entry *e = live(src, token, seq);

@@ -2,7 +2,10 @@
 // Python. Each call is a host process on the node (host_call.hpp): am_send pushes an
 // active message into the NI with PIO and returns; handlers registered from Python
 // collect what arrives (source, handler name, arguments, payload bytes) when the
-// endpoint polls; rm_write_p writes host memory of another node by physical address.
+// endpoint polls; rm_write_p writes host memory of another node by physical address;
+// registered memory (malloc_pinned, pin_pages) is what rm_write_v and rm_read reach by
+// virtual address, read and written here with read/write (the process's own loads and
+// stores: no simulated time).
 #include <string>
 #include <vector>
 
@@ -48,6 +51,34 @@ public:
         sys_.host_memory(node_).write(kStage, {reinterpret_cast<const uint8_t*>(data.data()), data.size()});
         perform("rm_write_p", [&](host::ProcessContext& ctx) { ep_.rm_write_p(ctx, dst, remote, kStage, uint32_t(data.size()), notify, value); });
     }
+
+    uint32_t malloc_pinned(uint32_t bytes) { return ep_.malloc_pinned(bytes); }
+    uint32_t pin_pages(uint32_t bytes) { return ep_.pin_pages(bytes); }
+    uint32_t pa(uint32_t va) const { return ep_.memory().pa(va); }
+    void write(uint32_t va, const std::string& data) {
+        ep_.memory().write(sys_.host_memory(node_), va, {reinterpret_cast<const uint8_t*>(data.data()), data.size()});
+    }
+    py::bytes read(uint32_t va, uint32_t bytes) const {
+        std::string out(bytes, '\0');
+        ep_.memory().read(sys_.host_memory(node_), va, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
+        return py::bytes(out);
+    }
+
+    void rm_write_v(uint32_t dst, uint32_t remote, uint32_t src, uint32_t bytes, uint32_t notify, uint32_t value) {
+        perform("rm_write_v", [&](host::ProcessContext& ctx) { ep_.rm_write_v(ctx, dst, remote, src, bytes, notify, value); });
+    }
+
+    void rm_read(uint32_t dst, uint32_t remote, uint32_t local, uint32_t bytes, uint32_t lock) {
+        perform("rm_read", [&](host::ProcessContext& ctx) { ep_.rm_read(ctx, dst, remote, local, bytes, lock); });
+    }
+
+    void wait_word(uint32_t va, uint32_t value) {
+        if (!perform("wait_word", [&](host::ProcessContext& ctx) { ep_.wait(ctx, [&] { return ep_.word(va) == value; }); }))
+            fail("wait_word: the word at " + std::to_string(va) + " never became " + std::to_string(value) +
+                 ", and nothing in the system was left to change it");
+    }
+
+    uint64_t interrupts() const { return ep_.translator().interrupts(); }
 
     py::list poll() {
         perform("poll", [&](host::ProcessContext& ctx) { ep_.poll(ctx); });
@@ -105,7 +136,10 @@ private:
 void bind_grim(py::module_& m) {
     py::class_<GrimNode>(m, "GrimNode",
                          "A GRIM node's endpoint (seed 004 §4.4-4.5): handler(name), am_send(dst, name, args, data), poll(), "
-                         "wait(count), rm_write_p(dst, remote, data, notify, value), counters(). Each call is a host process.")
+                         "wait(count), rm_write_p(dst, remote, data, notify, value), malloc_pinned(bytes), pin_pages(bytes), pa(va), "
+                         "write(va, data), read(va, bytes), rm_write_v(dst, remote, src, bytes, notify, value), "
+                         "rm_read(dst, remote, local, bytes, lock), wait_word(va, value), interrupts(), counters(). Each "
+                         "call is a host process.")
         .def(py::init([](system::System& sys, size_t node) {
             if (node >= sys.node_count())
                 throw py::index_error("node " + std::to_string(node) + ": the system has " + std::to_string(sys.node_count()) + " nodes");
@@ -119,6 +153,16 @@ void bind_grim(py::module_& m) {
         .def("rm_write_p", [](GrimNode& n, uint32_t dst, uint64_t remote, const py::bytes& data, uint64_t notify, uint32_t value) {
             n.rm_write_p(dst, remote, std::string(data), notify, value);
         }, py::arg("dst"), py::arg("remote"), py::arg("data"), py::arg("notify"), py::arg("value"))
+        .def("malloc_pinned", &GrimNode::malloc_pinned, py::arg("bytes"))
+        .def("pin_pages", &GrimNode::pin_pages, py::arg("bytes"))
+        .def("pa", &GrimNode::pa, py::arg("va"))
+        .def("write", [](GrimNode& n, uint32_t va, const py::bytes& data) { n.write(va, std::string(data)); }, py::arg("va"), py::arg("data"))
+        .def("read", &GrimNode::read, py::arg("va"), py::arg("bytes"))
+        .def("rm_write_v", &GrimNode::rm_write_v, py::arg("dst"), py::arg("remote"), py::arg("src"), py::arg("bytes"), py::arg("notify"),
+             py::arg("value"))
+        .def("rm_read", &GrimNode::rm_read, py::arg("dst"), py::arg("remote"), py::arg("local"), py::arg("bytes"), py::arg("lock"))
+        .def("wait_word", &GrimNode::wait_word, py::arg("va"), py::arg("value"))
+        .def("interrupts", &GrimNode::interrupts)
         .def("poll", &GrimNode::poll)
         .def("wait", &GrimNode::wait, py::arg("count"))
         .def("counters", &GrimNode::counters);

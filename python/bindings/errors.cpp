@@ -13,6 +13,7 @@
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/systems/dsnic/params.hpp"
+#include "niclab/systems/grim/vm.hpp"
 #include "niclab/systems/startx/message.hpp"
 #include "niclab/trace/trace.hpp"
 
@@ -87,6 +88,11 @@ void register_errors(py::module_&) {
             raise("PortalsError", e.what(), d);
         } catch (const startx::StartxError& e) {
             raise(startx_error_class(e), e.what(), py::dict());
+        } catch (const grim::MemoryError& e) {
+            py::dict d;
+            d["node"] = e.node();
+            d["va"] = e.va();
+            raise("GrimMemoryError", e.what(), d);
         } catch (const dsnic::DsnicError& e) {
             raise("DsnicError", e.what(), py::dict());
         } catch (const exp::ExperimentFault& e) {

@@ -10,7 +10,7 @@ from . import _niclab
 from ._niclab import preset_names
 from . import portals, sdk, startx
 from .errors import (BootTimeout, CaptureError, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError,
-                     ExperimentFault, FirmwareBuildError, FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, GdbServerError,
+                     ExperimentFault, FirmwareBuildError, FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, GdbServerError, GrimMemoryError,
                      MessageFormatError, NiclabError,
                      PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, TraceBuildIdMismatch,
                      TraceError, TraceFormatError, UnknownPriorityError)
@@ -26,7 +26,7 @@ __all__ = [
     "BootTimeout", "CaptureError", "ConfigError", "ExperimentError", "ExperimentFault", "FirmwareBuildError", "FirmwareFault", "FirmwareImageError",
     "FirmwareNotFound", "FitError", "NiclabError", "Nic", "PortalsError", "System", "firmware_path", "portals",
     "preset_names", "sdk", "startx", "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError",
-    "EmptyQueueError", "RdmaError", "DriverError", "DsnicError",
+    "EmptyQueueError", "RdmaError", "DriverError", "DsnicError", "GrimMemoryError",
     "Result", "ResultError", "Sweep", "capture", "experiments", "fits", "list_experiments", "parts", "run", "sweep", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]

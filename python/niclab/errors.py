@@ -174,6 +174,18 @@ class DsnicError(NiclabError):
     receive nothing will satisfy."""
 
 
+class GrimMemoryError(NiclabError):
+    """GRIM remote memory (seed 004 §4.5) named memory that is not registered: a local
+    source or destination at the call, or a remote address the target's NI refused
+    (nothing was written there).
+
+    Attributes: ``node`` (whose memory the address names) and ``va`` (the address).
+    """
+
+    node = 0
+    va = 0
+
+
 class CaptureError(NiclabError, ValueError):
     """A packet capture that cannot be made or written: a tap on a node or link the
     system does not have (the message gives the ids there are), a node or link tapped

@@ -1,14 +1,16 @@
-"""Validation of GRIM on Myrinet (seed 004, Ulmer's thesis): Table 5.4's AM and RM-P
-rows -- minimum latency and maximum bandwidth over 4 B to 2 MB, ping-pong, half the
-round trip (L1249-1251) -- for the four host/NI configurations, each its own preset
+"""Validation of GRIM on Myrinet (seed 004, Ulmer's thesis): Table 5.4's AM, RM-V and
+RM-P rows -- minimum latency and maximum bandwidth over 4 B to 2 MB, ping-pong, half
+the round trip (L1249-1251) -- for the four host/NI configurations, each its own preset
 (``grim-lanai4``, ``grim-lanai9``: the P3 on 32b/33 MHz PCI; ``grim-lanai4-p4`` on
-32b/33 MHz, ``grim-lanai9-p4`` on 64b/66 MHz). Table 5.1's sending steps and Table 5.1 +
-5.2's receiving steps come from the firmware's trace points (``grim_traced``). RM-V and
-sockets (Table 8.1) are not modelled yet (``cpp/src/systems/grim/STATUS.md``).
+32b/33 MHz, ``grim-lanai9-p4`` on 64b/66 MHz). Table 5.1's sending steps, Table 5.1 +
+5.2's receiving steps and Table 5.3's remote memory steps come from the firmware's
+trace points (``grim_traced``). Sockets (Table 8.1) are not modelled yet
+(``cpp/src/systems/grim/STATUS.md``).
 The presets come from App. A's component figures and marked assumptions, never from
 these rows."""
 
 from .experiments import run
+from .system import System
 from .validation import Validation, _at, check, merged_set, published
 
 # Table 5.4's sweep (L1479): 4 B to 2 MB; the maximum is taken over these sizes.
@@ -18,7 +20,7 @@ _ROWS = (("p3_l4", "grim-lanai4"), ("p3_l9", "grim-lanai9"), ("p4_l4", "grim-lan
 
 
 def validate_grim(progress=None, overrides=None, rows=None):
-    """Table 5.4's AM and RM-P rows on the presets of the thesis's four configurations
+    """Table 5.4's AM, RM-V and RM-P rows on the presets of the thesis's four configurations
     (``rows``: a subset of their keys, e.g. ``["p3_l9"]``)."""
     v = Validation("grim")
     say = progress or (lambda text: None)
@@ -26,7 +28,7 @@ def validate_grim(progress=None, overrides=None, rows=None):
     for key, preset in _ROWS:
         if rows is not None and key not in rows:
             continue
-        for transport, tag in (("am", "am"), ("rm-p", "rmp")):
+        for transport, tag in (("am", "am"), ("rm-v", "rmv"), ("rm-p", "rmp")):
             say(f"{transport} ping-pong on {preset}")
             lat = run("pingpong", preset=preset, transport=transport, sizes=[_LATENCY_SIZE], set=merged_set(None, overrides))
             lat.label = f"{preset} {transport} latency"
@@ -38,9 +40,9 @@ def validate_grim(progress=None, overrides=None, rows=None):
             v.checks.append(check(pub, f"{key}_{tag}_latency", _at(lat, _LATENCY_SIZE, "latency_us")))
             v.checks.append(check(pub, f"{key}_{tag}_bandwidth", max(_at(bw, s, "bandwidth_mb_s") for s in _BANDWIDTH_SIZES)))
     if rows is None:
-        steps = validate_grim_steps(progress, overrides)
-        v.checks += steps.checks
-        v.results.update(steps.results)
+        for part in (validate_grim_steps(progress, overrides), validate_grim_rm_steps(progress, overrides)):
+            v.checks += part.checks
+            v.results.update(part.results)
     return v
 
 
@@ -101,4 +103,78 @@ def validate_grim_steps(progress=None, overrides=None):
         v.results[f"t51_{k}"] = r
         v.checks.append(check(pub, f"t51_send_{k}", send))
         v.checks.append(check(pub, f"t51_t52_recv_{k}", recv))
+    return v
+
+
+# Trace values of firmware/grim/grim.h for Table 5.3 (GRIM_TP_*).
+_TP_DELIVERED, _TP_SEARCH, _TP_HIT, _TP_MISS, _TP_REQUESTED, _TP_FILLED, _TP_LOCK = 10, 15, 16, 17, 18, 19, 20
+
+
+def _spans(trace, first, then, since_ns):
+    """Times (us) from each record `first` at or after `since_ns` to the next `then`."""
+    values, times = list(trace.records["value"]), list(trace.records["sim_time_ns"])
+    out = []
+    for i, v in enumerate(values):
+        if v == first and times[i] >= since_ns:
+            j = next((k for k in range(i + 1, len(values)) if values[k] == then), None)
+            if j is not None:
+                out.append((times[j] - times[i]) / 1000.0)
+    return out
+
+
+def rm_steps(preset, overrides=None):
+    """Table 5.3's steps (L1378-1387) at the receiving NI of three RM-V writes from node 0
+    to node 1 on `preset` with the traced firmware: 4 B into contiguous registered memory
+    (static entries hit; cached lock), 4 B into page-pinned memory (payload and lock
+    miss: the driver's interrupt), 64,572 B over 17 pinned pages. {step: us}."""
+    spec = {"preset": preset, "nodes": 2, "firmware": "grim_traced"}
+    if overrides:
+        spec["set"] = dict(overrides)
+    s = System(spec)
+    a, b = s.grim(0), s.grim(1)
+    src = a.malloc_pinned(70000)
+    a.write(src, bytes(range(256)) * 273)
+    dst, notify = b.malloc_pinned(70000), b.malloc_pinned(4)
+    pages, lock = b.pin_pages(80000), b.pin_pages(4)
+    out = {}
+
+    def write(target, nbytes, word, value):
+        since = s.now_us * 1000.0
+        a.rm_write_v(1, target, src, nbytes, word, value)
+        b.wait_word(word, value)
+        return since
+
+    t = write(dst, 4, notify, 1)
+    tr = s.nic(1).trace()
+    out["search, hit"] = _spans(tr, _TP_SEARCH, _TP_HIT, t)[0]
+    out["DMA payload, 4 B"] = _spans(tr, _TP_HIT, _TP_DELIVERED, t)[0]
+    out["lock, cached"] = _spans(tr, _TP_DELIVERED, _TP_LOCK, t)[0]
+    t = write(pages, 4, lock, 2)
+    tr = s.nic(1).trace()
+    out["search, miss"] = _spans(tr, _TP_SEARCH, _TP_MISS, t)[0]
+    out["DMA translation request"] = _spans(tr, _TP_MISS, _TP_REQUESTED, t)[0]
+    out["host interrupt + translation, 1 page"] = _spans(tr, _TP_REQUESTED, _TP_FILLED, t)[0]
+    out["lock, non-cached"] = _spans(tr, _TP_DELIVERED, _TP_LOCK, t)[0]
+    t = write(pages + 1000, 64572, notify, 3)
+    tr = s.nic(1).trace()
+    out["host interrupt + translation, 17 pages"] = _spans(tr, _TP_REQUESTED, _TP_FILLED, t)[0]
+    return out
+
+
+_RM_STEP_KEYS = {"search, hit": "t53_search_hit", "search, miss": "t53_search_miss", "DMA translation request": "t53_dma_request",
+                 "host interrupt + translation, 1 page": "t53_host_1page", "host interrupt + translation, 17 pages": "t53_host_17pages",
+                 "DMA payload, 4 B": "t53_payload_4b", "lock, cached": "t53_lock_cached", "lock, non-cached": "t53_lock_uncached"}
+
+
+def validate_grim_rm_steps(progress=None, overrides=None):
+    """Table 5.3's remote memory steps on the LANai 4 and 9 (P3-550), from the trace points
+    of the C firmware (``grim_traced``) and the driver's translation ISR."""
+    v = Validation("grim")
+    say = progress or (lambda text: None)
+    pub = published("grim")
+    for k, preset in (("l4", "grim-lanai4"), ("l9", "grim-lanai9")):
+        say(f"traced RM-V writes on {preset}")
+        steps = rm_steps(preset, overrides)
+        for name, key in _RM_STEP_KEYS.items():
+            v.checks.append(check(pub, f"{key}_{k}", steps[name]))
     return v

@@ -25,4 +25,14 @@ inline system::SystemSpec spec(uint32_t nodes = 2, nlohmann::json set = nlohmann
 using niclab::test::payload;
 using niclab::test::read;
 
+// A node's registered memory by virtual address (the process's own loads and stores).
+inline std::vector<uint8_t> vread(system::System& sys, size_t node, uint32_t va, uint32_t n) {
+    std::vector<uint8_t> b(n);
+    endpoint(sys, node).memory().read(sys.host_memory(node), va, b);
+    return b;
+}
+inline void vwrite(system::System& sys, size_t node, uint32_t va, const std::vector<uint8_t>& b) {
+    endpoint(sys, node).memory().write(sys.host_memory(node), va, b);
+}
+
 }  // namespace niclab::grim::test

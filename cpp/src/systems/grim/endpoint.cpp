@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
 
 #include "niclab/fw/grim_fw.h"
 #include "niclab/fw/lanai.h"
@@ -15,11 +16,23 @@ constexpr uint32_t kLcBase = offsetof(grim_shared, lc);
 constexpr uint32_t kLcStride = sizeof(grim_lc);
 
 uint32_t be(uint32_t v) { return __builtin_bswap32(v); }
+std::string hex(uint32_t v) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%08x", v);
+    return b;
+}
+const char* type_name(uint32_t type) {
+    switch (type) {
+        case GRIM_T_RM_V: return "RM-V write";
+        case GRIM_T_RM_RV: return "RM-RV read";
+        default: return "remote memory operation";
+    }
+}
 }  // namespace
 
 Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams& params,
                    const std::vector<std::vector<uint8_t>>& routes)
-    : nic_(nic), memory_(memory), params_(params) {
+    : nic_(nic), memory_(memory), params_(params), space_(nic.node()) {
     nic::EmbeddedNic& e = nic_.nic();
     const fw::FirmwareImage* image = e.image();
     if (!image || !image->find_symbol("grim_shared", shared_))
@@ -54,8 +67,12 @@ Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams
     put(lc + offsetof(grim_lc, rq_slots), params_.am_slots);
     put(lc + offsetof(grim_lc, rq_slot_bytes), kSlotBytes);
     put(lc + offsetof(grim_lc, rq_back_host_addr), uint32_t(kBackWord));
+    put(lc + offsetof(grim_lc, err_host_addr), uint32_t(kErrorRecord));
     put(lc + offsetof(grim_lc, enabled), 1);
+    put(offsetof(grim_shared, xlate) + offsetof(grim_xlate, request_host_addr), uint32_t(kXlateRequest));
     memory_.write(kBackWord, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&am_front_), 4));
+    memory_.fill(kErrorRecord, 0, sizeof(grim_error_record));
+    translator_ = std::make_unique<Translator>(nic_, memory_, space_, shared_, kXlateRequest, params_.translator);
     put(offsetof(grim_shared, go), 1);
     nic_.set_host_write_hook([this] { arrived_.notify_all(); });
     e.control().raise_external(NICLAB_IRQ_DOORBELL);
@@ -79,7 +96,8 @@ uint32_t Endpoint::resolve(const std::string& name) const {
     throw Error("node " + std::to_string(node()) + ": no GRIM handler named '" + name + "'");
 }
 
-void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& header, uint64_t src, uint32_t bytes) {
+void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& header, uint64_t src, uint32_t bytes,
+                    const AddressSpace* space) {
     ctx.compute(params_.send_call);
     const uint32_t entry = GRIM_ENTRY_BYTES(bytes);
     const uint32_t pos = back_ % kSendQueueBytes;
@@ -108,7 +126,10 @@ void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& he
         const uint32_t first = off == 0 ? GRIM_HEADER_BYTES : 0;
         const uint32_t n = std::min<uint32_t>(64 - first, bytes - done);
         if (off) block.fill(0);
-        if (n) memory_.read(src + done, std::span(block.data() + first, n));
+        if (n && space)
+            space->read(memory_, uint32_t(src + done), std::span(block.data() + first, n));
+        else if (n)
+            memory_.read(src + done, std::span(block.data() + first, n));
         done += n;
         bus.store(ctx, nic_.pci_address(at + off), block);
     }
@@ -142,8 +163,85 @@ void Endpoint::rm_write_p(host::ProcessContext& ctx, uint32_t dst_node, uint64_t
          src, bytes);
 }
 
+void Endpoint::check_node(const char* call, uint32_t dst_node) const {
+    if (dst_node >= nic_.network()->nodes()) throw Error(std::string(call) + ": no node " + std::to_string(dst_node));
+}
+
+uint32_t Endpoint::malloc_pinned(uint32_t bytes) {
+    AddressSpace::Block fresh;
+    const uint32_t va = space_.malloc_pinned(bytes, &fresh);
+    if (fresh.bytes && static_entries_ < GRIM_XLATE_STATIC) {
+        // The block's static entry: one run, the whole block (§4.5.2 L1177).
+        nic::EmbeddedNic& e = nic_.nic();
+        const uint32_t at = shared_ + offsetof(grim_shared, xlate) + offsetof(grim_xlate, entry) + static_entries_++ * sizeof(grim_xlate_entry);
+        e.poke32(at + offsetof(grim_xlate_entry, va), fresh.va);
+        e.poke32(at + offsetof(grim_xlate_entry, bytes), fresh.bytes);
+        e.poke32(at + offsetof(grim_xlate_entry, runs), 1);
+        e.poke32(at + offsetof(grim_xlate_entry, run) + offsetof(grim_xlate_run, pa), fresh.pa);
+        e.poke32(at + offsetof(grim_xlate_entry, run) + offsetof(grim_xlate_run, bytes), fresh.bytes);
+        e.poke32(at + offsetof(grim_xlate_entry, valid), 1);
+    }
+    return va;
+}
+
+uint32_t Endpoint::pin_pages(uint32_t bytes) { return space_.pin_pages(bytes); }
+
+uint32_t Endpoint::word(uint32_t va) const {
+    uint32_t v = 0;
+    space_.read(memory_, va, {reinterpret_cast<uint8_t*>(&v), 4});
+    return v;
+}
+
+void Endpoint::rm_write_v(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t src, uint32_t bytes, uint32_t notify,
+                          uint32_t notify_value, uint32_t user) {
+    if (bytes > GRIM_MTU) throw Error("rm_write_v: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
+    check_node("rm_write_v", dst_node);
+    if (bytes && !space_.registered(src, bytes))
+        throw MemoryError("rm_write_v: the source " + hex(src) + " (" + std::to_string(bytes) + " B) is not registered memory of node " +
+                              std::to_string(node()),
+                          node(), src);
+    const uint32_t words = (bytes + 3) / 4;
+    push(ctx,
+         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_V, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, kLc)),
+          GRIM_W3(kLc, 0), remote, notify, notify_value, user},
+         src, bytes, &space_);
+}
+
+void Endpoint::rm_read(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t local, uint32_t bytes, uint32_t lock) {
+    if (bytes > GRIM_MTU) throw Error("rm_read: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
+    check_node("rm_read", dst_node);
+    auto local_check = [&](uint32_t va, uint32_t n, const char* what) {
+        if (n && !space_.registered(va, n))
+            throw MemoryError(std::string("rm_read: the ") + what + " " + hex(va) + " is not registered memory of node " + std::to_string(node()),
+                              node(), va);
+    };
+    local_check(local, bytes, "destination");
+    if (lock) local_check(lock, 4, "lock word");
+    push(ctx,
+         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_RV, 0, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(0, GRIM_ENDPOINT(dst_node, kLc)), GRIM_W3(kLc, 0),
+          remote, local, bytes, lock},
+         0, 0);
+}
+
+void Endpoint::retire() {
+    if (translator_) translator_->detach();
+}
+
+// The NI DMAs a record when one of this endpoint's remote memory operations was
+// refused; it is the library's to raise (a load of host memory: no PIO).
+void Endpoint::check_errors() {
+    grim_error_record r{};
+    memory_.read(kErrorRecord, {reinterpret_cast<uint8_t*>(&r), sizeof r});
+    if (r.count == errors_seen_) return;
+    errors_seen_ = r.count;
+    throw MemoryError("node " + std::to_string(node()) + ": " + type_name(r.type) + " refused: virtual address " + hex(r.va) +
+                          " is not registered memory of node " + std::to_string(r.node) + " (nothing was written there)",
+                      r.node, r.va);
+}
+
 uint32_t Endpoint::poll(host::ProcessContext& ctx) {
     ctx.compute(params_.poll);
+    check_errors();
     uint32_t back = 0;
     memory_.read(kBackWord, std::span(reinterpret_cast<uint8_t*>(&back), 4));
     uint32_t handled = 0;
@@ -186,10 +284,13 @@ void Endpoint::wait(host::ProcessContext& ctx, const std::function<bool()>& done
     }
 }
 
+static_assert(sizeof(grim_counters) == 18 * sizeof(uint32_t), "counter_names() lists every field of grim_counters in order");
+
 const std::vector<std::string>& Endpoint::counter_names() {
     static const std::vector<std::string> names = {"sent", "retransmits", "received", "out_of_order", "acks_sent", "acks_received",
                                                    "nacks_sent", "nacks_received", "control_queued", "am_delivered", "rm_delivered",
-                                                   "bad_messages"};
+                                                   "bad_messages", "xlate_hits", "xlate_misses", "xlate_errors", "remote_errors",
+                                                   "rm_reads_served", "rm_read_replies"};
     return names;
 }
 

@@ -55,6 +55,7 @@ public:
     LanaiNic& lanai() { return nic_; }
     Endpoint& endpoint() {
         if (endpoint_ && loads_ != nic_.nic().loads()) {
+            endpoint_->retire();
             retired_.push_back(std::move(endpoint_));  // its firmware was reloaded; transports may still hold it
         }
         if (!endpoint_) {

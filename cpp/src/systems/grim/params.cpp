@@ -31,6 +31,8 @@ std::vector<system::ParameterDecl> parameters() {
         {"grim.handler_call_ns", "ns", 0, 1e6, false},
         {"grim.am_slots", "slots", 1, 4096, true},
         {"grim.nack_backoff_us", "us", 0, 1e6, false},
+        {"grim.isr_work_ns", "ns", 0, 1e6, false},
+        {"grim.translate_page_ns", "ns", 0, 1e6, false},
     };
     d.insert(d.end(), own.begin(), own.end());
     return d;
@@ -80,6 +82,8 @@ EndpointParams endpoint_params(const system::Preset& p) {
     if (e.am_slots & (e.am_slots - 1))
         throw system::ConfigError("grim.am_slots", "the firmware indexes the queue with a mask: a power of two, not " + std::to_string(e.am_slots));
     e.nack_backoff_cycles = uint32_t(p.value("grim.nack_backoff_us") * double(p.integer("core.clock_mhz")));
+    e.translator.isr_work = time_ns(p.value("grim.isr_work_ns"));
+    e.translator.translate_page = time_ns(p.value("grim.translate_page_ns"));
     return e;
 }
 

@@ -7,10 +7,18 @@
 //         into the peer's registered buffer in kFragment pieces, the last carrying the
 //         notification word (§4.5.5) the peer polls -- the thesis's RM benchmark
 //         (§5.5.1, L1413).
-// Send buffers, receive buffers and the notification word sit at fixed host addresses
-// on every node (pinned, contiguous: GRIM's pinned allocator, §4.5.1).
+//   rm-v  the same by virtual address (§4.5.3): the buffers come from
+//         grim_malloc_pinned (contiguous, with the NI's static translation entries);
+//         the peer's NI translates every block.
+// For am and rm-p, send buffers, receive buffers and the notification word sit at fixed
+// host addresses on every node (pinned, contiguous: GRIM's pinned allocator, §4.5.1).
+// rm-v allocates them at open(): both nodes of a pair open in the same order, so the
+// allocator hands both the same virtual addresses -- "local and remote endpoints can
+// use the same memory pointer" (§4.5.3) -- and a mismatch would be refused by the
+// peer's NI (MemoryError), never written elsewhere.
 #include "niclab/systems/grim/transport.hpp"
 
+#include <algorithm>
 #include <deque>
 
 #include "niclab/fw/grim_fw.h"
@@ -37,7 +45,7 @@ public:
     void prepare_send(host::ProcessContext&, uint64_t bytes) override {
         check(bytes);
         bytes_ = bytes;
-        msg::fill_pattern(memory_, kSendBase, bytes, msg::pattern_key(seed_, node(), bytes));
+        msg::fill_pattern(memory_, send_pa_, bytes, msg::pattern_key(seed_, node(), bytes));
     }
     // PIO copies the message into the NI before send() returns: the buffer is free.
     void wait_sends(host::ProcessContext&) override {}
@@ -77,6 +85,7 @@ protected:
     const char* name_;
     bool open_ = false;
     uint64_t max_ = 0, bytes_ = 0, received_ = 0;
+    uint64_t send_pa_ = kSendBase;  // where the message to send is put in host memory
     std::deque<msg::Received> ready_;
 };
 
@@ -131,13 +140,23 @@ private:
     std::vector<uint8_t> copy_;
 };
 
-class RmpTransport final : public GrimTransport {
+// rm-p and rm-v: blocks into the peer's buffer, the last with the notification word.
+class RmTransport final : public GrimTransport {
 public:
-    using GrimTransport::GrimTransport;
+    RmTransport(Endpoint& ep, host::HostMemory& memory, uint32_t peer, uint64_t seed, bool virtual_addresses)
+        : GrimTransport(ep, memory, peer, seed, virtual_addresses ? "rm-v" : "rm-p"), virtual_(virtual_addresses) {}
     void open(host::ProcessContext&, uint64_t max_bytes) override {
         opened(max_bytes);
+        if (virtual_) {
+            // The same sequence on both nodes: the same virtual addresses (see above).
+            const uint32_t n = uint32_t(std::max<uint64_t>(max_bytes, 4));
+            buf_ = {ep_.malloc_pinned(n), ep_.malloc_pinned(n), ep_.malloc_pinned(4)};
+            const AddressSpace& vm = ep_.memory();
+            phys_ = {vm.pa(uint32_t(buf_.send)), vm.pa(uint32_t(buf_.recv)), vm.pa(uint32_t(buf_.notify))};
+            send_pa_ = phys_.send;
+        }
         const uint32_t zero = 0;
-        memory_.write(kNotify, std::span(reinterpret_cast<const uint8_t*>(&zero), 4));
+        memory_.write(phys_.notify, std::span(reinterpret_cast<const uint8_t*>(&zero), 4));
     }
     void send(host::ProcessContext& ctx, uint64_t) override {
         check(bytes_);
@@ -149,7 +168,11 @@ public:
         do {
             const uint32_t n = uint32_t(std::min<uint64_t>(kFragment, bytes_ - off));
             const bool last = off + n == bytes_;
-            ep_.rm_write_p(ctx, peer_, kRecvBase + off, kSendBase + off, n, last ? kNotify : 0, last ? value : 0);
+            if (virtual_)
+                ep_.rm_write_v(ctx, peer_, uint32_t(buf_.recv + off), uint32_t(buf_.send + off), n, last ? uint32_t(buf_.notify) : 0,
+                               last ? value : 0);
+            else
+                ep_.rm_write_p(ctx, peer_, buf_.recv + off, buf_.send + off, n, last ? buf_.notify : 0, last ? value : 0);
             off += n;
         } while (off < bytes_);
     }
@@ -158,17 +181,24 @@ private:
     bool take(host::ProcessContext&) override {
         if (!ready_.empty()) return true;
         uint32_t v = 0;
-        memory_.read(kNotify, std::span(reinterpret_cast<uint8_t*>(&v), 4));
+        memory_.read(phys_.notify, std::span(reinterpret_cast<uint8_t*>(&v), 4));
         // Messages that came since the last look (a stream overwrites the word; every
         // message of one run has the size the word names, and the same pattern).
         const uint32_t fresh = ((v >> 24) - uint32_t(received_)) & 0xFF;
         if (!fresh) return false;
         const uint64_t bytes = v & 0xFF'FFFF;
-        msg::check_pattern(memory_, kRecvBase, bytes, msg::pattern_key(seed_, peer_, bytes), node(), peer_, "GRIM RM-P block");
+        msg::check_pattern(memory_, phys_.recv, bytes, msg::pattern_key(seed_, peer_, bytes), node(), peer_,
+                           virtual_ ? "GRIM RM-V block" : "GRIM RM-P block");
         for (uint32_t i = 0; i < fresh; ++i) ready_.push_back({bytes, 0});
         received_ += fresh;
         return true;
     }
+    struct Buffers {
+        uint64_t send, recv, notify;
+    };
+    bool virtual_;
+    Buffers buf_{kSendBase, kRecvBase, kNotify};   // what the calls name (rm-v: virtual)
+    Buffers phys_{kSendBase, kRecvBase, kNotify};  // where the bytes are in host memory
     uint64_t sent_ = 0;
 };
 
@@ -180,13 +210,17 @@ std::vector<msg::TransportInfo> transport_infos() {
          {"send"}, kMaxMessage},
         {"rm-p", "GRIM remote memory to a physical address (seed 004 §4.5.3) with a notification word, polled (the §5.5.1 benchmark)",
          {"send"}, (1ull << 24) - 1},
+        {"rm-v", "GRIM remote memory to a virtual address (seed 004 §4.5.3): registered (grim_malloc_pinned) buffers, translated by "
+                 "the receiving NI, a notification word polled",
+         {"send"}, (1ull << 24) - 1},
     };
 }
 
 std::unique_ptr<msg::Transport> make_transport(const std::string& name, Endpoint& ep, host::HostMemory& memory, uint32_t peer, uint64_t seed) {
     if (name == "am") return std::make_unique<AmTransport>(ep, memory, peer, seed, "am");
-    if (name == "rm-p") return std::make_unique<RmpTransport>(ep, memory, peer, seed, "rm-p");
-    throw msg::TransportError("GRIM has no transport '" + name + "' (am, rm-p)");
+    if (name == "rm-p") return std::make_unique<RmTransport>(ep, memory, peer, seed, false);
+    if (name == "rm-v") return std::make_unique<RmTransport>(ep, memory, peer, seed, true);
+    throw msg::TransportError("GRIM has no transport '" + name + "' (am, rm-p, rm-v)");
 }
 
 }  // namespace niclab::grim

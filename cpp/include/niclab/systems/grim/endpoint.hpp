@@ -5,10 +5,14 @@
 // the queue's back pointer; the NI does the rest. Active messages arrive in the
 // endpoint's queue in pinned host memory and run their handlers when the endpoint
 // polls (§4.4.2); RM-P writes land where the sender said, with an optional
-// notification word (§4.5.5).
+// notification word (§4.5.5). Remote memory by virtual address (RM-V, RM-RV, §4.5.3-4)
+// needs registered memory (vm.hpp): the library programs the NI's static translation
+// entries for its contiguous blocks, the driver's ISR (translator.hpp) fills the rest
+// on demand.
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +20,8 @@
 #include "niclab/host/host_memory.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/systems/grim/lanai.hpp"
+#include "niclab/systems/grim/translator.hpp"
+#include "niclab/systems/grim/vm.hpp"
 
 namespace niclab::grim {
 
@@ -25,6 +31,7 @@ struct EndpointParams {
     Time handler_call;   // dispatch of one active message to its handler
     uint32_t am_slots = 16;
     uint32_t nack_backoff_cycles = 0;
+    TranslatorParams translator;  // the driver's translation ISR
 };
 
 struct ActiveMessage {
@@ -42,6 +49,8 @@ public:
     // Host memory the library takes on every node (pinned, physically contiguous).
     static constexpr uint64_t kQueueBase = 0x4000'0000;
     static constexpr uint64_t kBackWord = 0x3FFF'F000;
+    // Kernel memory of the driver: translation requests from the NI, error records.
+    static constexpr uint64_t kXlateRequest = 0x3FFF'D000, kErrorRecord = 0x3FFF'C000;
     static constexpr uint32_t kSlotBytes = 65536;  // a header and the 64,572-byte MTU fit
     // NI SRAM the driver gives the LC's send queue; the firmware gets the rest from
     // kBufferOffset on (control slots and the receive ring).
@@ -67,10 +76,36 @@ public:
     // `dst_node`; then `notify_value` to `notify` (0: no notification).
     void rm_write_p(host::ProcessContext& ctx, uint32_t dst_node, uint64_t remote, uint64_t src, uint32_t bytes, uint64_t notify,
                     uint32_t notify_value, uint32_t user = 0);
+    // Registered memory (§4.5.1, App. C.5.1). malloc_pinned: contiguous; each new 4 MB
+    // block gets one of the NI's static translation entries while there are free ones
+    // (programmed through the driver, untimed: set-up the thesis does not measure).
+    // pin_pages: page-pinned user memory, translated by the NI on demand.
+    uint32_t malloc_pinned(uint32_t bytes);
+    uint32_t pin_pages(uint32_t bytes);
+    AddressSpace& memory() { return space_; }
+    const AddressSpace& memory() const { return space_; }
+    // grim_sendMemory with a lock (App. C.5.2): `bytes` from the local registered `src`
+    // to the registered virtual address `remote` on `dst_node`; then `notify_value` to
+    // the remote word at virtual `notify` (0: none). The remote NI translates (RM-V).
+    void rm_write_v(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t src, uint32_t bytes, uint32_t notify,
+                    uint32_t notify_value, uint32_t user = 0);
+    // grim_fetchMemory (§4.5.4): `bytes` (<= GRIM_MTU) from virtual `remote` on `dst_node`
+    // into local registered `local`; then zero to the local word at `lock` (0: none).
+    // MemoryError at once if `local` or `lock` is not registered here.
+    void rm_read(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t local, uint32_t bytes, uint32_t lock);
+    // A registered word of this process (its own load: no simulated time).
+    uint32_t word(uint32_t va) const;
+    // The driver's translation ISR: interrupts taken.
+    const Translator& translator() const { return *translator_; }
+    // Stops serving the card (its firmware was reloaded; a new endpoint takes over).
+    void retire();
+
     // grim_poll: runs the handlers of every active message that has arrived; returns
     // how many.
     uint32_t poll(host::ProcessContext& ctx);
     // Blocks (polling) until `done()` holds, polling active messages meanwhile.
+    // poll and wait throw MemoryError when the NI reports a remote memory operation of
+    // this endpoint refused (its target memory not registered there).
     void wait(host::ProcessContext& ctx, const std::function<bool()>& done);
 
     // The firmware's counters (read through the debug back door: no simulated time).
@@ -79,7 +114,12 @@ public:
     uint32_t shared_address() const { return shared_; }
 
 private:
-    void push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& header, uint64_t src, uint32_t bytes);
+    // The entry into the send queue; the payload from host physical `src`, or from
+    // the process's virtual `src` when `space` is given.
+    void push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& header, uint64_t src, uint32_t bytes,
+              const AddressSpace* space = nullptr);
+    void check_errors();
+    void check_node(const char* call, uint32_t dst_node) const;
     uint32_t lc_field(uint32_t offset) const;  // SRAM address of a field of lc[kLc]
 
     LanaiNic& nic_;
@@ -91,6 +131,10 @@ private:
     uint32_t am_front_ = 0;        // AM queue: slots consumed
     std::vector<std::pair<std::string, Handler>> handlers_;
     host::Condition arrived_;
+    AddressSpace space_;
+    std::unique_ptr<Translator> translator_;
+    uint32_t static_entries_ = 0;  // static translation entries programmed
+    uint32_t errors_seen_ = 0;
 };
 
 }  // namespace niclab::grim

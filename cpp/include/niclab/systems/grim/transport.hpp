@@ -1,5 +1,5 @@
 #pragma once
-// GRIM's transports for the experiments (msg/transport.hpp): `am` and `rm-p`.
+// GRIM's transports for the experiments (msg/transport.hpp): `am`, `rm-p` and `rm-v`.
 #include <memory>
 #include <string>
 #include <vector>

@@ -21,10 +21,19 @@
  * ACK and NACK are the abbreviated 8-byte header of L1000: W0 as above (the token
  * and sequence of the message they answer), W1 the type and the logical channel.
  *
- * Remote memory (RM-P, §4.5.3) uses the arguments for its addresses (L998, L1193;
- * their assignment is not given): W4 the target's host physical address, W5 the
- * physical address of the notification word (0: none), W6 the notification value,
- * W7 free for the user.
+ * Remote memory uses the arguments for its addresses (L998, L1193; their assignment
+ * is not given, digest §2.6):
+ *   RM-P  (§4.5.3)  W4 target host physical address, W5 physical address of the
+ *                   notification word (0: none), W6 notification value, W7 user
+ *   RM-V  (§4.5.3)  as RM-P with virtual addresses (W4 target VA, W5 notification VA)
+ *   RM-RV (§4.5.4)  W4 the remote VA to fetch, W5 the local VA for the result, W6 the
+ *                   length in bytes, W7 the local lock VA (0: none) -- a read "carries
+ *                   more information in the message header and therefore only allow[s]
+ *                   the user to specify the virtual address of a variable" (L1193)
+ *   RM-RV reply     W0 the request's token and sequence (the reply is its ACK, L1189),
+ *                   W4 the local VA for the result, W5 the lock VA, payload the data
+ * A remote virtual address that the receiving host has not registered is refused
+ * with GRIM_T_ERROR (the abbreviated header, like a NACK) and nothing is written.
  */
 #ifndef NICLAB_FW_GRIM_FW_H
 #define NICLAB_FW_GRIM_FW_H
@@ -44,8 +53,12 @@
 /* Message types (6 bits; L990 lists the classes, not the codes). */
 #define GRIM_T_AM               0x01u
 #define GRIM_T_RM_P             0x02u
+#define GRIM_T_RM_V             0x03u
+#define GRIM_T_RM_RV            0x04u     /* read request */
+#define GRIM_T_RM_RV_REPLY      0x05u     /* its data, and its ACK */
 #define GRIM_T_ACK              0x30u
 #define GRIM_T_NACK             0x31u
+#define GRIM_T_ERROR            0x32u     /* the message named memory its target never registered */
 
 #define GRIM_W0(token, seq)     ((GRIM_ID << 16) | (((token) & 0xFFu) << 8) | ((seq) & 0xFFu))
 #define GRIM_W1(type, pcorr, tree, src_ep) \
@@ -74,7 +87,7 @@
 #define GRIM_MAX_LCS            4u
 #define GRIM_SCOREBOARD         64u
 #define GRIM_FW_MAGIC           0x4752494Du   /* "GRIM" */
-#define GRIM_FW_VERSION         1u
+#define GRIM_FW_VERSION         2u   /* 2: remote memory with translation */
 
 /* Send queue entries (append-style, §4.2.2): the header then the payload, padded to
  * 64 bytes so the host can inject with 64-byte block stores. An entry that would run
@@ -102,7 +115,17 @@ struct grim_lc {
     uint32_t rq_back_host_addr;/* host: where the NI DMAs its back count */
     uint32_t rq_front;         /* host: slots consumed (monotonic) */
     uint32_t rq_back;          /* NI: slots filled (monotonic) */
-    uint32_t reserved;
+    uint32_t err_host_addr;    /* host: where the NI DMAs a struct grim_error_record */
+};
+
+/* What the sending NI DMAs to its host when a remote memory operation was refused
+ * (GRIM_T_ERROR from the target, or a reply's local address unregistered): the
+ * library turns a new count into a typed error. */
+struct grim_error_record {
+    uint32_t count;            /* errors so far (monotonic) */
+    uint32_t type;             /* the refused message's type */
+    uint32_t node;             /* the node that refused it */
+    uint32_t va;               /* the virtual address (W4) of the refused message */
 };
 
 struct grim_route {
@@ -120,6 +143,56 @@ struct grim_counters {
     uint32_t control_queued;   /* ACK/NACKs that waited in the control queue (§4.2.3) */
     uint32_t am_delivered, rm_delivered;
     uint32_t bad_messages;     /* not GRIM's id, or a type the NI does not know */
+    uint32_t xlate_hits;       /* translations found in the NI's cache */
+    uint32_t xlate_misses;     /* translations the host was asked for (one interrupt each) */
+    uint32_t xlate_errors;     /* virtual addresses the host has not registered: refused */
+    uint32_t remote_errors;    /* own messages refused by their target (GRIM_T_ERROR) */
+    uint32_t rm_reads_served;  /* RM-RV requests answered with a reply */
+    uint32_t rm_read_replies;  /* RM-RV replies stored into host memory */
+};
+
+/* The NI's virtual-memory translation cache (§4.5.2, Fig. 4.13): "a translation cache
+ * that is divided into two regions", static entries programmed by the library for
+ * large contiguous registered blocks, and dynamic entries filled at run time by the
+ * driver's interrupt service routine on a miss. An entry is a virtual block, its size
+ * and the physical runs that hold it (Fig. 4.13's caption). Sizes and the replacement
+ * policy are not in the thesis (digest §2.13): assumption: 8 + 8 entries; a miss
+ * takes the dynamic entries round robin; a dynamic entry holds up to 17 runs, what a
+ * message of the MTU spans in 4 KB pages (Table 5.3's "17 pages", L1385). */
+#define GRIM_XLATE_STATIC       8u
+#define GRIM_XLATE_DYNAMIC      8u
+#define GRIM_XLATE_RUNS         17u
+#define GRIM_XLATE_OK           1u
+#define GRIM_XLATE_UNREGISTERED 2u
+
+struct grim_xlate_run {
+    uint32_t pa;               /* host physical address */
+    uint32_t bytes;
+};
+
+struct grim_xlate_entry {
+    uint32_t valid;            /* written last by the host, cleared by the NI before reuse */
+    uint32_t va;               /* the block's virtual address */
+    uint32_t bytes;            /* its size: the runs' bytes add up to it */
+    uint32_t runs;
+    struct grim_xlate_run run[GRIM_XLATE_RUNS];
+};
+
+/* A miss: the NI DMAs this request to the driver's kernel memory and interrupts the
+ * host (§4.5.2 L1171); the ISR fills entry[slot] and then answers in reply_seq. */
+struct grim_xlate_request {
+    uint32_t seq;              /* numbers the requests of this NI */
+    uint32_t va;
+    uint32_t bytes;
+    uint32_t slot;             /* the dynamic entry the NI gives the answer */
+};
+
+struct grim_xlate {
+    uint32_t request_host_addr;   /* host: kernel memory the requests go to */
+    uint32_t reply_seq;           /* host: the request answered last */
+    uint32_t reply_status;        /* host: GRIM_XLATE_OK or _UNREGISTERED */
+    uint32_t reserved;
+    struct grim_xlate_entry entry[GRIM_XLATE_STATIC + GRIM_XLATE_DYNAMIC];
 };
 
 struct grim_shared {
@@ -134,6 +207,7 @@ struct grim_shared {
     struct grim_route routes[GRIM_MAX_NODES];
     struct grim_lc lc[GRIM_MAX_LCS];
     struct grim_counters counters;
+    struct grim_xlate xlate;
 };
 
 #endif /* NICLAB_FW_GRIM_FW_H */
