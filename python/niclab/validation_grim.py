@@ -142,6 +142,7 @@ def rm_steps(preset, overrides=None):
         since = s.now_us * 1000.0
         a.rm_write_v(1, target, src, nbytes, word, value)
         b.wait_word(word, value)
+        s.run(for_us=200)  # the NI's steps after the word landed (ACK, last trace points)
         return since
 
     t = write(dst, 4, notify, 1)
