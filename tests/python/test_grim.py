@@ -1,7 +1,8 @@
 """GRIM on Myrinet from Python and the command line: the presets build through the
-generic System, the am and rm-p transports run the experiments with every byte
-checked and counted by the firmware (go-back-N under exhaustion: tests/cpp/grim), and
-``niclab validate grim`` prints Table 5.4's rows."""
+generic System, the am, rm-p and rm-v transports run the experiments with every byte
+checked and counted by the firmware (go-back-N under exhaustion, the ordering rule:
+tests/cpp/grim), remote memory by virtual address through niclab.grim, and
+``niclab validate grim`` prints Tables 5.3 and 5.4's rows."""
 
 import subprocess
 import sys
@@ -17,7 +18,7 @@ def test_a_grim_system_builds_from_its_preset_and_boots_the_lanai_firmware():
     assert s.nic(0).console == "" and not s.nic(1).faulted
 
 
-@pytest.mark.parametrize("transport", ["am", "rm-p"])
+@pytest.mark.parametrize("transport", ["am", "rm-p", "rm-v"])
 def test_pingpong_over_each_transport_moves_checked_bytes(transport):
     r = niclab.run("pingpong", preset="grim-lanai9", transport=transport, sizes=[4, 70000], repeats=2, counters=True)
     lat = r.columns["latency_us"]
@@ -44,9 +45,11 @@ def test_a_bad_grim_parameter_is_a_config_error_naming_it():
 def test_validate_grim_prints_table_5_4():
     r = subprocess.run([sys.executable, "-m", "niclab", "validate", "grim"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    for row in ("GRIM AM minimum latency, P3 + LANai 9", "GRIM RM-P maximum bandwidth, P4 + LANai 9, 64b/66MHz"):
+    for row in ("GRIM AM minimum latency, P3 + LANai 9", "GRIM RM-P maximum bandwidth, P4 + LANai 9, 64b/66MHz",
+                "GRIM RM-V minimum latency, P3 + LANai 4", "GRIM RM-V maximum bandwidth, P4 + LANai 9, 64b/66MHz",
+                "RM: search NI VM translation cache, miss, LANai 9", "RM: DMA translation request to host, LANai 4"):
         assert row in r.stdout
-    assert "Table 5.4 L1487-1494" in r.stdout and "%" in r.stdout
+    assert "Table 5.4 L1487-1494" in r.stdout and "Table 5.3 L1378-1387" in r.stdout and "%" in r.stdout
 
 
 def test_endpoints_from_python_send_active_messages_and_rm_p_writes():
@@ -74,3 +77,91 @@ def test_the_firmware_trace_gives_every_step_of_tables_5_1_and_5_2():
     # The 4-byte DMAs cost at least App. A's 2 us minimum PCI DMA (L2249), the firmware steps less.
     assert steps["DMA message to host"] >= 2.0
     assert steps["verify sequencing information"] < 1.0
+
+
+def _two_grim_nodes(firmware="grim"):
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 2, "firmware": firmware})
+    return s, s.grim(0), s.grim(1)
+
+
+def test_rm_v_transport_translates_through_the_static_entries_without_interrupts():
+    r = niclab.run("pingpong", preset="grim-lanai9", transport="rm-v", sizes=[4, 70000], repeats=2, counters=True)
+    c = {o["node"]: o["counters"] for o in r.observations["counters"]}
+    for node in (0, 1):
+        assert c[node]["grim.xlate_hits"] > 0
+        assert c[node]["grim.xlate_misses"] == 0 and c[node]["grim.xlate_errors"] == 0
+        assert c[node]["grim.rm_delivered"] == c[1 - node]["grim.sent"]
+    # Translating costs the receiving NI time that RM-P does not spend.
+    rmp = niclab.run("pingpong", preset="grim-lanai9", transport="rm-p", sizes=[4])
+    assert r.columns["latency_us"][0] > rmp.columns["latency_us"][0]
+
+
+def test_rm_write_v_and_rm_read_move_bytes_between_registered_memory():
+    s, a, b = _two_grim_nodes()
+    src, dst, word = a.malloc_pinned(8192), b.malloc_pinned(8192), b.malloc_pinned(4)
+    data = bytes((i * 7 + 3) & 0xFF for i in range(5000))
+    a.write(src, data)
+    b.write(dst, b"\xee" * 8192)
+    a.rm_write_v(1, dst + 10, src, len(data), notify=word, value=77)
+    b.wait_word(word, 77)
+    assert b.read(dst + 10, len(data)) == data
+    assert b.read(dst, 10) == b"\xee" * 10 and b.read(dst + 10 + len(data), 100) == b"\xee" * 100
+    # Read it back into page-pinned memory: the reply lands, then the lock is zeroed.
+    local, lock = a.pin_pages(8192), a.malloc_pinned(4)
+    a.write(local, b"\0" * 8192)
+    a.write(lock, (1).to_bytes(4, "little"))
+    a.rm_read(1, dst + 10, local + 3, len(data), lock)
+    a.wait_word(lock, 0)
+    assert a.read(local + 3, len(data)) == data and a.read(local, 3) == b"\0\0\0"
+    s.run(for_us=100)  # the NI counts the reply after its last DMA, which the host saw land
+    assert b.counters()["rm_reads_served"] == 1 and a.counters()["rm_read_replies"] == 1
+    # The scattered pages of the destination went through the driver: one interrupt.
+    assert a.counters()["xlate_misses"] == a.interrupts() == 1
+    assert a.pa(local + 4096) != a.pa(local) + 4096
+
+
+def test_a_miss_interrupts_the_host_once_and_the_entry_serves_the_next_write():
+    s, a, b = _two_grim_nodes()
+    src, pages, word = a.malloc_pinned(4096), b.pin_pages(16384), b.malloc_pinned(4)
+    a.write(src, b"x" * 4096)
+    for value in (1, 2):
+        a.rm_write_v(1, pages + 100, src, 4096, notify=word, value=value)
+        b.wait_word(word, value)
+    assert b.read(pages + 100, 4096) == b"x" * 4096
+    assert b.interrupts() == 1 and b.counters()["xlate_misses"] == 1
+
+
+def test_unregistered_memory_is_a_typed_error_and_nothing_is_written():
+    s, a, b = _two_grim_nodes()
+    src = a.malloc_pinned(64)
+    a.write(src, b"y" * 64)
+    before = s.host_memory(1).read(0x9000_0000, 64)
+    with pytest.raises(niclab.GrimMemoryError) as local:
+        a.rm_write_v(1, 0x9000_0000, 0x9000_0000, 64)   # the source is not registered here
+    assert local.value.node == 0 and local.value.va == 0x9000_0000
+    a.rm_write_v(1, 0x9000_0000, src, 64)                 # nor is the target there
+    with pytest.raises(niclab.GrimMemoryError) as remote:
+        a.wait(1)
+    assert remote.value.node == 1 and remote.value.va == 0x9000_0000
+    assert "RM-V write refused" in str(remote.value) and "0x90000000" in str(remote.value)
+    assert b.counters()["xlate_errors"] == 1 and a.counters()["remote_errors"] == 1
+    assert s.host_memory(1).read(0x9000_0000, 64) == before
+
+
+def test_the_firmware_trace_gives_the_steps_of_table_5_3():
+    from niclab.validation_grim import rm_steps
+    st = rm_steps("grim-lanai9")
+    assert len(st) == 8 and all(v > 0 for v in st.values())
+    assert st["search, miss"] > st["search, hit"]
+    assert st["lock, non-cached"] > st["lock, cached"]
+    # 17 pages cost the driver more page walks than one.
+    assert st["host interrupt + translation, 17 pages"] > st["host interrupt + translation, 1 page"]
+    # The PCI DMA of the request costs at least App. A's 2 us minimum (L2249).
+    assert st["DMA translation request"] >= 2.0
+
+
+def test_the_rm_v_transport_runs_from_the_command_line():
+    r = subprocess.run([sys.executable, "-m", "niclab", "run", "pingpong", "--preset", "grim-lanai9", "--transport", "rm-v",
+                        "--sizes", "4,65536"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "65536" in r.stdout
