@@ -1,4 +1,4 @@
-// GRIM's transports (am, rm-p) as the experiments use them: a ping-pong of messages
+// GRIM's transports (am, rm-p, rm-v) as the experiments use them: a ping-pong of messages
 // larger than the MTU (fragments) both ways, every byte checked by the transport.
 #include "grim_test_support.hpp"
 
@@ -63,8 +63,10 @@ void pingpong(const std::string& transport, const std::vector<uint64_t>& sizes, 
 
 TEST(GrimTransport, ActiveMessagePingPongAcrossFragmentSizes) { pingpong("am", {0, 4, 64512, 64513, 200000}, 2); }
 TEST(GrimTransport, RmpPingPongAcrossFragmentSizes) { pingpong("rm-p", {0, 4, 64512, 64513, 200000}, 2); }
+TEST(GrimTransport, RmvPingPongAcrossFragmentSizes) { pingpong("rm-v", {0, 4, 64512, 64513, 200000}, 2); }
 TEST(GrimTransport, OneMegabytePingPong) {
     pingpong("rm-p", {1 << 20}, 2);
+    pingpong("rm-v", {1 << 20}, 2);
     pingpong("am", {1 << 20}, 2);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // GRIM on Myrinet (seed 004, Ulmer's thesis): LANai NICs (lanai.hpp) running GRIM's C
 // firmware (firmware/grim), PCI hosts, a Myrinet crossbar with source routing; the
-// host library's endpoints (endpoint.hpp) and the transports `am` and `rm-p`.
+// host library's endpoints (endpoint.hpp), remote memory with the NI's translation
+// cache (vm.hpp, translator.hpp) and the transports `am`, `rm-p` and `rm-v`.
 #include <cstdint>
 #include <vector>
 
