@@ -39,10 +39,15 @@ void expect_guarded(system::System& sys, uint32_t base, uint32_t at, uint32_t n,
         }
 }
 
-TEST(GrimRemoteMemory, RmvIntoContiguousMemoryHitsTheStaticEntriesWithoutTheHost) {
-    system::System sys(spec());
+// Two LANai 9 nodes with their endpoints.
+class GrimRemoteMemory : public ::testing::Test {
+protected:
+    system::System sys{spec()};
     Endpoint& a = endpoint(sys, 0);
     Endpoint& b = endpoint(sys, 1);
+};
+
+TEST_F(GrimRemoteMemory, RmvIntoContiguousMemoryHitsTheStaticEntriesWithoutTheHost) {
     constexpr uint32_t kBuf = 70000;
     const uint32_t src = a.malloc_pinned(kBuf), dst = b.malloc_pinned(kBuf), notify = b.malloc_pinned(4);
     guard(sys, dst, kBuf);
@@ -64,10 +69,7 @@ TEST(GrimRemoteMemory, RmvIntoContiguousMemoryHitsTheStaticEntriesWithoutTheHost
     EXPECT_EQ(a.counter("acks_received"), sizes.size());
 }
 
-TEST(GrimRemoteMemory, RmvIntoPinnedPagesMissesAndTheHostInterruptFillsTheCache) {
-    system::System sys(spec());
-    Endpoint& a = endpoint(sys, 0);
-    Endpoint& b = endpoint(sys, 1);
+TEST_F(GrimRemoteMemory, RmvIntoPinnedPagesMissesAndTheHostInterruptFillsTheCache) {
     constexpr uint32_t kBuf = 80000;
     const uint32_t src = a.malloc_pinned(kBuf), dst = b.pin_pages(kBuf), notify = b.malloc_pinned(4);
     // The pages really are scattered: the NI must cut the DMA at every page.
@@ -109,10 +111,7 @@ void read_rv(system::System& sys, uint32_t remote, uint32_t local, uint32_t n, u
     procs.rethrow_failures();
 }
 
-TEST(GrimRemoteMemory, RmrvFetchesRemoteBytesAndTheReplyIsTheRequestsAck) {
-    system::System sys(spec());
-    Endpoint& a = endpoint(sys, 0);
-    Endpoint& b = endpoint(sys, 1);
+TEST_F(GrimRemoteMemory, RmrvFetchesRemoteBytesAndTheReplyIsTheRequestsAck) {
     constexpr uint32_t kBuf = 70000;
     const uint32_t remote_c = b.malloc_pinned(kBuf), remote_p = b.pin_pages(kBuf);
     const uint32_t local = a.pin_pages(kBuf), lock = a.malloc_pinned(4);
@@ -144,10 +143,7 @@ TEST(GrimRemoteMemory, RmrvFetchesRemoteBytesAndTheReplyIsTheRequestsAck) {
     EXPECT_EQ(a.counter("xlate_errors") + b.counter("xlate_errors"), 0u);
 }
 
-TEST(GrimRemoteMemory, AnUnregisteredAddressIsRefusedWithATypedErrorAndNothingIsWritten) {
-    system::System sys(spec());
-    Endpoint& a = endpoint(sys, 0);
-    Endpoint& b = endpoint(sys, 1);
+TEST_F(GrimRemoteMemory, AnUnregisteredAddressIsRefusedWithATypedErrorAndNothingIsWritten) {
     const uint32_t src = a.malloc_pinned(4096), notify = b.malloc_pinned(4);
     const uint32_t nowhere = AddressSpace::kPinnedVa + 0x0100'0000 * 7;  // never allocated
     vwrite(sys, 0, src, payload(4096, 1));
@@ -187,11 +183,8 @@ TEST(GrimRemoteMemory, AnUnregisteredAddressIsRefusedWithATypedErrorAndNothingIs
     EXPECT_EQ(a.counter("retransmits"), 0u);
 }
 
-TEST(GrimRemoteMemory, AReadOfUnregisteredRemoteMemoryLeavesTheLocalBufferAndLockAlone) {
-    system::System sys(spec());
-    Endpoint& a = endpoint(sys, 0);
+TEST_F(GrimRemoteMemory, AReadOfUnregisteredRemoteMemoryLeavesTheLocalBufferAndLockAlone) {
     const uint32_t local = a.malloc_pinned(256), lock = a.malloc_pinned(4);
-    endpoint(sys, 1);
     vwrite(sys, 0, local, std::vector<uint8_t>(256, kGuard));
     vwrite(sys, 0, lock, {1, 0, 0, 0});
     niclab::test::TestProcesses procs;
@@ -240,7 +233,7 @@ std::vector<int64_t> timed_run() {
     return t;
 }
 
-TEST(GrimRemoteMemory, TheSameSpecGivesTheSameTimesToThePicosecond) {
+TEST(GrimRemoteMemoryDeterminism, TheSameSpecGivesTheSameTimesToThePicosecond) {
     const std::vector<int64_t> first = timed_run(), second = timed_run();
     ASSERT_EQ(first.size(), 2u);
     EXPECT_EQ(first, second);

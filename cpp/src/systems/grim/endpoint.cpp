@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdio>
 
 #include "niclab/fw/grim_fw.h"
 #include "niclab/fw/lanai.h"
@@ -16,11 +15,6 @@ constexpr uint32_t kLcBase = offsetof(grim_shared, lc);
 constexpr uint32_t kLcStride = sizeof(grim_lc);
 
 uint32_t be(uint32_t v) { return __builtin_bswap32(v); }
-std::string hex(uint32_t v) {
-    char b[16];
-    std::snprintf(b, sizeof b, "0x%08x", v);
-    return b;
-}
 const char* type_name(uint32_t type) {
     switch (type) {
         case GRIM_T_RM_V: return "RM-V write";
@@ -197,7 +191,7 @@ void Endpoint::rm_write_v(host::ProcessContext& ctx, uint32_t dst_node, uint32_t
     if (bytes > GRIM_MTU) throw Error("rm_write_v: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
     check_node("rm_write_v", dst_node);
     if (bytes && !space_.registered(src, bytes))
-        throw MemoryError("rm_write_v: the source " + hex(src) + " (" + std::to_string(bytes) + " B) is not registered memory of node " +
+        throw MemoryError("rm_write_v: the source " + hex_address(src) + " (" + std::to_string(bytes) + " B) is not registered memory of node " +
                               std::to_string(node()),
                           node(), src);
     const uint32_t words = (bytes + 3) / 4;
@@ -212,7 +206,7 @@ void Endpoint::rm_read(host::ProcessContext& ctx, uint32_t dst_node, uint32_t re
     check_node("rm_read", dst_node);
     auto local_check = [&](uint32_t va, uint32_t n, const char* what) {
         if (n && !space_.registered(va, n))
-            throw MemoryError(std::string("rm_read: the ") + what + " " + hex(va) + " is not registered memory of node " + std::to_string(node()),
+            throw MemoryError(std::string("rm_read: the ") + what + " " + hex_address(va) + " is not registered memory of node " + std::to_string(node()),
                               node(), va);
     };
     local_check(local, bytes, "destination");
@@ -234,7 +228,7 @@ void Endpoint::check_errors() {
     memory_.read(kErrorRecord, {reinterpret_cast<uint8_t*>(&r), sizeof r});
     if (r.count == errors_seen_) return;
     errors_seen_ = r.count;
-    throw MemoryError("node " + std::to_string(node()) + ": " + type_name(r.type) + " refused: virtual address " + hex(r.va) +
+    throw MemoryError("node " + std::to_string(node()) + ": " + type_name(r.type) + " refused: virtual address " + hex_address(r.va) +
                           " is not registered memory of node " + std::to_string(r.node) + " (nothing was written there)",
                       r.node, r.va);
 }

@@ -6,17 +6,18 @@
 
 namespace niclab::grim {
 
-namespace {
-std::string hex(uint32_t v) {
+std::string hex_address(uint32_t v) {
     char b[16];
     std::snprintf(b, sizeof b, "0x%08x", v);
     return b;
 }
+
+namespace {
 uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 }  // namespace
 
 void AddressSpace::unregistered(const char* what, uint32_t va) const {
-    throw MemoryError(std::string(what) + ": virtual address " + hex(va) + " is not registered memory of node " + std::to_string(node_) +
+    throw MemoryError(std::string(what) + ": virtual address " + hex_address(va) + " is not registered memory of node " + std::to_string(node_) +
                           " (grim_malloc_pinned or pinned pages)",
                       node_, va);
 }
@@ -94,24 +95,23 @@ bool AddressSpace::registered(uint32_t va, uint32_t bytes) const {
     return runs(va, std::max<uint32_t>(bytes, 1), r);
 }
 
-void AddressSpace::read(const host::HostMemory& m, uint32_t va, std::span<uint8_t> out) const {
+template <typename Span, typename Move>
+void AddressSpace::each_run(uint32_t va, Span bytes, const char* what, Move move) const {
     std::vector<Run> r;
-    if (!runs(va, uint32_t(out.size()), r)) unregistered("read", va);
+    if (!runs(va, uint32_t(bytes.size()), r)) unregistered(what, va);
     size_t done = 0;
     for (const Run& x : r) {
-        m.read(x.pa, out.subspan(done, x.bytes));
+        move(x.pa, bytes.subspan(done, x.bytes));
         done += x.bytes;
     }
 }
 
+void AddressSpace::read(const host::HostMemory& m, uint32_t va, std::span<uint8_t> out) const {
+    each_run(va, out, "read", [&](uint32_t pa, std::span<uint8_t> part) { m.read(pa, part); });
+}
+
 void AddressSpace::write(host::HostMemory& m, uint32_t va, std::span<const uint8_t> in) const {
-    std::vector<Run> r;
-    if (!runs(va, uint32_t(in.size()), r)) unregistered("write", va);
-    size_t done = 0;
-    for (const Run& x : r) {
-        m.write(x.pa, in.subspan(done, x.bytes));
-        done += x.bytes;
-    }
+    each_run(va, in, "write", [&](uint32_t pa, std::span<const uint8_t> part) { m.write(pa, part); });
 }
 
 }  // namespace niclab::grim

@@ -35,6 +35,9 @@ private:
     uint32_t node_, va_;
 };
 
+// "0x%08x": how GRIM's errors name an address.
+std::string hex_address(uint32_t v);
+
 class AddressSpace {
 public:
     static constexpr uint32_t kPage = 4096;
@@ -81,6 +84,10 @@ public:
 
 private:
     void map(uint32_t va, uint32_t pa);
+    // `move(pa, part)` for each physical run of [va, va + bytes.size()); MemoryError
+    // naming `what` if a byte of it is not registered.
+    template <typename Span, typename Move>
+    void each_run(uint32_t va, Span bytes, const char* what, Move move) const;
     [[noreturn]] void unregistered(const char* what, uint32_t va) const;
 
     uint32_t node_;
