@@ -206,6 +206,17 @@ TEST_F(GrimRemoteMemory, AReadOfUnregisteredRemoteMemoryLeavesTheLocalBufferAndL
     EXPECT_EQ(endpoint(sys, 1).counter("rm_reads_served"), 0u);
 }
 
+TEST_F(GrimRemoteMemory, AfterAFirmwareReloadOnlyTheNewDriverInstanceAnswersTheNi) {
+    lanai(sys, 1).nic().reload_firmware(firmware());
+    Endpoint& fresh = endpoint(sys, 1);
+    ASSERT_NE(&fresh, &b);
+    const uint32_t src = a.malloc_pinned(4096), dst = fresh.pin_pages(4096), notify = fresh.malloc_pinned(4);
+    write_v(sys, src, dst, 4096, notify, 0);
+    EXPECT_EQ(vread(sys, 1, dst, 4096), payload(4096, 0));
+    EXPECT_EQ(fresh.translator().interrupts(), 1u);
+    EXPECT_EQ(b.translator().interrupts(), 0u);  // retired: its ISR no longer takes the card's line
+}
+
 // Completion times of a miss-path RM-V and an RM-RV, in picoseconds.
 std::vector<int64_t> timed_run() {
     system::System sys(spec());
