@@ -25,8 +25,8 @@ const char* type_name(uint32_t type) {
 }  // namespace
 
 Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams& params,
-                   const std::vector<std::vector<uint8_t>>& routes)
-    : nic_(nic), memory_(memory), params_(params), space_(nic.node()) {
+                   const std::vector<std::vector<uint8_t>>& routes, HandlerServer& handlers)
+    : nic_(nic), memory_(memory), params_(params), server_(handlers), space_(nic.node()) {
     nic::EmbeddedNic& e = nic_.nic();
     const fw::FirmwareImage* image = e.image();
     if (!image || !image->find_symbol("grim_shared", shared_))
@@ -75,18 +75,13 @@ Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams
 uint32_t Endpoint::lc_field(uint32_t offset) const { return shared_ + kLcBase + kLc * kLcStride + offset; }
 
 uint32_t Endpoint::register_handler(const std::string& name, Handler fn) {
-    for (uint32_t i = 0; i < handlers_.size(); ++i)
-        if (handlers_[i].first == name) {
-            handlers_[i].second = std::move(fn);
-            return i + 1;
-        }
-    handlers_.emplace_back(name, std::move(fn));
-    return uint32_t(handlers_.size());  // id 0 is no handler
+    const uint32_t id = server_.submit(name);
+    handlers_[id] = std::move(fn);  // a second registration of the name replaces the function
+    return id;
 }
 
 uint32_t Endpoint::resolve(const std::string& name) const {
-    for (uint32_t i = 0; i < handlers_.size(); ++i)
-        if (handlers_[i].first == name) return i + 1;
+    if (const auto id = server_.find(name)) return *id;
     throw Error("node " + std::to_string(node()) + ": no GRIM handler named '" + name + "'");
 }
 
@@ -251,10 +246,11 @@ uint32_t Endpoint::poll(host::ProcessContext& ctx) {
         m.payload_addr = slot + GRIM_HEADER_BYTES;
         m.bytes = GRIM_W2_WORDS(h[2]) * 4 - GRIM_W1_PCORR(h[1]);
         ctx.compute(params_.handler_call);
-        if (m.handler == 0 || m.handler > handlers_.size())
+        const auto fn = handlers_.find(m.handler);
+        if (fn == handlers_.end())
             throw Error("node " + std::to_string(node()) + ": active message from node " + std::to_string(m.src_node) + " names handler " +
                         std::to_string(m.handler) + ", which is not registered");
-        handlers_[m.handler - 1].second(ctx, m);
+        fn->second(ctx, m);
         ++am_front_;
         ++handled;
         // Give the slot back to the NI (one posted PIO store).

@@ -1,5 +1,7 @@
 // GRIM on Myrinet in the registry of systems: its node (PCI bus, LANai NIC, GRIM
-// endpoint), its transports (am, rm-p) and its published results.
+// endpoint), its transports (am, rm-p, rm-v) and its published results. Node 0 holds
+// what the whole system shares: the global handler server (§4.4.1) and the transports'
+// directory.
 #include <memory>
 
 #include "niclab/fw/grim_fw.h"
@@ -27,6 +29,9 @@ std::vector<std::vector<uint8_t>> routes_from(const net::Network* network, uint3
     return r;
 }
 
+class GrimNode;
+GrimNode& node_of(system::System& sys, size_t node);
+
 class GrimNode final : public system::NodeHardware {
 public:
     GrimNode(system::System& sys, uint32_t node)
@@ -53,6 +58,8 @@ public:
     }
 
     LanaiNic& lanai() { return nic_; }
+    HandlerServer& handler_server() { return handler_server_; }  // node 0's serves the system
+    TransportDirectory& transports() { return transports_; }     // node 0's serves the system
     Endpoint& endpoint() {
         if (endpoint_ && loads_ != nic_.nic().loads()) {
             endpoint_->retire();
@@ -63,7 +70,8 @@ public:
             if (!nic_.nic().image())
                 throw Error("node " + std::to_string(node) + " runs no firmware; GRIM's endpoints need the grim firmware");
             endpoint_ = std::make_unique<Endpoint>(nic_, sys_.host_memory(node), endpoint_params(sys_.preset()),
-                                                   routes_from(sys_.network(), node, uint32_t(sys_.node_count())));
+                                                   routes_from(sys_.network(), node, uint32_t(sys_.node_count())),
+                                                   node_of(sys_, 0).handler_server());
             loads_ = nic_.nic().loads();
         }
         return *endpoint_;
@@ -76,6 +84,8 @@ private:
     std::unique_ptr<Endpoint> endpoint_;
     uint64_t loads_ = 0;
     std::vector<std::unique_ptr<Endpoint>> retired_;
+    HandlerServer handler_server_;
+    TransportDirectory transports_;
 };
 
 GrimNode& node_of(system::System& sys, size_t node) {
@@ -112,7 +122,7 @@ public:
         if (peer >= sys.node_count() || peer == node)
             throw msg::TransportError("node " + std::to_string(node) + ": no peer node " + std::to_string(peer));
         try {
-            return make_transport(transport, grim::endpoint(sys, node), sys.host_memory(node), peer, seed);
+            return make_transport(transport, grim::endpoint(sys, node), sys.host_memory(node), node_of(sys, 0).transports(), peer, seed);
         } catch (const msg::TransportError&) {
             throw;
         } catch (const Error& e) {

@@ -4,18 +4,22 @@
 //         are copied into a reassembly buffer by the handler (§8.2.1), the last one
 //         completes it.
 //   rm-p  remote memory to a physical address (§4.5.3): the message goes straight
-//         into the peer's registered buffer in kFragment pieces, the last carrying the
-//         notification word (§4.5.5) the peer polls -- the thesis's RM benchmark
-//         (§5.5.1, L1413).
+//         into the peer transport's registered buffer in kFragment pieces, the last
+//         carrying the notification word (§4.5.5) the peer polls -- the thesis's RM
+//         benchmark (§5.5.1, L1413).
 //   rm-v  the same by virtual address (§4.5.3): the buffers come from
 //         grim_malloc_pinned (contiguous, with the NI's static translation entries);
 //         the peer's NI translates every block.
-// For am and rm-p, send buffers, receive buffers and the notification word sit at fixed
-// host addresses on every node (pinned, contiguous: GRIM's pinned allocator, §4.5.1).
-// rm-v allocates them at open(): both nodes of a pair open in the same order, so the
-// allocator hands both the same virtual addresses -- "local and remote endpoints can
-// use the same memory pointer" (§4.5.3) -- and a mismatch would be refused by the
-// peer's NI (MemoryError), never written elsewhere.
+// A node may have several open (one per neighbour in a halo exchange). Each takes its
+// own buffers by its index among the node's transports (am, rm-p: pinned, contiguous
+// host memory at fixed addresses, GRIM's pinned allocator, §4.5.1; the first transport
+// of a node takes the addresses every pairwise run has used); rm-v allocates at open().
+// A transport pairs with its peer's transport back to it (TransportDirectory): an AM
+// pair registers one handler name with the global handler server (§4.4.1), so both
+// sides know its id; a remote memory sender writes where the receiving transport
+// published its buffer and word, and waits (untimed set-up) until it has. A wrong
+// virtual address would be refused by the peer's NI (MemoryError), never written
+// elsewhere.
 #include "niclab/systems/grim/transport.hpp"
 
 #include <algorithm>
@@ -34,11 +38,19 @@ constexpr uint64_t kMaxMessage = 16ull << 20;
 constexpr uint32_t kFragment = 63 * 1024;
 constexpr uint64_t kSendBase = 0x1000'0000, kRecvBase = 0x2000'0000, kReassembly = 0x3000'0000;
 constexpr uint64_t kNotify = 0x3FFF'E000;
+// The k-th transport of a node has its buffers kMaxMessage * k above the first's and
+// its notification word 4 * k above; 14 keep the reassembly buffers under the
+// library's words at 0x3FFF'C000 (endpoint.hpp).
+constexpr uint32_t kMaxTransports = 14;
 
 class GrimTransport : public msg::Transport {
 public:
-    GrimTransport(Endpoint& ep, host::HostMemory& memory, uint32_t peer, uint64_t seed, const char* name)
-        : ep_(ep), memory_(memory), peer_(peer), seed_(seed), name_(name) {}
+    GrimTransport(Endpoint& ep, host::HostMemory& memory, TransportDirectory& directory, uint32_t peer, uint64_t seed, const char* name)
+        : ep_(ep), memory_(memory), directory_(directory), peer_(peer), seed_(seed), name_(name), slot_(directory.add(ep.node(), peer)) {
+        if (slot_.index >= kMaxTransports)
+            fail("GRIM's transports take buffers for " + std::to_string(kMaxTransports) + " transports on one node");
+        send_pa_ = own(kSendBase);
+    }
     uint32_t node() const override { return ep_.node(); }
     uint32_t peer() const override { return peer_; }
     uint64_t received() const override { return received_; }
@@ -78,11 +90,16 @@ protected:
         throw msg::TransportError("node " + std::to_string(node()) + " (" + name_ + " transport): " + what);
     }
 
+    // This transport's piece of one of the node's fixed regions.
+    uint64_t own(uint64_t base) const { return base + slot_.index * kMaxMessage; }
+
     Endpoint& ep_;
     host::HostMemory& memory_;
+    TransportDirectory& directory_;
     uint32_t peer_;
     uint64_t seed_;
     const char* name_;
+    TransportDirectory::Slot slot_;
     bool open_ = false;
     uint64_t max_ = 0, bytes_ = 0, received_ = 0;
     uint64_t send_pa_ = kSendBase;  // where the message to send is put in host memory
@@ -94,7 +111,17 @@ public:
     using GrimTransport::GrimTransport;
     void open(host::ProcessContext&, uint64_t max_bytes) override {
         opened(max_bytes);
-        handler_ = ep_.register_handler("niclab.bench", [this](host::ProcessContext& ctx, const ActiveMessage& m) { arrive(ctx, m); });
+        // One name for the pair, registered on both nodes: the server gives both the id.
+        const uint32_t lo = std::min(node(), peer_), hi = std::max(node(), peer_);
+        std::string name = "niclab.bench.";
+        name += std::to_string(lo);
+        name += '-';
+        name += std::to_string(hi);
+        if (slot_.pairing) {
+            name += '#';
+            name += std::to_string(slot_.pairing);
+        }
+        handler_ = ep_.register_handler(name, [this](host::ProcessContext& ctx, const ActiveMessage& m) { arrive(ctx, m); });
     }
     void send(host::ProcessContext& ctx, uint64_t tag) override {
         check(bytes_);
@@ -102,7 +129,7 @@ public:
         do {
             const uint32_t n = uint32_t(std::min<uint64_t>(kFragment, bytes_ - off));
             // args: total bytes, tag, offset of this fragment
-            ep_.am_send(ctx, peer_, handler_, {uint32_t(bytes_), uint32_t(tag), uint32_t(off), 0}, kSendBase + off, n);
+            ep_.am_send(ctx, peer_, handler_, {uint32_t(bytes_), uint32_t(tag), uint32_t(off), 0}, send_pa_ + off, n);
             off += n;
         } while (off < bytes_);
     }
@@ -120,9 +147,9 @@ private:
         ctx.copy(m.bytes);
         copy_.resize(m.bytes);
         memory_.read(m.payload_addr, copy_);
-        memory_.write(kReassembly + off, copy_);
+        memory_.write(own(kReassembly) + off, copy_);
         if (off + m.bytes == total) {
-            msg::check_pattern(memory_, kReassembly, total, msg::pattern_key(seed_, peer_, total), node(), peer_,
+            msg::check_pattern(memory_, own(kReassembly), total, msg::pattern_key(seed_, peer_, total), node(), peer_,
                                "GRIM active message (reassembled)");
             done_.push_back({total, m.args[1]});
         }
@@ -143,12 +170,15 @@ private:
 // rm-p and rm-v: blocks into the peer's buffer, the last with the notification word.
 class RmTransport final : public GrimTransport {
 public:
-    RmTransport(Endpoint& ep, host::HostMemory& memory, uint32_t peer, uint64_t seed, bool virtual_addresses)
-        : GrimTransport(ep, memory, peer, seed, virtual_addresses ? "rm-v" : "rm-p"), virtual_(virtual_addresses) {}
+    RmTransport(Endpoint& ep, host::HostMemory& memory, TransportDirectory& directory, uint32_t peer, uint64_t seed,
+                bool virtual_addresses)
+        : GrimTransport(ep, memory, directory, peer, seed, virtual_addresses ? "rm-v" : "rm-p"), virtual_(virtual_addresses) {
+        buf_ = phys_ = {own(kSendBase), own(kRecvBase), kNotify + 4 * slot_.index};
+        if (!virtual_) directory_.publish(node(), peer_, slot_.pairing, buf_.recv, buf_.notify);
+    }
     void open(host::ProcessContext&, uint64_t max_bytes) override {
         opened(max_bytes);
         if (virtual_) {
-            // The same sequence on both nodes: the same virtual addresses (see above).
             const uint32_t n = uint32_t(std::max<uint64_t>(max_bytes, 4));
             buf_ = {ep_.malloc_pinned(n), ep_.malloc_pinned(n), ep_.malloc_pinned(4)};
             const AddressSpace& vm = ep_.memory();
@@ -157,9 +187,15 @@ public:
         }
         const uint32_t zero = 0;
         memory_.write(phys_.notify, std::span(reinterpret_cast<const uint8_t*>(&zero), 4));
+        if (virtual_) directory_.publish(node(), peer_, slot_.pairing, buf_.recv, buf_.notify);
     }
-    void send(host::ProcessContext& ctx, uint64_t) override {
+    void send(host::ProcessContext& ctx, uint64_t tag) override {
         check(bytes_);
+        // Where the peer's transport takes the blocks; until it has said, its program
+        // is still setting up (the exchange of addresses is set-up, untimed).
+        Landing* to = nullptr;
+        ctx.wait_for(directory_.published(), [&] { return (to = directory_.find(peer_, node(), slot_.pairing)) != nullptr; });
+        to->tags.push_back(tag);
         // The notification value: a message count (low byte) and the size, so the
         // receiver knows both from the one word (sizes below 16 MB).
         ++sent_;
@@ -169,10 +205,10 @@ public:
             const uint32_t n = uint32_t(std::min<uint64_t>(kFragment, bytes_ - off));
             const bool last = off + n == bytes_;
             if (virtual_)
-                ep_.rm_write_v(ctx, peer_, uint32_t(buf_.recv + off), uint32_t(buf_.send + off), n, last ? uint32_t(buf_.notify) : 0,
+                ep_.rm_write_v(ctx, peer_, uint32_t(to->recv + off), uint32_t(buf_.send + off), n, last ? uint32_t(to->notify) : 0,
                                last ? value : 0);
             else
-                ep_.rm_write_p(ctx, peer_, buf_.recv + off, buf_.send + off, n, last ? buf_.notify : 0, last ? value : 0);
+                ep_.rm_write_p(ctx, peer_, to->recv + off, buf_.send + off, n, last ? to->notify : 0, last ? value : 0);
             off += n;
         } while (off < bytes_);
     }
@@ -189,7 +225,12 @@ private:
         const uint64_t bytes = v & 0xFF'FFFF;
         msg::check_pattern(memory_, phys_.recv, bytes, msg::pattern_key(seed_, peer_, bytes), node(), peer_,
                            virtual_ ? "GRIM RM-V block" : "GRIM RM-P block");
-        for (uint32_t i = 0; i < fresh; ++i) ready_.push_back({bytes, 0});
+        Landing* mine = directory_.find(node(), peer_, slot_.pairing);
+        for (uint32_t i = 0; i < fresh; ++i) {
+            const uint64_t tag = mine->tags.empty() ? 0 : mine->tags.front();
+            if (!mine->tags.empty()) mine->tags.pop_front();
+            ready_.push_back({bytes, tag});
+        }
         received_ += fresh;
         return true;
     }
@@ -197,8 +238,8 @@ private:
         uint64_t send, recv, notify;
     };
     bool virtual_;
-    Buffers buf_{kSendBase, kRecvBase, kNotify};   // what the calls name (rm-v: virtual)
-    Buffers phys_{kSendBase, kRecvBase, kNotify};  // where the bytes are in host memory
+    Buffers buf_{};   // what the calls name (rm-v: virtual)
+    Buffers phys_{};  // where the bytes are in host memory
     uint64_t sent_ = 0;
 };
 
@@ -216,10 +257,11 @@ std::vector<msg::TransportInfo> transport_infos() {
     };
 }
 
-std::unique_ptr<msg::Transport> make_transport(const std::string& name, Endpoint& ep, host::HostMemory& memory, uint32_t peer, uint64_t seed) {
-    if (name == "am") return std::make_unique<AmTransport>(ep, memory, peer, seed, "am");
-    if (name == "rm-p") return std::make_unique<RmTransport>(ep, memory, peer, seed, false);
-    if (name == "rm-v") return std::make_unique<RmTransport>(ep, memory, peer, seed, true);
+std::unique_ptr<msg::Transport> make_transport(const std::string& name, Endpoint& ep, host::HostMemory& memory,
+                                               TransportDirectory& directory, uint32_t peer, uint64_t seed) {
+    if (name == "am") return std::make_unique<AmTransport>(ep, memory, directory, peer, seed, "am");
+    if (name == "rm-p") return std::make_unique<RmTransport>(ep, memory, directory, peer, seed, false);
+    if (name == "rm-v") return std::make_unique<RmTransport>(ep, memory, directory, peer, seed, true);
     throw msg::TransportError("GRIM has no transport '" + name + "' (am, rm-p, rm-v)");
 }
 

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "niclab/host/condition.hpp"
 #include "niclab/host/host_memory.hpp"
 #include "niclab/host/process.hpp"
+#include "niclab/systems/grim/handler_server.hpp"
 #include "niclab/systems/grim/lanai.hpp"
 #include "niclab/systems/grim/translator.hpp"
 #include "niclab/systems/grim/vm.hpp"
@@ -59,14 +61,16 @@ public:
 
     // The driver's set-up of a node running GRIM (grim_enable()): writes the LC, the
     // routes and the configuration into the firmware's grim_shared and starts it.
-    // Throws niclab::Error when the NIC runs other firmware.
-    Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams& params, const std::vector<std::vector<uint8_t>>& routes);
+    // Throws niclab::Error when the NIC runs other firmware. `handlers` is the system's
+    // global handler server (§4.4.1).
+    Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams& params, const std::vector<std::vector<uint8_t>>& routes,
+             HandlerServer& handlers);
 
     uint32_t node() const { return nic_.node(); }
-    // grim_register_handler: a name's id (§4.4.1). Ids are given in registration order;
-    // nodes that register the same names in the same order agree on them (the global
-    // handler server of §4.4.1 is not modelled yet).
+    // grim_register_handler: this endpoint's function for `name`, whose id the global
+    // handler server gives (§4.4.1): the same name has the same id on every node.
     uint32_t register_handler(const std::string& name, Handler fn);
+    // A name's id from the handler server (registered on any node); Error if none.
     uint32_t resolve(const std::string& name) const;
 
     // grim_send: an active message of `bytes` (<= GRIM_MTU) from host memory at `src`.
@@ -129,7 +133,8 @@ private:
     uint32_t back_ = 0;            // send queue: bytes appended
     uint32_t front_seen_ = 0;      // the NI's front as last read
     uint32_t am_front_ = 0;        // AM queue: slots consumed
-    std::vector<std::pair<std::string, Handler>> handlers_;
+    HandlerServer& server_;
+    std::map<uint32_t, Handler> handlers_;  // by the server's id
     host::Condition arrived_;
     AddressSpace space_;
     std::unique_ptr<Translator> translator_;

@@ -1,16 +1,54 @@
 #pragma once
-// GRIM's transports for the experiments (msg/transport.hpp): `am`, `rm-p` and `rm-v`.
+// GRIM's transports for the experiments (msg/transport.hpp): `am`, `rm-p` and `rm-v`,
+// any number open on one node, to one peer or several (a halo exchange).
+#include <cstdint>
+#include <deque>
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "niclab/host/condition.hpp"
 #include "niclab/msg/transport.hpp"
 #include "niclab/systems/grim/endpoint.hpp"
 
 namespace niclab::grim {
 
+// Where a transport takes its peer's remote memory blocks: its receive buffer and
+// notification word (rm-p: physical addresses, rm-v: virtual). `tags`: the sender's
+// tags of the messages on their way, oldest first -- the benchmark's bookkeeping, out
+// of band: the notification value is all RM-P carries (§4.5.5), and it holds the
+// message count and size.
+struct Landing {
+    uint64_t recv = 0, notify = 0;
+    std::deque<uint64_t> tags;
+};
+
+// The set-up the benchmark programs do out of band before their traffic (the thesis's
+// RM benchmark writes into its peer's buffer, §5.5.1 L1413, so each side knows the
+// other's): one per system. The k-th transport from a node to a peer pairs with the
+// k-th transport from that peer back to it; each publishes its Landing when it has one.
+class TransportDirectory {
+public:
+    struct Slot {
+        uint32_t index;    // among the node's transports: which buffers it takes
+        uint32_t pairing;  // among the node's transports to this peer: its counterpart there
+    };
+    Slot add(uint32_t node, uint32_t peer);
+    void publish(uint32_t node, uint32_t peer, uint32_t pairing, uint64_t recv, uint64_t notify);
+    Landing* find(uint32_t node, uint32_t peer, uint32_t pairing);
+    host::Condition& published() { return published_; }
+
+private:
+    std::map<uint32_t, uint32_t> per_node_;
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> per_pair_;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Landing> landings_;
+    host::Condition published_;
+};
+
 std::vector<msg::TransportInfo> transport_infos();
-std::unique_ptr<msg::Transport> make_transport(const std::string& name, Endpoint& ep, host::HostMemory& memory, uint32_t peer,
-                                               uint64_t seed);
+std::unique_ptr<msg::Transport> make_transport(const std::string& name, Endpoint& ep, host::HostMemory& memory,
+                                               TransportDirectory& directory, uint32_t peer, uint64_t seed);
 
 }  // namespace niclab::grim

@@ -1,0 +1,23 @@
+// Which buffers a GRIM transport takes and where its peer's transport wants its blocks
+// (transport.hpp).
+#include "niclab/systems/grim/transport.hpp"
+
+namespace niclab::grim {
+
+TransportDirectory::Slot TransportDirectory::add(uint32_t node, uint32_t peer) {
+    return {per_node_[node]++, per_pair_[{node, peer}]++};
+}
+
+void TransportDirectory::publish(uint32_t node, uint32_t peer, uint32_t pairing, uint64_t recv, uint64_t notify) {
+    Landing& l = landings_[{node, peer, pairing}];
+    l.recv = recv;
+    l.notify = notify;
+    published_.notify_all();
+}
+
+Landing* TransportDirectory::find(uint32_t node, uint32_t peer, uint32_t pairing) {
+    const auto it = landings_.find({node, peer, pairing});
+    return it == landings_.end() ? nullptr : &it->second;
+}
+
+}  // namespace niclab::grim
