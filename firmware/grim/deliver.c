@@ -32,28 +32,68 @@ void dma_word(uint32_t host_addr, uint32_t value)
     hdma_to_host(host_addr, staging, 4u);
 }
 
+/* The steps of a delivery, inlined into deliver() (one call on the store-and-forward
+ * path) and shared with the cut-through path (cut_through.c), which moves the bytes in
+ * pieces between them. */
+static inline __attribute__((always_inline)) volatile struct grim_lc *am_lc(const struct grim_header *h)
+{
+    return &grim_shared.lc[GRIM_EP_LC(GRIM_W2_DST_EP(h->w[2]))];
+}
+
+static inline __attribute__((always_inline)) uint32_t am_slot(volatile struct grim_lc *L, uint32_t bytes)
+{
+    if (bytes > L->rq_slot_bytes)
+        fw_panic("active message larger than the endpoint's queue slot");
+    const uint32_t slot = L->rq_back & (L->rq_slots - 1u);  /* a power of two (driver) */
+    return L->rq_host_addr + slot * L->rq_slot_bytes;
+}
+
+static inline __attribute__((always_inline)) void am_done(volatile struct grim_lc *L)
+{
+    const uint32_t back = L->rq_back + 1u;
+    L->rq_back = back;
+    dma_word(L->rq_back_host_addr, back);
+    trace_val(GRIM_TP_QUEUE_PTR);
+    COUNT(am_delivered);
+}
+
+static inline __attribute__((always_inline)) void rm_p_done(const struct grim_header *h)
+{
+    if (h->w[5])
+        dma_word(h->w[5], h->w[6]);
+    COUNT(rm_delivered);
+}
+
 void deliver(const struct grim_header *h, uint32_t off, uint32_t bytes)
 {
     trace_val(GRIM_TP_DELIVER);
     if (GRIM_W1_TYPE(h->w[1]) == GRIM_T_AM) {
-        volatile struct grim_lc *L = &grim_shared.lc[GRIM_EP_LC(GRIM_W2_DST_EP(h->w[2]))];
-        if (bytes > L->rq_slot_bytes)
-            fw_panic("active message larger than the endpoint's queue slot");
-        const uint32_t slot = L->rq_back & (L->rq_slots - 1u);  /* a power of two (driver) */
-        hdma_to_host(L->rq_host_addr + slot * L->rq_slot_bytes, off, bytes);
+        volatile struct grim_lc *L = am_lc(h);
+        hdma_to_host(am_slot(L, bytes), off, bytes);
         trace_val(GRIM_TP_DELIVERED);
-        const uint32_t back = L->rq_back + 1u;
-        L->rq_back = back;
-        dma_word(L->rq_back_host_addr, back);
-        trace_val(GRIM_TP_QUEUE_PTR);
-        COUNT(am_delivered);
+        am_done(L);
         return;
     }
     const uint32_t payload = wire_payload_bytes(h);
     if (payload)
         hdma_to_host(h->w[4], off + GRIM_HEADER_BYTES, payload);
     trace_val(GRIM_TP_DELIVERED);
-    if (h->w[5])
-        dma_word(h->w[5], h->w[6]);
-    COUNT(rm_delivered);
+    rm_p_done(h);
 }
+
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+uint32_t deliver_host_base(const struct grim_header *h, uint32_t bytes)
+{
+    if (GRIM_W1_TYPE(h->w[1]) == GRIM_T_AM)
+        return am_slot(am_lc(h), bytes);
+    return h->w[4] - GRIM_HEADER_BYTES;  /* the header stays in SRAM */
+}
+
+void deliver_done(const struct grim_header *h)
+{
+    if (GRIM_W1_TYPE(h->w[1]) == GRIM_T_AM)
+        am_done(am_lc(h));
+    else
+        rm_p_done(h);
+}
+#endif

@@ -23,7 +23,7 @@ int send_busy(void)
     return (*reg(LANAI_SEND_BASE, LANAI_SEND_STATUS) & LANAI_DMA_BUSY) != 0;
 }
 
-void send_start(uint32_t sram_offset, uint32_t bytes, uint32_t dst)
+static inline __attribute__((always_inline)) void send_program(uint32_t sram_offset, uint32_t bytes, uint32_t dst, uint32_t go)
 {
     /* The route comes from the driver's table: Myrinet is source routed (L622), the
      * routes read from configuration files (App. C.1.2). */
@@ -33,8 +33,20 @@ void send_start(uint32_t sram_offset, uint32_t bytes, uint32_t dst)
     *reg(LANAI_SEND_BASE, LANAI_SEND_DEST) = dst;
     *reg(LANAI_SEND_BASE, LANAI_SEND_ROUTE) = r->bytes;
     *reg(LANAI_SEND_BASE, LANAI_SEND_ROUTE_LENGTH) = r->length;
-    *reg(LANAI_SEND_BASE, LANAI_SEND_GO) = 1;
+    *reg(LANAI_SEND_BASE, LANAI_SEND_GO) = go;
 }
+
+void send_start(uint32_t sram_offset, uint32_t bytes, uint32_t dst)
+{
+    send_program(sram_offset, bytes, dst, 1);
+}
+
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+void send_start_go(uint32_t sram_offset, uint32_t bytes, uint32_t dst, uint32_t go)
+{
+    send_program(sram_offset, bytes, dst, go);
+}
+#endif
 
 /* Inlined into both directions: the AM and RM-P delivery path keeps its one call. */
 static inline __attribute__((always_inline)) void hdma(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes, uint32_t direction)

@@ -11,6 +11,7 @@
  *   deliver.c    active-message and RM-P delivery into host memory (§4.4, §4.5)
  *   translate.c  the NI's virtual-memory translation cache and its miss path (§4.5.2)
  *   rm.c         RM-V, RM-RV and its reply: remote memory by virtual address (§4.5.3-4)
+ *   cut_through.c the cut-through data path (§5.5.4), in the grim_cutthrough images only
  * Trace points (trace.h) mark the steps of Tables 5.1-5.3; their values name the step
  * (GRIM_TP_* below), so the per-step costs can be read from a trace.
  */
@@ -23,6 +24,11 @@
 #include "niclab/fw/lanai.h"
 #include "niclab/fw/runtime.h"
 #include "niclab/fw/trace.h"
+
+/* The data path of this image (GRIM_DP_*, grim_fw.h): CMakeLists.txt defines it. */
+#ifndef GRIM_DATAPATH
+#define GRIM_DATAPATH GRIM_DP_STORE_FORWARD
+#endif
 
 /* Trace values: the steps of Table 5.1 (L1322-1332), and the delivery of Table 5.2. */
 #define GRIM_TP_DETECT          1   /* sending NI: detect new message */
@@ -54,6 +60,9 @@ extern volatile struct grim_shared grim_shared;
 /* ---- engines.c ---- */
 int send_busy(void);
 void send_start(uint32_t sram_offset, uint32_t bytes, uint32_t dst);
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+void send_start_go(uint32_t sram_offset, uint32_t bytes, uint32_t dst, uint32_t go);  /* LANAI_SEND_GO_* */
+#endif
 void hdma_to_host(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes);  /* waits */
 void hdma_from_host(uint32_t host_addr, uint32_t sram_offset, uint32_t bytes);  /* waits */
 uint32_t send_done_count(void);  /* messages the send engine has finished */
@@ -110,6 +119,19 @@ void control_boot(uint32_t sram_offset);
 /* ---- recv.c ---- */
 int recv_poll(void);
 void recv_boot(void);
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+/* For cut_through.c: the sequence number expected of a data message from `src`, and
+ * a cut-through delivery finished (sequence advanced, ACK queued, ring slot freed). */
+uint32_t recv_expected_seq(uint32_t src, const struct grim_header *h);
+void recv_delivered(uint32_t src, const struct grim_header *h, uint32_t desc, uint32_t used);
+
+/* ---- cut_through.c ---- */
+int ct_recv_active(void);
+int ct_recv_start(uint32_t desc, uint32_t ring_head);  /* 1: the message at desc streams */
+int ct_recv_step(void);
+int ct_send_feed(void);       /* a partial send is on: give the engine what has come */
+int ct_send_partial(uint32_t lc, uint32_t start, uint32_t off, uint32_t bytes, uint32_t dst);  /* 1: started partial */
+#endif
 
 /* ---- deliver.c ---- */
 /* Capacity of the destination endpoint for a message of this type (1: room). */
@@ -118,6 +140,13 @@ void deliver(const struct grim_header *h, uint32_t sram_offset, uint32_t bytes);
 void deliver_boot(uint32_t staging_offset);
 void dma_word(uint32_t host_addr, uint32_t value);  /* 4 bytes to host memory, waits */
 #define STAGING_BYTES 64u  /* SRAM the DMAs of a few words are made from */
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+/* Cut-through delivery of an AM or RM-P in pieces: the host address of the message's
+ * byte 0 (AM: its queue slot; RM-P: the target less the header, which stays here), and
+ * the back count or notification word after the last piece. */
+uint32_t deliver_host_base(const struct grim_header *h, uint32_t bytes);
+void deliver_done(const struct grim_header *h);
+#endif
 
 /* ---- translate.c ---- */
 enum xlate_outcome { XLATE_HIT = 0, XLATE_WAIT, XLATE_FAULT };

@@ -56,6 +56,10 @@ static int transmit(uint32_t lc, volatile struct grim_lc *L)
      * the transmission starts (the insert overlaps the network send, L1340). */
     const uint32_t slot = scoreboard_next_token();
     wire_store(off, GRIM_W0(slot, seq));
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+    /* The host may still be writing the message: send what is there (cut_through.c). */
+    if (!ct_send_partial(lc, next[lc], off, e.bytes, dst))
+#endif
     send_start(off, e.bytes, dst);
     trace_val(GRIM_TP_SCOREBOARD);
     scoreboard_insert(&e);
@@ -67,6 +71,10 @@ static int transmit(uint32_t lc, volatile struct grim_lc *L)
 
 int lc_send(void)
 {
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+    if (ct_send_feed())
+        return 1;  /* a partial send is on: the engine stays busy until it is whole */
+#endif
     if (send_busy() || scoreboard_full())
         return 0;
     for (uint32_t i = 0; i < GRIM_MAX_LCS; ++i) {

@@ -13,6 +13,12 @@
 
 __attribute__((section(".uncached"))) volatile struct grim_shared grim_shared;
 
+#if GRIM_DATAPATH != GRIM_DP_STORE_FORWARD
+/* The data path, for the host library (grim_fw.h); read once at boot so the linker
+ * keeps it. */
+const uint32_t grim_datapath = GRIM_DATAPATH;
+#endif
+
 static void set_running(void)
 {
     /* The LANai's SRAM sits at its own addresses (lanai.h), so the boot flag is not
@@ -26,6 +32,9 @@ int main(void)
     grim_shared.magic = GRIM_FW_MAGIC;
     fw_csr_set(mie, (1u << 11) | (1u << 7));  /* MEIE, MTIE: wake wfi */
     fw_timer_off();
+#if GRIM_DATAPATH != GRIM_DP_STORE_FORWARD
+    (void)*(volatile const uint32_t *)&grim_datapath;
+#endif
     set_running();
     while (!grim_shared.go) {
         fw_ctrl_write(NICLAB_CTRL_EXT_IRQ_STATUS, fw_ctrl_read(NICLAB_CTRL_EXT_IRQ_STATUS));

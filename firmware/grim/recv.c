@@ -37,6 +37,9 @@ void recv_boot(void)
     ring = staging + STAGING_BYTES + RM_REPLY_SRAM_BYTES;
     ring_bytes = (grim_shared.sram_bytes - ring) & ~15u;
     head = pos = 0;
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+    *(volatile uint32_t *)(uintptr_t)(LANAI_RECV_BASE + LANAI_RECV_PROGRESS_IRQ) = 1;  /* wake at every packet */
+#endif
     engines_boot(ring, ring_bytes);
 }
 
@@ -121,10 +124,30 @@ static inline __attribute__((always_inline)) void consume(uint32_t desc, uint32_
     *(volatile uint32_t *)(uintptr_t)(LANAI_RECV_BASE + LANAI_RECV_HEAD) = head;
 }
 
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+uint32_t recv_expected_seq(uint32_t src, const struct grim_header *h)
+{
+    return in_seq[src][GRIM_EP_LC(GRIM_W1_SRC_EP(h->w[1]))][GRIM_EP_LC(GRIM_W2_DST_EP(h->w[2]))];
+}
+
+void recv_delivered(uint32_t src, const struct grim_header *h, uint32_t desc, uint32_t used)
+{
+    const uint32_t src_lc = GRIM_EP_LC(GRIM_W1_SRC_EP(h->w[1]));
+    ++in_seq[src][src_lc][GRIM_EP_LC(GRIM_W2_DST_EP(h->w[2]))];
+    COUNT(received);
+    control_post(src, GRIM_T_ACK, GRIM_W0_TOKEN(h->w[0]), GRIM_W0_SEQ(h->w[0]), src_lc);
+    consume(desc, used);
+}
+#endif
+
 int recv_poll(void)
 {
     if (control_full())
         return 0;  /* ACKs first: the control queue is bounded (§4.2.3) */
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+    if (ct_recv_active())
+        return ct_recv_step();  /* the ring's head is streaming to the host */
+#endif
     if (held.active) {
         const int r = rm_resume();
         if (r == RM_WAIT)
@@ -141,7 +164,11 @@ int recv_poll(void)
     const uint32_t desc = ring + pos;
     const uint32_t flags = *sram_word(desc + 4u * LANAI_RECV_DESC_FLAGS);
     if (!(flags & LANAI_RECV_COMPLETE))
+#if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
+        return ct_recv_start(desc, head);
+#else
         return 0;
+#endif
     uint32_t used;
     if (flags & LANAI_RECV_WRAP) {
         used = ring_bytes - pos;

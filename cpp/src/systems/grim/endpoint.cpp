@@ -40,6 +40,13 @@ Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams
             throw Error("node " + std::to_string(node()) + ": the firmware image reaches into the send queue at SRAM offset " +
                         std::to_string(kSendQueueOffset));
     if (routes.size() > GRIM_MAX_NODES) throw Error("GRIM's firmware has routes for " + std::to_string(GRIM_MAX_NODES) + " nodes");
+    uint32_t datapath_word = 0;
+    if (image->find_symbol("grim_datapath", datapath_word)) {
+        datapath_ = e.peek32(datapath_word);
+        if (datapath_ > GRIM_DP_CUT_THROUGH)
+            throw Error("node " + std::to_string(node()) + ": the GRIM firmware names data path " + std::to_string(datapath_) +
+                        ", which this library does not know");
+    }
 
     // grim_enable(): the driver's configuration, written before the firmware is told
     // to go (set-up, not timed: the thesis measures nothing of it).
@@ -111,6 +118,11 @@ void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& he
         std::copy_n(reinterpret_cast<const uint8_t*>(&w), 4, block.data() + 4 * i);
     }
     uint32_t done = 0;  // payload bytes placed
+    auto tell_back = [&](uint32_t back) {
+        bus.store(ctx, nic_.pci_address(lc_field(offsetof(grim_lc, sq_back)) - LANAI_SRAM_UNCACHED_BASE),
+                  std::span(reinterpret_cast<const uint8_t*>(&back), 4));
+    };
+    const uint32_t segment = segment_bytes();
     for (uint32_t off = 0; off < entry; off += 64) {
         const uint32_t first = off == 0 ? GRIM_HEADER_BYTES : 0;
         const uint32_t n = std::min<uint32_t>(64 - first, bytes - done);
@@ -121,11 +133,11 @@ void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& he
             memory_.read(src + done, std::span(block.data() + first, n));
         done += n;
         bus.store(ctx, nic_.pci_address(at + off), block);
+        // Cut-through: after each segment, how much of the entry is in (grim_fw.h).
+        if (segment && (off + 64) % segment == 0 && off + 64 < entry) tell_back(back_ + off + 64);
     }
     back_ += entry;
-    const uint32_t back = back_;
-    bus.store(ctx, nic_.pci_address(lc_field(offsetof(grim_lc, sq_back)) - LANAI_SRAM_UNCACHED_BASE),
-              std::span(reinterpret_cast<const uint8_t*>(&back), 4));
+    tell_back(back_);
 }
 
 void Endpoint::am_send(host::ProcessContext& ctx, uint32_t dst_node, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,

@@ -115,6 +115,7 @@ bool NetSend::read(uint32_t offset, uint32_t& value) {
         case LANAI_SEND_ROUTE_LENGTH: value = route_length_; return true;
         case LANAI_SEND_STATUS: value = status_; return true;
         case LANAI_SEND_DONE: value = done_; return true;
+        case LANAI_SEND_AVAIL: value = avail_; return true;
     }
     return false;
 }
@@ -126,16 +127,31 @@ bool NetSend::write(uint32_t offset, uint32_t value) {
         case LANAI_SEND_DEST: dest_ = value; return true;
         case LANAI_SEND_ROUTE: route_ = value; return true;
         case LANAI_SEND_ROUTE_LENGTH: route_length_ = value; return true;
+        case LANAI_SEND_AVAIL:
+            if (!(status_ & LANAI_DMA_BUSY)) {
+                avail_ = value;  // for the next GO_PARTIAL
+            } else if (partial_) {
+                // More of a partial send is in SRAM: a held worm goes on.
+                avail_ = std::clamp(value, avail_, length_);
+                if (pumping_) pump();
+            }
+            return true;
         case LANAI_SEND_GO: {
             if (status_ & LANAI_DMA_BUSY) return true;  // ignored, as a busy engine would
             if (!nic_.network_ || dest_ >= nic_.network_->nodes() || route_length_ > LANAI_ROUTE_MAX ||
-                !nic_.in_sram(sram_offset_, length_) || length_ == 0) {
+                !nic_.in_sram(sram_offset_, length_) || length_ == 0 || (value != 1 && value != LANAI_SEND_GO_PARTIAL)) {
                 status_ = LANAI_DMA_ERROR;
                 return true;
             }
             status_ = LANAI_DMA_BUSY;
             message_.resize(length_);
-            nic_.nic_.read_sram(nic_.cfg_.embedded.sram.uncached_base + sram_offset_, message_);
+            partial_ = value == LANAI_SEND_GO_PARTIAL;
+            if (partial_) {
+                avail_ = std::min(avail_, length_);  // the firmware set AVAIL before GO
+            } else {
+                avail_ = length_;
+                nic_.nic_.read_sram(nic_.cfg_.embedded.sram.uncached_base + sram_offset_, message_);
+            }
             sent_ = 0;
             sequence_ = 0;
             ++message_id_;
@@ -153,8 +169,8 @@ bool NetSend::write(uint32_t offset, uint32_t value) {
 
 void NetSend::reset() {
     ++generation_;
-    pumping_ = false;
-    sram_offset_ = length_ = dest_ = route_ = route_length_ = status_ = done_ = 0;
+    pumping_ = partial_ = false;
+    sram_offset_ = length_ = dest_ = route_ = route_length_ = status_ = done_ = avail_ = 0;
 }
 
 void NetSend::pump() {
@@ -166,7 +182,10 @@ void NetSend::pump() {
     static thread_local net::BasicPacket<net::PacketHeader::kMaxPayloadLimit> pkt;
     const uint32_t room = net.params().max_payload - route_length_;
     while (sent_ < length_) {
-        const uint32_t n = std::min(room, length_ - sent_);
+        if (sent_ == avail_) return;  // a partial send waits for AVAIL (the worm is held)
+        const uint32_t n = std::min(room, avail_ - sent_);
+        if (partial_)  // the bytes as they are in SRAM now: the host has put them there
+            nic_.nic_.read_sram(nic_.cfg_.embedded.sram.uncached_base + sram_offset_ + sent_, std::span(message_.data() + sent_, n));
         static_cast<net::PacketHeader&>(pkt) = net::PacketHeader{};
         pkt.src = nic_.node();
         pkt.dst = dest_;
@@ -201,6 +220,7 @@ bool NetRecv::read(uint32_t offset, uint32_t& value) {
         case LANAI_RECV_HEAD: value = head_; return true;
         case LANAI_RECV_TAIL: value = tail_; return true;
         case LANAI_RECV_MESSAGES: value = uint32_t(completed_); return true;
+        case LANAI_RECV_PROGRESS_IRQ: value = progress_irq_; return true;
     }
     return false;
 }
@@ -213,6 +233,7 @@ bool NetRecv::write(uint32_t offset, uint32_t value) {
             enabled_ = value != 0 && ring_bytes_ >= 64 && nic_.in_sram(ring_, ring_bytes_);
             if (enabled_ && nic_.network_) nic_.network_->endpoint_ready(nic_.node());
             return true;
+        case LANAI_RECV_PROGRESS_IRQ: progress_irq_ = value != 0; return true;
         case LANAI_RECV_HEAD:
             head_ = value;
             if (refused_ && nic_.network_) {
@@ -226,7 +247,7 @@ bool NetRecv::write(uint32_t offset, uint32_t value) {
 
 void NetRecv::reset() {
     ring_ = ring_bytes_ = head_ = tail_ = 0;
-    enabled_ = false;
+    enabled_ = progress_irq_ = false;
     for (auto& a : assembly_) a = Assembly{};
     completed_ = 0;
 }
@@ -260,6 +281,7 @@ bool NetRecv::deliver(const net::PacketView& p) {
         put_word(a.desc + 4 * LANAI_RECV_DESC_FLAGS, 0);
         put_word(a.desc + 4 * LANAI_RECV_DESC_SOURCE, p.src);
         put_word(a.desc + 4 * LANAI_RECV_DESC_LENGTH, p.message_bytes);
+        put_word(a.desc + 4 * LANAI_RECV_DESC_RECEIVED, 0);
         tail_ += claim;
     }
     if (!a.active || a.received + p.payload.size() > a.total) {
@@ -268,6 +290,8 @@ bool NetRecv::deliver(const net::PacketView& p) {
     }
     nic_.nic_.write_sram(base + a.desc + LANAI_RECV_DESC_BYTES + a.received, p.payload);
     a.received += uint32_t(p.payload.size());
+    put_word(a.desc + 4 * LANAI_RECV_DESC_RECEIVED, a.received);
+    if (!p.tail && progress_irq_) nic_.raise(LANAI_IRQ_RECV);
     if (p.tail) {
         put_word(a.desc + 4 * LANAI_RECV_DESC_FLAGS, LANAI_RECV_COMPLETE);
         a.active = false;

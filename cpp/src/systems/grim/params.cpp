@@ -2,6 +2,7 @@
 // sources are in presets/grim-*.json.
 #include <algorithm>
 
+#include "niclab/fw/grim_fw.h"
 #include "niclab/fw/lanai.h"
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/core_part.hpp"
@@ -33,6 +34,9 @@ std::vector<system::ParameterDecl> parameters() {
         {"grim.nack_backoff_us", "us", 0, 1e6, false},
         {"grim.isr_work_ns", "ns", 0, 1e6, false},
         {"grim.translate_page_ns", "ns", 0, 1e6, false},
+        {"grim.pipelined_fragment_bytes", "bytes", 64, GRIM_MTU, true},
+        {"grim.cut_through_fragment_bytes", "bytes", 64, GRIM_MTU, true},
+        {"grim.cut_through_segment_bytes", "bytes", 64, 1 << 20, true},
     };
     d.insert(d.end(), own.begin(), own.end());
     return d;
@@ -84,6 +88,14 @@ EndpointParams endpoint_params(const system::Preset& p) {
     e.nack_backoff_cycles = uint32_t(p.value("grim.nack_backoff_us") * double(p.integer("core.clock_mhz")));
     e.translator.isr_work = time_ns(p.value("grim.isr_work_ns"));
     e.translator.translate_page = time_ns(p.value("grim.translate_page_ns"));
+    // assumption: store-and-forward fragments of 63 KB, "nearly 64 KB (GRIM's MTU)"
+    // (L1431), under the 64,572-byte MTU; the other data paths' sizes are the preset's.
+    e.fragment_bytes = {63 * 1024, uint32_t(p.integer("grim.pipelined_fragment_bytes")),
+                        uint32_t(p.integer("grim.cut_through_fragment_bytes"))};
+    e.segment_bytes = uint32_t(p.integer("grim.cut_through_segment_bytes"));
+    if (e.segment_bytes % GRIM_QUEUE_ALIGN)
+        throw system::ConfigError("grim.cut_through_segment_bytes",
+                                  "the library injects 64-byte blocks: a multiple of 64, not " + std::to_string(e.segment_bytes));
     return e;
 }
 

@@ -1,10 +1,10 @@
 // GRIM's msg::Transport adapters:
-//   am    active messages (§4.4): each message is one or more AMs of up to
-//         kFragment bytes to the peer's bench handler; fragments of a longer message
+//   am    active messages (§4.4): each message is one or more AMs of up to the
+//         endpoint's fragment size (its firmware's data path, endpoint.hpp) to the peer's bench handler; fragments of a longer message
 //         are copied into a reassembly buffer by the handler (§8.2.1), the last one
 //         completes it.
 //   rm-p  remote memory to a physical address (§4.5.3): the message goes straight
-//         into the peer transport's registered buffer in kFragment pieces, the last
+//         into the peer transport's registered buffer in fragments, the last
 //         carrying the notification word (§4.5.5) the peer polls -- the thesis's RM
 //         benchmark (§5.5.1, L1413).
 //   rm-v  the same by virtual address (§4.5.3): the buffers come from
@@ -33,9 +33,6 @@ namespace niclab::grim {
 namespace {
 
 constexpr uint64_t kMaxMessage = 16ull << 20;
-// assumption: fragments of 63 KB, "nearly 64 KB (GRIM's MTU)" (L1431) as in the final
-// LANai 9 configuration (64 KB fragments, §5.5.5), kept under the 64,572-byte MTU.
-constexpr uint32_t kFragment = 63 * 1024;
 constexpr uint64_t kSendBase = 0x1000'0000, kRecvBase = 0x2000'0000, kReassembly = 0x3000'0000;
 constexpr uint64_t kNotify = 0x3FFF'E000;
 // The k-th transport of a node has its buffers kMaxMessage * k above the first's and
@@ -127,7 +124,7 @@ public:
         check(bytes_);
         uint64_t off = 0;
         do {
-            const uint32_t n = uint32_t(std::min<uint64_t>(kFragment, bytes_ - off));
+            const uint32_t n = uint32_t(std::min<uint64_t>(ep_.fragment_bytes(), bytes_ - off));
             // args: total bytes, tag, offset of this fragment
             ep_.am_send(ctx, peer_, handler_, {uint32_t(bytes_), uint32_t(tag), uint32_t(off), 0}, send_pa_ + off, n);
             off += n;
@@ -202,7 +199,7 @@ public:
         const uint32_t value = (uint32_t(sent_ & 0xFF) << 24) | uint32_t(bytes_);
         uint64_t off = 0;
         do {
-            const uint32_t n = uint32_t(std::min<uint64_t>(kFragment, bytes_ - off));
+            const uint32_t n = uint32_t(std::min<uint64_t>(ep_.fragment_bytes(), bytes_ - off));
             const bool last = off + n == bytes_;
             if (virtual_)
                 ep_.rm_write_v(ctx, peer_, uint32_t(to->recv + off), uint32_t(buf_.send + off), n, last ? uint32_t(to->notify) : 0,

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "niclab/fw/grim_fw.h"
 #include "niclab/host/condition.hpp"
 #include "niclab/host/host_memory.hpp"
 #include "niclab/host/process.hpp"
@@ -33,6 +34,10 @@ struct EndpointParams {
     Time handler_call;   // dispatch of one active message to its handler
     uint32_t am_slots = 16;
     uint32_t nack_backoff_cycles = 0;
+    // The library's fragment size per data path of the firmware (GRIM_DP_*: store-and-
+    // forward, pipelined, cut-through, §5.5) and, cut-through, its injection segment.
+    std::array<uint32_t, 3> fragment_bytes{63 * 1024, 63 * 1024, 63 * 1024};
+    uint32_t segment_bytes = 0;
     TranslatorParams translator;  // the driver's translation ISR
 };
 
@@ -67,6 +72,13 @@ public:
              HandlerServer& handlers);
 
     uint32_t node() const { return nic_.node(); }
+    // The firmware image's data path (GRIM_DP_*, grim_fw.h) and what the library does
+    // for it: the largest message its transports send in one piece (fragmentation and
+    // reassembly, §5.5.2, §8.2) and, cut-through, the segment after which it tells the
+    // NI how much of a message is in (§5.5.4, L1457; 0: the whole message first).
+    uint32_t datapath() const { return datapath_; }
+    uint32_t fragment_bytes() const { return params_.fragment_bytes[datapath_]; }
+    uint32_t segment_bytes() const { return datapath_ == GRIM_DP_CUT_THROUGH ? params_.segment_bytes : 0; }
     // grim_register_handler: this endpoint's function for `name`, whose id the global
     // handler server gives (§4.4.1): the same name has the same id on every node.
     uint32_t register_handler(const std::string& name, Handler fn);
@@ -130,6 +142,7 @@ private:
     host::HostMemory& memory_;
     EndpointParams params_;
     uint32_t shared_ = 0;          // address of grim_shared (uncached view)
+    uint32_t datapath_ = GRIM_DP_STORE_FORWARD;
     uint32_t back_ = 0;            // send queue: bytes appended
     uint32_t front_seen_ = 0;      // the NI's front as last read
     uint32_t am_front_ = 0;        // AM queue: slots consumed

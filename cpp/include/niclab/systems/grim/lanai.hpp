@@ -62,6 +62,8 @@ private:
     void pump();
     LanaiNic& nic_;
     uint32_t sram_offset_ = 0, length_ = 0, dest_ = 0, route_ = 0, route_length_ = 0, status_ = 0, done_ = 0;
+    uint32_t avail_ = 0;          // message bytes that may go (all of them unless GO_PARTIAL)
+    bool partial_ = false;        // GO_PARTIAL: bytes are read from SRAM as they go
     bool pumping_ = false;
     uint32_t sent_ = 0;          // message bytes injected so far
     uint16_t sequence_ = 0;
@@ -94,7 +96,7 @@ private:
     };
     LanaiNic& nic_;
     uint32_t ring_ = 0, ring_bytes_ = 0, head_ = 0, tail_ = 0;
-    bool enabled_ = false, refused_ = false;
+    bool enabled_ = false, refused_ = false, progress_irq_ = false;
     std::vector<Assembly> assembly_;  // per source node
     uint64_t messages_ = 0, refusals_ = 0, completed_ = 0;
 };

@@ -89,6 +89,14 @@
 #define GRIM_FW_MAGIC           0x4752494Du   /* "GRIM" */
 #define GRIM_FW_VERSION         2u   /* 2: remote memory with translation */
 
+/* The data path an image was built with (§5.5, firmware/grim/CMakeLists.txt). A
+ * pipelined or cut-through image says so in its symbol `grim_datapath` (a word in
+ * SRAM); an image without it is store-and-forward. The host library fragments (and,
+ * cut-through, segments) by it. */
+#define GRIM_DP_STORE_FORWARD   0u   /* §5.5.1: each stage takes the whole message */
+#define GRIM_DP_PIPELINED       1u   /* §5.5.2-3: the same, the library fragments finely */
+#define GRIM_DP_CUT_THROUGH     2u   /* §5.5.4-5: receiver and cooperative sender cut-through */
+
 /* Send queue entries (append-style, §4.2.2): the header then the payload, padded to
  * 64 bytes so the host can inject with 64-byte block stores. An entry that would run
  * past the queue's end is not split: the host writes GRIM_WRAP_MARK as its W0 there
@@ -97,6 +105,9 @@
 #define GRIM_WRAP_MARK          0xFFFFFFFFu
 #define GRIM_ENTRY_BYTES(payload) \
     ((GRIM_HEADER_BYTES + (((payload) + 3u) & ~3u) + GRIM_QUEUE_ALIGN - 1u) & ~(GRIM_QUEUE_ALIGN - 1u))
+/* Cut-through images: the host may move the LC's sq_back into the middle of an entry
+ * after each segment it has written (whole 64-byte blocks, the header's first): the
+ * NI may send what is there and the rest as it comes (§5.5.4, L1457). */
 
 /* AM receive queue in pinned host memory (§5.4.2): `slots` slots of `slot_bytes`,
  * each the message's header as it arrived (network order) and its payload. The NI

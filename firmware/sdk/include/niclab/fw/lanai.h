@@ -75,6 +75,12 @@
 #define LANAI_SEND_GO               NICLAB_U(0x14)  /* w: start */
 #define LANAI_SEND_STATUS           NICLAB_U(0x18)  /* r: bit0 busy */
 #define LANAI_SEND_DONE             NICLAB_U(0x1C)  /* r: messages sent since reset */
+/* Myrinet's NIs manage the network "at the byte level" (§5.5.4, L1455), so a send may
+ * start before the whole message is in SRAM: GO = LANAI_SEND_GO_PARTIAL sends only
+ * the first AVAIL bytes and holds the worm there until AVAIL is raised (the
+ * cooperative cut-through of L1457). GO = 1 sends LENGTH bytes as they are. */
+#define LANAI_SEND_AVAIL            NICLAB_U(0x20)  /* r/w: message bytes in SRAM (partial sends) */
+#define LANAI_SEND_GO_PARTIAL       NICLAB_U(0x2)
 #define LANAI_ROUTE_MAX             4u
 
 /* ---- Network receive DMA: messages land whole in a ring in SRAM that the firmware
@@ -92,10 +98,14 @@
 #define LANAI_RECV_HEAD             NICLAB_U(0x0C)  /* r/w: bytes consumed by firmware (monotonic) */
 #define LANAI_RECV_TAIL             NICLAB_U(0x10)  /* r: bytes claimed by the engine (monotonic) */
 #define LANAI_RECV_MESSAGES         NICLAB_U(0x14)  /* r: messages completed since reset */
+/* w: 1 raises LANAI_IRQ_RECV at every packet, not only at a message's last: the
+ * receiver cut-through of §5.5.4 (L1455) watches a message fill its slot. */
+#define LANAI_RECV_PROGRESS_IRQ     NICLAB_U(0x18)
 #define LANAI_RECV_DESC_BYTES       NICLAB_U(16)
 #define LANAI_RECV_DESC_FLAGS       0   /* word index */
 #define LANAI_RECV_DESC_SOURCE      1   /* sending node */
 #define LANAI_RECV_DESC_LENGTH      2   /* message bytes behind the descriptor */
+#define LANAI_RECV_DESC_RECEIVED    3   /* of them in SRAM so far (updated per packet) */
 #define LANAI_RECV_COMPLETE         NICLAB_U(0x1)
 #define LANAI_RECV_WRAP             NICLAB_U(0x2)
 /* Ring bytes a message of n bytes takes. */
