@@ -24,7 +24,6 @@
 #include <optional>
 
 #include "niclab/exp/programs.hpp"
-#include "niclab/host/condition.hpp"
 
 namespace niclab::exp {
 
@@ -133,8 +132,8 @@ Result run_halo3d(const system::SystemSpec& spec, const nlohmann::json& options,
     // Each node's time at the end of each iteration (index 0: the common start).
     std::vector<std::vector<Time>> ends(nodes, std::vector<Time>(iterations + 1));
     std::vector<uint32_t> finished(iterations + 1, 0);
-    host::Condition all_open;
     uint32_t opened = 0;
+    Time start{};
     auto iteration_row = [&](uint32_t i) {
         Time last{}, last_before{};
         double sum = 0, longest = 0;
@@ -155,9 +154,13 @@ Result run_halo3d(const system::SystemSpec& spec, const nlohmann::json& options,
                 mine[k]->open(ctx, face[k / 2]);
                 mine[k]->prepare_send(ctx, face[k / 2]);  // the same face every iteration
             }
-        // Start together once every node is set up.
-        if (++opened == nodes) all_open.notify_all();
-        ctx.wait_for(all_open, [&] { return opened == nodes; });
+        // Start together once every node is set up: the last to be names a time just
+        // ahead, which the others see by looking every microsecond (a wake-up sent from
+        // one node straight to the others would outrun the network, which the kernel's
+        // lookahead rests on).
+        if (++opened == nodes) start = ctx.now() + Time::us(1);
+        while (start == Time{}) ctx.sleep_for(Time::us(1));
+        ctx.sleep_until(start);
         ends[n][0] = ctx.now();
         for (uint32_t i = 1; i <= iterations && !bench.stopping(); ++i) {
             if (compute_us > 0) ctx.compute(Time::ps(int64_t(std::llround(compute_us * 1e6))));

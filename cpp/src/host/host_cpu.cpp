@@ -92,7 +92,7 @@ void HostCpu::sleep(Process& p, Time until) {
     p.sleep_event_ = kernel_.schedule_at(until, [this, &p] {
         p.sleep_event_ = {};
         make_ready(p);
-    });
+    }, node_);
 }
 
 void HostCpu::check_running(const Process& p) const {
@@ -110,7 +110,7 @@ void HostCpu::request_dispatch() {
     dispatch_event_ = kernel_.schedule_at(now(), [this] {
         dispatch_event_ = {};
         dispatch();
-    });
+    }, node_);
 }
 
 void HostCpu::dispatch() {
@@ -229,7 +229,7 @@ void HostCpu::resume(Core& c, Process& p) {
 void HostCpu::start_burst(Core&, Process& p) {
     p.state_ = Process::State::computing;
     p.burst_start_ = now();
-    p.burst_event_ = kernel_.schedule_in(p.burst_left_, [this, &p] { end_burst(p); });
+    p.burst_event_ = kernel_.schedule_in(p.burst_left_, [this, &p] { end_burst(p); }, node_);
 }
 
 void HostCpu::end_burst(Process& p) {

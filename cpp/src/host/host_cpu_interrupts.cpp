@@ -14,7 +14,7 @@ void HostCpu::raise_interrupt(InterruptHandler handler) {
     interrupt_event_ = kernel_.schedule_at(now(), [this] {
         interrupt_event_ = {};
         take_interrupt();
-    });
+    }, node_);
 }
 
 void HostCpu::take_interrupt() {
@@ -29,7 +29,7 @@ void HostCpu::begin_interrupt(Core& c) {
     c.in_interrupt = true;
     c.interrupt_start = now();
     ++c.charged.interrupts;
-    c.interrupt_event = kernel_.schedule_in(config_.interrupt_entry, [this, &c] { run_handler(c); });
+    c.interrupt_event = kernel_.schedule_in(config_.interrupt_entry, [this, &c] { run_handler(c); }, node_);
     if (sim::ActivityLog* log = kernel_.activity())
         log->record(sim::Activity::HostInterruptEntry, node_, now(), now() + config_.interrupt_entry);
 }
@@ -49,11 +49,11 @@ void HostCpu::run_step(Core& c, InterruptHandler step) {
         }
         if (ctx.next()) {
             c.interrupt.handler = std::move(ctx.next());
-            c.interrupt_event = kernel_.schedule_in(ctx.charged(), [this, &c] { run_step(c, std::move(c.interrupt.handler)); });
+            c.interrupt_event = kernel_.schedule_in(ctx.charged(), [this, &c] { run_step(c, std::move(c.interrupt.handler)); }, node_);
             return;
         }
         c.interrupt_event = kernel_.schedule_in(ctx.charged() + config_.interrupt_exit,
-                                                [this, &c] { end_interrupt(c); });
+                                                [this, &c] { end_interrupt(c); }, node_);
     };
     try {
         if (step) step(ctx);

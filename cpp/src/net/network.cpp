@@ -105,6 +105,17 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
             if (info.kind == PeerKind::Router) reverse_[out[r][p]] = out[info.peer][info.peer_port];
         }
     if (params.output_buffers) add_output_stages(out, vcs);
+    // A router with exactly one node is that node's (a SeaStar's own router); the
+    // events of a switch shared by several, or of an output stage, are no node's.
+    router_node_.assign(routers_.size(), sim::kNoNode);
+    std::vector<uint32_t> attached(routers_.size(), 0);
+    for (NodeId n = 0; n < topology_.nodes() && n_routers; ++n) {
+        const uint32_t r = topology_.router_of(n);
+        router_node_[r] = n;
+        ++attached[r];
+    }
+    for (uint32_t r = 0; r < routers_.size(); ++r)
+        if (attached[r] != 1) router_node_[r] = sim::kNoNode;
     wakeup_pending_.assign(links_.size(), 0);
     if (wormhole()) worm_.assign(links_.size(), WormHop{});
 
@@ -275,7 +286,7 @@ void Network::try_send(LinkId l) {
             const uint8_t vc = r.buffer_vc(uint32_t(b));
             free_characters(in, length_in);
             kernel_.schedule_at(link.busy_until() + links_[in].latency(),
-                                [this, in, vc, cost] { credit_returned(in, vc, cost); });
+                                [this, in, vc, cost] { credit_returned(in, vc, cost); }, from_node(in));
             const int next_port = r.head_port(uint32_t(b));
             if (next_port >= 0) try_send(r.out_link(uint8_t(next_port)));
         }
@@ -292,7 +303,7 @@ void Network::wake(LinkId l) {
     kernel_.schedule_at(links_[l].busy_until(), [this, l] {
         wakeup_pending_[l] = 0;
         try_send(l);
-    });
+    }, from_node(l));
 }
 
 void Network::send(LinkId l, PacketHandle h, Time start) {
@@ -304,10 +315,10 @@ void Network::send(LinkId l, PacketHandle h, Time start) {
     slot.tail_arrival = t.tail_arrival;
     if (ends_[l].to_side == Side::Nic) {
         schedule_head(l, h, t.head_arrival);  // before the tail's event: it fires first on a tie
-        kernel_.schedule_at(t.tail_arrival, [this, l, h] { arrive_at_nic(l, h); });
+        kernel_.schedule_at(t.tail_arrival, [this, l, h] { arrive_at_nic(l, h); }, to_node(l));
     } else {
         slot.eligible_at = t.head_arrival + params_.router_delay;
-        kernel_.schedule_at(slot.eligible_at, [this, l, h] { arrive_at_router(l, h); });
+        kernel_.schedule_at(slot.eligible_at, [this, l, h] { arrive_at_router(l, h); }, to_node(l));
     }
 }
 
@@ -393,7 +404,7 @@ uint8_t Network::route(uint32_t router, const PacketHeader& h) {
 void Network::schedule_head(LinkId l, PacketHandle h, Time head_arrival) {
     const NodeId node = ends_[l].to;
     if (!nics_[node].wants_heads) return;
-    kernel_.schedule_at(head_arrival + links_[l].header_time(), [this, node, h] { head_at_nic(node, h); });
+    kernel_.schedule_at(head_arrival + links_[l].header_time(), [this, node, h] { head_at_nic(node, h); }, node);
 }
 
 void Network::head_at_nic(NodeId node, PacketHandle h) {
@@ -457,7 +468,7 @@ void Network::offer_packets(NodeId node) {
             free_characters(rx, slot.header.length);
             pool_.release(h);
             const uint8_t vc = uint8_t(v);
-            kernel_.schedule_in(links_[rx].latency(), [this, rx, vc, cost] { credit_returned(rx, vc, cost); });
+            kernel_.schedule_in(links_[rx].latency(), [this, rx, vc, cost] { credit_returned(rx, vc, cost); }, from_node(rx));
         }
         // The packet on the cable whose head is in, once every packet before it is delivered.
         const PacketHandle c = nic.crossing;
@@ -470,7 +481,7 @@ void Network::offer_packets(NodeId node) {
     // The NIC refused but said "ready" from inside deliver(): offer again in a fresh
     // event rather than recursing.
     if (nic.delivery_blocked && nic.ready_while_delivering)
-        kernel_.schedule_in(Time{}, [this, node] { endpoint_ready(node); });
+        kernel_.schedule_in(Time{}, [this, node] { endpoint_ready(node); }, node);
 }
 
 void Network::endpoint_ready(NodeId node) {
@@ -496,6 +507,17 @@ void Network::credit_returned(LinkId l, uint8_t vc, uint32_t n) {
         nic.injection_blocked = false;
         if (nic.endpoint) nic.endpoint->injection_ready();
     }
+}
+
+Time Network::lookahead() const {
+    if (wormhole() || routers_.size() != topology_routers_) return Time{};
+    Time least = Time::max();
+    for (LinkId l = 0; l < links_.size(); ++l) {
+        const uint32_t a = from_node(l), b = to_node(l);
+        if (a == sim::kNoNode || b == sim::kNoNode) return Time{};
+        if (a != b) least = std::min(least, links_[l].latency());
+    }
+    return least == Time::max() ? Time{} : least;
 }
 
 double Network::utilization(LinkId id, Time elapsed) const {

@@ -28,25 +28,52 @@ void Kernel::free_slot(uint32_t s) {
     free_head_ = s;
 }
 
-EventId Kernel::schedule_at(Time at, Callback cb) {
+EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
     if (at < floor_)
         throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ps()) +
                                " ps, kernel at " + std::to_string(floor_.ps()) + " ps");
+    // Outside a run (a test or benchmark setting things up between runs) nothing checks:
+    // that is input from outside the model, at the time the run stopped.
+    if (lookahead_on() && in_run_ && node != context_ && at < now_ + lookahead_) check_cross_node(at, node);
     uint32_t s = alloc_slot();
     slots_[s].cb = std::move(cb);
-    heap_.push_back(Entry{at, seq_++, s, slots_[s].generation});
+    slots_[s].node = node;
+    const Entry e{at, now_, seq_++ | (by_core_ ? kByCore : 0), node, s, slots_[s].generation};
+    heap_.push_back(e);
     std::push_heap(heap_.begin(), heap_.end(), later);
+    if (lookahead_on()) {
+        auto& h = node_heaps_[std::min<size_t>(node, node_heaps_.size() - 1)];
+        h.push_back(e);
+        std::push_heap(h.begin(), h.end(), later);
+    }
     if (at < horizon_) horizon_ = at;
     return EventId{s, slots_[s].generation};
+}
+
+// A cross-node event sooner than the lookahead: harmless unless a core of its node (any
+// core, for an event of no node) may already have run past it.
+void Kernel::check_cross_node(Time at, uint32_t node) const {
+    auto past = [&](const Runnable* r) { return r->awake_ && r->granted_ > at; };
+    bool broken = false;
+    if (node < node_runnables_.size()) broken = std::any_of(node_runnables_[node].begin(), node_runnables_[node].end(), past);
+    else broken = std::any_of(runnables_.begin(), runnables_.end(), past);
+    if (!broken) return;
+    auto name = [](uint32_t n) { return n == kNoNode ? std::string("no node") : "node " + std::to_string(n); };
+    throw std::logic_error("an event of " + name(node) + " at " + std::to_string(at.ps()) + " ps scheduled from " + name(context_) +
+                           " at " + std::to_string(now_.ps()) + " ps, sooner than the kernel's lookahead of " +
+                           std::to_string(lookahead_.ps()) + " ps, while a core it reaches may have run past it");
 }
 
 void Kernel::cancel(EventId id) {
     if (!id.valid() || id.slot >= slots_.size()) return;
     Slot& slot = slots_[id.slot];
     if (slot.generation != id.generation) return;
+    const uint32_t node = slot.node;
     // The heap entry stays and is skipped when it surfaces (its generation no longer matches).
     free_slot(id.slot);
     drop_cancelled_top();
+    // A core waiting for this event would wait for ever: look at it again.
+    if (lookahead_on()) release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
 }
 
 void Kernel::drop_cancelled_top() {
@@ -58,20 +85,74 @@ void Kernel::drop_cancelled_top() {
     }
 }
 
+Time Kernel::node_next(uint32_t node) {
+    auto& h = node_heaps_[std::min<size_t>(node, node_heaps_.size() - 1)];
+    while (!h.empty() && slots_[h.front().slot].generation != h.front().generation) {
+        std::pop_heap(h.begin(), h.end(), later);
+        h.pop_back();
+    }
+    return h.empty() ? Time::max() : h.front().time;
+}
+
+void Kernel::set_lookahead(Time lookahead, uint32_t nodes) {
+    if (in_pass_) throw std::logic_error("set_lookahead during a run");
+    lookahead_ = std::max(lookahead, Time{});
+    clocks_.clear();
+    node_heaps_.assign(lookahead_on() ? nodes + 1 : 0, {});
+    node_wait_.assign(lookahead_on() ? nodes : 0, {});
+    node_runnables_.assign(lookahead_on() ? nodes : 0, {});
+    floor_wait_.clear();
+    global_wait_.clear();
+    end_wait_.clear();
+    for (const Entry& e : heap_)
+        if (lookahead_on() && slots_[e.slot].generation == e.generation) {
+            auto& h = node_heaps_[std::min<size_t>(slots_[e.slot].node, nodes)];
+            h.push_back(e);
+            std::push_heap(h.begin(), h.end(), later);
+        }
+    // Every awake runnable is looked at afresh in the next pass.
+    std::vector<Runnable*> awake;
+    for (Runnable* r : runnables_) {
+        r->granted_ = r->local_time();
+        r->waits_ = kWaitNone;
+        if (lookahead_on() && r->node_ < nodes) node_runnables_[r->node_].push_back(r);
+        if (r->awake_) awake.push_back(r);
+        r->awake_ = r->parked_ = false;
+    }
+    parked_.clear();
+    ready_.clear();
+    for (Runnable* r : awake) wake(r);
+}
+
+void Kernel::set_runnable_node(Runnable* r, uint32_t node) {
+    for (auto& v : node_runnables_) v.erase(std::remove(v.begin(), v.end(), r), v.end());
+    r->node_ = node;
+    if (node < node_runnables_.size()) node_runnables_[node].push_back(r);
+}
+
 void Kernel::add_runnable(Runnable* r) {
     r->order_ = next_order_++;
     runnables_.push_back(r);
+    if (lookahead_on() && r->node_ < node_runnables_.size()) node_runnables_[r->node_].push_back(r);
+    r->granted_ = Time{};  // it has run nowhere yet
     wake(r);
 }
 
 void Kernel::remove_runnable(Runnable* r) {
-    runnables_.erase(std::remove(runnables_.begin(), runnables_.end(), r), runnables_.end());
+    auto drop = [r](std::vector<Runnable*>& v) { v.erase(std::remove(v.begin(), v.end(), r), v.end()); };
+    drop(runnables_);
     ready_.erase(std::remove_if(ready_.begin(), ready_.end(), [r](const Ready& e) { return e.r == r; }), ready_.end());
     std::make_heap(ready_.begin(), ready_.end());
-    parked_.erase(std::remove_if(parked_.begin(), parked_.end(), [r](const Parked& e) { return e.r == r; }),
-                  parked_.end());
-    std::make_heap(parked_.begin(), parked_.end());
+    for (auto* heap : {&parked_, &floor_wait_}) {
+        heap->erase(std::remove_if(heap->begin(), heap->end(), [r](const Parked& e) { return e.r == r; }), heap->end());
+        std::make_heap(heap->begin(), heap->end());
+    }
+    for (auto& v : node_wait_) drop(v);
+    for (auto& v : node_runnables_) drop(v);
+    drop(global_wait_);
+    drop(end_wait_);
     r->awake_ = r->parked_ = false;
+    r->waits_ = kWaitNone;
 }
 
 // Into the ready heap, for this pass or the next: one behind the pass under way (a
@@ -84,6 +165,25 @@ void Kernel::make_ready(Runnable* r) {
 }
 
 void Kernel::wake(Runnable* r) {
+    if (lookahead_on()) {
+        if (r->awake_ && (r->waits_ == kWaitNone || r->local_time() == r->parked_at_)) return;
+        if (r->waits_ != kWaitNone) {  // its local time changed while parked (a reset)
+            const auto is_r = [r](const auto& e) {
+                if constexpr (std::is_same_v<std::decay_t<decltype(e)>, Parked>) return e.r == r;
+                else return e == r;
+            };
+            std::erase_if(floor_wait_, is_r);
+            std::make_heap(floor_wait_.begin(), floor_wait_.end());
+            for (auto& v : node_wait_) std::erase_if(v, is_r);
+            std::erase_if(global_wait_, is_r);
+            std::erase_if(end_wait_, is_r);
+            r->waits_ = kWaitNone;
+        }
+        r->awake_ = true;
+        note_clock(r);
+        make_ready(r);
+        return;
+    }
     if (r->awake_ && (!r->parked_ || r->local_time() == r->parked_at_)) return;
     if (r->parked_) {
         // Its local time changed while parked (a reset): looked at again from now on.
@@ -113,6 +213,71 @@ void Kernel::unpark(Time horizon) {
     }
 }
 
+// ---- lookahead ----
+
+// The earliest time anything can still happen: the next event, or the earliest awake
+// core (a core lagging behind may yet schedule something at its own time).
+Time Kernel::earliest() {
+    while (!clocks_.empty() && (!clocks_.front().r->awake_ || clocks_.front().version != clocks_.front().r->clock_version_)) {
+        std::pop_heap(clocks_.begin(), clocks_.end());
+        clocks_.pop_back();
+    }
+    const Time core = clocks_.empty() ? Time::max() : clocks_.front().at;
+    return std::min(next_event_time(), core);
+}
+
+// Where an awake runnable's clock stands, for earliest(): a fresh entry supersedes its last.
+void Kernel::note_clock(Runnable* r) {
+    if (clocks_.size() > 4 * runnables_.size() + 64) {  // superseded entries not yet on top
+        clocks_.clear();
+        for (Runnable* a : runnables_)
+            if (a->awake_ && a != r) clocks_.push_back(Clock{a->local_time(), a->clock_version_, a});
+        std::make_heap(clocks_.begin(), clocks_.end());
+    }
+    clocks_.push_back(Clock{r->local_time(), ++r->clock_version_, r});
+    std::push_heap(clocks_.begin(), clocks_.end());
+}
+
+Time Kernel::horizon_of(const Runnable* r, Time until) {
+    if (r->node_ >= node_wait_.size()) return std::min(until, next_event_time());
+    const Time e = earliest();
+    return std::min({until, node_next(r->node_), node_next(kNoNode), e >= Time::max() - lookahead_ ? Time::max() : e + lookahead_});
+}
+
+// Runnable r stopped at or past its horizon: it waits for whichever bound holds it.
+// One of no node waits as without lookahead, for the horizon to pass it.
+void Kernel::park_lookahead(Runnable* r, Time until) {
+    const Time t = r->local_time();
+    if (r->node_ >= node_wait_.size()) return park(r);
+    r->parked_at_ = t;
+    if (t >= until) {
+        r->waits_ = kWaitEnd;
+        end_wait_.push_back(r);
+    } else if (node_next(kNoNode) <= t) {
+        r->waits_ = kWaitGlobal;
+        global_wait_.push_back(r);
+    } else if (node_next(r->node_) <= t) {
+        r->waits_ = kWaitNode;
+        node_wait_[r->node_].push_back(r);
+    } else if (earliest() + lookahead_ <= t) {
+        // Looked at again once the earliest time has come within half the lookahead:
+        // every run then covers at least that much (the earliest core is always let go).
+        r->waits_ = kWaitFloor;
+        floor_wait_.push_back(Parked{t - Time::ps(lookahead_.ps() / 2), r->order_, r});
+        std::push_heap(floor_wait_.begin(), floor_wait_.end());
+    } else {
+        make_ready(r);  // the earliest time moved on while it ran (it was the earliest): again
+    }
+}
+
+void Kernel::release(std::vector<Runnable*>& waiting) {
+    for (Runnable* r : waiting) {
+        r->waits_ = kWaitNone;
+        make_ready(r);
+    }
+    waiting.clear();
+}
+
 // One pass over the awake runnables in registration order, each run up to the horizon
 // as it stands when its turn comes; the ones found asleep leave, the ones at or past
 // the horizon are parked until it passes them. The horizon can move during a pass (a
@@ -126,27 +291,55 @@ void Kernel::drive_runnables(Time horizon) {
         renumber_ = false;
     }
     in_pass_ = true;
+    const bool ahead = lookahead_on();
+    if (ahead) release(end_wait_);  // a new run: the end no longer holds them
     for (;;) {
         horizon_ = std::min(horizon, next_event_time());
         if (stop_) {
             renumber_ = !ready_.empty();
             break;
         }
-        unpark(horizon_);
-        if (ready_.empty() || ready_.front().pass != pass_) break;
+        if (ahead) {
+            unpark(horizon_);  // runnables of no node
+            while (!floor_wait_.empty() && floor_wait_.front().at < earliest()) {
+                Runnable* r = floor_wait_.front().r;
+                std::pop_heap(floor_wait_.begin(), floor_wait_.end());
+                floor_wait_.pop_back();
+                r->waits_ = kWaitNone;
+                make_ready(r);
+            }
+        } else {
+            unpark(horizon_);
+        }
+        // With lookahead every ready core runs before the next event fires (one let go in
+        // mid-pass may lag behind it); without, the next pass's wait for the next step.
+        if (ready_.empty() || (!ahead && ready_.front().pass != pass_)) break;
         Runnable* r = ready_.front().r;
         std::pop_heap(ready_.begin(), ready_.end());
         ready_.pop_back();
         driving_ = true;
         cursor_ = r->order_;
-        if (r->active() && r->local_time() < horizon_) r->run(*this);
+        if (ahead) horizon_ = horizon_of(r, horizon);
+        r->granted_ = horizon_;
+        if (r->active() && r->local_time() < horizon_) {
+            context_ = r->node_;
+            by_core_ = true;
+            r->run(*this);
+            context_ = kNoNode;
+            by_core_ = false;
+        }
         if (!r->active()) {
             r->awake_ = false;
-        } else if (r->local_time() >= horizon_) {
-            park(r);
-        } else {  // stopped short (a stop request): the next pass
-            ready_.push_back(Ready{pass_ + 1, r->order_, r});
-            std::push_heap(ready_.begin(), ready_.end());
+            r->granted_ = std::min(r->granted_, r->local_time());  // it went no further
+        } else {
+            if (ahead) note_clock(r);
+            if (r->local_time() >= horizon_) {
+                if (ahead) park_lookahead(r, horizon);
+                else park(r);
+            } else {  // stopped short (a stop request): the next pass
+                ready_.push_back(Ready{pass_ + 1, r->order_, r});
+                std::push_heap(ready_.begin(), ready_.end());
+            }
         }
     }
     in_pass_ = driving_ = false;
@@ -159,17 +352,28 @@ bool Kernel::fire_next(Time until) {
     heap_.pop_back();
     Slot& slot = slots_[e.slot];
     now_ = floor_ = e.time;
+    const uint32_t node = slot.node;
     Callback cb = std::move(slot.cb);
     free_slot(e.slot);
     drop_cancelled_top();
     ++events_fired_;
+    // The cores its node's next event held may go on (all of them, for an event of none).
+    if (lookahead_on()) release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
+    context_ = node;
     cb();
+    context_ = kNoNode;
     return true;
 }
 
 bool Kernel::runnable_behind(Time t) const {
     const auto behind = [t](const auto& e) { return e.r->active() && e.r->local_time() < t; };
-    return std::any_of(ready_.begin(), ready_.end(), behind) || std::any_of(parked_.begin(), parked_.end(), behind);
+    const auto behind_r = [t](const Runnable* r) { return r->active() && r->local_time() < t; };
+    bool any = std::any_of(ready_.begin(), ready_.end(), behind) || std::any_of(parked_.begin(), parked_.end(), behind) ||
+               std::any_of(floor_wait_.begin(), floor_wait_.end(), behind) ||
+               std::any_of(global_wait_.begin(), global_wait_.end(), behind_r) ||
+               std::any_of(end_wait_.begin(), end_wait_.end(), behind_r);
+    for (const auto& v : node_wait_) any = any || std::any_of(v.begin(), v.end(), behind_r);
+    return any;
 }
 
 Time Kernel::latest_activity() const {
@@ -186,6 +390,11 @@ void Kernel::poll_cancel() {
 
 Time Kernel::run_until(Time until, bool stop_when_idle) {
     stop_ = false;
+    struct InRun {
+        bool& flag;
+        explicit InRun(bool& f) : flag(f) { flag = true; }
+        ~InRun() { flag = false; }
+    } in_run(in_run_);
     while (!stop_) {
         if (cancel_ && --cancel_countdown_ == 0) poll_cancel();
         drive_runnables(until);

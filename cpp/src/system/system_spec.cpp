@@ -76,9 +76,12 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
             }
         } else if (key == "capture") {
             s.capture = capture_from_json(v);
+        } else if (key == "lookahead") {
+            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
+            s.lookahead = v.get<bool>();
         } else {
             throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology, "
-                                   "capture)");
+                                   "capture, lookahead)");
         }
     }
     if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset

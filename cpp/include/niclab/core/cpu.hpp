@@ -76,7 +76,10 @@ public:
     // ---- profiling: while the kernel has an activity log (sim/activity.hpp), the core
     // records its execution there, one span per run of instructions in one function.
     // `namer` gives a PC's function as a detail of that log (the NIC asks its symbols).
-    void set_node(uint32_t node) { node_ = node; }
+    void set_node(uint32_t node) {
+        node_ = node;
+        kernel_.set_runnable_node(this, node);  // lookahead: it runs to its own node's next event
+    }
     void set_function_namer(std::function<uint32_t(sim::ActivityLog&, uint32_t pc)> namer) {
         namer_ = std::move(namer);
         function_ids_.clear();

@@ -187,6 +187,11 @@ public:
     };
     LinkEnd link_from(LinkId id) const { return {ends_[id].from_side == Side::Nic, ends_[id].from, ends_[id].from_port}; }
     LinkEnd link_to(LinkId id) const { return {ends_[id].to_side == Side::Nic, ends_[id].to, ends_[id].to_port}; }
+    // The least delay with which an event at one node reaches another through this
+    // network (sim::Kernel::set_lookahead): the shortest cable between two nodes' parts
+    // when every router is one node's; zero (no lookahead) with shared switches or
+    // wormhole switching, whose worms reach along several cables at once.
+    Time lookahead() const;
     // Packet observer (packet_tap.hpp), or nullptr; one at a time. The tap must stay
     // alive while set.
     void set_tap(PacketTap* tap) { tap_ = tap; }
@@ -265,6 +270,10 @@ private:
     std::vector<LinkId> reverse_;  // per link: the cable the other way (flow-control tokens)
     std::vector<uint8_t> wakeup_pending_;  // per link: a try_send is scheduled for busy_until
     std::vector<Router> routers_;
+    std::vector<uint32_t> router_node_;  // the node whose router it is (sim::kNoNode: a switch of none or many)
+    uint32_t node_of(Side side, uint32_t id) const { return side == Side::Nic ? id : router_node_[id]; }
+    uint32_t from_node(LinkId l) const { return node_of(ends_[l].from_side, ends_[l].from); }
+    uint32_t to_node(LinkId l) const { return node_of(ends_[l].to_side, ends_[l].to); }
     std::vector<NicPort> nics_;
     PacketPool pool_;
     NetworkStats stats_;

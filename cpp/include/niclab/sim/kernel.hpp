@@ -15,6 +15,20 @@
 // reaches it. A pass therefore costs what the runnables that actually run cost, not a
 // visit to every core per event, and runs exactly the steps a scan of every runnable
 // in registration order would.
+//
+// Lookahead (set_lookahead): events carry the node they belong to (their scheduler's
+// node by default: the node of the event or core that scheduled them), and a model
+// whose nodes affect one another only through delays of at least L (a network whose
+// every router is one node's) lets each node's core run past other nodes' events: to
+// its own node's next event, the next event of no node, or the time of the last event
+// fired plus L, whichever is first. Nothing another node does can reach it sooner, so
+// every core should see what it would have seen stopping at every event, with far
+// fewer stops (system::SystemSpec::lookahead says where the SeaStar model does not yet
+// keep that promise, which is why it is off unless asked for). Events of one time are ordered by the
+// time they were scheduled at, then by whether a core scheduled them (after those an
+// event scheduled), then by node, then by sequence: the order a run that stops every
+// core at every event gives them, whichever core ran ahead. A cross-node event scheduled
+// inside the lookahead (a model breaking its promise) is a logic_error naming both nodes.
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -28,6 +42,9 @@ namespace niclab::sim {
 class ActivityLog;
 
 using Callback = InplaceFunction<48>;
+
+// The node of an event or runnable that belongs to none (global: every core stops at it).
+inline constexpr uint32_t kNoNode = UINT32_MAX;
 
 // A run stopped because its cancel flag was set (Kernel::set_cancel): the simulation
 // is left mid-step and must be discarded, not resumed.
@@ -56,12 +73,19 @@ public:
     // Execute until local_time() >= kernel.horizon() or until it goes inactive.
     virtual void run(Kernel& kernel) = 0;
 
+    // The node it belongs to (Kernel::set_runnable_node; kNoNode: none).
+    uint32_t node() const { return node_; }
+
 private:
     friend class Kernel;
     uint64_t order_ = 0;   // registration order: runnables are driven in it
     bool awake_ = false;   // ready or parked (not asleep)
     bool parked_ = false;  // waiting in the parked heap for the horizon to pass parked_at_
     Time parked_at_{};     // parked: its local time then
+    uint32_t node_ = kNoNode;
+    Time granted_{};       // lookahead: the horizon of its last run (it started nothing at or past it)
+    uint8_t waits_ = 0;    // lookahead: what it is parked for (Kernel::Wait)
+    uint64_t clock_version_ = 0;  // lookahead: its latest entry in the kernel's clocks
 };
 
 class Kernel {
@@ -72,8 +96,13 @@ public:
     // The time the running runnable must not pass (the next event, or the end of the run).
     Time horizon() const { return horizon_; }
 
-    EventId schedule_at(Time at, Callback cb);
+    // An event of the scheduler's node (the event or core running), or of `node`.
+    EventId schedule_at(Time at, Callback cb) { return schedule_at(at, std::move(cb), context_); }
+    EventId schedule_at(Time at, Callback cb, uint32_t node);
     EventId schedule_in(Time delay, Callback cb) { return schedule_at(now_ + delay, std::move(cb)); }
+    EventId schedule_in(Time delay, Callback cb, uint32_t node) { return schedule_at(now_ + delay, std::move(cb), node); }
+    // The node whose event or core is running (kNoNode outside the run, or in an event of none).
+    uint32_t context() const { return context_; }
     // Cancelling a fired or already cancelled event is a harmless no-op.
     void cancel(EventId id);
 
@@ -83,6 +112,13 @@ public:
     // `r` may have become active (an interrupt woke it from wfi, its reset was
     // released): it is driven again from the next step on. Harmless if it already was.
     void wake(Runnable* r);
+    void set_runnable_node(Runnable* r, uint32_t node);
+
+    // Lookahead (see above): `lookahead` is the least delay with which one node's events
+    // reach another's, for nodes 0..nodes-1. Zero turns it off (every core stops at every
+    // event). Set before the run, or between runs.
+    void set_lookahead(Time lookahead, uint32_t nodes);
+    Time lookahead() const { return lookahead_; }
 
     // Fire events and drive runnables until simulated time `until` (inclusive for
     // events), or until request_stop(). With `stop_when_idle`, a run that runs out of
@@ -116,17 +152,28 @@ public:
 private:
     struct Entry {
         Time time;
-        uint64_t seq;
+        Time made;       // when it was scheduled
+        uint64_t seq;    // kByCore set when a core scheduled it, then the sequence number
+        uint32_t node;   // whose it is
         uint32_t slot;
         uint32_t generation;
     };
+    static constexpr uint64_t kByCore = uint64_t{1} << 63;
     struct Slot {
         Callback cb;
         uint32_t generation = 0;
         uint32_t next_free = UINT32_MAX;
+        uint32_t node = kNoNode;
     };
+    // Events of one time: by when they were made, those a core made after those an
+    // event made, then by node, then in the order made. Each key is the same whether or
+    // not cores run ahead, so the order is too.
     static bool later(const Entry& a, const Entry& b) {
-        return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+        if (a.time != b.time) return a.time > b.time;
+        if (a.made != b.made) return a.made > b.made;
+        if ((a.seq & kByCore) != (b.seq & kByCore)) return (a.seq & kByCore) != 0;
+        if (a.node != b.node) return a.node > b.node;
+        return a.seq > b.seq;
     }
     uint32_t alloc_slot();
     void free_slot(uint32_t s);
@@ -138,6 +185,16 @@ private:
     void make_ready(Runnable* r);
     void park(Runnable* r);
     void unpark(Time horizon);
+    // Lookahead: the horizon of runnable r, where it must wait, and what wakes the waiting.
+    enum Wait : uint8_t { kWaitNone, kWaitFloor, kWaitNode, kWaitGlobal, kWaitEnd };
+    Time horizon_of(const Runnable* r, Time until);
+    Time node_next(uint32_t node);  // the node's next live event (kNoNode: the next of none)
+    void park_lookahead(Runnable* r, Time until);
+    void release(std::vector<Runnable*>& waiting);
+    void check_cross_node(Time at, uint32_t node) const;
+    Time earliest();
+    void note_clock(Runnable* r);
+    bool lookahead_on() const { return lookahead_ > Time{}; }
     // Heap entries carry their keys, so ordering them reads no runnable.
     struct Ready {
         uint64_t pass, order;  // visited in pass order, then registration order
@@ -157,6 +214,26 @@ private:
     std::vector<Runnable*> runnables_;  // all, in registration order
     std::vector<Ready> ready_;          // awake and to be visited: a min-heap
     std::vector<Parked> parked_;        // awake and at or past the horizon: a min-heap
+    // Lookahead: each node's events and those of no node (last), as heaps of the same
+    // entries (a fired or cancelled one is dropped when it surfaces); the runnables
+    // waiting for the floor to rise (a min-heap by local time less the lookahead), for
+    // their node's next event or the next of none to fire, and for a later run.
+    Time lookahead_{};
+    struct Clock {
+        Time at;  // an awake runnable's local time
+        uint64_t version;
+        Runnable* r;
+        bool operator<(const Clock& o) const { return at != o.at ? at > o.at : version > o.version; }
+    };
+    std::vector<Clock> clocks_;  // a min-heap; stale entries (older versions, asleep) dropped on top
+    std::vector<std::vector<Entry>> node_heaps_;
+    std::vector<Parked> floor_wait_;
+    std::vector<std::vector<Runnable*>> node_wait_;
+    std::vector<Runnable*> global_wait_, end_wait_;
+    std::vector<std::vector<Runnable*>> node_runnables_;  // lookahead: each node's runnables
+    uint32_t context_ = kNoNode;
+    bool by_core_ = false;  // a runnable is running
+    bool in_run_ = false;   // inside run_until
     uint64_t pass_ = 0;                 // drive_runnables' passes; the current one while in_pass_
     uint64_t cursor_ = 0;               // order of the runnable the pass is at (once driving_)
     bool in_pass_ = false;
