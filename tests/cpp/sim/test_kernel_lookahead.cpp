@@ -34,6 +34,17 @@ private:
     Time step_;
 };
 
+// A kernel with lookahead over two nodes and a core of node 0.
+struct OneCore {
+    Kernel k;
+    Core core;
+    OneCore(Time step, Time lookahead) : core(step) {
+        k.add_runnable(&core);
+        k.set_runnable_node(&core, 0);
+        k.set_lookahead(lookahead, 2);
+    }
+};
+
 // Node 1's events come every nanosecond; node 0's core steps 10 ns at a time.
 struct TwoNodes {
     Kernel k;
@@ -60,11 +71,8 @@ TEST(SimKernelLookahead, ACoreRunsPastAnotherNodesEvents) {
 }
 
 TEST(SimKernelLookahead, ACoreStopsAtItsOwnNodesEvents) {
-    Kernel k;
-    Core core(Time::ns(7));
-    k.add_runnable(&core);
-    k.set_runnable_node(&core, 0);
-    k.set_lookahead(Time::us(1), 2);
+    OneCore one(Time::ns(7), Time::us(1));
+    auto& [k, core] = one;
     std::vector<Time> seen;
     for (int64_t t : {100, 250, 600}) k.schedule_at(Time::ns(t), [&] { seen.push_back(core.local_time()); }, 0);
     k.run_until(Time::ns(1000));
@@ -73,11 +81,8 @@ TEST(SimKernelLookahead, ACoreStopsAtItsOwnNodesEvents) {
 }
 
 TEST(SimKernelLookahead, AnEventOfNoNodeStopsEveryCore) {
-    Kernel k;
-    Core core(Time::ns(7));
-    k.add_runnable(&core);
-    k.set_runnable_node(&core, 0);
-    k.set_lookahead(Time::us(1), 2);
+    OneCore one(Time::ns(7), Time::us(1));
+    auto& [k, core] = one;
     Time seen{};
     k.schedule_at(Time::ns(100), [&] { seen = core.local_time(); }, kNoNode);
     k.run_until(Time::ns(500));
@@ -88,11 +93,8 @@ TEST(SimKernelLookahead, AnEventOfNoNodeStopsEveryCore) {
 // not passed it, and reacts at the same step as a core that stopped at every event.
 TEST(SimKernelLookahead, WhatArrivesFromAnotherNodeFindsTheCoreWhereItWouldBe) {
     auto run = [](Time lookahead) {
-        Kernel k;
-        Core core(Time::ns(3));
-        k.add_runnable(&core);
-        k.set_runnable_node(&core, 0);
-        k.set_lookahead(lookahead, 2);
+        OneCore one(Time::ns(3), lookahead);
+        auto& [k, core] = one;
         std::vector<Time> arrivals;
         // Node 1 sends every 37 ns, each arriving at node 0 50 ns later.
         std::function<void()> send = [&] {
@@ -112,11 +114,8 @@ TEST(SimKernelLookahead, WhatArrivesFromAnotherNodeFindsTheCoreWhereItWouldBe) {
 }
 
 TEST(SimKernelLookahead, ACrossNodeEventSoonerThanTheLookaheadIsALogicError) {
-    Kernel k;
-    Core core(Time::ns(5));
-    k.add_runnable(&core);
-    k.set_runnable_node(&core, 0);
-    k.set_lookahead(Time::ns(100), 2);
+    OneCore one(Time::ns(5), Time::ns(100));
+    auto& k = one.k;
     k.schedule_at(Time::ns(10), [&] { k.schedule_in(Time::ns(1), [] {}, 0); }, 1);
     try {
         k.run_until(Time::ns(200));
