@@ -29,6 +29,17 @@ TEST(SystemSpec, RoundTripsThroughJson) {
     EXPECT_EQ(s.firmware.size(), 3u);
 }
 
+// The kernel's lookahead can still move some figures, so a result's spec says when it was on.
+TEST(SystemSpec, LookaheadIsOffUnlessAskedAndRecordedWhenOn) {
+    EXPECT_FALSE(SystemSpec{}.lookahead);
+    EXPECT_FALSE(SystemSpec{}.to_json().contains("lookahead"));
+    const SystemSpec on = SystemSpec::from_json({{"lookahead", true}});
+    EXPECT_TRUE(on.lookahead);
+    EXPECT_EQ(on.to_json().at("lookahead"), true);
+    EXPECT_TRUE(SystemSpec::from_json(on.to_json()).lookahead);
+    EXPECT_THROW(SystemSpec::from_json({{"lookahead", 1}}), ConfigError);
+}
+
 TEST(SystemSpec, UnknownTopLevelKey) {
     std::string msg;
     EXPECT_EQ(error_key_path({{"nodez", 2}}, &msg), "nodez");

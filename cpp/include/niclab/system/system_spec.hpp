@@ -38,7 +38,7 @@ struct SystemSpec {
     // large system runs faster. Off by default: a halo of puts gives the same times with
     // it as without, but two-node get, bidirectional and PRTT runs do not yet (a few
     // hundred ns apart; the cause is not found), so it is not the kernel's way until
-    // they do. Left out of to_json() as an execution choice, like capture.
+    // they do, and to_json() records it when on.
     bool lookahead = false;
 
     // The network topology (`fallback` when the spec gives none and it is not null) for
