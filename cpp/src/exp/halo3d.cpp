@@ -82,7 +82,10 @@ Result run_halo3d(const system::SystemSpec& spec, const nlohmann::json& options,
     const double compute_us = o.number("compute_us", double(block[0]) * block[1] * block[2] * fields * flops_per_cell / pe_gflops / 1e3);
     Everyone everyone{o.text("transport", "", {}), o.text("op", "", {})};
     o.reject_unknown();
-    if (compute_us < 0 || !std::isfinite(compute_us)) throw ExperimentError("halo3d: option 'compute_us' must be a time >= 0");
+    if (!(pe_gflops > 0) || !std::isfinite(pe_gflops)) throw ExperimentError("halo3d: option 'pe_gflops' must be a rate > 0");
+    if (!(flops_per_cell >= 0) || !std::isfinite(flops_per_cell))
+        throw ExperimentError("halo3d: option 'flops_per_cell' must be a count >= 0");
+    if (!(compute_us >= 0) || !std::isfinite(compute_us)) throw ExperimentError("halo3d: option 'compute_us' must be a time >= 0");
 
     const bool given = pe[0] || pe[1] || pe[2];
     if (given && uint64_t(pe[0]) * pe[1] * pe[2] != spec.nodes)

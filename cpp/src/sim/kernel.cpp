@@ -42,7 +42,7 @@ EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
     heap_.push_back(e);
     std::push_heap(heap_.begin(), heap_.end(), later);
     if (lookahead_on()) {
-        auto& h = node_heaps_[std::min<size_t>(node, node_heaps_.size() - 1)];
+        auto& h = node_heap(node);
         h.push_back(e);
         std::push_heap(h.begin(), h.end(), later);
     }
@@ -85,8 +85,12 @@ void Kernel::drop_cancelled_top() {
     }
 }
 
+std::vector<Kernel::Entry>& Kernel::node_heap(uint32_t node) {
+    return node_heaps_[std::min<size_t>(node, node_heaps_.size() - 1)];  // the last: events of no node
+}
+
 Time Kernel::node_next(uint32_t node) {
-    auto& h = node_heaps_[std::min<size_t>(node, node_heaps_.size() - 1)];
+    auto& h = node_heap(node);
     while (!h.empty() && slots_[h.front().slot].generation != h.front().generation) {
         std::pop_heap(h.begin(), h.end(), later);
         h.pop_back();
@@ -106,7 +110,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes) {
     end_wait_.clear();
     for (const Entry& e : heap_)
         if (lookahead_on() && slots_[e.slot].generation == e.generation) {
-            auto& h = node_heaps_[std::min<size_t>(slots_[e.slot].node, nodes)];
+            auto& h = node_heap(e.node);
             h.push_back(e);
             std::push_heap(h.begin(), h.end(), later);
         }
@@ -143,15 +147,22 @@ void Kernel::remove_runnable(Runnable* r) {
     drop(runnables_);
     ready_.erase(std::remove_if(ready_.begin(), ready_.end(), [r](const Ready& e) { return e.r == r; }), ready_.end());
     std::make_heap(ready_.begin(), ready_.end());
+    leave_waits(r);
+    for (auto& v : node_runnables_) drop(v);
+    r->awake_ = false;
+}
+
+// Off every list a parked or waiting runnable is on.
+void Kernel::leave_waits(Runnable* r) {
+    auto drop = [r](std::vector<Runnable*>& v) { std::erase(v, r); };
     for (auto* heap : {&parked_, &floor_wait_}) {
-        heap->erase(std::remove_if(heap->begin(), heap->end(), [r](const Parked& e) { return e.r == r; }), heap->end());
+        std::erase_if(*heap, [r](const Parked& e) { return e.r == r; });
         std::make_heap(heap->begin(), heap->end());
     }
     for (auto& v : node_wait_) drop(v);
-    for (auto& v : node_runnables_) drop(v);
     drop(global_wait_);
     drop(end_wait_);
-    r->awake_ = r->parked_ = false;
+    r->parked_ = false;
     r->waits_ = kWaitNone;
 }
 
@@ -167,30 +178,14 @@ void Kernel::make_ready(Runnable* r) {
 void Kernel::wake(Runnable* r) {
     if (lookahead_on()) {
         if (r->awake_ && (r->waits_ == kWaitNone || r->local_time() == r->parked_at_)) return;
-        if (r->waits_ != kWaitNone) {  // its local time changed while parked (a reset)
-            const auto is_r = [r](const auto& e) {
-                if constexpr (std::is_same_v<std::decay_t<decltype(e)>, Parked>) return e.r == r;
-                else return e == r;
-            };
-            std::erase_if(floor_wait_, is_r);
-            std::make_heap(floor_wait_.begin(), floor_wait_.end());
-            for (auto& v : node_wait_) std::erase_if(v, is_r);
-            std::erase_if(global_wait_, is_r);
-            std::erase_if(end_wait_, is_r);
-            r->waits_ = kWaitNone;
-        }
+        if (r->waits_ != kWaitNone) leave_waits(r);  // its local time changed while parked (a reset)
         r->awake_ = true;
         note_clock(r);
         make_ready(r);
         return;
     }
     if (r->awake_ && (!r->parked_ || r->local_time() == r->parked_at_)) return;
-    if (r->parked_) {
-        // Its local time changed while parked (a reset): looked at again from now on.
-        parked_.erase(std::find_if(parked_.begin(), parked_.end(), [r](const Parked& e) { return e.r == r; }));
-        std::make_heap(parked_.begin(), parked_.end());
-        r->parked_ = false;
-    }
+    if (r->parked_) leave_waits(r);  // its local time changed while parked (a reset)
     r->awake_ = true;
     make_ready(r);
 }
@@ -202,13 +197,15 @@ void Kernel::park(Runnable* r) {
     std::push_heap(parked_.begin(), parked_.end());
 }
 
-// The parked runnables the horizon has passed become ready again.
-void Kernel::unpark(Time horizon) {
-    while (!parked_.empty() && parked_.front().at < horizon) {
-        Runnable* r = parked_.front().r;
-        std::pop_heap(parked_.begin(), parked_.end());
-        parked_.pop_back();
+// The runnables of `heap` parked before `t` become ready again: the parked ones once
+// the horizon passes them, with lookahead those waiting for the earliest time.
+void Kernel::unpark(std::vector<Parked>& heap, Time t) {
+    while (!heap.empty() && heap.front().at < t) {
+        Runnable* r = heap.front().r;
+        std::pop_heap(heap.begin(), heap.end());
+        heap.pop_back();
         r->parked_ = false;
+        r->waits_ = kWaitNone;
         make_ready(r);
     }
 }
@@ -299,18 +296,8 @@ void Kernel::drive_runnables(Time horizon) {
             renumber_ = !ready_.empty();
             break;
         }
-        if (ahead) {
-            unpark(horizon_);  // runnables of no node
-            while (!floor_wait_.empty() && floor_wait_.front().at < earliest()) {
-                Runnable* r = floor_wait_.front().r;
-                std::pop_heap(floor_wait_.begin(), floor_wait_.end());
-                floor_wait_.pop_back();
-                r->waits_ = kWaitNone;
-                make_ready(r);
-            }
-        } else {
-            unpark(horizon_);
-        }
+        unpark(parked_, horizon_);  // with lookahead: the runnables of no node
+        if (ahead && !floor_wait_.empty()) unpark(floor_wait_, earliest());
         // With lookahead every ready core runs before the next event fires (one let go in
         // mid-pass may lag behind it); without, the next pass's wait for the next step.
         if (ready_.empty() || (!ahead && ready_.front().pass != pass_)) break;

@@ -133,6 +133,12 @@ TEST(Halo3d, GetIsNotAHaloExchange) {
     }
 }
 
+TEST(Halo3d, ARateOrTimeOutOfRangeIsRefusedNamingIt) {
+    testing::expect_option_error("halo3d", {{"pe_gflops", 0}}, "pe_gflops");
+    testing::expect_option_error("halo3d", {{"flops_per_cell", -1}}, "flops_per_cell");
+    testing::expect_option_error("halo3d", {{"compute_us", -5}}, "compute_us");
+}
+
 TEST(Halo3d, UnknownOptionsAreErrorsNamingTheKey) { testing::expect_option_error("halo3d", {{"sizes", {8}}}, "sizes"); }
 
 }  // namespace

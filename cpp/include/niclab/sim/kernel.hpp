@@ -184,11 +184,12 @@ private:
     Time latest_activity() const;
     void make_ready(Runnable* r);
     void park(Runnable* r);
-    void unpark(Time horizon);
+    void leave_waits(Runnable* r);
     // Lookahead: the horizon of runnable r, where it must wait, and what wakes the waiting.
     enum Wait : uint8_t { kWaitNone, kWaitFloor, kWaitNode, kWaitGlobal, kWaitEnd };
     Time horizon_of(const Runnable* r, Time until);
     Time node_next(uint32_t node);  // the node's next live event (kNoNode: the next of none)
+    std::vector<Entry>& node_heap(uint32_t node);
     void park_lookahead(Runnable* r, Time until);
     void release(std::vector<Runnable*>& waiting);
     void check_cross_node(Time at, uint32_t node) const;
@@ -207,6 +208,8 @@ private:
         Runnable* r;
         bool operator<(const Parked& o) const { return at != o.at ? at > o.at : order > o.order; }
     };
+
+    void unpark(std::vector<Parked>& heap, Time t);
 
     std::vector<Entry> heap_;
     std::vector<Slot> slots_;

@@ -35,10 +35,11 @@ struct SystemSpec {
     nlohmann::json capture;
     // "lookahead": let each NIC core run past other nodes' events as far as the network
     // allows (sim::Kernel::set_lookahead, net::Network::lookahead): fewer stops, so a
-    // large system runs faster. Off by default: a halo of puts gives the same times with
-    // it as without, but two-node get, bidirectional and PRTT runs do not yet (a few
-    // hundred ns apart; the cause is not found), so it is not the kernel's way until
-    // they do, and to_json() records it when on.
+    // large system runs faster. Off for now: two-node get, bidirectional and PRTT runs
+    // give slightly different times with it, because stopping at every event lets a core
+    // run past an event another core schedules later in the same pass, which the
+    // lookahead's earliest-time bound does not; the pinned figures are the old kernel's
+    // until they are re-pinned. to_json() records it when on.
     bool lookahead = false;
 
     // The network topology (`fallback` when the spec gives none and it is not null) for
