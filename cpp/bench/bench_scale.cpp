@@ -12,11 +12,11 @@
 // space limit on the child) reports "out of memory" instead of taking the machine down.
 //
 //   bench_scale [--nodes 64,512,2048] [--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]
-//               [--lookahead]
+//               [--no-lookahead]
 //
 // --red-storm adds Red Storm's 27 x 16 x 24 = 10,368 nodes (a torus in z), which is long.
-// --lookahead lets each core run past other nodes' events (SystemSpec::lookahead); the
-// halo's simulated times are the same either way (the "sim us" column shows it).
+// --no-lookahead stops every core at every event (SystemSpec::lookahead false, the older
+// kernel), to compare; the halo's simulated times are the same either way ("sim us").
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,7 +64,7 @@ struct Options {
     uint32_t iterations = 10;
     uint32_t size = 1024;
     double max_gb = 16;
-    bool lookahead = false;
+    bool lookahead = true;
 };
 
 // The mesh's neighbours of `node` (x fastest, as the topology numbers its terminals).
@@ -175,10 +175,10 @@ Options parse(int argc, char** argv) {
         else if (a == "--size" && has_value) o.size = uint32_t(std::atoi(argv[++i]));
         else if (a == "--max-gb" && has_value) o.max_gb = std::atof(argv[++i]);
         else if (a == "--red-storm") red_storm = true;
-        else if (a == "--lookahead") o.lookahead = true;
+        else if (a == "--no-lookahead") o.lookahead = false;
         else {
             std::fprintf(stderr, "bench_scale: unknown argument '%s'\nusage: bench_scale [--nodes 64,512,2048] "
-                                 "[--iterations 10] [--size 1024] [--red-storm] [--max-gb 16] [--lookahead]\n", a.c_str());
+                                 "[--iterations 10] [--size 1024] [--red-storm] [--max-gb 16] [--no-lookahead]\n", a.c_str());
             std::exit(2);
         }
     }
@@ -192,7 +192,7 @@ Options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
     std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s\n", o.size, o.iterations,
-                o.lookahead ? ", kernel lookahead on" : "");
+                o.lookahead ? "" : ", no kernel lookahead");
     std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %9s\n", "nodes", "shape", "build s", "setup s", "halo s",
                 "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us");
     for (const Shape& shape : o.shapes) {

@@ -133,7 +133,7 @@ nlohmann::json SystemSpec::to_json() const {
     if (!parts.empty()) j["parts"] = parts;
     if (!topology.is_null()) j["topology"] = topology;
     if (!firmware.empty()) j["firmware"] = firmware;
-    if (lookahead) j["lookahead"] = true;  // it can still move some figures (system_spec.hpp)
+    if (!lookahead) j["lookahead"] = false;  // the older kernel, which can move some figures (system_spec.hpp)
     return j;
 }
 

@@ -29,14 +29,14 @@ TEST(SystemSpec, RoundTripsThroughJson) {
     EXPECT_EQ(s.firmware.size(), 3u);
 }
 
-// The kernel's lookahead can still move some figures, so a result's spec says when it was on.
-TEST(SystemSpec, LookaheadIsOffUnlessAskedAndRecordedWhenOn) {
-    EXPECT_FALSE(SystemSpec{}.lookahead);
+// The older kernel (no lookahead) can move some figures, so a result's spec says when it ran.
+TEST(SystemSpec, LookaheadIsOnUnlessTurnedOffAndRecordedWhenOff) {
+    EXPECT_TRUE(SystemSpec{}.lookahead);
     EXPECT_FALSE(SystemSpec{}.to_json().contains("lookahead"));
-    const SystemSpec on = SystemSpec::from_json({{"lookahead", true}});
-    EXPECT_TRUE(on.lookahead);
-    EXPECT_EQ(on.to_json().at("lookahead"), true);
-    EXPECT_TRUE(SystemSpec::from_json(on.to_json()).lookahead);
+    const SystemSpec off = SystemSpec::from_json({{"lookahead", false}});
+    EXPECT_FALSE(off.lookahead);
+    EXPECT_EQ(off.to_json().at("lookahead"), false);
+    EXPECT_FALSE(SystemSpec::from_json(off.to_json()).lookahead);
     EXPECT_THROW(SystemSpec::from_json({{"lookahead", 1}}), ConfigError);
 }
 

@@ -187,10 +187,12 @@ public:
     };
     LinkEnd link_from(LinkId id) const { return {ends_[id].from_side == Side::Nic, ends_[id].from, ends_[id].from_port}; }
     LinkEnd link_to(LinkId id) const { return {ends_[id].to_side == Side::Nic, ends_[id].to, ends_[id].to_port}; }
-    // The least delay with which an event at one node reaches another through this
-    // network (sim::Kernel::set_lookahead): the shortest cable between two nodes' parts
-    // when every router is one node's; zero (no lookahead) with shared switches or
-    // wormhole switching, whose worms reach along several cables at once.
+    // The least delay with which an event of one node (or of no node: a router shared by
+    // several nodes or by none) causes one of another, through this network
+    // (sim::Kernel::set_lookahead): the shortest cable between two owners' parts. Cores
+    // stop at every event of no node, so behind a shared crossbar it is one hop, not the
+    // path. Zero (no lookahead) with wormhole switching, whose worms reach along several
+    // cables at once, and with output-buffer stages, joined to their router without one.
     Time lookahead() const;
     // Packet observer (packet_tap.hpp), or nullptr; one at a time. The tap must stay
     // alive while set.

@@ -18,17 +18,17 @@
 //
 // Lookahead (set_lookahead): events carry the node they belong to (their scheduler's
 // node by default: the node of the event or core that scheduled them), and a model
-// whose nodes affect one another only through delays of at least L (a network whose
-// every router is one node's) lets each node's core run past other nodes' events: to
-// its own node's next event, the next event of no node, or the time of the last event
-// fired plus L, whichever is first. Nothing another node does can reach it sooner, so
-// every core should see what it would have seen stopping at every event, with far
-// fewer stops (system::SystemSpec::lookahead says where the SeaStar model does not yet
-// keep that promise, which is why it is off unless asked for). Events of one time are ordered by the
-// time they were scheduled at, then by whether a core scheduled them (after those an
-// event scheduled), then by node, then by sequence: the order a run that stops every
-// core at every event gives them, whichever core ran ahead. A cross-node event scheduled
-// inside the lookahead (a model breaking its promise) is a logic_error naming both nodes.
+// whose nodes affect one another only through delays of at least L (net::Network::
+// lookahead) lets each node's core run past other nodes' events: to its own node's next
+// event, the next event of no node, or the earliest time anything can still happen (the
+// next event or the earliest awake core) plus L, whichever is first. Nothing another
+// node does can reach it sooner. It is also exact where stopping at every event is not:
+// there, a core run to the next event early in a pass can pass an event another core,
+// later in the same pass, schedules for its node (system::SystemSpec::lookahead).
+// Events of one time are ordered by the time they were scheduled at, then by whether a
+// core scheduled them (after those an event scheduled), then by node, then by sequence,
+// in both modes. A cross-node event scheduled inside the lookahead (a model breaking its
+// promise) is a logic_error naming both nodes.
 #include <atomic>
 #include <cstdint>
 #include <vector>

@@ -33,14 +33,16 @@ struct SystemSpec {
     // links tap every node. Null: none. An observation, not part of the cluster, so
     // to_json() leaves it out (results and sweep caches do not depend on it).
     nlohmann::json capture;
-    // "lookahead": let each NIC core run past other nodes' events as far as the network
-    // allows (sim::Kernel::set_lookahead, net::Network::lookahead): fewer stops, so a
-    // large system runs faster. Off for now: two-node get, bidirectional and PRTT runs
-    // give slightly different times with it, because stopping at every event lets a core
-    // run past an event another core schedules later in the same pass, which the
-    // lookahead's earliest-time bound does not; the pinned figures are the old kernel's
-    // until they are re-pinned. to_json() records it when on.
-    bool lookahead = false;
+    // "lookahead" (on by default): each NIC core runs to its node's next event, the next
+    // event of no node, or the earliest time anything can still happen (the next event or
+    // the earliest awake core) plus the network's least cross-node delay
+    // (sim::Kernel::set_lookahead, net::Network::lookahead). Besides stopping less, this
+    // is the causally exact kernel. `false` selects the older one that stops every core
+    // at the next event in the heap: in one pass a core could run past an event another
+    // core, later in the same pass, scheduled for its node (two mostly idle SeaStars: a
+    // get's round trip 0.26 us longer). Kept to compare; to_json() records it when off.
+    // Wormhole networks and output-buffer stages give no lookahead and use the older one.
+    bool lookahead = true;
 
     // The network topology (`fallback` when the spec gives none and it is not null) for
     // nodes × `ports` network ports (terminals.hpp); throws ConfigError("topology...")

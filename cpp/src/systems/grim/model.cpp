@@ -37,7 +37,8 @@ public:
     GrimNode(system::System& sys, uint32_t node)
         : sys_(sys),
           bus_(sys.kernel(), sys.host_cpu(node), sys.host_memory(node), system::pci_params(sys.preset())),
-          nic_(sys.kernel(), lanai_config(sys.preset(), node, uint32_t(sys.node_count())), bus_, sys.network()) {}
+          nic_(sys.kernel(), lanai_config(sys.preset(), node, uint32_t(sys.node_count())), bus_, sys.network()),
+          transports_(sys.kernel()) {}
 
     bool active() const override { return nic_.nic().cpu().active(); }
     nic::EmbeddedNic* embedded_nic() override { return &nic_.nic(); }

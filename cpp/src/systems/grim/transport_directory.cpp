@@ -12,7 +12,10 @@ void TransportDirectory::publish(uint32_t node, uint32_t peer, uint32_t pairing,
     Landing& l = landings_[{node, peer, pairing}];
     l.recv = recv;
     l.notify = notify;
-    published_.notify_all();
+    // Its peer's program hears of it no sooner than anything else from this node could
+    // reach it (the kernel's lookahead): at once, a node whose core has run ahead would
+    // see it in its past.
+    kernel_.schedule_in(kernel_.lookahead(), [this] { published_.notify_all(); }, sim::kNoNode);
 }
 
 Landing* TransportDirectory::find(uint32_t node, uint32_t peer, uint32_t pairing) {

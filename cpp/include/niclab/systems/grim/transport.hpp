@@ -11,6 +11,7 @@
 
 #include "niclab/host/condition.hpp"
 #include "niclab/msg/transport.hpp"
+#include "niclab/sim/kernel.hpp"
 #include "niclab/systems/grim/endpoint.hpp"
 
 namespace niclab::grim {
@@ -31,6 +32,7 @@ struct Landing {
 // k-th transport from that peer back to it; each publishes its Landing when it has one.
 class TransportDirectory {
 public:
+    explicit TransportDirectory(sim::Kernel& kernel) : kernel_(kernel) {}
     struct Slot {
         uint32_t index;    // among the node's transports: which buffers it takes
         uint32_t pairing;  // among the node's transports to this peer: its counterpart there
@@ -44,6 +46,7 @@ private:
     std::map<uint32_t, uint32_t> per_node_;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> per_pair_;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Landing> landings_;
+    sim::Kernel& kernel_;
     host::Condition published_;
 };
 
