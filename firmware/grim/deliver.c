@@ -64,6 +64,21 @@ static inline __attribute__((always_inline)) void rm_p_done(const struct grim_he
     COUNT(rm_delivered);
 }
 
+/* Multicast delivers one message to several local LCs (multicast.c). */
+int deliver_am_room(uint32_t lc)
+{
+    const volatile struct grim_lc *L = &grim_shared.lc[lc];
+    return L->enabled && L->rq_back - L->rq_front < L->rq_slots;
+}
+
+void deliver_am_lc(uint32_t lc, uint32_t off, uint32_t bytes)
+{
+    volatile struct grim_lc *L = &grim_shared.lc[lc];
+    hdma_to_host(am_slot(L, bytes), off, bytes);
+    trace_val(GRIM_TP_DELIVERED);
+    am_done(L);
+}
+
 void deliver(const struct grim_header *h, uint32_t off, uint32_t bytes)
 {
     trace_val(GRIM_TP_DELIVER);

@@ -12,6 +12,7 @@
  *   translate.c  the NI's virtual-memory translation cache and its miss path (§4.5.2)
  *   rm.c         RM-V, RM-RV and its reply: remote memory by virtual address (§4.5.3-4)
  *   cut_through.c the cut-through data path (§5.5.4), in the grim_cutthrough images only
+ *   multicast.c  multicast by NI recycling: trees, tickets, the multicast queue (§8.1)
  * Trace points (trace.h) mark the steps of Tables 5.1-5.3; their values name the step
  * (GRIM_TP_* below), so the per-step costs can be read from a trace.
  */
@@ -52,6 +53,14 @@
 #define GRIM_TP_XLATE_REQUESTED 18  /* translation request DMAed to the host, interrupt raised */
 #define GRIM_TP_XLATE_FILLED    19  /* the driver's answer is in NI memory */
 #define GRIM_TP_RM_LOCK_DONE    20  /* notification (lock) word DMAed */
+/* Multicast (§8.1.6, Fig. 8.6) at each NI of a tree. */
+#define GRIM_TP_MC_RECEIVED     21  /* a multicast message or tree update begins processing */
+#define GRIM_TP_MC_TICKET       22  /* ticket labelled (root) or checked (hop) */
+#define GRIM_TP_MC_COPY         23  /* on-card copy into the multicast queue begins (L2085) */
+#define GRIM_TP_MC_COPIED       24  /* ... ends */
+#define GRIM_TP_MC_FORWARD      25  /* a copy to a child NI started */
+#define GRIM_TP_MC_UPDATE       26  /* tree tables updated (§8.1.5) */
+#define GRIM_TP_MC_LOCAL        27  /* delivered into a subscribed local endpoint's AM queue */
 
 /* The driver's configuration and the counters (uncached, the host reads them). */
 extern volatile struct grim_shared grim_shared;
@@ -97,6 +106,7 @@ extern struct sb_entry scoreboard[GRIM_SCOREBOARD];
 int scoreboard_full(void);
 uint32_t scoreboard_next_token(void);                 /* the slot the next insert takes */
 uint32_t scoreboard_insert(const struct sb_entry *e);  /* returns the token */
+void scoreboard_insert_done(const struct sb_entry *e); /* handled on the card: frees in order */
 void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq);
 void scoreboard_nack(uint32_t src, uint32_t token, uint32_t seq);
 void scoreboard_error(uint32_t src, uint32_t token, uint32_t seq);  /* GRIM_T_ERROR */
@@ -107,6 +117,7 @@ int dest_held(uint32_t dst);      /* in NACK backoff */
 /* ---- lc_send.c ---- */
 int lc_send(void);
 void lc_boot(void);
+uint32_t lc_take_seq(uint32_t dst, uint32_t lc, uint32_t dst_lc);  /* next outgoing sequence number */
 
 /* ---- control.c ---- */
 void control_post(uint32_t dst, uint32_t type, uint32_t token, uint32_t seq, uint32_t lc);
@@ -138,6 +149,8 @@ int ct_send_partial(uint32_t lc, uint32_t start, uint32_t off, uint32_t bytes, u
 int deliver_capacity(const struct grim_header *h);
 void deliver(const struct grim_header *h, uint32_t sram_offset, uint32_t bytes);
 void deliver_boot(uint32_t staging_offset);
+int deliver_am_room(uint32_t lc);                     /* a free slot in LC lc's AM queue */
+void deliver_am_lc(uint32_t lc, uint32_t sram_offset, uint32_t bytes);  /* an AM into LC lc's queue */
 void dma_word(uint32_t host_addr, uint32_t value);  /* 4 bytes to host memory, waits */
 #define STAGING_BYTES 64u  /* SRAM the DMAs of a few words are made from */
 #if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
@@ -175,5 +188,17 @@ void rm_boot(uint32_t reply_offset, uint32_t error_staging);
 void rm_report_error(uint32_t lc, uint32_t type, uint32_t node, uint32_t va);
 uint32_t rm_fault_va(void);  /* the address an RM_REFUSED operation could not reach */
 #define RM_REPLY_SRAM_BYTES ((GRIM_HEADER_BYTES + GRIM_MTU + 63u) & ~63u)
+
+/* ---- multicast.c ---- */
+enum mc_outcome { MC_ACCEPTED = 0, MC_REFUSED, MC_MISROUTED, MC_BAD };
+/* A multicast message or tree update, whole at SRAM `off` (`wire` bytes): an injection
+ * (from a host LC) or a hop (from the parent NI). MC_REFUSED: NACK it (at the root
+ * from a local LC: try again later); MC_MISROUTED: this NI is not the tree's root. */
+int mc_process(const struct grim_header *h, uint32_t off, uint32_t wire);
+int mc_send(void);             /* main loop: the next copy from the multicast queue */
+extern uint32_t mc_queued;     /* non-zero while copies wait: the main loop looks at this word
+                                * (unicast-only runs pay no call per pass) */
+void mc_freed(uint32_t end);   /* scoreboard: the multicast queue is free up to `end` */
+void mc_boot(void);
 
 #endif /* GRIM_H */

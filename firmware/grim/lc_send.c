@@ -12,13 +12,46 @@ static uint32_t next[GRIM_MAX_LCS];
 static uint32_t rr;
 /* The next sequence number per (destination NI, source LC, destination LC): the
  * outgoing 3-D array of §4.3.2. */
-static uint8_t out_seq[GRIM_MAX_NODES][GRIM_MAX_LCS][GRIM_MAX_LCS];
+static uint8_t out_seq[GRIM_MAX_NODES][GRIM_SEQ_LCS][GRIM_SEQ_LCS];  /* + the multicast channel */
+
+uint32_t lc_take_seq(uint32_t dst, uint32_t lc, uint32_t dst_lc)
+{
+    return out_seq[dst][lc][dst_lc]++;
+}
 
 void lc_boot(void)
 {
     for (uint32_t i = 0; i < GRIM_MAX_LCS; ++i)
         next[i] = 0;
     rr = 0;
+}
+
+/* A multicast injected here for a tree whose root is this NI: "moved from its
+ * outgoing logical channel into the NI's outgoing multicast logical channel when
+ * buffer space is available" (§8.1.4 L2067), by the core (multicast.c); 0: not yet. */
+static int mc_local(uint32_t lc, volatile struct grim_lc *L, uint32_t off, uint32_t words)
+{
+    const uint32_t entry = GRIM_ENTRY_BYTES(words * 4u);
+    if (L->sq_back - next[lc] < entry)
+        return 0;  /* cut-through: the host is still writing it; the copy needs it whole */
+    struct grim_header h;
+    wire_read_header(off, &h, GRIM_HEADER_WORDS);
+    const int r = mc_process(&h, off, GRIM_HEADER_BYTES + words * 4u);
+    if (r == MC_REFUSED)
+        return 0;
+    if (r == MC_MISROUTED)
+        rm_report_error(lc, GRIM_W1_TYPE(h.w[1]), grim_shared.node, (h.w[1] >> 16) & 0xFFu);
+    struct sb_entry e;
+    e.offset = off;
+    e.bytes = 0;
+    e.end = next[lc] + entry;
+    e.dst = (uint16_t)grim_shared.node;
+    e.lc = (uint8_t)lc;
+    e.dst_lc = (uint8_t)GRIM_MC_LC;
+    e.seq = 0;
+    scoreboard_insert_done(&e);
+    next[lc] = e.end;
+    return 1;
 }
 
 /* Transmits the message at `next` of `lc`; 0 if it may not go now. */
@@ -36,10 +69,14 @@ static int transmit(uint32_t lc, volatile struct grim_lc *L)
     const uint32_t dst_ep = GRIM_W2_DST_EP(h.w[1]);
     const uint32_t dst = GRIM_EP_NODE(dst_ep), dst_lc = GRIM_EP_LC(dst_ep);
     const uint32_t words = GRIM_W2_WORDS(h.w[1]);
-    if (dst >= grim_shared.nodes || dst_lc >= GRIM_MAX_LCS || words * 4u > GRIM_MTU + 3u)
+    const uint32_t type = GRIM_W1_TYPE(h.w[0]);
+    const int mc = type == GRIM_T_MC || type == GRIM_T_MC_UPDATE;
+    if (dst >= grim_shared.nodes || (mc ? dst_lc != GRIM_MC_LC : dst_lc >= GRIM_MAX_LCS) || words * 4u > GRIM_MTU + 3u)
         fw_panic("send queue entry with a bad destination endpoint or length: the host library wrote a bad header");
     if (dest_held(dst) || scoreboard_resend_pending(dst, lc, dst_lc))
         return 0;  /* rolled-back messages to this pair go first */
+    if (mc && dst == grim_shared.node)
+        return mc_local(lc, L, off, words);
 
     trace_val(GRIM_TP_SET_VALUES);
     const uint32_t seq = out_seq[dst][lc][dst_lc]++;

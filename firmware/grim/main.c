@@ -51,6 +51,7 @@ int main(void)
     }
     lc_boot();
     recv_boot();
+    mc_boot();
     for (;;) {
         fw_ctrl_write(NICLAB_CTRL_EXT_IRQ_STATUS, fw_ctrl_read(NICLAB_CTRL_EXT_IRQ_STATUS));
         int progress = control_send();
@@ -58,6 +59,8 @@ int main(void)
             progress |= rm_reply_send();
         progress |= scoreboard_retransmit();
         progress |= recv_poll();
+        if (mc_queued)
+            progress |= mc_send();   /* recycled multicast before new messages: it drains the NI */
         progress |= lc_send();
         if (!progress)
             fw_wfi();

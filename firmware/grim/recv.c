@@ -18,7 +18,7 @@
 
 static uint32_t ring, ring_bytes, head;
 static uint32_t pos;  /* head's place in the ring: head % ring_bytes without a division */
-static uint8_t in_seq[GRIM_MAX_NODES][GRIM_MAX_LCS][GRIM_MAX_LCS];
+static uint8_t in_seq[GRIM_MAX_NODES][GRIM_SEQ_LCS][GRIM_SEQ_LCS];  /* + the multicast channel */
 /* The remote memory message held at the head of the ring, waiting in rm.c. */
 static struct {
     uint32_t active, src, used;
@@ -78,7 +78,7 @@ static int data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0)
     const uint32_t type = GRIM_W1_TYPE(h.w[1]);
     const uint32_t src_lc = GRIM_EP_LC(GRIM_W1_SRC_EP(h.w[1]));
     const uint32_t dst_lc = GRIM_EP_LC(GRIM_W2_DST_EP(h.w[2]));
-    if (type < GRIM_T_AM || type > GRIM_T_RM_RV_REPLY || src >= GRIM_MAX_NODES ||
+    if (type < GRIM_T_AM || type > GRIM_T_MC_UPDATE || src >= GRIM_MAX_NODES ||
         GRIM_HEADER_BYTES + GRIM_W2_WORDS(h.w[2]) * 4u != bytes) {
         COUNT(bad_messages);
         return 1;
@@ -87,6 +87,20 @@ static int data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0)
     const uint32_t seq = GRIM_W0_SEQ(w0), token = GRIM_W0_TOKEN(w0);
     if (type != GRIM_T_RM_RV_REPLY && seq != in_seq[src][src_lc][dst_lc]) {
         COUNT(out_of_order);
+        return 1;
+    }
+    if (type == GRIM_T_MC || type == GRIM_T_MC_UPDATE) {
+        /* Ticket and capacity (multicast.c); the hop is ACKed like any message. */
+        const int r = mc_process(&h, off, bytes);
+        if (r == MC_REFUSED) {
+            control_post(src, GRIM_T_NACK, token, seq, src_lc);
+            return 1;
+        }
+        if (r == MC_BAD)
+            COUNT(bad_messages);
+        ++in_seq[src][src_lc][dst_lc];
+        COUNT(received);
+        control_post(src, r == MC_MISROUTED ? GRIM_T_ERROR : GRIM_T_ACK, token, seq, src_lc);
         return 1;
     }
     trace_val(GRIM_TP_CAPACITY);

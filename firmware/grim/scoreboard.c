@@ -60,11 +60,20 @@ static void free_acknowledged(void)
 {
     while (sb_count && scoreboard[sb_head].state == SB_ACKED) {
         struct sb_entry *e = &scoreboard[sb_head];
-        grim_shared.lc[e->lc].sq_front = e->end;   /* the host may reuse the queue up to here */
+        if (e->lc == GRIM_MC_LC)
+            mc_freed(e->end);                       /* the NI's own multicast queue */
+        else
+            grim_shared.lc[e->lc].sq_front = e->end;   /* the host may reuse the queue up to here */
         e->state = SB_FREE;
         sb_head = (sb_head + 1u) % GRIM_SCOREBOARD;
         --sb_count;
     }
+}
+
+void scoreboard_insert_done(const struct sb_entry *e)
+{
+    scoreboard[scoreboard_insert(e)].state = SB_ACKED;
+    free_acknowledged();
 }
 
 void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq)
@@ -86,7 +95,8 @@ void scoreboard_error(uint32_t src, uint32_t token, uint32_t seq)
     if (!e)
         return;
     COUNT(remote_errors);
-    rm_report_error(e->lc, GRIM_W1_TYPE(wire_load(e->offset + 4u)), src, wire_load(e->offset + 16u));
+    if (e->lc != GRIM_MC_LC)  /* a multicast hop has no host to tell */
+        rm_report_error(e->lc, GRIM_W1_TYPE(wire_load(e->offset + 4u)), src, wire_load(e->offset + 16u));
     e->state = SB_ACKED;
     free_acknowledged();
 }
@@ -146,7 +156,10 @@ int scoreboard_retransmit(void)
                 wake = held_until[x->dst];
             continue;
         }
-        /* W0 still holds the token and sequence it was stamped with. */
+        /* W0 still holds the token and sequence it was stamped with -- except in the
+         * multicast queue, where one copy goes to each child with its own. */
+        if (x->lc == GRIM_MC_LC)
+            wire_store(x->offset, GRIM_W0((sb_head + i) % GRIM_SCOREBOARD, x->seq));
         send_start(x->offset, x->bytes, x->dst);
         x->state = SB_SENT;
         --resend_count;

@@ -13,6 +13,7 @@
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/systems/dsnic/params.hpp"
+#include "niclab/systems/grim/multicast.hpp"
 #include "niclab/systems/grim/vm.hpp"
 #include "niclab/systems/startx/message.hpp"
 #include "niclab/trace/trace.hpp"
@@ -88,6 +89,10 @@ void register_errors(py::module_&) {
             raise("PortalsError", e.what(), d);
         } catch (const startx::StartxError& e) {
             raise(startx_error_class(e), e.what(), py::dict());
+        } catch (const grim::MulticastError& e) {
+            py::dict d;
+            d["key"] = e.key();
+            raise("GrimMulticastError", e.what(), d);
         } catch (const grim::MemoryError& e) {
             py::dict d;
             d["node"] = e.node();

@@ -186,6 +186,17 @@ class GrimMemoryError(NiclabError):
     va = 0
 
 
+class GrimMulticastError(NiclabError, ValueError):
+    """A GRIM multicast call (seed 004 §8.1, Tables C.8-C.9) refused: a tree id nobody
+    found, a channel mask naming logical channels the node has not, an empty name.
+
+    Attributes: ``key`` (the argument at fault: ``"multicast id"``, ``"channels"`` or
+    ``"name"``).
+    """
+
+    key = ""
+
+
 class CaptureError(NiclabError, ValueError):
     """A packet capture that cannot be made or written: a tap on a node or link the
     system does not have (the message gives the ids there are), a node or link tapped

@@ -27,7 +27,7 @@ for local ones, at the next ``poll``/``wait`` for remote ones); nothing is writt
 
 from . import _niclab
 
-__all__ = ["Endpoint"]
+__all__ = ["Endpoint", "Multicast"]
 
 
 class Endpoint:
@@ -35,6 +35,7 @@ class Endpoint:
 
     def __init__(self, system, node):
         self._n = _niclab.GrimNode(system, node)
+        self._system = system
 
     @property
     def node(self):
@@ -104,9 +105,96 @@ class Endpoint:
         """Poll until `count` active messages have arrived; returns them."""
         return self._n.wait(count)
 
+    @property
+    def multicast(self):
+        """This node's multicast calls (``Multicast``: find_tree, subscribe, send_mc, ...)."""
+        if getattr(self, "_mc", None) is None:
+            self._mc = Multicast(self._system, self.node)
+        return self._mc
+
+    # Tables C.8-C.9 by their names on the endpoint (``multicast`` has the rest).
+    def find_multicast_tree(self, name):
+        """grim_findMulticastTree (``Multicast.find_tree``)."""
+        return self.multicast.find_tree(name)
+
+    def subscribe_multicast(self, tree, channels=1):
+        """grim_subscribeMulticast (``Multicast.subscribe``)."""
+        return self.multicast.subscribe(tree, channels)
+
+    def unsubscribe_multicast(self, tree, channels=1):
+        """grim_unsubscribeMulticast (``Multicast.unsubscribe``)."""
+        self.multicast.unsubscribe(tree, channels)
+
+    def send_mc(self, tree, handler, args=(), data=b""):
+        """grim_sendMC (``Multicast.send_mc``)."""
+        self.multicast.send_mc(tree, handler, args, data)
+
+    def broadcast(self, handler, args=(), data=b""):
+        """grim_broadcast (``Multicast.broadcast``)."""
+        self.multicast.broadcast(handler, args, data)
+
     def counters(self):
         """The NI firmware's counters (sent, retransmits, received, acks, nacks, ...)."""
         return self._n.counters()
 
     def __repr__(self):
         return f"<niclab.grim.Endpoint node {self.node}>"
+
+
+class Multicast:
+    """A node's GRIM multicast calls (seed 004 §8.1, App. C.6 Tables C.8-C.9), from
+    ``System.grim(node).multicast``. Trees are named; the first node to look a name up
+    owns the tree. Subscribers give a Boolean mask of their logical channels (this
+    library's endpoint is LC 0: mask 1). The tree is the binary heap of the subscribed
+    NIs in ascending id order (ancestors have smaller ids, §8.1.3); the NIs replicate
+    each message and deliver it as an active message to the subscribed endpoints,
+    where ``Endpoint.poll``/``wait`` collect it.
+
+        >>> g = s.grim(0).multicast.find_tree("news")
+        >>> for n in (1, 2, 3): s.grim(n).multicast.subscribe(g)
+        >>> s.grim(0).multicast.send_mc(g, "hello", [7], b"to all")   # injected once
+        >>> s.grim(3).wait(1)[0]["data"]
+        b'to all'
+
+    A tree id nobody found or a mask of channels the node has not raises
+    ``niclab.GrimMulticastError`` (its ``key`` names the argument).
+    """
+
+    def __init__(self, system, node):
+        self._m = _niclab.GrimMulticast(system, node)
+
+    def find_tree(self, name):
+        """grim_findMulticastTree: the tree's id (0..255), made at the first look-up."""
+        return self._m.find_tree(name)
+
+    def subscribe(self, tree, channels=1):
+        """grim_subscribeMulticast: this node's LCs in `channels` join `tree`; returns once
+        the in-band tree update has reached every NI of the new tree."""
+        return self._m.subscribe(tree, channels)
+
+    def subscribe_by_name(self, name, channels=1):
+        """grim_subscribeMulticastByName; returns the tree's id."""
+        return self._m.subscribe_by_name(name, channels)
+
+    def unsubscribe(self, tree, channels=1):
+        """grim_unsubscribeMulticast."""
+        self._m.unsubscribe(tree, channels)
+
+    def send_mc(self, tree, handler, args=(), data=b""):
+        """grim_sendMC: active message `handler` with up to four arguments and up to
+        64,572 bytes to every subscriber of `tree`, injected once."""
+        self._m.send_mc(tree, handler, list(args), bytes(data))
+
+    def broadcast(self, handler, args=(), data=b""):
+        """grim_broadcast: to LC 0 of every node, the sender's included."""
+        self._m.broadcast(handler, list(args), bytes(data))
+
+    def tree(self, tree):
+        """The tree's NIs as last updated, ascending (heap order: entry i's children are
+        entries 2i+1 and 2i+2)."""
+        return self._m.tree(tree)
+
+    def table(self, tree):
+        """This NI's table for `tree` (epoch, member, root, channels, expected_ticket,
+        children), read from the firmware."""
+        return self._m.table(tree)

@@ -51,7 +51,9 @@ def validate_grim(progress=None, overrides=None, rows=None, firmware=TABLE_5_4_F
             v.checks.append(check(pub, f"{key}_{tag}_latency", _at(lat, _LATENCY_SIZE, "latency_us")))
             v.checks.append(check(pub, f"{key}_{tag}_bandwidth", max(_at(bw, s, "bandwidth_mb_s") for s in _BANDWIDTH_SIZES)))
     if rows is None:
-        for part in (validate_grim_steps(progress, overrides), validate_grim_rm_steps(progress, overrides)):
+        from .validation_grim_mc import validate_grim_multicast  # §8.1: Fig. 8.7's checks, §8.1.6's copy rates
+        for part in (validate_grim_steps(progress, overrides), validate_grim_rm_steps(progress, overrides),
+                     validate_grim_multicast(progress, overrides)):
             v.checks += part.checks
             v.results.update(part.results)
     return v

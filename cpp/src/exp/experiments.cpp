@@ -25,6 +25,7 @@ const std::vector<Entry>& registry() {
         {{"comms2", "Parkbench Comms2: simultaneous exchange; t_n = t0 + n/r_inf and n_1/2 fitted"}, run_comms2},
         {{"net_throughput", "the network alone: throughput per terminal under uniform random saturation traffic, per packet size (seed 003 §6.4)"}, run_net_throughput},
         {{"halo3d", "Ember's Halo3D: every node exchanges faces with its six neighbours in a 3-D process grid, per iteration"}, run_halo3d},
+        {{"multicast", "GRIM's NI multicast against N unicast copies: injection time and round trip to every replying receiver, per group size and message size (seed 004 §8.1.7)"}, run_multicast},
         {{"cpu_load", "CPU load of Comms1/Comms2 on both hosts, by a computing process (or thread) beside a realtime one"}, run_cpu_load},
     };
     return entries;

@@ -28,6 +28,10 @@ Result run_bidir(const system::SystemSpec& spec, const nlohmann::json& options, 
 // neighbours of a 3-D process grid, one row per iteration (halo3d.cpp).
 Result run_halo3d(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
 
+// GRIM's multicast benchmark (seed 004 §8.1.7): native NI multicast against N unicast
+// copies, injection time and round trip per group size and size (multicast.cpp). GRIM only.
+Result run_multicast(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);
+
 // The network without NICs or hosts under uniform random saturation traffic, per
 // packet size: throughput per terminal, latency (net_throughput.cpp).
 Result run_net_throughput(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer);

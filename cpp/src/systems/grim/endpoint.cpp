@@ -7,6 +7,7 @@
 #include "niclab/fw/grim_fw.h"
 #include "niclab/fw/lanai.h"
 #include "niclab/sim/error.hpp"
+#include "niclab/systems/grim/multicast.hpp"
 
 namespace niclab::grim {
 
@@ -19,6 +20,8 @@ const char* type_name(uint32_t type) {
     switch (type) {
         case GRIM_T_RM_V: return "RM-V write";
         case GRIM_T_RM_RV: return "RM-RV read";
+        case GRIM_T_MC: return "multicast";
+        case GRIM_T_MC_UPDATE: return "multicast tree update";
         default: return "remote memory operation";
     }
 }
@@ -55,6 +58,7 @@ Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams
     put(offsetof(grim_shared, sram_bytes), nic_.sram_bytes());
     put(offsetof(grim_shared, buffer_offset), kBufferOffset);
     put(offsetof(grim_shared, nack_backoff_cycles), params_.nack_backoff_cycles);
+    put(offsetof(grim_shared, node), node());
     for (uint32_t n = 0; n < routes.size(); ++n) {
         uint32_t bytes = 0;
         for (size_t i = 0; i < routes[n].size(); ++i) bytes |= uint32_t(routes[n][i]) << (8 * i);
@@ -235,6 +239,10 @@ void Endpoint::check_errors() {
     memory_.read(kErrorRecord, {reinterpret_cast<uint8_t*>(&r), sizeof r});
     if (r.count == errors_seen_) return;
     errors_seen_ = r.count;
+    if (r.type == GRIM_T_MC || r.type == GRIM_T_MC_UPDATE)
+        throw MulticastError("node " + std::to_string(node()) + ": a " + type_name(r.type) + " injected here was refused by node " +
+                                 std::to_string(r.node) + ", which is not its tree's root (a tree update crossed the injection)",
+                             "multicast id");
     throw MemoryError("node " + std::to_string(node()) + ": " + type_name(r.type) + " refused: virtual address " + hex_address(r.va) +
                           " is not registered memory of node " + std::to_string(r.node) + " (nothing was written there)",
                       r.node, r.va);
@@ -286,13 +294,15 @@ void Endpoint::wait(host::ProcessContext& ctx, const std::function<bool()>& done
     }
 }
 
-static_assert(sizeof(grim_counters) == 18 * sizeof(uint32_t), "counter_names() lists every field of grim_counters in order");
+static_assert(sizeof(grim_counters) == 25 * sizeof(uint32_t), "counter_names() lists every field of grim_counters in order");
 
 const std::vector<std::string>& Endpoint::counter_names() {
     static const std::vector<std::string> names = {"sent", "retransmits", "received", "out_of_order", "acks_sent", "acks_received",
                                                    "nacks_sent", "nacks_received", "control_queued", "am_delivered", "rm_delivered",
                                                    "bad_messages", "xlate_hits", "xlate_misses", "xlate_errors", "remote_errors",
-                                                   "rm_reads_served", "rm_read_replies"};
+                                                   "rm_reads_served", "rm_read_replies", "mc_delivered", "mc_forwarded",
+                                                   "mc_copied_bytes", "mc_ticket_refused", "mc_refused_full", "mc_updates",
+                                                   "mc_misrouted"};
     return names;
 }
 

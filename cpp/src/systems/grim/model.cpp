@@ -61,6 +61,14 @@ public:
     LanaiNic& lanai() { return nic_; }
     HandlerServer& handler_server() { return handler_server_; }  // node 0's serves the system
     TransportDirectory& transports() { return transports_; }     // node 0's serves the system
+    McDirectory& multicast_trees() { return multicast_trees_; }  // node 0's serves the system (§8.1.4 L2063)
+    Multicast& multicast() {
+        Endpoint& ep = endpoint();
+        if (!multicast_ || &multicast_->endpoint() != &ep)
+            multicast_ = std::make_unique<Multicast>(ep, node_of(sys_, 0).multicast_trees(),
+                                                     [this](uint32_t n) -> Endpoint& { return node_of(sys_, n).endpoint(); });
+        return *multicast_;
+    }
     Endpoint& endpoint() {
         if (endpoint_ && loads_ != nic_.nic().loads()) {
             endpoint_->retire();
@@ -87,6 +95,8 @@ private:
     std::vector<std::unique_ptr<Endpoint>> retired_;
     HandlerServer handler_server_;
     TransportDirectory transports_;
+    McDirectory multicast_trees_;
+    std::unique_ptr<Multicast> multicast_;
 };
 
 GrimNode& node_of(system::System& sys, size_t node) {
@@ -143,5 +153,6 @@ const system::SystemModel& model() {
 
 LanaiNic& lanai(system::System& sys, size_t node) { return node_of(sys, node).lanai(); }
 Endpoint& endpoint(system::System& sys, size_t node) { return node_of(sys, node).endpoint(); }
+Multicast& multicast(system::System& sys, size_t node) { return node_of(sys, node).multicast(); }
 
 }  // namespace niclab::grim

@@ -130,6 +130,7 @@ public:
     uint32_t shared_address() const { return shared_; }
 
 private:
+    friend class Multicast;  // multicast.hpp: injects through this endpoint's LC
     // The entry into the send queue; the payload from host physical `src`, or from
     // the process's virtual `src` when `space` is given.
     void push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& header, uint64_t src, uint32_t bytes,

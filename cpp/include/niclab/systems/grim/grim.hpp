@@ -11,6 +11,7 @@
 #include "niclab/system/system_model.hpp"
 #include "niclab/systems/grim/endpoint.hpp"
 #include "niclab/systems/grim/lanai.hpp"
+#include "niclab/systems/grim/multicast.hpp"
 
 namespace niclab::grim {
 
@@ -27,5 +28,7 @@ LanaiNic& lanai(system::System& sys, size_t node);
 // once the GRIM firmware runs; a firmware reload starts a fresh one. Throws
 // niclab::Error naming the node when it runs other firmware.
 Endpoint& endpoint(system::System& sys, size_t node);
+// The node's multicast calls (§8.1, multicast.hpp); node 0 keeps the trees' database.
+Multicast& multicast(system::System& sys, size_t node);
 
 }  // namespace niclab::grim

@@ -59,6 +59,9 @@
 #define GRIM_T_ACK              0x30u
 #define GRIM_T_NACK             0x31u
 #define GRIM_T_ERROR            0x32u     /* the message named memory its target never registered */
+/* Multicast by NI recycling (§8.1, L1996-2099; see "Multicast" below). */
+#define GRIM_T_MC               0x06u     /* an AM for a multicast tree */
+#define GRIM_T_MC_UPDATE        0x07u     /* in-band tree update (§8.1.5, L2071) */
 
 #define GRIM_W0(token, seq)     ((GRIM_ID << 16) | (((token) & 0xFFu) << 8) | ((seq) & 0xFFu))
 #define GRIM_W1(type, pcorr, tree, src_ep) \
@@ -87,7 +90,7 @@
 #define GRIM_MAX_LCS            4u
 #define GRIM_SCOREBOARD         64u
 #define GRIM_FW_MAGIC           0x4752494Du   /* "GRIM" */
-#define GRIM_FW_VERSION         2u   /* 2: remote memory with translation */
+#define GRIM_FW_VERSION         3u   /* 2: remote memory with translation; 3: multicast */
 
 /* The data path an image was built with (§5.5, firmware/grim/CMakeLists.txt). A
  * pipelined or cut-through image says so in its symbol `grim_datapath` (a word in
@@ -160,6 +163,13 @@ struct grim_counters {
     uint32_t remote_errors;    /* own messages refused by their target (GRIM_T_ERROR) */
     uint32_t rm_reads_served;  /* RM-RV requests answered with a reply */
     uint32_t rm_read_replies;  /* RM-RV replies stored into host memory */
+    uint32_t mc_delivered;     /* multicast AMs put into local endpoints' queues */
+    uint32_t mc_forwarded;     /* multicast copies sent to child NIs (one per child) */
+    uint32_t mc_copied_bytes;  /* bytes the core copied into the multicast queue */
+    uint32_t mc_ticket_refused;/* multicast messages NACKed: ticket not the one expected */
+    uint32_t mc_refused_full;  /* NACKed: no room in the multicast queue or a local AM queue */
+    uint32_t mc_updates;       /* tree updates applied */
+    uint32_t mc_misrouted;     /* injections that reached a NI that is not the tree's root */
 };
 
 /* The NI's virtual-memory translation cache (§4.5.2, Fig. 4.13): "a translation cache
@@ -206,6 +216,58 @@ struct grim_xlate {
     struct grim_xlate_entry entry[GRIM_XLATE_STATIC + GRIM_XLATE_DYNAMIC];
 };
 
+/* ---- Multicast by NI recycling (§8.1.3-8.1.5, L2045-2075) ----
+ * GRIM's single-recycle-queue scheme: every tree is ordered so that a NI's ancestors
+ * have smaller ids (L2049), so recycled traffic only flows "down" and one outgoing
+ * multicast logical channel per NI suffices. It is LC GRIM_MC_LC in the sequence
+ * arrays (not a host LC: the firmware owns its queue, in SRAM the image leaves free).
+ *
+ * An endpoint injects a GRIM_T_MC through its own LC to the tree's root NI (W2's
+ * destination endpoint: root node, LC GRIM_MC_LC; W1's tree field the tree). The root
+ * labels it with the tree's next ticket (§8.1.5 L2075); every NI of the tree delivers
+ * it as an AM to its subscribed local LCs (their AM queues) and copies it once into its
+ * multicast queue, tagged with its children (up to two, §8.1.4 L2061), from where it is
+ * sent to each child (digest ambiguity 10: one copy for all children, L2055, L2067).
+ * A copy between NIs carries W1's source LC GRIM_MC_LC (a hop; the source node stays
+ * the injecting endpoint's) and, assumption: the ticket in W3's logical-channel field
+ * (16 bits; the header has no ticket field), the handler below it. A hop whose ticket
+ * is not the one its NI expects for the tree is NACKed like a full queue (the normal
+ * go-back-N path, digest §2.8 [DERIVED]).
+ *
+ * A tree update (GRIM_T_MC_UPDATE) carries the tree's complete NI list (L2073) as its
+ * payload: struct grim_mc_update then `count` words, node ids ascending, each
+ * GRIM_MC_MEMBER(node, lc_mask, was_member). The binary tree is the heap order of
+ * that list: entry i's children are entries 2i+1 and 2i+2, so ancestors have smaller
+ * ids (L2049); entry 0 is the root. It goes to the tree's current root (the owner of
+ * the ticket counter; to the new root if the tree had none), which labels it with a
+ * ticket, applies it and forwards it down the new tree; a root that is not the new
+ * root hands it (and the counter) to the new root first. An NI that was not in the
+ * previous tree takes the update's ticket as its base. */
+#define GRIM_MC_LC              4u        /* the multicast recycle channel's index */
+#define GRIM_SEQ_LCS            5u        /* host LCs + the multicast channel */
+#define GRIM_MC_TREES           256u      /* the header's tree field is 8 bits (L136-151) */
+#define GRIM_MC_MEMBER(node, mask, was) (((node) & 0xFFFFu) | (((mask) & 0xFFu) << 16) | ((was) ? 1u << 24 : 0u))
+#define GRIM_MC_MEMBER_NODE(m)  ((m) & 0xFFFFu)
+#define GRIM_MC_MEMBER_MASK(m)  (((m) >> 16) & 0xFFu)
+#define GRIM_MC_MEMBER_WAS(m)   (((m) >> 24) & 1u)
+#define GRIM_W3_TICKET(w)       ((w) >> 16)
+
+struct grim_mc_update {
+    uint32_t epoch;            /* the owner's count of updates of this tree */
+    uint32_t count;            /* NIs in the new tree (0: nobody subscribes) */
+    /* uint32_t member[count] follows */
+};
+
+/* A NI's table for one tree (§8.1.4 L2067: the root, and forwarding information). */
+struct grim_mc_tree {
+    uint32_t epoch;            /* the update these entries come from (0: none yet) */
+    uint16_t expected;         /* the next ticket this NI accepts */
+    uint16_t next_ticket;      /* root only: the ticket it labels the next message with */
+    uint8_t member, root, lc_mask, children;
+    uint8_t child[2];
+    uint16_t reserved;
+};
+
 struct grim_shared {
     uint32_t magic;            /* NI: GRIM_FW_MAGIC once initialised */
     uint32_t version;          /* NI: GRIM_FW_VERSION */
@@ -214,11 +276,12 @@ struct grim_shared {
     uint32_t sram_bytes;       /* host: the card's SRAM (1 or 2 MB) */
     uint32_t buffer_offset;    /* host: SRAM from here to sram_bytes is the NI's to use */
     uint32_t nack_backoff_cycles; /* host: wait before resending after a NACK */
-    uint32_t reserved;
+    uint32_t node;             /* host: this NI's node id (multicast compares ids, §8.1.3) */
     struct grim_route routes[GRIM_MAX_NODES];
     struct grim_lc lc[GRIM_MAX_LCS];
     struct grim_counters counters;
     struct grim_xlate xlate;
+    struct grim_mc_tree mc[GRIM_MC_TREES];   /* NI: its multicast tables (the host reads them) */
 };
 
 #endif /* NICLAB_FW_GRIM_FW_H */

@@ -1,0 +1,110 @@
+"""GRIM multicast by NI recycling (seed 004 §8.1) from Python and the command line:
+trees from niclab.grim with every byte checked at every subscriber once and in order,
+typed errors naming the argument, the multicast experiment (and its refusal on other
+systems), the on-card copy rate from the trace, Fig. 8.7's qualitative checks."""
+
+import subprocess
+import sys
+
+import pytest
+
+import niclab
+
+
+def _payload(k, n):
+    return bytes((i * 7 + k * 13) & 0xFF for i in range(n))
+
+
+def test_a_tree_delivers_every_message_once_in_order_to_each_subscriber():
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 5, "firmware": "grim"})
+    eps = [s.grim(n) for n in range(5)]
+    for e in eps:
+        e.handler("mc")
+    tree = eps[4].find_multicast_tree("py.tree")
+    assert eps[0].find_multicast_tree("py.tree") == tree
+    for n in (1, 2, 3):
+        eps[n].subscribe_multicast(tree)
+    assert eps[0].multicast.tree(tree) == [1, 2, 3]
+    t1 = eps[1].multicast.table(tree)
+    assert t1["root"] and t1["member"] and t1["children"] == [2, 3]
+    sizes = [1, 4, 700, 5000, 64572]
+    for k, n in enumerate(sizes):
+        eps[4].send_mc(tree, "mc", [k, 99], _payload(k, n))
+    for n in (1, 2, 3):
+        got = eps[n].wait(len(sizes))
+        assert [m["args"][0] for m in got] == list(range(len(sizes)))
+        assert [m["data"] for m in got] == [_payload(k, n_) for k, n_ in enumerate(sizes)]
+        assert all(m["src"] == 4 for m in got)  # the injecting node, carried over the hops
+    assert eps[0].poll() == [] and eps[4].poll() == []
+    c = [e.counters() for e in eps]
+    assert c[1]["mc_forwarded"] == 2 * len(sizes) + 2  # each message (and the last update) to both children
+    assert c[2]["mc_delivered"] == len(sizes) and c[2]["mc_ticket_refused"] == 0
+
+
+def test_unsubscribe_updates_the_tree_and_broadcast_reaches_everyone():
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 4, "firmware": "grim"})
+    eps = [s.grim(n) for n in range(4)]
+    for e in eps:
+        e.handler("mc")
+    tree = eps[0].find_multicast_tree("py.leave")
+    for n in (0, 2, 3):
+        eps[n].subscribe_multicast(tree)
+    eps[0].unsubscribe_multicast(tree)
+    assert eps[1].multicast.tree(tree) == [2, 3]
+    assert eps[2].multicast.table(tree)["root"] and not eps[0].multicast.table(tree)["member"]
+    eps[1].send_mc(tree, "mc", [1], b"after")
+    for n in (2, 3):
+        assert [m["data"] for m in eps[n].wait(1)] == [b"after"]
+    assert eps[0].poll() == [] and eps[1].poll() == []
+    eps[2].broadcast("mc", [2], b"everyone")
+    for e in eps:
+        assert [m["data"] for m in e.wait(1)] == [b"everyone"]
+
+
+def test_bad_multicast_calls_are_typed_errors_naming_the_argument():
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 2, "firmware": "grim"})
+    a = s.grim(0)
+    a.handler("mc")
+    with pytest.raises(niclab.GrimMulticastError) as e:
+        a.subscribe_multicast(17)
+    assert e.value.key == "multicast id" and "17" in str(e.value)
+    tree = a.find_multicast_tree("py.bad")
+    with pytest.raises(niclab.GrimMulticastError) as e:
+        a.subscribe_multicast(tree, 0x4)
+    assert e.value.key == "channels" and "0x04" in str(e.value)
+    with pytest.raises(niclab.GrimMulticastError) as e:
+        a.send_mc(200, "mc", [], b"x")
+    assert e.value.key == "multicast id"
+
+
+def test_the_multicast_experiment_injects_less_but_round_trips_longer_than_unicast():
+    r = niclab.run("multicast", preset="grim-lanai4-p4", nodes=4, groups=[2, 4], sizes=[4, 4096], repeats=1)
+    c = r.columns
+    assert c["hosts"] == [2, 2, 4, 4] and c["bytes"] == [4, 4096, 4, 4096]
+    for i in range(4):
+        assert c["native_rtt_us"][i] > 0 and c["unicast_rtt_us"][i] > 0
+    # Fig. 8.7 (L2095-2097), 4 hosts: one injection against three; the recycling costs time.
+    for i in (2, 3):
+        assert c["native_inject_us"][i] < c["unicast_inject_us"][i]
+        assert c["native_rtt_us"][i] > c["unicast_rtt_us"][i]
+
+
+def test_the_multicast_experiment_refuses_other_systems():
+    with pytest.raises(niclab.ExperimentError) as e:
+        niclab.run("multicast", preset="seastar", nodes=2, sizes=[4])
+    assert "grim" in str(e.value)
+
+
+def test_the_multicast_experiment_runs_from_the_command_line():
+    r = subprocess.run([sys.executable, "-m", "niclab", "run", "multicast", "--preset", "grim-lanai4-p4", "--nodes", "3",
+                        "--sizes", "4", "--repeats", "1"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "native_rtt_us" in r.stdout
+
+
+def test_the_on_card_copy_rate_comes_from_the_trace_and_the_lanai9_copies_faster():
+    from niclab.validation_grim_mc import copy_rate
+    l4, us4 = copy_rate("grim-lanai4")
+    l9, us9 = copy_rate("grim-lanai9")
+    assert us4[60000] > us4[1024] > 0
+    assert 0 < l4 < l9
