@@ -89,7 +89,7 @@ def _figure(ax, panels=1, width=6.4, height=4.2):
 
 _EXPERIMENT_NAMES = {"pingpong": "ping-pong", "bidir": "bi-directional stream", "comms1": "Comms1",
                      "comms2": "Comms2", "cpu_load": "CPU load", "net_throughput": "network throughput",
-                     "halo3d": "Halo3D"}
+                     "halo3d": "Halo3D", "multicast": "GRIM multicast"}
 
 
 def _common(values):

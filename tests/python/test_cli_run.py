@@ -79,8 +79,10 @@ def test_ctrl_c_keeps_the_points_and_writes_out(tmp_path):
 
 @pytest.mark.parametrize("name", [n for n, _ in niclab.list_experiments()])
 def test_run_each_experiment_small_saves_and_plots(name, tmp_path):
-    from test_experiments import small
+    from test_experiments import SYSTEM_ONLY, small
     options = [f"--option={key}={json.dumps(value)}" for key, value in small(name).items()]
+    if name in SYSTEM_ONLY:
+        options += ["--system", SYSTEM_ONLY[name]]
     r = _niclab("run", name, *options, "--out", "r.json", "--plot", "r.png", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     saved = niclab.Result.load(tmp_path / "r.json")

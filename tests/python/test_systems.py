@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import niclab
-from test_experiments import small
+from test_experiments import SYSTEM_ONLY, small
 
 
 def _niclab(*args):
@@ -49,6 +49,10 @@ def test_result_records_system_parts_transport_and_op():
 @pytest.mark.parametrize("system", SYSTEMS)
 @pytest.mark.parametrize("experiment", [n for n, _ in niclab.list_experiments()])
 def test_every_experiment_runs_on_every_system(system, experiment):
+    if SYSTEM_ONLY.get(experiment, system) != system:
+        with pytest.raises(niclab.ExperimentError, match=SYSTEM_ONLY[experiment]):
+            niclab.run(experiment, system=system, **small(experiment))
+        return
     r = niclab.run(experiment, system=system, **small(experiment))
     assert len(r) > 0 and r.system["system"] == system
 

@@ -64,6 +64,11 @@ TEST(Transports, EveryExperimentRunsOnEverySystem) {
             // Packet sizes every network carries (the T9000's packets hold at most 32 bytes).
             if (info.name == "net_throughput") options = {{"sizes", {8, 32}}};
             if (info.name == "halo3d") options = {{"nx", 2}, {"ny", 2}, {"nz", 2}, {"iterations", 2}};
+            // GRIM's multicast is its library's: other systems are refused by name.
+            if (info.name == "multicast" && m->name() != "grim") {
+                EXPECT_THROW(run_experiment(info.name, spec, options), ExperimentError);
+                continue;
+            }
             Result r = run_experiment(info.name, spec, options);
             EXPECT_GT(r.rows(), 0u);
             EXPECT_EQ(r.system.at("system"), m->name());
