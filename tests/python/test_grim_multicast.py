@@ -109,3 +109,17 @@ def test_the_on_card_copy_rate_comes_from_the_trace_and_the_lanai9_copies_faster
     l9, us9 = copy_rate("grim-lanai9")
     assert us4[60000] > us4[1024] > 0
     assert 0 < l4 < l9
+
+
+def test_validation_has_fig_8_7_checks_and_the_copy_rates():
+    from niclab.validation_grim_mc import validate_grim_multicast
+    v = validate_grim_multicast()
+    rows = {c.quantity: c for c in v.checks}
+    for hosts in (4, 8):
+        for size in (4, 16384):
+            inject = rows[f"multicast / unicast injection time, P4 + LANai 4, {hosts} hosts, {size} B"]
+            assert inject.bound == "below" and 0 < inject.simulated < 1  # one injection against N - 1
+            assert f"multicast / unicast round trip, P4 + LANai 4, {hosts} hosts, {size} B" in rows
+    assert rows["on-card memory copy, LANai 4 (multicast queue)"].published == 19
+    assert rows["on-card memory copy, LANai 9 (multicast queue)"].published == 66
+    assert 0 < rows["on-card memory copy, LANai 4 (multicast queue)"].simulated < rows["on-card memory copy, LANai 9 (multicast queue)"].simulated
