@@ -182,8 +182,12 @@ enum rm_outcome { RM_DONE = 0, RM_WAIT, RM_REFUSED };
 int rm_start(const struct grim_header *h, uint32_t src, uint32_t sram_offset);
 int rm_resume(void);
 int rm_reply_send(void);     /* main loop: a pending RM-RV reply goes before new messages */
-extern uint32_t rm_reply_pending;  /* 1 while a reply waits for the send engine: the main
-                                    * loop looks at this word, not a call, on every pass */
+/* Sends that go before new messages, by bit: an RM-RV reply waiting for the send engine
+ * (rm.c), multicast copies in the multicast queue (multicast.c). The main loop looks at
+ * this one word, not a call, on every pass: unicast traffic pays nothing more for it. */
+extern uint32_t sends_pending;
+#define PENDING_RM_REPLY 1u
+#define PENDING_MC       2u
 void rm_boot(uint32_t reply_offset, uint32_t error_staging);
 void rm_report_error(uint32_t lc, uint32_t type, uint32_t node, uint32_t va);
 uint32_t rm_fault_va(void);  /* the address an RM_REFUSED operation could not reach */
@@ -195,9 +199,7 @@ enum mc_outcome { MC_ACCEPTED = 0, MC_REFUSED, MC_MISROUTED, MC_BAD };
  * (from a host LC) or a hop (from the parent NI). MC_REFUSED: NACK it (at the root
  * from a local LC: try again later); MC_MISROUTED: this NI is not the tree's root. */
 int mc_process(const struct grim_header *h, uint32_t off, uint32_t wire);
-int mc_send(void);             /* main loop: the next copy from the multicast queue */
-extern uint32_t mc_queued;     /* non-zero while copies wait: the main loop looks at this word
-                                * (unicast-only runs pay no call per pass) */
+int mc_send(void);             /* main loop (sends_pending & PENDING_MC): the next copy out */
 void mc_freed(uint32_t end);   /* scoreboard: the multicast queue is free up to `end` */
 void mc_boot(void);
 

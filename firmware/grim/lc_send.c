@@ -69,9 +69,10 @@ static int transmit(uint32_t lc, volatile struct grim_lc *L)
     const uint32_t dst_ep = GRIM_W2_DST_EP(h.w[1]);
     const uint32_t dst = GRIM_EP_NODE(dst_ep), dst_lc = GRIM_EP_LC(dst_ep);
     const uint32_t words = GRIM_W2_WORDS(h.w[1]);
-    const uint32_t type = GRIM_W1_TYPE(h.w[0]);
-    const int mc = type == GRIM_T_MC || type == GRIM_T_MC_UPDATE;
-    if (dst >= grim_shared.nodes || (mc ? dst_lc != GRIM_MC_LC : dst_lc >= GRIM_MAX_LCS) || words * 4u > GRIM_MTU + 3u)
+    /* Only a multicast names the multicast channel (grim_fw.h): unicasts pay no test more. */
+    const int mc = dst_lc >= GRIM_MAX_LCS && dst_lc == GRIM_MC_LC && GRIM_W1_TYPE(h.w[0]) >= GRIM_T_MC &&
+                   GRIM_W1_TYPE(h.w[0]) <= GRIM_T_MC_UPDATE;
+    if (dst >= grim_shared.nodes || (dst_lc >= GRIM_MAX_LCS && !mc) || words * 4u > GRIM_MTU + 3u)
         fw_panic("send queue entry with a bad destination endpoint or length: the host library wrote a bad header");
     if (dest_held(dst) || scoreboard_resend_pending(dst, lc, dst_lc))
         return 0;  /* rolled-back messages to this pair go first */

@@ -32,7 +32,15 @@ extern char __sram_cached_base[];
 static uint32_t mcq, mcq_bytes;                 /* the queue: SRAM offset, size (a power of two) */
 static uint32_t mcq_back, mcq_next, mcq_front;  /* monotonic: appended, next to send, freed */
 static uint32_t mcq_sent;                       /* children the entry at mcq_next went to */
-uint32_t mc_queued;                             /* mcq_back - mcq_next: the main loop's word */
+
+/* The main loop's bit: copies wait in the queue. */
+static inline void mcq_pending(void)
+{
+    if (mcq_back != mcq_next)
+        sends_pending |= PENDING_MC;
+    else
+        sends_pending &= ~PENDING_MC;
+}
 
 void mc_boot(void)
 {
@@ -52,7 +60,8 @@ void mc_boot(void)
         fw_panic("no SRAM left between the image and the send queues for the multicast queue (one MTU message)");
     mcq = start;
     mcq_bytes = size;
-    mcq_back = mcq_next = mcq_front = mcq_sent = mc_queued = 0;
+    mcq_back = mcq_next = mcq_front = mcq_sent = 0;
+    mcq_pending();
 }
 
 void mc_freed(uint32_t end)
@@ -103,7 +112,7 @@ static void mcq_append(uint32_t off, uint32_t wire, uint32_t ntargets, const uin
     wire_store(h + 8u, GRIM_W2(GRIM_W2_WORDS(wire_load(h + 8u)), GRIM_ENDPOINT(0u, GRIM_MC_LC)));
     wire_store(h + 12u, GRIM_W3(ticket, GRIM_W3_HANDLER(w3)));
     mcq_back += MC_ENTRY_BYTES(wire);
-    mc_queued = mcq_back - mcq_next;
+    mcq_pending();
 }
 
 int mc_send(void)
@@ -115,7 +124,7 @@ int mc_send(void)
     const uint32_t tag = *sram_word(at);
     if (tag == GRIM_WRAP_MARK) {
         mcq_next += mcq_bytes - pos;
-        mc_queued = mcq_back - mcq_next;
+        mcq_pending();
         return 1;
     }
     const uint32_t n = tag & 0xFFu, wire = *sram_word(at + 4u);
@@ -142,7 +151,7 @@ int mc_send(void)
     if (last) {
         mcq_sent = 0;
         mcq_next += MC_ENTRY_BYTES(wire);
-        mc_queued = mcq_back - mcq_next;
+        mcq_pending();
     } else {
         ++mcq_sent;
     }

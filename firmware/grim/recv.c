@@ -89,7 +89,7 @@ static int data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0)
         COUNT(out_of_order);
         return 1;
     }
-    if (type == GRIM_T_MC || type == GRIM_T_MC_UPDATE) {
+    if (type >= GRIM_T_MC) {  /* GRIM_T_MC or GRIM_T_MC_UPDATE (checked above) */
         /* Ticket and capacity (multicast.c); the hop is ACKed like any message. */
         const int r = mc_process(&h, off, bytes);
         if (r == MC_REFUSED) {

@@ -25,7 +25,6 @@ static struct {
 } op;
 
 static uint32_t reply_offset, reply_bytes, reply_dst, reply_state, reply_done_at;
-uint32_t rm_reply_pending;
 static uint32_t error_staging, error_count;
 static uint32_t fault_va;   /* the address of the last refusal */
 
@@ -39,7 +38,7 @@ void rm_boot(uint32_t reply, uint32_t error)
     reply_offset = reply;
     error_staging = error;
     reply_state = REPLY_IDLE;
-    rm_reply_pending = 0;
+    sends_pending &= ~PENDING_RM_REPLY;
     error_count = 0;
 }
 
@@ -58,7 +57,7 @@ int rm_reply_send(void)
     reply_done_at = send_done_count() + 1u;
     send_start(reply_offset, reply_bytes, reply_dst);
     reply_state = REPLY_SENDING;
-    rm_reply_pending = 0;
+    sends_pending &= ~PENDING_RM_REPLY;
     return 1;
 }
 
@@ -118,7 +117,7 @@ static void reply_post(uint32_t bytes)
     reply_bytes = GRIM_HEADER_BYTES + words * 4u;
     reply_dst = op.src;
     reply_state = REPLY_PENDING;
-    rm_reply_pending = 1;
+    sends_pending |= PENDING_RM_REPLY;
     COUNT(rm_reads_served);
     rm_reply_send();
 }

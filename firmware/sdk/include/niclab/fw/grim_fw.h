@@ -244,7 +244,9 @@ struct grim_xlate {
  * root hands it (and the counter) to the new root first. An NI that was not in the
  * previous tree takes the update's ticket as its base. */
 #define GRIM_MC_LC              4u        /* the multicast recycle channel's index */
-#define GRIM_SEQ_LCS            5u        /* host LCs + the multicast channel */
+#define GRIM_SEQ_LCS            8u        /* host LCs + the multicast channel, rounded up to a
+                                           * power of two: the sequence arrays index by shifts
+                                           * (a multiply per message cost the LANai 4 ~1 us) */
 #define GRIM_MC_TREES           256u      /* the header's tree field is 8 bits (L136-151) */
 #define GRIM_MC_MEMBER(node, mask, was) (((node) & 0xFFFFu) | (((mask) & 0xFFu) << 16) | ((was) ? 1u << 24 : 0u))
 #define GRIM_MC_MEMBER_NODE(m)  ((m) & 0xFFFFu)
