@@ -249,6 +249,21 @@ TEST(GrimMulticast, UnsubscribeAndResubscribeUpdateTheTreeInBand) {
     for (uint32_t x = 0; x < 6; ++x) EXPECT_EQ(endpoint(sys, x).counter("mc_misrouted"), 0u);
 }
 
+TEST(GrimMulticast, EveryDataPathImageRecyclesTheSame) {
+    // The pipelined and cut-through images (§5.5) take multicast hops whole; the
+    // injection to a remote root streams on the cut-through image.
+    for (const char* image : {"grim_pipelined", "grim_cutthrough", "grim_traced"}) {
+        SCOPED_TRACE(image);
+        system::System sys(spec(6, nlohmann::json::object(), "grim-lanai9", image));
+        McRun run(sys);
+        const std::vector<uint32_t> g = {0, 2, 3, 5};
+        run.subscribe({{"g", g}});
+        run.send({{4, "g"}, {0, "g"}}, 8, expecting(6, g, 16));
+        expect_all_once_in_order(run, g, 4, run.id("g"), 0, 8);
+        expect_all_once_in_order(run, g, 0, run.id("g"), 0, 8);
+    }
+}
+
 TEST(GrimMulticast, BroadcastReachesEveryNode) {
     system::System sys(spec(5));
     std::vector<std::vector<uint32_t>> got(5);
