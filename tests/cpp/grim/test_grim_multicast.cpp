@@ -249,6 +249,38 @@ TEST(GrimMulticast, UnsubscribeAndResubscribeUpdateTheTreeInBand) {
     for (uint32_t x = 0; x < 6; ++x) EXPECT_EQ(endpoint(sys, x).counter("mc_misrouted"), 0u);
 }
 
+// §8.1.5 L2075's case: an update's new path overtakes data still on the old one. Tree
+// {0,1,2,3} (0 -> 1, 2; 1 -> 3); node 3 polls late, so node 1's copies to it are NACKed
+// (full queue) and wait; node 2 leaves meanwhile: the new tree {0,1,3} has 0 -> 1, 3, so
+// the update reaches node 3 straight from node 0, ahead of the old data. Node 3 must
+// refuse it (its ticket is not the one expected: a NACK) until the old data is in.
+TEST(GrimMulticast, AnUpdateThatOvertakesOldDataIsRefusedUntilTheDataIsIn) {
+    system::System sys(spec(4, {{"grim.am_slots", 2}}));
+    McRun run(sys);
+    run.subscribe({{"g", {0, 1, 2, 3}}});
+    const uint32_t id = run.id("g");
+    niclab::test::TestProcesses procs;
+    procs.spawn(sys.host_cpu(2), "leave", [&](host::ProcessContext& ctx) {
+        ctx.sleep_for(Time::us(400));
+        multicast(sys, 2).unsubscribe(ctx, id, 1);
+    });
+    // Five messages of 1 B to 9000 B: they fit the multicast queues, so node 0's queue
+    // never blocks and its update can overtake.
+    run.send({{0, "g"}}, 5, {5, 5, 0, 5}, 3, Time::ms(3));
+    sys.run_for(Time::ms(10));
+    procs.rethrow_failures();
+    expect_all_once_in_order(run, {0, 1, 3}, 0, id, 0, 5);
+    // Node 2 got a prefix, in order, once.
+    std::vector<uint32_t> ks;
+    for (const auto& a : run.got(2)) ks.push_back(a.k);
+    for (size_t i = 0; i < ks.size(); ++i) EXPECT_EQ(ks[i], i);
+    EXPECT_EQ(multicast(sys, 0).tree_nodes(id), (std::vector<uint32_t>{0, 1, 3}));
+    EXPECT_GT(endpoint(sys, 3).counter("mc_refused_full"), 0u);
+    EXPECT_GT(endpoint(sys, 3).counter("mc_ticket_refused"), 0u);
+    const grim_mc_tree t = multicast(sys, 3).table(id);
+    EXPECT_EQ(t.expected, multicast(sys, 0).table(id).next_ticket);  // every ticket seen, in order
+}
+
 TEST(GrimMulticast, EveryDataPathImageRecyclesTheSame) {
     // The pipelined and cut-through images (§5.5) take multicast hops whole; the
     // injection to a remote root streams on the cut-through image.
