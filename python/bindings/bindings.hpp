@@ -17,6 +17,7 @@ void bind_startx(pybind11::module_& m);  // JamNode: a StarT-X node's JAM from P
 void bind_dsnic(pybind11::module_& m);   // CspNode: a DSNIC node's CSP channels from Python
 void bind_grim(pybind11::module_& m);    // GrimNode: a GRIM node's endpoint from Python
 void bind_grim_mc(pybind11::module_& m); // GrimMulticast: its multicast calls (§8.1)
+void bind_grim_sockets(pybind11::module_& m);  // GrimSockets: GRIM's sockets emulation (§8.3)
 void bind_fits(pybind11::module_& m);
 void bind_exp(pybind11::module_& m);  // experiments registry, ExpResult, run_experiment
 void bind_gdb(pybind11::module_& m);  // GdbServer: a node's GDB stub

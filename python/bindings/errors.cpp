@@ -14,6 +14,7 @@
 #include "niclab/system/config_error.hpp"
 #include "niclab/systems/dsnic/params.hpp"
 #include "niclab/systems/grim/multicast.hpp"
+#include "niclab/systems/grim/sockets.hpp"
 #include "niclab/systems/grim/vm.hpp"
 #include "niclab/systems/startx/message.hpp"
 #include "niclab/trace/trace.hpp"
@@ -98,6 +99,11 @@ void register_errors(py::module_&) {
             d["node"] = e.node();
             d["va"] = e.va();
             raise("GrimMemoryError", e.what(), d);
+        } catch (const grim::SocketError& e) {
+            py::dict d;
+            d["node"] = e.node();
+            d["fd"] = e.fd();
+            raise("GrimSocketError", e.what(), d);
         } catch (const dsnic::DsnicError& e) {
             raise("DsnicError", e.what(), py::dict());
         } catch (const exp::ExperimentFault& e) {

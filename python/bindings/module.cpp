@@ -18,6 +18,7 @@ PYBIND11_MODULE(_niclab, m) {
     niclab::bindings::bind_dsnic(m);
     niclab::bindings::bind_grim(m);
     niclab::bindings::bind_grim_mc(m);
+    niclab::bindings::bind_grim_sockets(m);
     niclab::bindings::bind_exp(m);
     niclab::bindings::bind_fits(m);
     niclab::bindings::bind_gdb(m);

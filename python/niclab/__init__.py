@@ -12,6 +12,7 @@ from . import portals, sdk, startx
 from .errors import (BootTimeout, CaptureError, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError,
                      ExperimentFault, FirmwareBuildError, FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, GdbServerError, GrimMemoryError,
                      GrimMulticastError,
+                     GrimSocketError,
                      MessageFormatError, NiclabError,
                      PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, TraceBuildIdMismatch,
                      TraceError, TraceFormatError, UnknownPriorityError)
@@ -27,7 +28,7 @@ __all__ = [
     "BootTimeout", "CaptureError", "ConfigError", "ExperimentError", "ExperimentFault", "FirmwareBuildError", "FirmwareFault", "FirmwareImageError",
     "FirmwareNotFound", "FitError", "NiclabError", "Nic", "PortalsError", "System", "firmware_path", "portals",
     "preset_names", "sdk", "startx", "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError",
-    "EmptyQueueError", "RdmaError", "DriverError", "DsnicError", "GrimMemoryError", "GrimMulticastError",
+    "EmptyQueueError", "RdmaError", "DriverError", "DsnicError", "GrimMemoryError", "GrimMulticastError", "GrimSocketError",
     "Result", "ResultError", "Sweep", "capture", "experiments", "fits", "list_experiments", "parts", "run", "sweep", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]

@@ -174,6 +174,19 @@ class DsnicError(NiclabError):
     receive nothing will satisfy."""
 
 
+class GrimSocketError(NiclabError):
+    """A call of GRIM's sockets emulation (seed 004 §8.3) on a socket that is unknown or
+    closed, with a bad port, node or size, or that cannot complete (the peer closed
+    first, or nothing will come).
+
+    Attributes: ``node`` (where the call was made) and ``fd`` (the socket; -1 when the
+    error is about no one socket).
+    """
+
+    node = 0
+    fd = -1
+
+
 class GrimMemoryError(NiclabError):
     """GRIM remote memory (seed 004 §4.5) named memory that is not registered: a local
     source or destination at the call, or a remote address the target's NI refused

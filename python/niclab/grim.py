@@ -21,6 +21,8 @@ Remote memory by virtual address (§4.5.1-4.5.5) uses registered memory:
     >>> a.rm_read(1, buf, buf, 5, lock)      # RM-RV: the reply lands, then the lock is zeroed
     >>> a.wait_word(lock, 0)
 
+Sockets over active messages (§8.3): ``a.sockets()`` (``niclab.grim_sockets``).
+
 An address the target has not registered raises ``niclab.GrimMemoryError`` (at the call
 for local ones, at the next ``poll``/``wait`` for remote ones); nothing is written.
 """
@@ -35,7 +37,7 @@ class Endpoint:
 
     def __init__(self, system, node):
         self._n = _niclab.GrimNode(system, node)
-        self._system = system
+        self._system, self._sockets = system, None
 
     @property
     def node(self):
@@ -132,6 +134,13 @@ class Endpoint:
     def broadcast(self, handler, args=(), data=b""):
         """grim_broadcast (``Multicast.broadcast``)."""
         self.multicast.broadcast(handler, args, data)
+
+    def sockets(self):
+        """This endpoint's sockets emulation (seed 004 §8.3): ``niclab.grim_sockets.Sockets``."""
+        if self._sockets is None:
+            from .grim_sockets import Sockets
+            self._sockets = Sockets(self._system, self.node)
+        return self._sockets
 
     def counters(self):
         """The NI firmware's counters (sent, retransmits, received, acks, nacks, ...)."""

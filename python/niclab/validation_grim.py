@@ -4,8 +4,8 @@ the round trip (L1249-1251) -- for the four host/NI configurations, each its own
 (``grim-lanai4``, ``grim-lanai9``: the P3 on 32b/33 MHz PCI; ``grim-lanai4-p4`` on
 32b/33 MHz, ``grim-lanai9-p4`` on 64b/66 MHz). Table 5.1's sending steps, Table 5.1 +
 5.2's receiving steps and Table 5.3's remote memory steps come from the firmware's
-trace points (``grim_traced``). Sockets (Table 8.1) are not modelled yet
-(``cpp/src/systems/grim/STATUS.md``).
+trace points (``grim_traced``). Table 8.1's sockets row and Fig. 8.10's shape come from
+the sockets emulation (``validation_grim_sockets``).
 The presets come from App. A's component figures and marked assumptions, never from
 these rows.
 
@@ -52,8 +52,9 @@ def validate_grim(progress=None, overrides=None, rows=None, firmware=TABLE_5_4_F
             v.checks.append(check(pub, f"{key}_{tag}_bandwidth", max(_at(bw, s, "bandwidth_mb_s") for s in _BANDWIDTH_SIZES)))
     if rows is None:
         from .validation_grim_mc import validate_grim_multicast  # §8.1: Fig. 8.7's checks, §8.1.6's copy rates
+        from .validation_grim_sockets import validate_grim_sockets  # §8.3: Table 8.1, Fig. 8.10
         for part in (validate_grim_steps(progress, overrides), validate_grim_rm_steps(progress, overrides),
-                     validate_grim_multicast(progress, overrides)):
+                     validate_grim_multicast(progress, overrides), validate_grim_sockets(progress, overrides)):
             v.checks += part.checks
             v.results.update(part.results)
     return v

@@ -9,6 +9,7 @@
 #include "niclab/system/pci_part.hpp"
 #include "niclab/system/published.hpp"
 #include "niclab/systems/grim/grim.hpp"
+#include "niclab/systems/grim/sockets.hpp"
 #include "niclab/systems/grim/transport.hpp"
 
 namespace niclab::grim {
@@ -73,6 +74,7 @@ public:
         if (endpoint_ && loads_ != nic_.nic().loads()) {
             endpoint_->retire();
             retired_.push_back(std::move(endpoint_));  // its firmware was reloaded; transports may still hold it
+            if (sockets_) retired_sockets_.push_back(std::move(sockets_));  // its handlers were the old endpoint's
         }
         if (!endpoint_) {
             const uint32_t node = nic_.node();
@@ -85,6 +87,13 @@ public:
         }
         return *endpoint_;
     }
+    // The sockets emulation of the node's endpoint (§8.3), made with it on first use.
+    Sockets& sockets() {
+        Endpoint& ep = endpoint();
+        if (!sockets_ || &sockets_->endpoint() != &ep)
+            sockets_ = std::make_unique<Sockets>(ep, sys_.host_memory(nic_.node()), socket_params(sys_.preset()), uint32_t(sys_.node_count()));
+        return *sockets_;
+    }
 
 private:
     system::System& sys_;
@@ -93,6 +102,8 @@ private:
     std::unique_ptr<Endpoint> endpoint_;
     uint64_t loads_ = 0;
     std::vector<std::unique_ptr<Endpoint>> retired_;
+    std::unique_ptr<Sockets> sockets_;
+    std::vector<std::unique_ptr<Sockets>> retired_sockets_;
     HandlerServer handler_server_;
     TransportDirectory transports_;
     McDirectory multicast_trees_;
@@ -133,6 +144,8 @@ public:
         if (peer >= sys.node_count() || peer == node)
             throw msg::TransportError("node " + std::to_string(node) + ": no peer node " + std::to_string(peer));
         try {
+            if (transport == "sockets")
+                return make_socket_transport(node_of(sys, node).sockets(), sys.host_memory(node), node_of(sys, 0).transports(), peer, seed);
             return make_transport(transport, grim::endpoint(sys, node), sys.host_memory(node), node_of(sys, 0).transports(), peer, seed);
         } catch (const msg::TransportError&) {
             throw;
@@ -154,5 +167,6 @@ const system::SystemModel& model() {
 LanaiNic& lanai(system::System& sys, size_t node) { return node_of(sys, node).lanai(); }
 Endpoint& endpoint(system::System& sys, size_t node) { return node_of(sys, node).endpoint(); }
 Multicast& multicast(system::System& sys, size_t node) { return node_of(sys, node).multicast(); }
+Sockets& sockets(system::System& sys, size_t node) { return node_of(sys, node).sockets(); }
 
 }  // namespace niclab::grim

@@ -9,6 +9,7 @@
 #include "niclab/system/host_part.hpp"
 #include "niclab/system/pci_part.hpp"
 #include "niclab/systems/grim/grim.hpp"
+#include "niclab/systems/grim/sockets.hpp"
 
 namespace niclab::grim {
 
@@ -37,6 +38,8 @@ std::vector<system::ParameterDecl> parameters() {
         {"grim.pipelined_fragment_bytes", "bytes", 64, GRIM_MTU, true},
         {"grim.cut_through_fragment_bytes", "bytes", 64, GRIM_MTU, true},
         {"grim.cut_through_segment_bytes", "bytes", 64, 1 << 20, true},
+        {"grim.sock_call_ns", "ns", 0, 1e6, false},
+        {"grim.sock_block_ns", "ns", 0, 1e6, false},
     };
     d.insert(d.end(), own.begin(), own.end());
     return d;
@@ -97,6 +100,10 @@ EndpointParams endpoint_params(const system::Preset& p) {
         throw system::ConfigError("grim.cut_through_segment_bytes",
                                   "the library injects 64-byte blocks: a multiple of 64, not " + std::to_string(e.segment_bytes));
     return e;
+}
+
+SocketParams socket_params(const system::Preset& p) {
+    return {time_ns(p.value("grim.sock_call_ns")), time_ns(p.value("grim.sock_block_ns"))};
 }
 
 }  // namespace niclab::grim

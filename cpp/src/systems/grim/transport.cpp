@@ -32,13 +32,11 @@ namespace niclab::grim {
 
 namespace {
 
-constexpr uint64_t kMaxMessage = 16ull << 20;
-constexpr uint64_t kSendBase = 0x1000'0000, kRecvBase = 0x2000'0000, kReassembly = 0x3000'0000;
+constexpr uint64_t kMaxMessage = kTransportMaxMessage;
+constexpr uint64_t kSendBase = kTransportSendBase, kRecvBase = kTransportRecvBase, kReassembly = 0x3000'0000;
 constexpr uint64_t kNotify = 0x3FFF'E000;
 // The k-th transport of a node has its buffers kMaxMessage * k above the first's and
-// its notification word 4 * k above; 14 keep the reassembly buffers under the
-// library's words at 0x3FFF'C000 (endpoint.hpp).
-constexpr uint32_t kMaxTransports = 14;
+// its notification word 4 * k above (transport.hpp).
 
 class GrimTransport : public msg::Transport {
 public:
@@ -251,6 +249,9 @@ std::vector<msg::TransportInfo> transport_infos() {
         {"rm-v", "GRIM remote memory to a virtual address (seed 004 §4.5.3): registered (grim_malloc_pinned) buffers, translated by "
                  "the receiving NI, a notification word polled",
          {"send"}, (1ull << 24) - 1},
+        {"sockets", "GRIM's sockets emulation (seed 004 §8.3): a stream connection per pair, writes as active messages, the handler "
+                    "copies each fragment into a newly allocated block, reads copy out of them",
+         {"send"}, kMaxMessage},
     };
 }
 
@@ -259,7 +260,7 @@ std::unique_ptr<msg::Transport> make_transport(const std::string& name, Endpoint
     if (name == "am") return std::make_unique<AmTransport>(ep, memory, directory, peer, seed, "am");
     if (name == "rm-p") return std::make_unique<RmTransport>(ep, memory, directory, peer, seed, false);
     if (name == "rm-v") return std::make_unique<RmTransport>(ep, memory, directory, peer, seed, true);
-    throw msg::TransportError("GRIM has no transport '" + name + "' (am, rm-p, rm-v)");
+    throw msg::TransportError("GRIM has no transport '" + name + "' (am, rm-p, rm-v, sockets)");
 }
 
 }  // namespace niclab::grim

@@ -15,12 +15,16 @@
 
 namespace niclab::grim {
 
+class Sockets;
+struct SocketParams;
+
 const system::SystemModel& model();
 
 std::vector<system::ParameterDecl> parameters();
 LanaiConfig lanai_config(const system::Preset& preset, uint32_t node, uint32_t nodes);
 net::NetworkParams network_params(const system::Preset& preset);
 EndpointParams endpoint_params(const system::Preset& preset);
+SocketParams socket_params(const system::Preset& preset);
 
 // Node `node`'s LANai (ConfigError-free: niclab::Error if the node is not a GRIM node).
 LanaiNic& lanai(system::System& sys, size_t node);
@@ -30,5 +34,8 @@ LanaiNic& lanai(system::System& sys, size_t node);
 Endpoint& endpoint(system::System& sys, size_t node);
 // The node's multicast calls (§8.1, multicast.hpp); node 0 keeps the trees' database.
 Multicast& multicast(system::System& sys, size_t node);
+// The node's sockets emulation (§8.3, sockets.hpp) over that endpoint, made on first use
+// (its handlers registered then); a fresh one with a fresh endpoint.
+Sockets& sockets(system::System& sys, size_t node);
 
 }  // namespace niclab::grim

@@ -1,6 +1,7 @@
 #pragma once
-// GRIM's transports for the experiments (msg/transport.hpp): `am`, `rm-p` and `rm-v`,
-// any number open on one node, to one peer or several (a halo exchange).
+// GRIM's transports for the experiments (msg/transport.hpp): `am`, `rm-p`, `rm-v` and
+// `sockets` (sock_transport.cpp), any number open on one node, to one peer or several
+// (a halo exchange).
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -24,7 +25,20 @@ namespace niclab::grim {
 struct Landing {
     uint64_t recv = 0, notify = 0;
     std::deque<uint64_t> tags;
+    // sockets: the sizes of the blocks on their way, oldest first (a byte stream has no
+    // boundaries; the benchmark's two programs know each block's size, §8.3.4).
+    std::deque<uint64_t> sizes;
 };
+
+// Host memory the transports take: the k-th transport of a node has its send and
+// receive buffers kTransportMaxMessage * k above these (transport.cpp).
+inline constexpr uint64_t kTransportMaxMessage = 16ull << 20;
+inline constexpr uint64_t kTransportSendBase = 0x1000'0000, kTransportRecvBase = 0x2000'0000;
+// 14 keep the am transport's reassembly buffers under the library's words at
+// 0x3FFF'C000 (endpoint.hpp).
+inline constexpr uint32_t kMaxTransports = 14;
+
+class Sockets;
 
 // The set-up the benchmark programs do out of band before their traffic (the thesis's
 // RM benchmark writes into its peer's buffer, §5.5.1 L1413, so each side knows the
@@ -51,7 +65,11 @@ private:
 };
 
 std::vector<msg::TransportInfo> transport_infos();
+// am, rm-p, rm-v (the sockets transport needs the node's Sockets: make_socket_transport).
 std::unique_ptr<msg::Transport> make_transport(const std::string& name, Endpoint& ep, host::HostMemory& memory,
                                                TransportDirectory& directory, uint32_t peer, uint64_t seed);
+// `sockets`: a connection per transport pair through the node's emulation (sockets.hpp).
+std::unique_ptr<msg::Transport> make_socket_transport(Sockets& sockets, host::HostMemory& memory, TransportDirectory& directory,
+                                                      uint32_t peer, uint64_t seed);
 
 }  // namespace niclab::grim
