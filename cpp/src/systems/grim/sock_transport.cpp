@@ -65,8 +65,12 @@ public:
     msg::Received recv(host::ProcessContext& ctx) override {
         check(0);
         if (ready_.empty()) {
+            // Polling meanwhile, as the library does: other connections' fragments are
+            // taken into their sockets, not left to fill the endpoint's queue. The size is
+            // listed before the first byte is written, so the poll that sees the bytes
+            // (their arrival wakes it) sees the size.
             Landing* mine = directory_.find(node(), peer_, slot_.pairing);
-            ctx.wait_for(directory_.published(), [&] { return !mine->sizes.empty(); });
+            so_.endpoint().wait(ctx, [&] { return !mine->sizes.empty(); });
             take_one(ctx, *mine);
         }
         const msg::Received r = ready_.front();
