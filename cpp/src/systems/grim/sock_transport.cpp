@@ -55,9 +55,11 @@ public:
         check(bytes_);
         Landing* to = nullptr;
         ctx.wait_for(directory_.published(), [&] { return (to = directory_.find(peer_, node(), slot_.pairing)) != nullptr; });
+        // Listed before the first byte goes: the receiver's poll that sees the bytes sees
+        // the size (no wake-up of the peer's program here: it learns of the block from
+        // the bytes' arrival, which is no sooner than the kernel's lookahead).
         to->sizes.push_back(bytes_);
         to->tags.push_back(tag);
-        directory_.published().notify_all();
         so_.write(ctx, fd_, send_pa_, std::max<uint64_t>(bytes_, 1));
     }
     // write() has copied the bytes into the NI (PIO) before it returns.
