@@ -14,7 +14,8 @@
 //   bench_scale [--nodes 64,512,2048] [--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]
 //               [--no-lookahead]
 //
-// --red-storm adds Red Storm's 27 x 16 x 24 = 10,368 nodes (a torus in z), which is long.
+// --red-storm adds Red Storm's 27 x 16 x 24 = 10,368 nodes (a torus in z), which is long;
+// above 2,048 nodes the NICs run `portals_redstorm` (go-back-N's peer table to 10,368).
 // --no-lookahead stops every core at every event (SystemSpec::lookahead false, the older
 // kernel), to compare; the halo's simulated times are the same either way ("sim us").
 #include <sys/resource.h>
@@ -99,7 +100,9 @@ Figures run(const Shape& shape, const Options& o) {
     system::SystemSpec spec;
     spec.nodes = shape.nodes();
     spec.lookahead = o.lookahead;
-    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/portals.elf"};
+    // Go-back-N's peer table is indexed by node id: the default image's ends at 2,048.
+    const char* image = spec.nodes > 2048 ? "/portals/portals_redstorm.elf" : "/portals/portals.elf";
+    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + image};
     spec.topology = {{"kind", shape.z_wrap ? "torus" : "mesh"},
                      {"dims", {shape.x, shape.y, shape.z}},
                      {"wrap", {false, false, shape.z_wrap}}};
@@ -144,6 +147,11 @@ Figures run(const Shape& shape, const Options& o) {
     for (const auto& p : procs)
         if (p->failed()) {
             std::snprintf(f.error, sizeof f.error, "%s", p->error_message().c_str());
+            return f;
+        }
+    for (uint32_t n = 0; n < spec.nodes; ++n)
+        if (sys.faulted(n)) {
+            std::snprintf(f.error, sizeof f.error, "node %u: %s", n, sys.fault_report(n).c_str());
             return f;
         }
     if (done != spec.nodes) {

@@ -63,7 +63,7 @@
 /* assumption: node ids are below 2048, the largest SeaStar mesh niclab's scaling runs
  * build (the sequence-number table is indexed by node id, 16 bytes a node: 32 KB; the
  * seed's 1,024 sources bound the peers active at once, not the ids). A larger id
- * panics naming this option; Red Storm's 10,368 nodes need it raised. */
+ * panics naming this option; Red Storm's 10,368 nodes run `portals_redstorm`. */
 #ifndef PTL_PEERS
 #define PTL_PEERS 2048
 #endif
