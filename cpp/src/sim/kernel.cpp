@@ -308,7 +308,14 @@ void Kernel::drive_runnables(Time horizon) {
         ready_.pop_back();
         driving_ = true;
         cursor_ = r->order_;
-        if (ahead) horizon_ = horizon_of(r, horizon);
+        if (ahead) {
+            // Its own clock bounds nothing: what it does reaches another node a lookahead
+            // later, and comes back later still, and its own node's events bound it. So
+            // its entry in the clocks goes (a fresh one comes after the run), or a core
+            // running alone would go a lookahead at a time.
+            ++r->clock_version_;
+            horizon_ = horizon_of(r, horizon);
+        }
         r->granted_ = horizon_;
         if (r->active() && r->local_time() < horizon_) {
             context_ = r->node_;
@@ -321,14 +328,14 @@ void Kernel::drive_runnables(Time horizon) {
             r->awake_ = false;
             r->granted_ = std::min(r->granted_, r->local_time());  // it went no further
         } else {
-            if (ahead) note_clock(r);
             if (r->local_time() >= horizon_) {
-                if (ahead) park_lookahead(r, horizon);
+                if (ahead) park_lookahead(r, horizon);  // by the earliest time without its own clock
                 else park(r);
             } else {  // stopped short (a stop request): the next pass
                 ready_.push_back(Ready{pass_ + 1, r->order_, r});
                 std::push_heap(ready_.begin(), ready_.end());
             }
+            if (ahead) note_clock(r);
         }
     }
     in_pass_ = driving_ = false;
