@@ -5,7 +5,9 @@ the round trip (L1249-1251) -- for the four host/NI configurations, each its own
 32b/33 MHz, ``grim-lanai9-p4`` on 64b/66 MHz). Table 5.1's sending steps, Table 5.1 +
 5.2's receiving steps and Table 5.3's remote memory steps come from the firmware's
 trace points (``grim_traced``). Table 8.1's sockets row and Fig. 8.10's shape come from
-the sockets emulation (``validation_grim_sockets``).
+the sockets emulation (``validation_grim_sockets``); Table 5.6's comparison with GM from
+GRIM run as GM's benchmarks run (``validation_grim_gm``); Fig. 5.10's fragment sweep and
+Fig. 5.12's cut-through variants as the thesis describes them (``validation_grim_datapaths``).
 The presets come from App. A's component figures and marked assumptions, never from
 these rows.
 
@@ -53,8 +55,12 @@ def validate_grim(progress=None, overrides=None, rows=None, firmware=TABLE_5_4_F
     if rows is None:
         from .validation_grim_mc import validate_grim_multicast  # §8.1: Fig. 8.7's checks, §8.1.6's copy rates
         from .validation_grim_sockets import validate_grim_sockets  # §8.3: Table 8.1, Fig. 8.10
+        from .validation_grim_gm import validate_grim_gm  # §5.7.2: Table 5.6, GRIM run as GM's benchmarks run
+        from .validation_grim_datapaths import validate_grim_datapaths  # §5.5: Figs. 5.10 and 5.12
         for part in (validate_grim_steps(progress, overrides), validate_grim_rm_steps(progress, overrides),
-                     validate_grim_multicast(progress, overrides), validate_grim_sockets(progress, overrides)):
+                     validate_grim_datapaths(progress, overrides),
+                     validate_grim_multicast(progress, overrides), validate_grim_sockets(progress, overrides),
+                     validate_grim_gm(progress, overrides)):
             v.checks += part.checks
             v.results.update(part.results)
     return v

@@ -47,7 +47,8 @@ def test_validate_grim_prints_table_5_4():
     assert r.returncode == 0, r.stderr
     for row in ("GRIM AM minimum latency, P3 + LANai 9", "GRIM RM-P maximum bandwidth, P4 + LANai 9, 64b/66MHz",
                 "GRIM RM-V minimum latency, P3 + LANai 4", "GRIM RM-V maximum bandwidth, P4 + LANai 9, 64b/66MHz",
-                "RM: search NI VM translation cache, miss, LANai 9", "RM: DMA translation request to host, LANai 4"):
+                "RM: search NI VM translation cache, miss, LANai 9", "RM: DMA translation request to host, LANai 4",
+                "GRIM RM-P bandwidth over GM's, GM's method (one-way stream, 64 KB..2 MB), P3 + LANai 4"):
         assert row in r.stdout
     assert "Table 5.4 L1487-1494" in r.stdout and "Table 5.3 L1378-1387" in r.stdout and "%" in r.stdout
 
@@ -191,3 +192,38 @@ def test_the_cut_through_image_runs_from_the_command_line_and_validate_names_it(
     assert "65536" in r.stdout
     from niclab.validation_grim import TABLE_5_4_FIRMWARE
     assert TABLE_5_4_FIRMWARE == "grim_cutthrough"
+
+
+def test_gm_style_runs_measure_grim_as_gms_benchmarks_do_beside_gms_published_figures():
+    from niclab.validation import published
+    from niclab.validation_grim_gm import gm_style, validate_grim_gm
+    g = gm_style("grim-lanai9")
+    lat, stream = g["results"]
+    # GM's latency is Table 5.4's: half the round trip of a 4-byte ping-pong.
+    pp = niclab.run("pingpong", preset="grim-lanai9", transport="rm-p", sizes=[4], firmware="grim_cutthrough")
+    assert g["latency_us"] == float(pp["latency_us"][0])
+    # GM's bandwidth streams one way, so messages overlap: above the ping-pong figure at the same size.
+    pp64 = niclab.run("pingpong", preset="grim-lanai9", transport="rm-p", sizes=[65536], firmware="grim_cutthrough")
+    assert float(stream["bandwidth_mb_s"][0]) > float(pp64["bandwidth_mb_s"][0])
+    assert g["bandwidth_mb_s"] == float(max(stream["bandwidth_mb_s"]))
+    # The checks divide by GM's published figure (Table 5.6), one pair per row asked for.
+    v = validate_grim_gm(rows=["p3_l9"])
+    pub = published("grim")
+    by_key = {c.key: c for c in v.checks}
+    assert set(by_key) == {"t5_6_p3_l9_latency_vs_gm", "t5_6_p3_l9_bandwidth_vs_gm"}
+    assert by_key["t5_6_p3_l9_latency_vs_gm"].simulated == pytest.approx(g["latency_us"] / pub["p3_l9_gm_latency"]["value"])
+    assert by_key["t5_6_p3_l9_bandwidth_vs_gm"].simulated == pytest.approx(g["bandwidth_mb_s"] / 108)
+
+
+def test_the_data_path_figures_sweep_fragments_and_switch_cut_through_per_side():
+    from niclab.validation_grim_datapaths import cut_through_variants, fragment_sweep, fragmentation_onset
+    # Fig. 5.10: every fragment is a message, so 256-byte fragments pay the NI's per-message
+    # work 16 times per 4 KB and stream far slower than 4 KB fragments.
+    sweep = fragment_sweep("grim-lanai9", "rm-p", fragments=[256, 4096], sizes=[16384, 65536])
+    assert set(sweep) == {256, 4096} and sweep[256] < 0.5 * sweep[4096]
+    # The AM receiver copies fragments into its reassembly buffer, RM does not: AM loses
+    # more as fragmentation starts.
+    assert fragmentation_onset("grim-lanai9", "am", 2048) < fragmentation_onset("grim-lanai9", "rm-p", 2048)
+    # Fig. 5.12: three different runs (the sender's cut-through, 1 KB segments, changes the time).
+    ct = cut_through_variants("grim-lanai9", sizes=[16384])
+    assert set(ct) == {"neither", "receiver", "both"} and ct["both"] != ct["receiver"] != ct["neither"]
