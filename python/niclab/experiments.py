@@ -124,7 +124,10 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     ``schedule`` ("netpipe"|"osu"), ``sizes`` (list of bytes), ``min_size`` /
     ``max_size`` (bytes), ``perturbation`` (bytes), ``warmup``, ``repeats``,
     ``min_repeats``, ``max_repeats``, ``repeat_bytes`` (bytes), ``client``, ``server``
-    (node ids). An unknown option or a wrong type raises ExperimentError naming the key.
+    (node ids); stream also ``server_work_us``, host time the server spends on each
+    message (a slow consumer: the library's buffers fill and the system's flow control
+    shows in ``counters=True``, e.g. GRIM's NACKs and resends). An unknown option or a
+    wrong type raises ExperimentError naming the key.
 
     `on_point(result)` is called after each measured point with the ``Result`` so far
     (rows grow by one each time); returning False stops the run early, keeping the

@@ -227,3 +227,20 @@ def test_the_data_path_figures_sweep_fragments_and_switch_cut_through_per_side()
     # Fig. 5.12: three different runs (the sender's cut-through, 1 KB segments, changes the time).
     ct = cut_through_variants("grim-lanai9", sizes=[16384])
     assert set(ct) == {"neither", "receiver", "both"} and ct["both"] != ct["receiver"] != ct["neither"]
+
+
+def test_a_slow_consumer_exhausts_the_receivers_slots_and_go_back_n_loses_nothing():
+    # stream's server_work_us: the receiving host works 100 us on each message, so its two
+    # AM queue slots fill and its NI refuses the next (NACK); the sender's NI resends.
+    fast = niclab.run("stream", preset="grim-lanai9", transport="am", sizes=[4096], counters=True, set={"grim.am_slots": 2})
+    slow = niclab.run("stream", preset="grim-lanai9", transport="am", sizes=[4096], counters=True, set={"grim.am_slots": 2},
+                      server_work_us=100)
+    assert fast.counters[1]["grim.nacks_sent"] == 0 and fast.counters[0]["grim.retransmits"] == 0
+    c0, c1 = slow.counters[0], slow.counters[1]
+    assert c1["grim.nacks_sent"] > 0 and c0["grim.nacks_received"] == c1["grim.nacks_sent"] and c0["grim.retransmits"] > 0
+    # Every message the client sent arrived once: originals = sent - resends = delivered.
+    assert c0["grim.sent"] - c0["grim.retransmits"] == c1["grim.am_delivered"] == fast.counters[1]["grim.am_delivered"]
+    # The consumer bounds the rate: at most one 4 KB message per 100 us.
+    assert float(slow["bandwidth_mb_s"][0]) <= 4096 / 100.0
+    with pytest.raises(niclab.ExperimentError, match="server_work_us"):
+        niclab.run("stream", preset="grim-lanai9", transport="am", sizes=[64], server_work_us=-1)

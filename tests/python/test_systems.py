@@ -58,6 +58,15 @@ def test_every_experiment_runs_on_every_system(system, experiment):
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
+def test_a_slow_consumer_bounds_every_systems_stream_and_every_message_arrives(system):
+    # The server works 50 us on each message: the burst cannot end sooner than the
+    # messages the server took (the last one's acknowledgement waits for all of them).
+    fast = niclab.run("stream", system=system, sizes=[64])
+    slow = niclab.run("stream", system=system, sizes=[64], server_work_us=50)
+    assert float(slow["latency_us"][0]) >= 50 and float(slow["latency_us"][0]) > float(fast["latency_us"][0])
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_cli_preset_lists_parts_and_cited_parameters(system):
     preset = next(s for s in niclab.systems() if s["name"] == system)["default_preset"]
     r = _niclab("preset", preset)

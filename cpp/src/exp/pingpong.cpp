@@ -104,12 +104,16 @@ double time_transfers(host::ProcessContext& ctx, msg::Transport& me, const Sweep
 
 // Serves the client's puts: answers each with a put of the same size (ping-pong), or
 // acknowledges the last of a stream (hdr_data counts down to 1) with an empty put.
-void echo_server(host::ProcessContext& ctx, msg::Transport& me, Bench& bench, uint64_t max, bool stream) {
+// `work`: host time the server spends on each message before it takes the next (a slow
+// consumer, whose library's buffers fill: the system's flow control then shows).
+void echo_server(host::ProcessContext& ctx, msg::Transport& me, Bench& bench, uint64_t max, bool stream,
+                 Time work = Time{}) {
     me.open(ctx, max);
     bench.meet(ctx, me);
     uint64_t prepared = ~uint64_t{0};
     for (;;) {
         const auto ev = me.recv(ctx);
+        if (work > Time{}) ctx.compute(work);
         if (stream && ev.tag != 1) continue;
         const uint64_t reply = stream ? 0 : ev.bytes;
         if (reply != prepared) me.prepare_send(ctx, prepared = reply);
@@ -133,7 +137,12 @@ Result run_pingpong(const system::SystemSpec& spec, const nlohmann::json& option
 
 Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options, const Observe& observer) {
     Options o("stream", options);
-    const Sweep s = read_sweep(o, 8, 64);
+    double work_us = 0.0;
+    const Sweep s = read_sweep(o, 8, 64, [&](Options& own) { work_us = own.number("server_work_us", 0.0); });
+    if (!(work_us >= 0.0 && work_us <= 1e6))
+        throw ExperimentError("stream option 'server_work_us': " + std::to_string(work_us) +
+                              " is not a time from 0 to 1e6 us (the server's work per message)");
+    const Time work = Time::ps(int64_t(work_us * 1e6));
     Result result("stream", sweep_columns());
     result.params = o.used();
     result.planned = s.plan.sizes.size();
@@ -142,6 +151,8 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
     const uint64_t max = largest(s.plan);
     bench.check_size("sizes", max);
     const bool get = bench.get();
+    if (get && work > Time{})
+        throw ExperimentError("stream option 'server_work_us': a burst of gets gives the server no messages to work on");
     bench.run(
         [&](host::ProcessContext& ctx, msg::Transport& me) {
             me.open(ctx, max);
@@ -172,7 +183,7 @@ Result run_stream(const system::SystemSpec& spec, const nlohmann::json& options,
         },
         [&](host::ProcessContext& ctx, msg::Transport& me) {
             if (get) get_server(ctx, me, bench, max);
-            else echo_server(ctx, me, bench, max, true);
+            else echo_server(ctx, me, bench, max, true, work);
         });
     return result;
 }
