@@ -56,6 +56,12 @@ def published(system):
     return {e["key"]: e for e in _niclab.published(system)}
 
 
+def begin(system, progress=None):
+    """A validation's start: its empty table, its progress callback (a no-op without
+    one) and `system`'s published results."""
+    return Validation(system), progress or (lambda text: None), published(system)
+
+
 def check(published_entries, key, simulated):
     """The ``Check`` of published result `key` against `simulated`."""
     e = published_entries[key]
@@ -213,9 +219,7 @@ def validate_startx(progress=None, overrides=None):
     Table 1's message sizes include the 8-byte header (digest A-S2): a 16-byte message
     is 8 payload bytes, a 64-byte one 56. B_s and B_r are the paper's own derivation,
     message size / overhead."""
-    v = Validation("startx")
-    say = progress or (lambda text: None)
-    pub = published("startx")
+    v, say, pub = begin("startx", progress)
 
     def add(key, simulated):
         v.checks.append(check(pub, key, simulated))
@@ -259,34 +263,28 @@ def validate_startx(progress=None, overrides=None):
 
 _RDMA_BLOCK = 1 << 20  # "large data blocks" (L61): 1 MB, well past the knee of Fig. 6
 
-_SYSTEMS = {"seastar": validate_seastar, "startx": validate_startx}
 
-
-def _register_seed_003():
-    # The DS-link systems' validations (their own modules) build on this module's Check
-    # and Validation, so they are imported last.
+def _systems():
+    """{system: its validation}. The other systems' validations live in their own modules,
+    which build on this one's Check and Validation: imported here, at the first call, so
+    that importing any of them first (``from niclab.validation_dsnic import ...``) works."""
     from .validation_dsnic import validate_dsnic
+    from .validation_grim import validate_grim  # seed 004: GRIM on Myrinet
     from .validation_t9000 import validate_t9000
-    _SYSTEMS["t9000"] = validate_t9000
-    _SYSTEMS["dsnic"] = validate_dsnic
-    # Seed 004: GRIM on Myrinet. Looked up at call time, so importing
-    # niclab.validation_grim first (it imports this module) works too.
-    from . import validation_grim
-    _SYSTEMS["grim"] = lambda progress=None, overrides=None: validation_grim.validate_grim(progress, overrides)
-
-
-_register_seed_003()
+    return {"seastar": validate_seastar, "startx": validate_startx, "t9000": validate_t9000, "dsnic": validate_dsnic,
+            "grim": validate_grim}
 
 
 def validated_systems():
     """The systems that have a validation, in the registry's order."""
-    return [s["name"] for s in _niclab.systems() if s["name"] in _SYSTEMS]
+    return [s["name"] for s in _niclab.systems() if s["name"] in _systems()]
 
 
 def validate(system="seastar", progress=None, overrides=None):
     """The validation table of `system` (see ``validated_systems()``); `overrides`
     (preset key -> value) change the preset of every run (``niclab.sensitivity``)."""
-    if system not in _SYSTEMS:
-        raise ValueError(f"no validation for {system!r} (there is: {', '.join(_SYSTEMS)})")
+    systems = _systems()
+    if system not in systems:
+        raise ValueError(f"no validation for {system!r} (there is: {', '.join(systems)})")
     # A KeyError in a validation is its own bug, not "no validation".
-    return _SYSTEMS[system](progress, overrides)
+    return systems[system](progress, overrides)

@@ -6,7 +6,7 @@ says where the model's difference comes from."""
 import numpy as np
 
 from .experiments import run
-from .validation import Check, Validation, _at, check, merged_set, published
+from .validation import Check, _at, begin, check, merged_set
 
 _DS_LONG = 1 << 20  # seed 003 L717: "0.5 Mb up to 1 Mb messages" (A-D10: MB)
 _DS_PACKETS = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]  # L626
@@ -21,9 +21,7 @@ def validate_dsnic(progress=None, overrides=None):
     Comms2's throughput counts both directions (A-D4). The preset's host costs are
     assumptions (the paper gives none); the C101 runs at its 9.2 MB/s maximum (D8), not
     at the measured 8.3 MB/s whose cause the paper does not describe (A-D7)."""
-    v = Validation("dsnic")
-    say = progress or (lambda text: None)
-    pub = published("dsnic")
+    v, say, pub = begin("dsnic", progress)
 
     def add(key, simulated, suffix=""):
         c = check(pub, key, simulated)

@@ -21,7 +21,7 @@ time single small messages, which every data path handles whole: they run
 
 from .experiments import run
 from .system import System
-from .validation import Validation, _at, check, merged_set, published
+from .validation import _at, begin, check, merged_set
 
 # Table 5.4's sweep (L1479): 4 B to 2 MB; the maximum is taken over these sizes.
 _LATENCY_SIZE = 4
@@ -34,9 +34,7 @@ TABLE_5_4_FIRMWARE = "grim_cutthrough"
 def validate_grim(progress=None, overrides=None, rows=None, firmware=TABLE_5_4_FIRMWARE):
     """Table 5.4's AM, RM-V and RM-P rows on the presets of the thesis's four configurations
     (``rows``: a subset of their keys, e.g. ``["p3_l9"]``), on ``firmware``."""
-    v = Validation("grim")
-    say = progress or (lambda text: None)
-    pub = published("grim")
+    v, say, pub = begin("grim", progress)
     for key, preset in _ROWS:
         if rows is not None and key not in rows:
             continue
@@ -112,9 +110,7 @@ def ni_steps(result):
 def validate_grim_steps(progress=None, overrides=None):
     """Table 5.1's sending steps and Table 5.1 + 5.2's receiving steps on the LANai 4 and 9,
     from the trace points of the C firmware (``grim_traced``) on a 4-byte AM ping-pong."""
-    v = Validation("grim")
-    say = progress or (lambda text: None)
-    pub = published("grim")
+    v, say, pub = begin("grim", progress)
     for k, preset in (("l4", "grim-lanai4"), ("l9", "grim-lanai9")):
         say(f"traced am ping-pong on {preset}")
         r = run("pingpong", preset=preset, transport="am", sizes=[4], repeats=4, firmware="grim_traced", trace=True,
@@ -190,9 +186,7 @@ _RM_STEP_KEYS = {"search, hit": "t53_search_hit", "search, miss": "t53_search_mi
 def validate_grim_rm_steps(progress=None, overrides=None):
     """Table 5.3's remote memory steps on the LANai 4 and 9 (P3-550), from the trace points
     of the C firmware (``grim_traced``) and the driver's translation ISR."""
-    v = Validation("grim")
-    say = progress or (lambda text: None)
-    pub = published("grim")
+    v, say, pub = begin("grim", progress)
     for k, preset in (("l4", "grim-lanai4"), ("l9", "grim-lanai9")):
         say(f"traced RM-V writes on {preset}")
         steps = rm_steps(preset, overrides)

@@ -19,7 +19,7 @@ neither (``grim_pipelined``, 4 KB fragments), receiver only (segments of 4 KB), 
 both over receiver-only: the sender's gain given the receiver's."""
 
 from .experiments import run
-from .validation import Validation, check, merged_set, published
+from .validation import begin, check, merged_set
 
 _NIS = (("l4", "grim-lanai4"), ("l9", "grim-lanai9"))  # the P3-550 hosts (L1431, L1463)
 MESSAGE_SIZES = [4096, 16384, 65536, 262144, 1 << 20]
@@ -69,9 +69,7 @@ def cut_through_variants(preset, overrides=None, sizes=MESSAGE_SIZES):
 
 def validate_grim_datapaths(progress=None, overrides=None):
     """Fig. 5.10's and Fig. 5.12's sentences as checks on the LANai 4 and LANai 9 (P3)."""
-    v = Validation("grim")
-    say = progress or (lambda text: None)
-    pub = published("grim")
+    v, say, pub = begin("grim", progress)
     for k, preset in _NIS:
         for transport, tag in (("am", "am"), ("rm-p", "rm")):
             say(f"fragment sweep, {transport} on {preset} (grim_pipelined)")

@@ -17,7 +17,7 @@ GRIM was observed as being slightly better than that of GM" (L1538): GRIM's late
 over GM's below 1, GRIM's bandwidth over GM's above 1, per host/NI row."""
 
 from .experiments import run
-from .validation import Validation, check, merged_set, published
+from .validation import begin, check, merged_set
 from .validation_grim import _ROWS, TABLE_5_4_FIRMWARE
 
 LATENCY_SIZE = 4
@@ -41,9 +41,7 @@ def gm_style(preset, transport=TRANSPORT, overrides=None, firmware=TABLE_5_4_FIR
 
 def validate_grim_gm(progress=None, overrides=None, rows=None):
     """Table 5.6's comparison, GRIM measured by GM's method against GM's published figures."""
-    v = Validation("grim")
-    say = progress or (lambda text: None)
-    pub = published("grim")
+    v, say, pub = begin("grim", progress)
     for key, preset in _ROWS:
         if rows is not None and key not in rows:
             continue

@@ -14,7 +14,7 @@ fragmented at ~64 KB, i.e. not with the cut-through configuration's 16 KB LANai 
 fragments of §5.5.5 (whose dip would be at 16 KB)."""
 
 from .experiments import run
-from .validation import Validation, _at, check, merged_set, published
+from .validation import _at, begin, check, merged_set
 
 SOCKETS_FIRMWARE = "grim"
 LATENCY_SIZE = 4
@@ -35,9 +35,7 @@ def validate_grim_sockets(progress=None, overrides=None, rows=None):
     """Table 8.1's GRIM Sockets latency and bandwidth on the P3 and P4 with LANai 4 cards,
     and Fig. 8.10's shape: bandwidth rising to the fragment size, dipping just past it,
     and below the AM curve."""
-    v = Validation("grim")
-    say = progress or (lambda text: None)
-    pub = published("grim")
+    v, say, pub = begin("grim", progress)
     for key, preset in ROWS:
         if rows is not None and key not in rows:
             continue

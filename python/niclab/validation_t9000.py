@@ -10,7 +10,7 @@ The preset is the 20 MHz T9000 (``t9000-20``) unless an entry names another; its
 the design claim of full link throughput above 30 MHz, never from these results."""
 
 from .experiments import run
-from .validation import Validation, check, merged_set, published
+from .validation import begin, check, merged_set
 
 
 # Columns computed from a result's own: messages per second of a stream (kHz).
@@ -39,9 +39,7 @@ def validate_t9000(progress=None, overrides=None):
     """Seed 003's T9000 checks on the two-node 20 MHz T9000 (five nodes for the chain of
     five C104s); returns the ``Validation`` table. ``progress(text)`` is called before each
     experiment. One run serves every entry that asks for the same experiment."""
-    v = Validation("t9000")
-    say = progress or (lambda text: None)
-    pub = published("t9000")
+    v, say, pub = begin("t9000", progress)
     runs = {}
 
     def run_entry(experiment, preset, options, topology, nodes, own):

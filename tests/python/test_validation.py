@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from niclab import Result
 from niclab.validation import Check, half_bandwidth_size, published
@@ -138,3 +139,11 @@ def test_accelerated_prediction_row_is_marked_a_prediction():
     # No interrupt and no system call per message: faster than generic mode at every size.
     for a, g in zip(r["latency_us"], generic["latency_us"]):
         assert 0 < a < g
+
+
+@pytest.mark.parametrize("module", ["validation_dsnic", "validation_t9000", "validation_grim", "validation_grim_gm",
+                                    "validation_grim_datapaths", "validation_grim_sockets", "validation_grim_mc"])
+def test_each_systems_validation_module_imports_first(module):
+    # Each builds on niclab.validation, which lists them: no import cycle may bite whichever comes first.
+    r = subprocess.run([sys.executable, "-c", f"from niclab.{module} import *"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
