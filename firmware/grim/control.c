@@ -34,12 +34,18 @@ int control_send(void)
     return 1;
 }
 
+void control_post_gap(uint32_t dst, uint32_t token, uint32_t seq, uint32_t lc, uint32_t expected)
+{
+    control_post(dst, GRIM_T_GAP | (expected << 8), token, seq, lc);
+}
+
+/* `type` may carry W1's tree field in its bits 8-15 (GRIM_T_GAP's expected sequence). */
 void control_post(uint32_t dst, uint32_t type, uint32_t token, uint32_t seq, uint32_t lc)
 {
     trace_val(GRIM_TP_ACK);
     uint32_t slot = (head + count) % CONTROL_SLOTS;
     wire_store(base + slot * GRIM_CONTROL_BYTES, GRIM_W0(token, seq));
-    wire_store(base + slot * GRIM_CONTROL_BYTES + 4u, GRIM_W1(type, 0u, 0u, lc));
+    wire_store(base + slot * GRIM_CONTROL_BYTES + 4u, GRIM_W1(type, 0u, type >> 8, lc));
     dest[slot] = (uint16_t)dst;
     ++count;
     if (type == GRIM_T_ACK)

@@ -47,6 +47,16 @@ int ct_recv_active(void)
 int ct_recv_step(void)
 {
     const uint32_t flags = *sram_word(rx.desc + 4u * LANAI_RECV_DESC_FLAGS);
+    if (flags & LANAI_RECV_CRC_BAD) {
+        /* A packet failed its CRC: nothing more goes to the host, and what went is not
+         * made visible (no back count, no notification word; RM-P bytes already in the
+         * target are written again by the resend). Dropped once whole. */
+        if (!(flags & LANAI_RECV_COMPLETE))
+            return 0;
+        rx.active = 0;
+        recv_crc_drop(rx.desc, rx.used);
+        return 1;
+    }
     uint32_t avail = (flags & LANAI_RECV_COMPLETE) ? rx.bytes : *sram_word(rx.desc + 4u * LANAI_RECV_DESC_RECEIVED);
     if (avail > rx.end)
         avail = rx.end;
@@ -69,8 +79,9 @@ int ct_recv_start(uint32_t desc, uint32_t ring_head)
     const uint32_t bytes = *sram_word(desc + 4u * LANAI_RECV_DESC_LENGTH);
     if (ring_head == declined || bytes <= GRIM_HEADER_BYTES)
         return 0;
-    if (*sram_word(desc + 4u * LANAI_RECV_DESC_RECEIVED) < GRIM_HEADER_BYTES)
-        return 0;  /* the header is not in yet */
+    if (*sram_word(desc + 4u * LANAI_RECV_DESC_RECEIVED) < GRIM_HEADER_BYTES ||
+        (*sram_word(desc + 4u * LANAI_RECV_DESC_FLAGS) & LANAI_RECV_CRC_BAD))
+        return 0;  /* the header is not in yet, or is bad: dropped once whole (recv.c) */
     declined = ring_head;  /* unless it streams: wait for it whole */
     const uint32_t src = *sram_word(desc + 4u * LANAI_RECV_DESC_SOURCE);
     const uint32_t off = desc + LANAI_RECV_DESC_BYTES;

@@ -61,6 +61,10 @@
 #define GRIM_TP_MC_FORWARD      25  /* a copy to a child NI started */
 #define GRIM_TP_MC_UPDATE       26  /* tree tables updated (§8.1.5) */
 #define GRIM_TP_MC_LOCAL        27  /* delivered into a subscribed local endpoint's AM queue */
+/* Link errors: a message dropped for a bad CRC (receiving NI), a rollback by the
+ * retransmission timer (sending NI). */
+#define GRIM_TP_CRC_DROP        32
+#define GRIM_TP_TIMEOUT         33
 
 /* The driver's configuration and the counters (uncached, the host reads them). */
 extern volatile struct grim_shared grim_shared;
@@ -101,6 +105,8 @@ struct sb_entry {
     uint8_t lc, dst_lc;
     uint8_t seq;
     uint8_t state;
+    uint8_t timeouts;    /* times the retransmission timer found it unanswered */
+    uint32_t sent_at;    /* low word of mtime when it last went (the timer's start) */
 };
 extern struct sb_entry scoreboard[GRIM_SCOREBOARD];
 int scoreboard_full(void);
@@ -110,9 +116,14 @@ void scoreboard_insert_done(const struct sb_entry *e); /* handled on the card: f
 void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq);
 void scoreboard_nack(uint32_t src, uint32_t token, uint32_t seq);
 void scoreboard_error(uint32_t src, uint32_t token, uint32_t seq);  /* GRIM_T_ERROR */
+void scoreboard_gap(uint32_t src, uint32_t token, uint32_t seq, uint32_t expected);  /* GRIM_T_GAP */
 int scoreboard_resend_pending(uint32_t dst, uint32_t lc, uint32_t dst_lc);
 int scoreboard_retransmit(void);  /* sends one rolled-back message if it may go now */
 int dest_held(uint32_t dst);      /* in NACK backoff */
+/* Main loop, nothing else to do: arms the retransmission timer while messages are in
+ * flight, and when it is due rolls back an unanswered message's pair (1) or gives it
+ * up after resend_limit tries (the host is told). */
+int scoreboard_idle(void);
 
 /* ---- lc_send.c ---- */
 int lc_send(void);
@@ -121,6 +132,7 @@ uint32_t lc_take_seq(uint32_t dst, uint32_t lc, uint32_t dst_lc);  /* next outgo
 
 /* ---- control.c ---- */
 void control_post(uint32_t dst, uint32_t type, uint32_t token, uint32_t seq, uint32_t lc);
+void control_post_gap(uint32_t dst, uint32_t token, uint32_t seq, uint32_t lc, uint32_t expected);  /* GRIM_T_GAP */
 int control_send(void);
 int control_full(void);  /* receiving stops until ACKs drain */
 void control_boot(uint32_t sram_offset);
@@ -130,6 +142,9 @@ void control_boot(uint32_t sram_offset);
 /* ---- recv.c ---- */
 int recv_poll(void);
 void recv_boot(void);
+/* A message a packet of which failed its CRC (lanai.h): dropped whole, unanswered;
+ * the sender's timer resends it. */
+void recv_crc_drop(uint32_t desc, uint32_t used);
 #if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
 /* For cut_through.c: the sequence number expected of a data message from `src`, and
  * a cut-through delivery finished (sequence advanced, ACK queued, ring slot freed). */

@@ -74,7 +74,7 @@ int main(void)
         progress |= scoreboard_retransmit();
         progress |= recv_poll();
         progress |= lc_send();
-        if (!progress)
+        if (!progress && !scoreboard_idle())  /* the retransmission timer, when idle */
             fw_wfi();
     }
 }

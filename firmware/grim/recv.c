@@ -13,17 +13,35 @@
  * message is then held at the head of the ring, which keeps every later arrival
  * behind it (RM→RM and RM→AM stay in order, §4.5.6), and resumed on later passes.
  * An RM-RV reply is not sequenced: it is the ACK of its request (§4.5.4).
+ *
+ * Link errors: a message a packet of which failed its CRC (the receive engine marks
+ * its descriptor, lanai.h) is dropped whole and not answered: its header cannot be
+ * trusted. The sender's retransmission timer (scoreboard.c) sends it again with the
+ * messages after it, which this NI dropped as out of sequence. A message seen again
+ * after it was accepted (its ACK was lost) is answered again as it was the first
+ * time (ACK, or ERROR for the last refused one of its pair), not delivered again; an
+ * RM-RV request seen again is served again (its reply was lost; reading changes
+ * nothing). A message is "seen again" when its sequence number is at most a
+ * scoreboard's worth behind the expected one.
  */
 #include "grim.h"
 
 static uint32_t ring, ring_bytes, head;
 static uint32_t pos;  /* head's place in the ring: head % ring_bytes without a division */
 static uint8_t in_seq[GRIM_MAX_NODES][GRIM_SEQ_LCS][GRIM_SEQ_LCS];  /* + the multicast channel */
+/* Per pair, 0x100 | the sequence number of the last message refused with ERROR, so
+ * that message seen again is refused again (0: none). */
+static uint16_t error_seq[GRIM_MAX_NODES][GRIM_SEQ_LCS][GRIM_SEQ_LCS];
+/* Per pair, 0x100 | the sequence number last NACKed or reported lost (GRIM_T_GAP):
+ * later messages dropped behind it are not reported again (digest ambiguity 9). */
+static uint16_t nacked_seq[GRIM_MAX_NODES][GRIM_SEQ_LCS][GRIM_SEQ_LCS];
 /* The remote memory message held at the head of the ring, waiting in rm.c. */
 static struct {
     uint32_t active, src, used;
+    uint32_t again;  /* an RM-RV request served again: the sequence stays */
     struct grim_header h;
 } held;
+static uint32_t again;  /* the message being processed was seen before */
 
 void recv_boot(void)
 {
@@ -58,10 +76,15 @@ static void rm_finished(const struct grim_header *h, uint32_t src, int outcome)
         scoreboard_ack(src, token, seq);
         return;
     }
-    ++in_seq[src][src_lc][GRIM_EP_LC(GRIM_W2_DST_EP(h->w[2]))];
-    COUNT(received);
-    if (outcome == RM_REFUSED)
+    const uint32_t dst_lc = GRIM_EP_LC(GRIM_W2_DST_EP(h->w[2]));
+    if (!again) {
+        ++in_seq[src][src_lc][dst_lc];
+        COUNT(received);
+    }
+    if (outcome == RM_REFUSED) {
+        error_seq[src][src_lc][dst_lc] = (uint16_t)(0x100u | seq);
         control_post(src, GRIM_T_ERROR, token, seq, src_lc);
+    }
     else if (type == GRIM_T_RM_V) {
         COUNT(rm_delivered);
         control_post(src, GRIM_T_ACK, token, seq, src_lc);
@@ -85,14 +108,29 @@ static int data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0)
     }
     trace_val(GRIM_TP_SEQUENCE);
     const uint32_t seq = GRIM_W0_SEQ(w0), token = GRIM_W0_TOKEN(w0);
+    again = 0;
     if (type != GRIM_T_RM_RV_REPLY && seq != in_seq[src][src_lc][dst_lc]) {
-        COUNT(out_of_order);
-        return 1;
+        const uint32_t expected = in_seq[src][src_lc][dst_lc];
+        if ((uint8_t)(expected - seq) > GRIM_SCOREBOARD) {
+            COUNT(out_of_order);  /* ahead: behind a refused or lost one */
+            if (nacked_seq[src][src_lc][dst_lc] != (0x100u | expected)) {
+                nacked_seq[src][src_lc][dst_lc] = (uint16_t)(0x100u | expected);
+                control_post_gap(src, token, seq, src_lc, expected);  /* nothing refused: it was lost */
+            }
+            return 1;
+        }
+        COUNT(duplicates);
+        if (type != GRIM_T_RM_RV) {
+            control_post(src, error_seq[src][src_lc][dst_lc] == (0x100u | seq) ? GRIM_T_ERROR : GRIM_T_ACK, token, seq, src_lc);
+            return 1;
+        }
+        again = 1;
     }
     if (type >= GRIM_T_MC) {  /* GRIM_T_MC or GRIM_T_MC_UPDATE (checked above) */
         /* Ticket and capacity (multicast.c); the hop is ACKed like any message. */
         const int r = mc_process(&h, off, bytes);
         if (r == MC_REFUSED) {
+            nacked_seq[src][src_lc][dst_lc] = (uint16_t)(0x100u | seq);
             control_post(src, GRIM_T_NACK, token, seq, src_lc);
             return 1;
         }
@@ -105,6 +143,7 @@ static int data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0)
     }
     trace_val(GRIM_TP_CAPACITY);
     if (!deliver_capacity(&h)) {
+        nacked_seq[src][src_lc][dst_lc] = (uint16_t)(0x100u | seq);
         control_post(src, GRIM_T_NACK, token, seq, src_lc);
         return 1;
     }
@@ -113,6 +152,7 @@ static int data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0)
         if (r == RM_WAIT) {
             held.active = 1;
             held.src = src;
+            held.again = again;
             held.h = h;
             return 0;
         }
@@ -136,6 +176,13 @@ static inline __attribute__((always_inline)) void consume(uint32_t desc, uint32_
     if (pos == ring_bytes)  /* claims never cross the ring's end */
         pos = 0;
     *(volatile uint32_t *)(uintptr_t)(LANAI_RECV_BASE + LANAI_RECV_HEAD) = head;
+}
+
+void recv_crc_drop(uint32_t desc, uint32_t used)
+{
+    trace_val(GRIM_TP_CRC_DROP);
+    COUNT(crc_drops);
+    consume(desc, used);
 }
 
 #if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
@@ -167,6 +214,7 @@ int recv_poll(void)
         if (r == RM_WAIT)
             return 0;
         held.active = 0;
+        again = held.again;
         rm_finished(&held.h, held.src, r);
         consume(ring + pos, held.used);
         return 1;
@@ -186,6 +234,9 @@ int recv_poll(void)
     uint32_t used;
     if (flags & LANAI_RECV_WRAP) {
         used = ring_bytes - pos;
+    } else if (flags & LANAI_RECV_CRC_BAD) {
+        recv_crc_drop(desc, LANAI_RECV_SLOT_BYTES(*sram_word(desc + 4u * LANAI_RECV_DESC_LENGTH)));
+        return 1;
     } else {
         const uint32_t src = *sram_word(desc + 4u * LANAI_RECV_DESC_SOURCE);
         const uint32_t bytes = *sram_word(desc + 4u * LANAI_RECV_DESC_LENGTH);
@@ -203,6 +254,8 @@ int recv_poll(void)
                 scoreboard_nack(src, GRIM_W0_TOKEN(w0), GRIM_W0_SEQ(w0));
             else if (type == GRIM_T_ERROR)
                 scoreboard_error(src, GRIM_W0_TOKEN(w0), GRIM_W0_SEQ(w0));
+            else if (type == GRIM_T_GAP)
+                scoreboard_gap(src, GRIM_W0_TOKEN(w0), GRIM_W0_SEQ(w0), (wire_load(off + 4u) >> 16) & 0xFFu);
             else
                 COUNT(bad_messages);
         } else if (bytes >= GRIM_HEADER_BYTES) {

@@ -12,6 +12,21 @@
  * (digest ambiguity 9): the destination is held for the driver's
  * nack_backoff_cycles, so a receiver whose host is not draining its queue is not
  * flooded with the same message.
+ *
+ * The retransmission timer: a message that draws no answer (ACK, NACK or ERROR)
+ * within the driver's resend_timeout_cycles is rolled back like a NACKed one. The
+ * thesis's GRIM has none, trusting Myrinet not to lose messages (L1012), and says a
+ * network that drops them needs "timeout mechanisms [that] automatically retransmit
+ * data and control messages" (L1018, §9.2.2 L2226). Here a packet whose CRC fails is
+ * dropped with its message (recv.c), and a lost ACK, NACK or last message would
+ * otherwise leave its sender waiting for ever. One timer for the NI: each entry
+ * keeps when it last went; the timer runs while the NI is idle with messages in
+ * flight and, when due, looks at the oldest one still unanswered (assumption: a
+ * later pair's loss is found when the pairs before it are answered, at most a
+ * timeout later). The timer is looked at only when the main loop has nothing else
+ * to do, so a message's path costs one mtime read. After resend_limit timeouts of
+ * the same message the NI gives up its pair's unanswered messages and tells the
+ * host (GRIM_ERR_UNDELIVERABLE), so none is lost silently.
  */
 #include "grim.h"
 
@@ -21,6 +36,20 @@ struct sb_entry scoreboard[GRIM_SCOREBOARD];
 static uint32_t sb_head, sb_count;
 static uint32_t resend_count;                 /* entries in SB_RESEND */
 static uint64_t held_until[GRIM_MAX_NODES];   /* core cycles */
+#define NEVER (~0ull)
+static uint64_t backoff_wake = NEVER;         /* the end of a NACK backoff everything waits for */
+static uint64_t timeout_at = NEVER;           /* the retransmission timer; NEVER: not running */
+
+static inline uint32_t mtime_lo(void)
+{
+    return fw_ctrl_read(NICLAB_CTRL_MTIME_LO);  /* wraps after 2^32 cycles: differences only */
+}
+
+/* The core has one timer compare: the earlier of the backoff's end and the timeout. */
+static void timer_arm(void)
+{
+    fw_set_timer_at(backoff_wake < timeout_at ? backoff_wake : timeout_at);
+}
 
 int scoreboard_full(void)
 {
@@ -36,6 +65,8 @@ uint32_t scoreboard_insert(const struct sb_entry *e)
 {
     uint32_t token = (sb_head + sb_count) % GRIM_SCOREBOARD;
     scoreboard[token] = *e;
+    scoreboard[token].sent_at = mtime_lo();
+    scoreboard[token].timeouts = 0;
     ++sb_count;
     return token;
 }
@@ -68,6 +99,8 @@ static void free_acknowledged(void)
         sb_head = (sb_head + 1u) % GRIM_SCOREBOARD;
         --sb_count;
     }
+    if (!sb_count)
+        timeout_at = NEVER;  /* armed afresh when the next message is in flight and the NI idle */
 }
 
 void scoreboard_insert_done(const struct sb_entry *e)
@@ -101,6 +134,22 @@ void scoreboard_error(uint32_t src, uint32_t token, uint32_t seq)
     free_acknowledged();
 }
 
+/* Roll back from the entry at position `from` (from sb_head): the receiver drops
+ * everything after a refused or lost message until it comes again, so every later
+ * one to the same destination and channel pair goes again too. */
+static void rollback(uint32_t from)
+{
+    const struct sb_entry *e = &scoreboard[(sb_head + from) % GRIM_SCOREBOARD];
+    const uint32_t dst = e->dst, lc = e->lc, dst_lc = e->dst_lc;
+    for (uint32_t i = from; i < sb_count; ++i) {
+        struct sb_entry *x = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
+        if (x->state == SB_SENT && x->dst == dst && x->lc == lc && x->dst_lc == dst_lc) {
+            x->state = SB_RESEND;
+            ++resend_count;
+        }
+    }
+}
+
 void scoreboard_nack(uint32_t src, uint32_t token, uint32_t seq)
 {
     struct sb_entry *e = live(src, token, seq);
@@ -108,18 +157,28 @@ void scoreboard_nack(uint32_t src, uint32_t token, uint32_t seq)
         return;
     trace_val(GRIM_TP_NACK_RECEIVED);
     COUNT(nacks_received);
-    const uint32_t lc = e->lc, dst_lc = e->dst_lc;
-    /* Roll back: the receiver drops everything after the refused message until it
-     * comes again, so every later one to the same pair goes again too. */
-    for (uint32_t i = (token - sb_head) % GRIM_SCOREBOARD; i < sb_count; ++i) {
-        struct sb_entry *x = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
-        if (x->state == SB_SENT && x->dst == src && x->lc == lc && x->dst_lc == dst_lc) {
-            x->state = SB_RESEND;
-            ++resend_count;
-        }
-    }
+    rollback((token - sb_head) % GRIM_SCOREBOARD);
     held_until[src] = fw_mtime() + grim_shared.nack_backoff_cycles;
     trace_val(GRIM_TP_ROLLBACK);
+}
+
+/* The receiver lost the message of the pair before `token`'s with sequence number
+ * `expected`: go back to it now (no backoff: the receiver has room, it lost one).
+ * Nothing to do if that one is answered or already going again. */
+void scoreboard_gap(uint32_t src, uint32_t token, uint32_t seq, uint32_t expected)
+{
+    struct sb_entry *e = live(src, token, seq);
+    if (!e)
+        return;
+    COUNT(nacks_received);
+    for (uint32_t i = 0; i < sb_count; ++i) {
+        const struct sb_entry *x = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
+        if (x->state == SB_SENT && x->dst == src && x->lc == e->lc && x->dst_lc == e->dst_lc && x->seq == (uint8_t)expected) {
+            trace_val(GRIM_TP_ROLLBACK);
+            rollback(i);
+            return;
+        }
+    }
 }
 
 int dest_held(uint32_t dst)
@@ -162,13 +221,89 @@ int scoreboard_retransmit(void)
             wire_store(x->offset, GRIM_W0((sb_head + i) % GRIM_SCOREBOARD, x->seq));
         send_start(x->offset, x->bytes, x->dst);
         x->state = SB_SENT;
+        x->sent_at = mtime_lo();
         --resend_count;
         COUNT(retransmits);
         COUNT(sent);
-        fw_timer_off();
+        backoff_wake = NEVER;
+        timer_arm();
         return 1;
     }
     /* Everything waits for a backoff: the timer wakes the loop when it ends. */
-    fw_set_timer_at(wake);
+    backoff_wake = wake;
+    timer_arm();
     return 0;
+}
+
+/* The pair of the entry at position `from` does not answer: its unanswered messages
+ * are done with, each counted, and the host is told of the first. */
+static void give_up(uint32_t from)
+{
+    const struct sb_entry *e = &scoreboard[(sb_head + from) % GRIM_SCOREBOARD];
+    const uint32_t dst = e->dst, lc = e->lc, dst_lc = e->dst_lc;
+    if (lc != GRIM_MC_LC)  /* a multicast hop has no host to tell */
+        rm_report_error(lc, GRIM_ERR_UNDELIVERABLE | GRIM_W1_TYPE(wire_load(e->offset + 4u)), dst, wire_load(e->offset + 16u));
+    for (uint32_t i = from; i < sb_count; ++i) {
+        struct sb_entry *x = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
+        if ((x->state == SB_SENT || x->state == SB_RESEND) && x->dst == dst && x->lc == lc && x->dst_lc == dst_lc) {
+            if (x->state == SB_RESEND)
+                --resend_count;
+            x->state = SB_ACKED;
+            COUNT(undeliverable);
+        }
+    }
+    free_acknowledged();
+}
+
+static inline int timer_due(void)
+{
+    return (fw_csr_read(mip) & (1u << 7)) != 0;  /* MTIP: mtime has reached the compare */
+}
+
+int scoreboard_idle(void)
+{
+    const uint32_t period = grim_shared.resend_timeout_cycles;
+    if (!period)
+        return 0;
+    if (!resend_count)
+        backoff_wake = NEVER;  /* nothing waits for a backoff any more */
+    if (timeout_at == NEVER) {
+        if (sb_count) {
+            timeout_at = fw_mtime() + period;
+            timer_arm();
+        } else if (timer_due()) {
+            timer_arm();  /* a deadline left by messages since answered: off */
+        }
+        return 0;
+    }
+    if (!timer_due())
+        return 0;
+    const uint64_t now = fw_mtime();
+    if (now < timeout_at) {
+        timer_arm();  /* the backoff's end (scoreboard_retransmit's), or a stale one */
+        return 0;
+    }
+    uint32_t i = 0;
+    while (i < sb_count && scoreboard[(sb_head + i) % GRIM_SCOREBOARD].state != SB_SENT)
+        ++i;
+    int progress = 0;
+    uint64_t next = now + period;
+    if (i < sb_count) {
+        struct sb_entry *e = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
+        const uint32_t age = (uint32_t)now - e->sent_at;
+        if (age < period) {
+            next = now + (period - age);  /* the oldest unanswered one is not due yet */
+        } else {
+            trace_val(GRIM_TP_TIMEOUT);
+            COUNT(timeouts);
+            if (grim_shared.resend_limit && ++e->timeouts > grim_shared.resend_limit)
+                give_up(i);
+            else
+                rollback(i);
+            progress = 1;
+        }
+    }
+    timeout_at = sb_count ? next : NEVER;
+    timer_arm();
+    return progress;
 }

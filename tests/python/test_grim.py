@@ -244,3 +244,29 @@ def test_a_slow_consumer_exhausts_the_receivers_slots_and_go_back_n_loses_nothin
     assert float(slow["bandwidth_mb_s"][0]) <= 4096 / 100.0
     with pytest.raises(niclab.ExperimentError, match="server_work_us"):
         niclab.run("stream", preset="grim-lanai9", transport="am", sizes=[64], server_work_us=-1)
+
+
+def test_a_stream_over_a_bad_link_is_resent_until_every_checked_byte_is_in_once():
+    """Myrinet has no link-level retry: bits flipped on the cables into the NIs are found by
+    each packet's CRC at the receiving LANai, the message is dropped and go-back-N resends
+    it (tests/cpp/grim/test_grim_link_errors.cpp). The transport checks every byte."""
+    def stream(ber):
+        return niclab.run("stream", preset="grim-lanai9", transport="am", sizes=[9000], repeats=150, warmup=0, counters=True,
+                          set={"net.bit_errors_per_1e15": ber, "grim.resend_timeout_us": 2000})
+    clean, lossy = stream(0), stream(2_000_000_000)  # 2e-6 a bit
+    c = {o["node"]: o["counters"] for o in lossy.observations["counters"]}
+    k = {o["node"]: o["counters"] for o in clean.observations["counters"]}
+    assert c[1]["nic.recv_crc_errors"] > 10 and c[1]["grim.crc_drops"] > 0
+    assert c[0]["grim.retransmits"] > 0 and c[0]["grim.undeliverable"] == 0
+    # Every message accepted once: as many as without errors.
+    assert c[1]["grim.received"] == k[1]["grim.received"] == k[0]["grim.sent"]
+    assert k[0]["grim.retransmits"] == k[0]["grim.timeouts"] == k[1]["nic.recv_crc_errors"] == 0
+    assert lossy.columns["bandwidth_mb_s"][0] < clean.columns["bandwidth_mb_s"][0]
+
+
+@pytest.mark.parametrize("transport", ["am", "sockets"])
+def test_bidir_of_4_mb_finishes(transport):
+    """Both sides write 4 MB at once: the library polls while it waits for send-queue room
+    (it used to stall for ever; tests/cpp/grim/test_grim_bidir.cpp bounds it in time)."""
+    r = niclab.run("bidir", preset="grim-lanai9", transport=transport, sizes=[4 << 20], repeats=1, warmup=0)
+    assert r.columns["bandwidth_mb_s"][0] > 50

@@ -19,6 +19,8 @@ uint32_t be(uint32_t v) { return __builtin_bswap32(v); }
 const char* type_name(uint32_t type) {
     switch (type) {
         case GRIM_T_RM_V: return "RM-V write";
+        case GRIM_T_AM: return "active message";
+        case GRIM_T_RM_P: return "RM-P write";
         case GRIM_T_RM_RV: return "RM-RV read";
         case GRIM_T_MC: return "multicast";
         case GRIM_T_MC_UPDATE: return "multicast tree update";
@@ -58,6 +60,8 @@ Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams
     put(offsetof(grim_shared, sram_bytes), nic_.sram_bytes());
     put(offsetof(grim_shared, buffer_offset), kBufferOffset);
     put(offsetof(grim_shared, nack_backoff_cycles), params_.nack_backoff_cycles);
+    put(offsetof(grim_shared, resend_timeout_cycles), params_.resend_timeout_cycles);
+    put(offsetof(grim_shared, resend_limit), params_.resend_limit);
     put(offsetof(grim_shared, node), node());
     for (uint32_t n = 0; n < routes.size(); ++n) {
         uint32_t bytes = 0;
@@ -100,15 +104,30 @@ void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& he
                     const AddressSpace* space) {
     ctx.compute(params_.send_call);
     const uint32_t entry = GRIM_ENTRY_BYTES(bytes);
-    const uint32_t pos = back_ % kSendQueueBytes;
-    const uint32_t skip = pos + entry > kSendQueueBytes ? kSendQueueBytes - pos : 0;
     bus::PciBus& bus = nic_.bus();
-    // Room by the NI's front as last seen; read it again (PIO) only when short.
+    auto skip_at = [&] {  // bytes left unused at the queue's end: the entry is not split
+        const uint32_t pos = back_ % kSendQueueBytes;
+        return pos + entry > kSendQueueBytes ? kSendQueueBytes - pos : 0;
+    };
+    uint32_t skip = skip_at();
+    // Room by the NI's front as last seen; read it again (PIO) only when short. While
+    // the queue is full, take arrivals: the NI frees an entry only once the peer's NI
+    // has ACKed it, which it does only when it can deliver it, i.e. when the peer's
+    // host is taking its own arrivals. Two hosts that both wait here for room without
+    // polling leave both AM queues full, both NIs NACKing, both send queues full: the
+    // 4 MB bidir stall (STATUS.md). Not inside a handler: poll() is not re-entrant
+    // (the slot being handled would be handled again), so a handler's send waits as
+    // before. A handler may send (poll() runs here), so the room is recomputed.
     while (kSendQueueBytes - (back_ - front_seen_) < entry + skip) {
         uint8_t w[4];
         bus.load(ctx, nic_.pci_address(lc_field(offsetof(grim_lc, sq_front)) - LANAI_SRAM_UNCACHED_BASE), w);
         front_seen_ = uint32_t(w[0]) | uint32_t(w[1]) << 8 | uint32_t(w[2]) << 16 | uint32_t(w[3]) << 24;
+        if (!dispatching_ && kSendQueueBytes - (back_ - front_seen_) < entry + skip) {
+            poll(ctx);
+            skip = skip_at();
+        }
     }
+    const uint32_t pos = back_ % kSendQueueBytes;
     if (skip) {
         const uint32_t mark = GRIM_WRAP_MARK;
         bus.store(ctx, nic_.pci_address(kSendQueueOffset + pos), std::span(reinterpret_cast<const uint8_t*>(&mark), 4));
@@ -239,6 +258,14 @@ void Endpoint::check_errors() {
     memory_.read(kErrorRecord, {reinterpret_cast<uint8_t*>(&r), sizeof r});
     if (r.count == errors_seen_) return;
     errors_seen_ = r.count;
+    if (r.type & GRIM_ERR_UNDELIVERABLE) {
+        const uint32_t type = r.type & ~GRIM_ERR_UNDELIVERABLE;
+        throw DeliveryError("node " + std::to_string(node()) + ": an " + type_name(type) + " to node " + std::to_string(r.node) +
+                                " was given up: node " + std::to_string(r.node) + "'s NI answered none of " +
+                                std::to_string(params_.resend_limit) + " retransmissions (link errors or a dead node); it and the " +
+                                "later unanswered messages to the same channel were dropped",
+                            r.node, type);
+    }
     if (r.type == GRIM_T_MC || r.type == GRIM_T_MC_UPDATE)
         throw MulticastError("node " + std::to_string(node()) + ": a " + type_name(r.type) + " injected here was refused by node " +
                                  std::to_string(r.node) + ", which is not its tree's root (a tree update crossed the injection)",
@@ -270,6 +297,12 @@ uint32_t Endpoint::poll(host::ProcessContext& ctx) {
         if (fn == handlers_.end())
             throw Error("node " + std::to_string(node()) + ": active message from node " + std::to_string(m.src_node) + " names handler " +
                         std::to_string(m.handler) + ", which is not registered");
+        struct Dispatching {  // push() must not poll from inside a handler
+            bool& flag;
+            bool was;
+            explicit Dispatching(bool& f) : flag(f), was(f) { flag = true; }
+            ~Dispatching() { flag = was; }
+        } dispatching(dispatching_);
         fn->second(ctx, m);
         ++am_front_;
         ++handled;
@@ -294,7 +327,7 @@ void Endpoint::wait(host::ProcessContext& ctx, const std::function<bool()>& done
     }
 }
 
-static_assert(sizeof(grim_counters) == 25 * sizeof(uint32_t), "counter_names() lists every field of grim_counters in order");
+static_assert(sizeof(grim_counters) == 29 * sizeof(uint32_t), "counter_names() lists every field of grim_counters in order");
 
 const std::vector<std::string>& Endpoint::counter_names() {
     static const std::vector<std::string> names = {"sent", "retransmits", "received", "out_of_order", "acks_sent", "acks_received",
@@ -302,7 +335,7 @@ const std::vector<std::string>& Endpoint::counter_names() {
                                                    "bad_messages", "xlate_hits", "xlate_misses", "xlate_errors", "remote_errors",
                                                    "rm_reads_served", "rm_read_replies", "mc_delivered", "mc_forwarded",
                                                    "mc_copied_bytes", "mc_ticket_refused", "mc_refused_full", "mc_updates",
-                                                   "mc_misrouted"};
+                                                   "mc_misrouted", "crc_drops", "timeouts", "duplicates", "undeliverable"};
     return names;
 }
 

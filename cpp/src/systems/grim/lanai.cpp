@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "niclab/fw/lanai.h"
+#include "niclab/systems/grim/crc8.hpp"
 
 namespace niclab::grim {
 
@@ -198,6 +199,9 @@ void NetSend::pump() {
         pkt.route_bytes = uint8_t(route_length_);
         for (uint32_t i = 0; i < route_length_; ++i) pkt.payload[i] = uint8_t(route_ >> (8 * i));
         std::memcpy(pkt.payload.data() + route_length_, message_.data() + sent_, n);
+        // Myrinet's CRC-8 trails every packet (crc8.hpp); the header's end-to-end CRC
+        // field carries it: the network only carries that field.
+        pkt.message_crc = myrinet_crc8(std::span<const uint8_t>(message_.data() + sent_, n));
         if (!net.inject(nic_.node(), pkt)) return;  // injection_ready() resumes
         sent_ += n;
         ++sequence_;
@@ -221,6 +225,7 @@ bool NetRecv::read(uint32_t offset, uint32_t& value) {
         case LANAI_RECV_TAIL: value = tail_; return true;
         case LANAI_RECV_MESSAGES: value = uint32_t(completed_); return true;
         case LANAI_RECV_PROGRESS_IRQ: value = progress_irq_; return true;
+        case LANAI_RECV_CRC_ERRORS: value = crc_errors_reg_; return true;
     }
     return false;
 }
@@ -250,6 +255,7 @@ void NetRecv::reset() {
     enabled_ = progress_irq_ = false;
     for (auto& a : assembly_) a = Assembly{};
     completed_ = 0;
+    crc_errors_reg_ = 0;
 }
 
 bool NetRecv::deliver(const net::PacketView& p) {
@@ -290,10 +296,19 @@ bool NetRecv::deliver(const net::PacketView& p) {
     }
     nic_.nic_.write_sram(base + a.desc + LANAI_RECV_DESC_BYTES + a.received, p.payload);
     a.received += uint32_t(p.payload.size());
+    // The packet's CRC-8 against its bytes as they came (a bit flipped on a link with
+    // retry off is in them): a bad packet makes its whole message bad. The flag is
+    // written before RECEIVED, so a firmware that sees the bytes sees the flag.
+    if (myrinet_crc8(p.payload) != uint8_t(p.message_crc)) {
+        ++crc_errors_;
+        ++crc_errors_reg_;
+        if (!a.bad) put_word(a.desc + 4 * LANAI_RECV_DESC_FLAGS, LANAI_RECV_CRC_BAD);
+        a.bad = true;
+    }
     put_word(a.desc + 4 * LANAI_RECV_DESC_RECEIVED, a.received);
     if (!p.tail && progress_irq_) nic_.raise(LANAI_IRQ_RECV);
     if (p.tail) {
-        put_word(a.desc + 4 * LANAI_RECV_DESC_FLAGS, LANAI_RECV_COMPLETE);
+        put_word(a.desc + 4 * LANAI_RECV_DESC_FLAGS, LANAI_RECV_COMPLETE | (a.bad ? LANAI_RECV_CRC_BAD : 0));
         a.active = false;
         ++completed_;
         ++messages_;

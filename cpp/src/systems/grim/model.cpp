@@ -39,7 +39,16 @@ public:
         : sys_(sys),
           bus_(sys.kernel(), sys.host_cpu(node), sys.host_memory(node), system::pci_params(sys.preset())),
           nic_(sys.kernel(), lanai_config(sys.preset(), node, uint32_t(sys.node_count())), bus_, sys.network()),
-          transports_(sys.kernel()) {}
+          transports_(sys.kernel()) {
+        // Bit errors on the cable from the switch into this NI. Myrinet has no link-level
+        // retry (net.link_retry 0 in the presets): a flipped bit reaches the NI, whose CRC
+        // check finds it (lanai.h). assumption: only the cables into NIs flip bits. On the
+        // way to a switch a flip could hit the route byte the switch steers by, and the
+        // network model has no misrouting (link.cpp flips no header bit for the same
+        // reason); every packet still crosses one such cable, ACKs included.
+        const double ber = bit_error_rate(sys.preset());
+        if (ber > 0 && sys.network()) sys.network()->set_bit_error_rate(sys.network()->ejection_link(node), ber);
+    }
 
     bool active() const override { return nic_.nic().cpu().active(); }
     nic::EmbeddedNic* embedded_nic() override { return &nic_.nic(); }
@@ -55,6 +64,7 @@ public:
         out.add("nic.send_packets", nic_.net_send().packets());
         out.add("nic.recv_messages", nic_.net_recv().messages());
         out.add("nic.recv_refusals", nic_.net_recv().refusals());
+        out.add("nic.recv_crc_errors", nic_.net_recv().crc_errors());
         if (!endpoint_) return;
         for (const auto& name : Endpoint::counter_names()) out.add("grim." + name, endpoint_->counter(name.c_str()));
     }

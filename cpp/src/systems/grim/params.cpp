@@ -28,11 +28,15 @@ std::vector<system::ParameterDecl> parameters() {
         {"net.switch_latency_ns", "ns", 0, 1e6, false},
         {"net.max_payload", "bytes", 64, 4096, true},
         {"net.input_buffers", "packets", 1, 64, true},
+        {"net.link_retry", "bool", 0, 1, true},
+        {"net.bit_errors_per_1e15", "per 1e15 bits", 0, 1e15, true},
         {"grim.send_call_ns", "ns", 0, 1e6, false},
         {"grim.poll_ns", "ns", 0, 1e6, false},
         {"grim.handler_call_ns", "ns", 0, 1e6, false},
         {"grim.am_slots", "slots", 1, 4096, true},
         {"grim.nack_backoff_us", "us", 0, 1e6, false},
+        {"grim.resend_timeout_us", "us", 0, 1e6, false},
+        {"grim.resend_limit", "resends", 0, 255, true},
         {"grim.isr_work_ns", "ns", 0, 1e6, false},
         {"grim.translate_page_ns", "ns", 0, 1e6, false},
         {"grim.pipelined_fragment_bytes", "bytes", 64, GRIM_MTU, true},
@@ -77,8 +81,13 @@ net::NetworkParams network_params(const system::Preset& p) {
     np.input_buffers = uint32_t(p.integer("net.input_buffers"));
     np.receive_buffers = np.input_buffers;
     np.switching = net::Switching::VirtualCutThrough;
+    np.link.link_retry = p.integer("net.link_retry") != 0;
+    // The error rate goes on the cables into the NIs only (bit_error_rate(), model.cpp).
+    np.link.bit_error_rate = 0.0;
     return np;
 }
+
+double bit_error_rate(const system::Preset& p) { return double(p.integer("net.bit_errors_per_1e15")) * 1e-15; }
 
 EndpointParams endpoint_params(const system::Preset& p) {
     EndpointParams e;
@@ -89,6 +98,12 @@ EndpointParams endpoint_params(const system::Preset& p) {
     if (e.am_slots & (e.am_slots - 1))
         throw system::ConfigError("grim.am_slots", "the firmware indexes the queue with a mask: a power of two, not " + std::to_string(e.am_slots));
     e.nack_backoff_cycles = uint32_t(p.value("grim.nack_backoff_us") * double(p.integer("core.clock_mhz")));
+    const double timeout_cycles = p.value("grim.resend_timeout_us") * double(p.integer("core.clock_mhz"));
+    if (timeout_cycles >= double(1u << 31))
+        throw system::ConfigError("grim.resend_timeout_us", "the firmware times messages with the low word of mtime: at most " +
+                                                                std::to_string((1u << 31) / uint64_t(p.integer("core.clock_mhz"))) + " us at this clock");
+    e.resend_timeout_cycles = uint32_t(timeout_cycles);
+    e.resend_limit = uint32_t(p.integer("grim.resend_limit"));
     e.translator.isr_work = time_ns(p.value("grim.isr_work_ns"));
     e.translator.translate_page = time_ns(p.value("grim.translate_page_ns"));
     // assumption: store-and-forward fragments of 63 KB, "nearly 64 KB (GRIM's MTU)"

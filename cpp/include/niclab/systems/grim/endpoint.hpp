@@ -34,11 +34,27 @@ struct EndpointParams {
     Time handler_call;   // dispatch of one active message to its handler
     uint32_t am_slots = 16;
     uint32_t nack_backoff_cycles = 0;
+    // The NI's retransmission timer (scoreboard.c): resend after this many core cycles
+    // without an answer, give up after resend_limit resends (0: never).
+    uint32_t resend_timeout_cycles = 0;
+    uint32_t resend_limit = 0;
     // The library's fragment size per data path of the firmware (GRIM_DP_*: store-and-
     // forward, pipelined, cut-through, §5.5) and, cut-through, its injection segment.
     std::array<uint32_t, 3> fragment_bytes{63 * 1024, 63 * 1024, 63 * 1024};
     uint32_t segment_bytes = 0;
     TranslatorParams translator;  // the driver's translation ISR
+};
+
+// A message the NI gave up on: its target NI answered none of resend_limit
+// retransmissions (link errors, or a dead node). Raised at the next poll or wait.
+class DeliveryError : public Error {
+public:
+    DeliveryError(const std::string& what, uint32_t node, uint32_t type) : Error(what), node_(node), type_(type) {}
+    uint32_t node() const { return node_; }  // the target
+    uint32_t type() const { return type_; }  // GRIM_T_* of the message
+
+private:
+    uint32_t node_, type_;
 };
 
 struct ActiveMessage {
@@ -121,7 +137,8 @@ public:
     uint32_t poll(host::ProcessContext& ctx);
     // Blocks (polling) until `done()` holds, polling active messages meanwhile.
     // poll and wait throw MemoryError when the NI reports a remote memory operation of
-    // this endpoint refused (its target memory not registered there).
+    // this endpoint refused (its target memory not registered there), DeliveryError
+    // when it gave a message up.
     void wait(host::ProcessContext& ctx, const std::function<bool()>& done);
 
     // The firmware's counters (read through the debug back door: no simulated time).
@@ -136,6 +153,7 @@ private:
     void push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& header, uint64_t src, uint32_t bytes,
               const AddressSpace* space = nullptr);
     void check_errors();
+    bool dispatching_ = false;  // a handler is running (poll() is not re-entrant)
     void check_node(const char* call, uint32_t dst_node) const;
     uint32_t lc_field(uint32_t offset) const;  // SRAM address of a field of lc[kLc]
 

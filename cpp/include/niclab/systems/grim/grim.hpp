@@ -23,6 +23,8 @@ const system::SystemModel& model();
 std::vector<system::ParameterDecl> parameters();
 LanaiConfig lanai_config(const system::Preset& preset, uint32_t node, uint32_t nodes);
 net::NetworkParams network_params(const system::Preset& preset);
+// net.bit_errors_per_1e15 as a probability per bit, for the cables into the NIs.
+double bit_error_rate(const system::Preset& preset);
 EndpointParams endpoint_params(const system::Preset& preset);
 SocketParams socket_params(const system::Preset& preset);
 

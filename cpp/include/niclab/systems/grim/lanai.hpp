@@ -83,6 +83,7 @@ public:
     bool deliver(const net::PacketView& p);
     uint64_t messages() const { return messages_; }
     uint64_t refusals() const { return refusals_; }
+    uint64_t crc_errors() const { return crc_errors_; }  // packets whose CRC-8 failed
     uint32_t head() const { return head_; }
     uint32_t tail() const { return tail_; }
     uint32_t ring() const { return ring_; }
@@ -93,12 +94,14 @@ private:
         bool active = false;
         uint32_t desc = 0;      // SRAM offset of the descriptor
         uint32_t received = 0, total = 0;
+        bool bad = false;       // a packet of it failed its CRC
     };
     LanaiNic& nic_;
     uint32_t ring_ = 0, ring_bytes_ = 0, head_ = 0, tail_ = 0;
     bool enabled_ = false, refused_ = false, progress_irq_ = false;
     std::vector<Assembly> assembly_;  // per source node
-    uint64_t messages_ = 0, refusals_ = 0, completed_ = 0;
+    uint64_t messages_ = 0, refusals_ = 0, completed_ = 0, crc_errors_ = 0;
+    uint32_t crc_errors_reg_ = 0;  // LANAI_RECV_CRC_ERRORS: since the engine's reset
 };
 
 class LanaiNic final : public bus::PciTarget, public net::NetworkEndpoint {

@@ -59,6 +59,12 @@
 #define GRIM_T_ACK              0x30u
 #define GRIM_T_NACK             0x31u
 #define GRIM_T_ERROR            0x32u     /* the message named memory its target never registered */
+/* A message came out of sequence and nothing was refused before it: the one expected
+ * was lost (a bad CRC, lanai.h). W0 names the message that came (token, sequence),
+ * W1's multicast-tree field the sequence number expected; the sender goes back to
+ * that one at once (the receiving NI's NACK when it "sees the next sequence out of
+ * order"; not in the thesis, whose Myrinet loses nothing, L1012). */
+#define GRIM_T_GAP              0x33u
 /* Multicast by NI recycling (§8.1, L1996-2099; see "Multicast" below). */
 #define GRIM_T_MC               0x06u     /* an AM for a multicast tree */
 #define GRIM_T_MC_UPDATE        0x07u     /* in-band tree update (§8.1.5, L2071) */
@@ -90,7 +96,7 @@
 #define GRIM_MAX_LCS            4u
 #define GRIM_SCOREBOARD         64u
 #define GRIM_FW_MAGIC           0x4752494Du   /* "GRIM" */
-#define GRIM_FW_VERSION         3u   /* 2: remote memory with translation; 3: multicast */
+#define GRIM_FW_VERSION         4u   /* 2: remote memory with translation; 3: multicast; 4: link errors */
 
 /* The data path an image was built with (§5.5, firmware/grim/CMakeLists.txt). A
  * pipelined or cut-through image says so in its symbol `grim_datapath` (a word in
@@ -141,6 +147,9 @@ struct grim_error_record {
     uint32_t node;             /* the node that refused it */
     uint32_t va;               /* the virtual address (W4) of the refused message */
 };
+/* In a record's type: the message was never acknowledged, not refused (its target
+ * NI did not answer resend_limit retransmissions); the low bits are its type. */
+#define GRIM_ERR_UNDELIVERABLE  0x100u
 
 struct grim_route {
     uint32_t bytes;            /* route bytes, first hop in the low byte */
@@ -170,6 +179,11 @@ struct grim_counters {
     uint32_t mc_refused_full;  /* NACKed: no room in the multicast queue or a local AM queue */
     uint32_t mc_updates;       /* tree updates applied */
     uint32_t mc_misrouted;     /* injections that reached a NI that is not the tree's root */
+    /* Link errors (Myrinet's per-packet CRC-8, lanai.h; the retransmission timer). */
+    uint32_t crc_drops;        /* messages dropped whole: a packet of theirs failed its CRC */
+    uint32_t timeouts;         /* rollbacks by the retransmission timer (no ACK or NACK came) */
+    uint32_t duplicates;       /* data messages seen again (their ACK was lost): answered again */
+    uint32_t undeliverable;    /* messages given up after resend_limit timeouts (host told) */
 };
 
 /* The NI's virtual-memory translation cache (§4.5.2, Fig. 4.13): "a translation cache
@@ -279,6 +293,13 @@ struct grim_shared {
     uint32_t buffer_offset;    /* host: SRAM from here to sram_bytes is the NI's to use */
     uint32_t nack_backoff_cycles; /* host: wait before resending after a NACK */
     uint32_t node;             /* host: this NI's node id (multicast compares ids, §8.1.3) */
+    /* host: resend a message not answered (ACK, NACK or ERROR) within this many core
+     * cycles; give up after resend_limit such resends (0: never). Not in the thesis's
+     * GRIM, which trusts Myrinet (L1012) and says a lossy network needs "timeout
+     * mechanisms [that] automatically retransmit data and control messages" (L1018,
+     * L2226): a packet with a bad CRC is dropped, so Myrinet here is one. */
+    uint32_t resend_timeout_cycles;
+    uint32_t resend_limit;
     struct grim_route routes[GRIM_MAX_NODES];
     struct grim_lc lc[GRIM_MAX_LCS];
     struct grim_counters counters;

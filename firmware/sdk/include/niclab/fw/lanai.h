@@ -101,6 +101,12 @@
 /* w: 1 raises LANAI_IRQ_RECV at every packet, not only at a message's last: the
  * receiver cut-through of §5.5.4 (L1455) watches a message fill its slot. */
 #define LANAI_RECV_PROGRESS_IRQ     NICLAB_U(0x18)
+/* r: packets whose CRC-8 failed since reset. Myrinet has no link-level retry: each
+ * packet carries a CRC-8 that the receiving interface checks in hardware and reports
+ * to the firmware (assumption: the thesis does not describe Myrinet's CRC; ANSI/VITA
+ * 26, its ref. [3], puts a CRC-8 at the end of every packet). The engine still writes
+ * a bad packet's bytes, as they came, and marks its message's descriptor. */
+#define LANAI_RECV_CRC_ERRORS       NICLAB_U(0x1C)
 #define LANAI_RECV_DESC_BYTES       NICLAB_U(16)
 #define LANAI_RECV_DESC_FLAGS       0   /* word index */
 #define LANAI_RECV_DESC_SOURCE      1   /* sending node */
@@ -108,6 +114,9 @@
 #define LANAI_RECV_DESC_RECEIVED    3   /* of them in SRAM so far (updated per packet) */
 #define LANAI_RECV_COMPLETE         NICLAB_U(0x1)
 #define LANAI_RECV_WRAP             NICLAB_U(0x2)
+/* Some packet of the message failed its CRC: the whole message is bad. Set as soon as
+ * that packet is in (before COMPLETE), so a firmware streaming the message stops. */
+#define LANAI_RECV_CRC_BAD          NICLAB_U(0x4)
 /* Ring bytes a message of n bytes takes. */
 #define LANAI_RECV_SLOT_BYTES(n)    (LANAI_RECV_DESC_BYTES + (((n) + 15u) & ~15u))
 
