@@ -16,8 +16,10 @@
  *
  * Link errors: a message a packet of which failed its CRC (the receive engine marks
  * its descriptor, lanai.h) is dropped whole and not answered: its header cannot be
- * trusted. The sender's retransmission timer (scoreboard.c) sends it again with the
- * messages after it, which this NI dropped as out of sequence. A message seen again
+ * trusted. The sender sends it again with the messages after it, which this NI drops
+ * as out of sequence: at once when the next of them makes this NI answer GRIM_T_GAP
+ * (once per gap, when nothing was refused before it), else when its retransmission
+ * timer runs out (scoreboard.c: a lost last message or GAP). A message seen again
  * after it was accepted (its ACK was lost) is answered again as it was the first
  * time (ACK, or ERROR for the last refused one of its pair), not delivered again; an
  * RM-RV request seen again is served again (its reply was lost; reading changes

@@ -13,6 +13,7 @@
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/systems/dsnic/params.hpp"
+#include "niclab/systems/grim/endpoint.hpp"
 #include "niclab/systems/grim/multicast.hpp"
 #include "niclab/systems/grim/sockets.hpp"
 #include "niclab/systems/grim/vm.hpp"
@@ -99,6 +100,11 @@ void register_errors(py::module_&) {
             d["node"] = e.node();
             d["va"] = e.va();
             raise("GrimMemoryError", e.what(), d);
+        } catch (const grim::DeliveryError& e) {
+            py::dict d;
+            d["node"] = e.node();
+            d["type"] = e.type();
+            raise("GrimDeliveryError", e.what(), d);
         } catch (const grim::SocketError& e) {
             py::dict d;
             d["node"] = e.node();

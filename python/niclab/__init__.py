@@ -10,8 +10,8 @@ from . import _niclab
 from ._niclab import preset_names
 from . import portals, sdk, startx
 from .errors import (BootTimeout, CaptureError, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError,
-                     ExperimentFault, FirmwareBuildError, FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, GdbServerError, GrimMemoryError,
-                     GrimMulticastError,
+                     ExperimentFault, FirmwareBuildError, FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, GdbServerError, GrimDeliveryError,
+                     GrimMemoryError, GrimMulticastError,
                      GrimSocketError,
                      MessageFormatError, NiclabError,
                      PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, TraceBuildIdMismatch,
@@ -28,7 +28,7 @@ __all__ = [
     "BootTimeout", "CaptureError", "ConfigError", "ExperimentError", "ExperimentFault", "FirmwareBuildError", "FirmwareFault", "FirmwareImageError",
     "FirmwareNotFound", "FitError", "NiclabError", "Nic", "PortalsError", "System", "firmware_path", "portals",
     "preset_names", "sdk", "startx", "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError",
-    "EmptyQueueError", "RdmaError", "DriverError", "DsnicError", "GrimMemoryError", "GrimMulticastError", "GrimSocketError",
+    "EmptyQueueError", "RdmaError", "DriverError", "DsnicError", "GrimDeliveryError", "GrimMemoryError", "GrimMulticastError", "GrimSocketError",
     "Result", "ResultError", "Sweep", "capture", "experiments", "fits", "list_experiments", "parts", "run", "sweep", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]

@@ -199,6 +199,18 @@ class GrimMemoryError(NiclabError):
     va = 0
 
 
+class GrimDeliveryError(NiclabError):
+    """A GRIM message its NI gave up: the target NI answered none of ``grim.resend_limit``
+    retransmissions (link errors, ``net.bit_errors_per_1e15``, or a dead node); raised at
+    the sender's next poll or wait.
+
+    Attributes: ``node`` (the target) and ``type`` (the message's GRIM_T_* code).
+    """
+
+    node = 0
+    type = 0
+
+
 class GrimMulticastError(NiclabError, ValueError):
     """A GRIM multicast call (seed 004 §8.1, Tables C.8-C.9) refused: a tree id nobody
     found, a channel mask naming logical channels the node has not, an empty name.

@@ -254,14 +254,24 @@ def test_a_stream_over_a_bad_link_is_resent_until_every_checked_byte_is_in_once(
         return niclab.run("stream", preset="grim-lanai9", transport="am", sizes=[9000], repeats=150, warmup=0, counters=True,
                           set={"net.bit_errors_per_1e15": ber, "grim.resend_timeout_us": 2000})
     clean, lossy = stream(0), stream(2_000_000_000)  # 2e-6 a bit
-    c = {o["node"]: o["counters"] for o in lossy.observations["counters"]}
-    k = {o["node"]: o["counters"] for o in clean.observations["counters"]}
+    c, k = lossy.counters, clean.counters
     assert c[1]["nic.recv_crc_errors"] > 10 and c[1]["grim.crc_drops"] > 0
     assert c[0]["grim.retransmits"] > 0 and c[0]["grim.undeliverable"] == 0
     # Every message accepted once: as many as without errors.
     assert c[1]["grim.received"] == k[1]["grim.received"] == k[0]["grim.sent"]
     assert k[0]["grim.retransmits"] == k[0]["grim.timeouts"] == k[1]["nic.recv_crc_errors"] == 0
     assert lossy.columns["bandwidth_mb_s"][0] < clean.columns["bandwidth_mb_s"][0]
+
+
+def test_a_message_nobody_answers_is_given_up_and_the_sender_told():
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 2, "firmware": "grim",
+                       "set": {"net.bit_errors_per_1e15": 10**13, "grim.resend_timeout_us": 200, "grim.resend_limit": 3}})
+    a, b = s.grim(0), s.grim(1)
+    b.handler("lost")
+    a.am_send(1, "lost", [1], b"y" * 1000)  # 1e-2 a bit into node 1: every copy is corrupted
+    with pytest.raises(niclab.GrimDeliveryError, match="active message to node 1 was given up") as e:
+        a.wait(1)
+    assert e.value.node == 1 and e.value.type == 1
 
 
 @pytest.mark.parametrize("transport", ["am", "sockets"])
