@@ -18,8 +18,9 @@ namespace niclab::bindings {
 
 namespace {
 
-// Host memory the multicast calls stage payloads in, clear of GrimNode's (0x3800_0000).
-constexpr uint64_t kMcStage = 0x3810'0000;
+// Host memory the multicast calls stage payloads in (up to Multicast::kMaxMessage),
+// clear of GrimNode's (0x3800_0000) and of the library's reassembly buffers.
+constexpr uint64_t kMcStage = grim::Multicast::kReassemblyBase + grim::Multicast::kReassemblyBytes;
 
 class GrimMulticast {
 public:
@@ -69,8 +70,7 @@ private:
     std::pair<uint32_t, std::array<uint32_t, 4>> prepare(const char* call, const std::string& handler, const std::vector<uint32_t>& args,
                                                          const std::string& data) {
         if (args.size() > 4) fail(std::string(call) + ": at most four arguments, not " + std::to_string(args.size()));
-        if (data.size() > GRIM_MTU)
-            fail(std::string(call) + ": " + std::to_string(data.size()) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
+        grim::Multicast::check_size(call, data.size());  // larger than one message: fragmented (§8.2.3)
         std::array<uint32_t, 4> a{};
         for (size_t i = 0; i < args.size(); ++i) a[i] = args[i];
         const uint32_t h = mc().endpoint().resolve(handler);

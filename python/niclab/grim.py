@@ -191,7 +191,11 @@ class Multicast:
 
     def send_mc(self, tree, handler, args=(), data=b""):
         """grim_sendMC: active message `handler` with up to four arguments and up to
-        64,572 bytes to every subscriber of `tree`, injected once."""
+        16 MB (bytes) to every subscriber of `tree`, injected once. Up to 64,572 B it is
+        one GRIM message; larger, the library sends an init, body and final fragments of
+        the endpoint's fragment size (63 KB on ``grim``) and every subscriber's library
+        reassembles them before the handler sees the whole message (seed 004 §8.2.3).
+        Too large: ``GrimMulticastError`` with key ``"bytes"``."""
         self._m.send_mc(tree, handler, list(args), bytes(data))
 
     def broadcast(self, handler, args=(), data=b""):

@@ -123,3 +123,91 @@ def test_validation_has_fig_8_7_checks_and_the_copy_rates():
     assert rows["on-card memory copy, LANai 4 (multicast queue)"].published == 19
     assert rows["on-card memory copy, LANai 9 (multicast queue)"].published == 66
     assert 0 < rows["on-card memory copy, LANai 4 (multicast queue)"].simulated < rows["on-card memory copy, LANai 9 (multicast queue)"].simulated
+
+
+FRAGMENT = 63 * 1024  # the `grim` image's fragment size
+MTU = 64572
+
+
+def test_a_fragmented_multicast_arrives_whole_at_every_member_across_the_boundaries():
+    """§8.2.3: larger than one GRIM message, the library fragments and every member's
+    library reassembles; sizes around the fragment and the MTU, and 1 MB."""
+    # Python runs one call at a time: the members poll only when asked, so their AM
+    # queues must hold every fragment sent meanwhile (33 messages).
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 6, "firmware": "grim", "set": {"grim.am_slots": 64}})
+    eps = [s.grim(n) for n in range(6)]
+    for e in eps:
+        e.handler("mc")
+    tree = eps[0].find_multicast_tree("py.frag")
+    members = (1, 2, 3, 5)
+    for n in members:
+        eps[n].subscribe_multicast(tree)
+    sizes = [1, FRAGMENT - 1, FRAGMENT, FRAGMENT + 1, MTU, MTU + 1, 3 * FRAGMENT + 5, 1 << 20]
+    for k, n in enumerate(sizes):
+        eps[4].send_mc(tree, "mc", [k, n, 77, 88], _payload(k, n))
+    for n in members:
+        got = eps[n].wait(len(sizes))
+        assert [m["args"] for m in got] == [[k, n_, 77, 88] for k, n_ in enumerate(sizes)]
+        assert [len(m["data"]) for m in got] == sizes
+        for k, m in enumerate(got):
+            assert m["data"] == _payload(k, sizes[k]), f"node {n} message {k}"
+        assert all(m["src"] == 4 and m["handler"] == "mc" for m in got)
+    assert eps[0].poll() == [] and eps[4].poll() == []
+    # Each fragmented message was an init and its fragments at every member's NI.
+    messages = sum(1 if n <= MTU else 1 + -(-n // FRAGMENT) for n in sizes)
+    assert all(eps[n].counters()["mc_delivered"] == messages for n in members)
+
+
+def test_fragmented_multicasts_from_two_senders_on_two_trees_do_not_mix():
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 5, "firmware": "grim"})
+    eps = [s.grim(n) for n in range(5)]
+    for e in eps:
+        e.handler("mc")
+    a, b = eps[0].find_multicast_tree("py.a"), eps[0].find_multicast_tree("py.b")
+    for n in (0, 1, 2):
+        eps[n].subscribe_multicast(a)
+    for n in (1, 2, 3):
+        eps[n].subscribe_multicast(b)
+    # Both senders' first fragmented message has counter 1: the id tells them apart.
+    eps[3].send_mc(a, "mc", [1], _payload(1, 200000))
+    eps[4].send_mc(b, "mc", [2], _payload(2, 150000))
+    eps[3].send_mc(a, "mc", [3], _payload(3, 70000))
+    eps[0].send_mc(b, "mc", [4], _payload(4, 130000))
+    for n, want in ((0, {1: 200000, 3: 70000}), (1, {1: 200000, 2: 150000, 3: 70000, 4: 130000}),
+                    (2, {1: 200000, 2: 150000, 3: 70000, 4: 130000}), (3, {2: 150000, 4: 130000})):
+        got = {m["args"][0]: m for m in eps[n].wait(len(want))}
+        assert sorted(got) == sorted(want), f"node {n}"
+        for k, size in want.items():
+            assert got[k]["data"] == _payload(k, size), f"node {n} message {k}"
+            assert got[k]["src"] == {1: 3, 2: 4, 3: 3, 4: 0}[k]
+        assert eps[n].poll() == []
+
+
+def test_a_multicast_too_large_for_the_library_is_a_typed_error():
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 2, "firmware": "grim"})
+    a = s.grim(0)
+    a.handler("mc")
+    tree = a.find_multicast_tree("py.big")
+    a.subscribe_multicast(tree)
+    with pytest.raises(niclab.GrimMulticastError) as e:
+        a.send_mc(tree, "mc", [], bytes((16 << 20) + 1))
+    assert e.value.key == "bytes" and "16777217 B" in str(e.value)
+    # A member that never polls: its 16 AM slots fill, the tree backs up, and the send
+    # queue never has room for the rest of a 4 MB message: an error after 1 s, no hang.
+    s.grim(1).handler("mc")
+    s.grim(1).subscribe_multicast(tree)
+    with pytest.raises(niclab.GrimMulticastError) as e:
+        a.send_mc(tree, "mc", [], bytes(4 << 20))
+    assert e.value.key == "multicast id" and "not polling" in str(e.value)
+
+
+def test_the_multicast_experiment_runs_past_one_fragment():
+    """Fig. 8.7/8.8 beyond one message: native multicast fragmented by the library, the
+    unicast copies fragmented as the am path does; both reassembled at every receiver."""
+    r = niclab.run("multicast", preset="grim-lanai9", nodes=4, groups=[4], sizes=[64512, 200000], repeats=1)
+    c = r.columns
+    assert list(c["bytes"]) == [64512, 200000]
+    for col in ("native_rtt_us", "unicast_rtt_us", "native_inject_us", "unicast_inject_us"):
+        assert c[col][1] > c[col][0] > 0
+    # One injection of the fragments against three copies of them.
+    assert c["native_inject_us"][1] < c["unicast_inject_us"][1]

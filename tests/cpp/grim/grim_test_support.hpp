@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,18 @@ inline std::vector<uint8_t> vread(system::System& sys, size_t node, uint32_t va,
 }
 inline void vwrite(system::System& sys, size_t node, uint32_t va, const std::vector<uint8_t>& b) {
     endpoint(sys, node).memory().write(sys.host_memory(node), va, b);
+}
+
+// Runs `f`: the key of the MulticastError it throws, its message added to `messages`;
+// "(none)" if it throws none.
+inline std::string multicast_error_key(const std::function<void()>& f, std::vector<std::string>& messages) {
+    try {
+        f();
+        return "(none)";
+    } catch (const MulticastError& e) {
+        messages.push_back(e.what());
+        return e.key();
+    }
 }
 
 }  // namespace niclab::grim::test

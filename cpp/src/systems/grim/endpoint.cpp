@@ -27,6 +27,20 @@ const char* type_name(uint32_t type) {
         default: return "remote memory operation";
     }
 }
+
+// §8.2.2 (L2127): a remote memory transfer larger than one message is a series of
+// smaller ones of the endpoint's fragment size, `op(offset, bytes, last)` each; the
+// caller attaches the lock or notification to the last only. GRIM runs one sender's
+// RM messages in order, so that update comes after every fragment's data. No copy.
+template <class Op>
+void in_fragments(uint32_t bytes, uint32_t fragment, Op op) {
+    for (uint32_t off = 0;;) {
+        const uint32_t n = std::min(fragment, bytes - off);
+        op(off, n, off + n == bytes);
+        off += n;
+        if (off == bytes) return;
+    }
+}
 }  // namespace
 
 Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams& params,
@@ -105,11 +119,7 @@ void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& he
     ctx.compute(params_.send_call);
     const uint32_t entry = GRIM_ENTRY_BYTES(bytes);
     bus::PciBus& bus = nic_.bus();
-    auto skip_at = [&] {  // bytes left unused at the queue's end: the entry is not split
-        const uint32_t pos = back_ % kSendQueueBytes;
-        return pos + entry > kSendQueueBytes ? kSendQueueBytes - pos : 0;
-    };
-    uint32_t skip = skip_at();
+    uint32_t skip = queue_need(bytes) - entry;  // bytes left unused at the queue's end: the entry is not split
     // Room by the NI's front as last seen; read it again (PIO) only when short. While
     // the queue is full, take arrivals: the NI frees an entry only once the peer's NI
     // has ACKed it, which it does only when it can deliver it, i.e. when the peer's
@@ -118,15 +128,11 @@ void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& he
     // 4 MB bidir stall (STATUS.md). Not inside a handler: poll() is not re-entrant
     // (the slot being handled would be handled again), so a handler's send waits as
     // before. A handler may send (poll() runs here), so the room is recomputed.
-    while (kSendQueueBytes - (back_ - front_seen_) < entry + skip) {
-        uint8_t w[4];
-        bus.load(ctx, nic_.pci_address(lc_field(offsetof(grim_lc, sq_front)) - LANAI_SRAM_UNCACHED_BASE), w);
-        front_seen_ = uint32_t(w[0]) | uint32_t(w[1]) << 8 | uint32_t(w[2]) << 16 | uint32_t(w[3]) << 24;
-        if (!dispatching_ && kSendQueueBytes - (back_ - front_seen_) < entry + skip) {
+    while (!send_room(ctx, entry + skip))
+        if (!dispatching_) {
             poll(ctx);
-            skip = skip_at();
+            skip = queue_need(bytes) - entry;
         }
-    }
     const uint32_t pos = back_ % kSendQueueBytes;
     if (skip) {
         const uint32_t mark = GRIM_WRAP_MARK;
@@ -163,6 +169,21 @@ void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& he
     tell_back(back_);
 }
 
+uint32_t Endpoint::queue_need(uint32_t bytes) const {
+    const uint32_t entry = GRIM_ENTRY_BYTES(bytes);
+    const uint32_t pos = back_ % kSendQueueBytes;
+    return entry + (pos + entry > kSendQueueBytes ? kSendQueueBytes - pos : 0);
+}
+
+// Room by the NI's front as last seen; read it again (PIO) only when short.
+bool Endpoint::send_room(host::ProcessContext& ctx, uint32_t need) {
+    if (kSendQueueBytes - (back_ - front_seen_) >= need) return true;
+    uint8_t w[4];
+    nic_.bus().load(ctx, nic_.pci_address(lc_field(offsetof(grim_lc, sq_front)) - LANAI_SRAM_UNCACHED_BASE), w);
+    front_seen_ = uint32_t(w[0]) | uint32_t(w[1]) << 8 | uint32_t(w[2]) << 16 | uint32_t(w[3]) << 24;
+    return kSendQueueBytes - (back_ - front_seen_) >= need;
+}
+
 void Endpoint::am_send(host::ProcessContext& ctx, uint32_t dst_node, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,
                        uint32_t bytes) {
     if (bytes > GRIM_MTU) throw Error("grim_send: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
@@ -176,10 +197,13 @@ void Endpoint::am_send(host::ProcessContext& ctx, uint32_t dst_node, uint32_t ha
 
 void Endpoint::rm_write_p(host::ProcessContext& ctx, uint32_t dst_node, uint64_t remote, uint64_t src, uint32_t bytes, uint64_t notify,
                           uint32_t notify_value, uint32_t user) {
-    if (bytes > GRIM_MTU) throw Error("rm_write_p: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
     if (dst_node >= nic_.network()->nodes()) throw Error("rm_write_p: no node " + std::to_string(dst_node));
     if (remote + bytes > 0xFFFF'FFFFull || notify > 0xFFFF'FFFCull)
         throw Error("rm_write_p: PCI physical addresses are 32-bit (seed 004 L575)");
+    if (bytes > GRIM_MTU)
+        return in_fragments(bytes, fragment_bytes(), [&](uint32_t off, uint32_t n, bool last) {
+            rm_write_p(ctx, dst_node, remote + off, src + off, n, last ? notify : 0, last ? notify_value : 0, user);
+        });
     const uint32_t words = (bytes + 3) / 4;
     push(ctx,
          {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_P, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, kLc)),
@@ -218,12 +242,15 @@ uint32_t Endpoint::word(uint32_t va) const {
 
 void Endpoint::rm_write_v(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t src, uint32_t bytes, uint32_t notify,
                           uint32_t notify_value, uint32_t user) {
-    if (bytes > GRIM_MTU) throw Error("rm_write_v: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
     check_node("rm_write_v", dst_node);
     if (bytes && !space_.registered(src, bytes))
         throw MemoryError("rm_write_v: the source " + hex_address(src) + " (" + std::to_string(bytes) + " B) is not registered memory of node " +
                               std::to_string(node()),
                           node(), src);
+    if (bytes > GRIM_MTU)
+        return in_fragments(bytes, fragment_bytes(), [&](uint32_t off, uint32_t n, bool last) {
+            rm_write_v(ctx, dst_node, remote + off, src + off, n, last ? notify : 0, last ? notify_value : 0, user);
+        });
     const uint32_t words = (bytes + 3) / 4;
     push(ctx,
          {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_V, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, kLc)),
@@ -232,7 +259,6 @@ void Endpoint::rm_write_v(host::ProcessContext& ctx, uint32_t dst_node, uint32_t
 }
 
 void Endpoint::rm_read(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t local, uint32_t bytes, uint32_t lock) {
-    if (bytes > GRIM_MTU) throw Error("rm_read: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
     check_node("rm_read", dst_node);
     auto local_check = [&](uint32_t va, uint32_t n, const char* what) {
         if (n && !space_.registered(va, n))
@@ -241,6 +267,11 @@ void Endpoint::rm_read(host::ProcessContext& ctx, uint32_t dst_node, uint32_t re
     };
     local_check(local, bytes, "destination");
     if (lock) local_check(lock, 4, "lock word");
+    // Each read's reply zeroes its lock (L1193): only the last read carries it.
+    if (bytes > GRIM_MTU)
+        return in_fragments(bytes, fragment_bytes(), [&](uint32_t off, uint32_t n, bool last) {
+            rm_read(ctx, dst_node, remote + off, local + off, n, last ? lock : 0);
+        });
     push(ctx,
          {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_RV, 0, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(0, GRIM_ENDPOINT(dst_node, kLc)), GRIM_W3(kLc, 0),
           remote, local, bytes, lock},

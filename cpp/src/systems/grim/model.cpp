@@ -6,9 +6,11 @@
 
 #include "niclab/fw/grim_fw.h"
 #include "niclab/system/config_error.hpp"
+#include "niclab/system/group_model.hpp"
 #include "niclab/system/pci_part.hpp"
 #include "niclab/system/published.hpp"
 #include "niclab/systems/grim/grim.hpp"
+#include "niclab/systems/grim/group_messaging.hpp"
 #include "niclab/systems/grim/sockets.hpp"
 #include "niclab/systems/grim/transport.hpp"
 
@@ -77,7 +79,7 @@ public:
         Endpoint& ep = endpoint();
         if (!multicast_ || &multicast_->endpoint() != &ep)
             multicast_ = std::make_unique<Multicast>(ep, node_of(sys_, 0).multicast_trees(),
-                                                     [this](uint32_t n) -> Endpoint& { return node_of(sys_, n).endpoint(); });
+                                                     [this](uint32_t n) -> Multicast& { return node_of(sys_, n).multicast(); });
         return *multicast_;
     }
     Endpoint& endpoint() {
@@ -126,7 +128,8 @@ GrimNode& node_of(system::System& sys, size_t node) {
     return *n;
 }
 
-class GrimModel final : public system::SystemModel {
+// The multicast benchmark finds GRIM's NI multicast through GroupModel (group_model.hpp).
+class GrimModel final : public system::SystemModel, public system::GroupModel {
 public:
     std::string name() const override { return "grim"; }
     std::string summary() const override {
@@ -162,6 +165,10 @@ public:
         } catch (const Error& e) {
             throw msg::TransportError(std::string("transport '") + transport + "': " + e.what());
         }
+    }
+    std::unique_ptr<msg::GroupMessaging> open_group_messaging(system::System& sys, uint32_t node) const override {
+        node_of(sys, node);  // a GRIM node, or Error naming it
+        return make_group_messaging(sys, node);
     }
     std::string default_firmware() const override { return "grim"; }
     const nlohmann::json& published() const override { return system::published("grim"); }

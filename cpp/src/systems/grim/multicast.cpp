@@ -37,8 +37,12 @@ McTree& McDirectory::tree(uint32_t id, const char* call) {
     return trees_[id];
 }
 
-Multicast::Multicast(Endpoint& ep, McDirectory& directory, std::function<Endpoint&(uint32_t)> peer)
-    : ep_(ep), dir_(directory), peer_(std::move(peer)) {}
+Multicast::Multicast(Endpoint& ep, McDirectory& directory, std::function<Multicast&(uint32_t)> peer)
+    : ep_(ep), dir_(directory), peer_(std::move(peer)) {
+    init_ = ep_.register_handler(kMcFragmentInit, [this](host::ProcessContext&, const ActiveMessage& m) { fragment_init(m); });
+    body_ = ep_.register_handler(kMcFragmentBody, [this](host::ProcessContext& ctx, const ActiveMessage& m) { fragment_copy(ctx, m, false); });
+    final_ = ep_.register_handler(kMcFragmentFinal, [this](host::ProcessContext& ctx, const ActiveMessage& m) { fragment_copy(ctx, m, true); });
+}
 
 uint32_t Multicast::find_tree(const std::string& name) { return dir_.find(name, ep_.node()); }
 
@@ -119,7 +123,7 @@ void Multicast::update(host::ProcessContext& ctx, McTree& t) {
     const uint32_t epoch = t.epoch;
     auto settled = [&] {
         for (uint32_t n : watch) {
-            const Endpoint& e = peer_(n);
+            const Endpoint& e = peer_(n).ep_;
             if (e.nic_.nic().peek32(e.shared_ + offsetof(grim_shared, mc) + t.id * sizeof(grim_mc_tree) + offsetof(grim_mc_tree, epoch)) != epoch)
                 return false;
         }
@@ -136,12 +140,30 @@ void Multicast::update(host::ProcessContext& ctx, McTree& t) {
     }
 }
 
+void Multicast::check_size(const char* call, uint64_t bytes) {
+    if (bytes > kMaxMessage)
+        throw MulticastError(std::string(call) + ": " + std::to_string(bytes) + " B is more than the " + std::to_string(kMaxMessage) +
+                                 " B the library fragments and reassembles in one call (one message carries up to GRIM's MTU of " +
+                                 std::to_string(GRIM_MTU) + " B)",
+                             "bytes");
+}
+
 void Multicast::send_mc(host::ProcessContext& ctx, uint32_t id, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,
                         uint32_t bytes) {
     const McTree& t = dir_.tree(id, "grim_sendMC");
-    if (bytes > GRIM_MTU)
-        throw Error("grim_sendMC: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
+    check_size("grim_sendMC", bytes);
+    // The header's handler field is 16 bits and 0 names none (handler_server.hpp).
+    if (handler == 0 || handler > 0xFFFF)
+        throw MulticastError("grim_sendMC: " + std::to_string(handler) + " is no handler id (the handler server gives 1..65535)", "handler");
     if (t.root < 0) return;
+    if (bytes > GRIM_MTU)
+        send_fragmented(ctx, t, handler, args, src, bytes);
+    else
+        inject(ctx, t, handler, args, src, bytes);
+}
+
+void Multicast::inject(host::ProcessContext& ctx, const McTree& t, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,
+                       uint32_t bytes) {
     const uint32_t words = (bytes + 3) / 4;
     ep_.push(ctx,
              {GRIM_W0(0, 0), GRIM_W1(GRIM_T_MC, words * 4 - bytes, t.id, GRIM_ENDPOINT(ep_.node(), Endpoint::kLc)),
@@ -155,6 +177,9 @@ void Multicast::broadcast(host::ProcessContext& ctx, uint32_t handler, const std
     McTree& t = dir_.tree(id, "grim_broadcast");
     const uint32_t nodes = ep_.nic_.network() ? ep_.nic_.network()->nodes() : 1;
     if (t.members.size() != nodes) {
+        // Every node's library is set up (its fragment handlers registered) before
+        // anything reaches it.
+        for (uint32_t n = 0; n < nodes; ++n) peer_(n);
         for (uint32_t n = 0; n < nodes; ++n) t.members[n] = uint8_t(1u << Endpoint::kLc);
         update(ctx, t);
     }

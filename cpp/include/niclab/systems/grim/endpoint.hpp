@@ -105,7 +105,9 @@ public:
     void am_send(host::ProcessContext& ctx, uint32_t dst_node, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,
                  uint32_t bytes);
     // grim_sendPhysicalMemory: `bytes` from `src` to host physical `remote` on
-    // `dst_node`; then `notify_value` to `notify` (0: no notification).
+    // `dst_node`; then `notify_value` to `notify` (0: no notification). rm_write_p,
+    // rm_write_v and rm_read split a transfer larger than GRIM_MTU into fragment_bytes()
+    // pieces with the notification or lock on the last only (§8.2.2).
     void rm_write_p(host::ProcessContext& ctx, uint32_t dst_node, uint64_t remote, uint64_t src, uint32_t bytes, uint64_t notify,
                     uint32_t notify_value, uint32_t user = 0);
     // Registered memory (§4.5.1, App. C.5.1). malloc_pinned: contiguous; each new 4 MB
@@ -121,7 +123,7 @@ public:
     // the remote word at virtual `notify` (0: none). The remote NI translates (RM-V).
     void rm_write_v(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t src, uint32_t bytes, uint32_t notify,
                     uint32_t notify_value, uint32_t user = 0);
-    // grim_fetchMemory (§4.5.4): `bytes` (<= GRIM_MTU) from virtual `remote` on `dst_node`
+    // grim_fetchMemory (§4.5.4): `bytes` from virtual `remote` on `dst_node`
     // into local registered `local`; then zero to the local word at `lock` (0: none).
     // MemoryError at once if `local` or `lock` is not registered here.
     void rm_read(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t local, uint32_t bytes, uint32_t lock);
@@ -152,6 +154,11 @@ private:
     // the process's virtual `src` when `space` is given.
     void push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& header, uint64_t src, uint32_t bytes,
               const AddressSpace* space = nullptr);
+    // Send-queue bytes an entry of `bytes` takes now (with the skip to the queue's
+    // start when it would wrap), and whether that many are free (one PIO load of the
+    // NI's front when the last one seen leaves too little).
+    uint32_t queue_need(uint32_t bytes) const;
+    bool send_room(host::ProcessContext& ctx, uint32_t need);
     void check_errors();
     bool dispatching_ = false;  // a handler is running (poll() is not re-entrant)
     void check_node(const char* call, uint32_t dst_node) const;

@@ -26,13 +26,16 @@
 #include "niclab/fw/grim_fw.h"
 #include "niclab/host/process.hpp"
 #include "niclab/sim/error.hpp"
+#include "niclab/systems/grim/mc_fragments.hpp"
 
 namespace niclab::grim {
 
 class Endpoint;
+struct ActiveMessage;
 
-// A multicast call refused: an unknown tree, a channel mask the node has no LCs for.
-// `key` names the argument at fault ("multicast id", "channels", "name").
+// A multicast call refused: an unknown tree, a channel mask the node has no LCs for, a
+// message too large, a handler id that cannot be one. `key` names the argument at fault
+// ("multicast id", "channels", "name", "bytes", "handler").
 class MulticastError : public Error {
 public:
     MulticastError(const std::string& what, std::string key) : Error(what), key_(std::move(key)) {}
@@ -68,7 +71,7 @@ private:
 };
 
 // One endpoint's multicast calls (Tables C.8-C.9). `peer(node)` gives every node's
-// endpoint: an update returns once each NI of the new tree has applied it (read from
+// multicast calls (and through them its endpoint): an update returns once each NI of the new tree has applied it (read from
 // the NIs' tables, untimed, while this process polls), so a send after a subscription
 // reaches the new tree.
 class Multicast {
@@ -77,8 +80,17 @@ public:
     // Host memory the library builds tree-update payloads in (driver-owned, beside the
     // endpoint's translation request and error record).
     static constexpr uint64_t kUpdateStage = 0x3FFF'A000;
+    // ... and a fragmented message's init payload (its four arguments).
+    static constexpr uint64_t kFragmentStage = 0x3FFF'9000;
+    // Fragmentation (§8.2.3, mc_fragments.hpp). assumption: the library takes messages of
+    // up to 16 MB in one call (the thesis gives no limit; the count is a u32) and
+    // reassembles them in 128 MB of host memory above the page-pinned frames (vm.hpp),
+    // room for eight of the largest at once at one receiver.
+    static constexpr uint64_t kMaxMessage = 16ull << 20;
+    static constexpr uint64_t kReassemblyBase = 0x7000'0000, kReassemblyBytes = 128ull << 20;
 
-    Multicast(Endpoint& ep, McDirectory& directory, std::function<Endpoint&(uint32_t)> peer);
+    // Registers the three fragment handlers (§8.2.1 Fig. 8.9) on the endpoint.
+    Multicast(Endpoint& ep, McDirectory& directory, std::function<Multicast&(uint32_t)> peer);
 
     // grim_findMulticastTree
     uint32_t find_tree(const std::string& name);
@@ -90,7 +102,9 @@ public:
     void unsubscribe(host::ProcessContext& ctx, uint32_t id, uint32_t channels);
     // grim_sendMC: an AM for every subscribed endpoint of tree `id`, injected once
     // through this endpoint's LC to the tree's root NI. A tree nobody subscribes to
-    // gets nothing (and nothing is sent).
+    // gets nothing (and nothing is sent). Up to GRIM_MTU bytes go as one message; up to
+    // kMaxMessage as init, body and final fragments of the endpoint's fragment size
+    // (§8.2.3), whole at every member before `handler` runs there.
     void send_mc(host::ProcessContext& ctx, uint32_t id, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src, uint32_t bytes);
     // grim_broadcast: to LC 0 of every node (tree kBroadcastTree, everyone subscribed at
     // its first use).
@@ -101,14 +115,39 @@ public:
     // This NI's table for tree `id` (the firmware's, read untimed).
     grim_mc_tree table(uint32_t id) const;
     Endpoint& endpoint() { return ep_; }
+    // Fragmented messages this node is reassembling now.
+    uint64_t reassembling() const { return partial_.size(); }
+    // MulticastError naming "bytes" if `call` may not send `bytes` in one call.
+    static void check_size(const char* call, uint64_t bytes);
 
 private:
+    // A fragmented message being reassembled here, by its reassembly id.
+    struct Partial {
+        uint64_t buffer = 0;
+        uint32_t total = 0, have = 0, handler = 0, src_node = 0;
+        std::array<uint32_t, 4> args{};
+    };
     void check_channels(const char* call, uint32_t channels) const;
     void update(host::ProcessContext& ctx, McTree& t);
+    // One multicast message into the LC, to the tree's root NI.
+    void inject(host::ProcessContext& ctx, const McTree& t, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,
+                uint32_t bytes);
+    // mc_fragments.cpp: the sender's side and the three handlers.
+    void send_fragmented(host::ProcessContext& ctx, const McTree& t, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,
+                         uint32_t bytes);
+    void polled_inject(host::ProcessContext& ctx, const McTree& t, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,
+                       uint32_t bytes);
+    void fragment_init(const ActiveMessage& m);
+    void fragment_copy(host::ProcessContext& ctx, const ActiveMessage& m, bool final);
+    Partial& partial(const ActiveMessage& m, const char* kind);
 
     Endpoint& ep_;
     McDirectory& dir_;
-    std::function<Endpoint&(uint32_t)> peer_;
+    std::function<Multicast&(uint32_t)> peer_;
+    uint32_t init_ = 0, body_ = 0, final_ = 0;    // the fragment handlers' ids
+    std::array<uint32_t, GRIM_MC_TREES> counter_{};  // fragmented messages sent, per tree
+    std::map<std::pair<uint32_t, uint32_t>, Partial> partial_;  // by (endpoint << 8 | tree, counter)
+    ReassemblyArena arena_{kReassemblyBase, kReassemblyBytes};
 };
 
 }  // namespace niclab::grim
