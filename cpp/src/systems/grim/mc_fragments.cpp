@@ -30,14 +30,13 @@ void Multicast::send_fragmented(host::ProcessContext& ctx, const McTree& t, uint
     }
 }
 
-// assumption: while a fragmented message waits for room in the send queue the library
-// polls its endpoint. A member's own AM queue fills with the tree's messages (its own
+// While a fragment waits for room in the send queue the library polls its endpoint, as
+// Endpoint::push does: a member's own AM queue fills with the tree's messages (its own
 // fragments too); while it is full its NI refuses the tree's hops (NACK, §8.1.4) and the
-// tree backs up to the root, which then refuses our injections: the send queue drains
-// only if we poll. Endpoint::push's own wait holds the CPU without polling, as single
-// messages still do (their timing unchanged; a library that polls there too is left,
-// STATUS.md). A queue that stays full for a second of simulated time (members that
-// never poll) is an error, not a hang, as an update's wait is (multicast.cpp).
+// tree backs up to the root, which refuses our injections, so the queue drains only if
+// we poll (not from inside a handler: poll() is not re-entrant). Unlike push it gives
+// up: a queue that stays full for a second of simulated time (members that never poll)
+// is an error, not a hang, as an update's wait is (multicast.cpp).
 void Multicast::polled_inject(host::ProcessContext& ctx, const McTree& t, uint32_t handler, const std::array<uint32_t, 4>& args,
                               uint64_t src, uint32_t bytes) {
     const Time since = ctx.now();
@@ -47,7 +46,7 @@ void Multicast::polled_inject(host::ProcessContext& ctx, const McTree& t, uint32
                                      "multicast tree " + std::to_string(t.id) + " ('" + t.name + "') for 1 s: its members are not " +
                                      "polling (their AM queues are full)",
                                  "multicast id");
-        ep_.poll(ctx);
+        if (!ep_.dispatching_) ep_.poll(ctx);
     }
     inject(ctx, t, handler, args, src, bytes);
 }
