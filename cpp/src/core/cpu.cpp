@@ -237,7 +237,7 @@ bool Cpu::fetch_slow() {
                 icache_.fill(line);
                 fill = line_fill_cycles(icache_);
             }
-        } else {
+        } else if (cfg_.uncached_fetch_fills_line) {
             // Not cacheable here (the I-cache off, or the uncached view): PPC440x5 User's
             // Manual p.104 - the instruction cache controller still requests the whole
             // line, "even if the caching inhibited (I) storage attribute is set", into its

@@ -36,6 +36,7 @@ const std::vector<Mapping>& mappings() {
         {"core.dcache.ways", "ways", 1, 4096, [](auto& c, int64_t v) { c.core.dcache.ways = uint32_t(v); }},
         {"core.sram_read_cycles", "cycles", 0, 127, [](auto& c, int64_t v) { c.core.sram_read_cycles = uint32_t(v); }},
         {"core.sram_write_cycles", "cycles", 0, 1000, [](auto& c, int64_t v) { c.core.sram_write_cycles = uint32_t(v); }},
+        {"core.uncached_fetch_fills_line", "flag", 0, 1, [](auto& c, int64_t v) { c.core.uncached_fetch_fills_line = v != 0; }},
         {"core.line_beat_cycles", "cycles", 0, 1000, [](auto& c, int64_t v) { c.core.line_beat_cycles = uint32_t(v); }},
         {"core.bus_bytes_per_beat", "bytes", 1, 4096, [](auto& c, int64_t v) { c.core.bus_bytes_per_beat = uint32_t(v); }},
         {"core.posted_writes", "writes", 1, 64, [](auto& c, int64_t v) { c.core.posted_writes = uint32_t(v); }},

@@ -64,6 +64,20 @@ TEST(CoreTimingLoop, CachesOffReadEveryLineThePcEnters) {
               kIterations * loop_lines(on) * on.line_fill_cycles("icache"));
 }
 
+// A core without a line buffer (core.uncached_fetch_fills_line 0, the LANai's) takes each
+// instruction from SRAM in its issue cycle: with the caches off the loop costs what the
+// warm I-cache run costs, its instructions only.
+TEST(CoreTimingLoop, WithoutALineBufferCachesOffCostOnlyTheInstructions) {
+    TimingRun off("loop_cached_off", {{"core.uncached_fetch_fills_line", 0}});
+    ASSERT_TRUE(off.halted());
+    EXPECT_GE(loop_lines(off), 2) << "the loop should span lines, or the test proves little";
+    for (int pass = 0; pass < 2; ++pass) {
+        Measurement m = off.result(pass);
+        EXPECT_EQ(m.instret, kIterations * kBodyInsns + TimingRun::kOverheadInsns);
+        EXPECT_EQ(m.cycles, loop_cycles(off) + off.overhead_cycles()) << "pass " << pass;
+    }
+}
+
 TEST(CoreTimingLoop, DCacheDoesNotChangeAnAluLoop) {
     TimingRun i("loop_cached_i"), id("loop_cached_id");
     ASSERT_TRUE(i.halted());

@@ -30,6 +30,11 @@ struct CoreConfig {
 
     // SRAM over the processor local bus, in core cycles.
     uint32_t sram_read_cycles = 8;       // uncached load, or a fetch with the I-cache off
+    // With the I-cache off (or from the uncached view), does a fetch read its whole line
+    // into a line buffer, a line fill each time the pc enters another line (the
+    // PPC440's I-cache controller does, seed 001's SeaStar)? Without, the core takes each
+    // instruction from SRAM within its issue cycle and a fetch adds nothing (the LANai).
+    bool uncached_fetch_fills_line = true;
     uint32_t sram_write_cycles = 4;      // bus occupancy of one posted store
     uint32_t line_beat_cycles = 2;       // each further bus beat of a line fill
     uint32_t bus_bytes_per_beat = 16;    // 128-bit PLB
