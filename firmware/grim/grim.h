@@ -108,10 +108,14 @@ struct sb_entry {
     uint8_t timeouts;    /* times the retransmission timer found it unanswered */
     uint32_t sent_at;    /* low word of mtime when it last went (the timer's start) */
 };
-extern struct sb_entry scoreboard[GRIM_SCOREBOARD];
-int scoreboard_full(void);
-uint32_t scoreboard_next_token(void);                 /* the slot the next insert takes */
-uint32_t scoreboard_insert(const struct sb_entry *e);  /* returns the token */
+/* The rings (scoreboard.c): the host's logical channels, the multicast recycle channel. */
+#define SB_HOST  0u
+#define SB_MC    1u
+#define SB_RINGS 2u
+extern struct sb_entry scoreboard[SB_RINGS * GRIM_SCOREBOARD];
+int scoreboard_full(uint32_t ring);
+uint32_t scoreboard_next_token(uint32_t ring);        /* the token the ring's next insert takes */
+uint32_t scoreboard_insert(uint32_t ring, const struct sb_entry *e);  /* returns the token */
 void scoreboard_insert_done(const struct sb_entry *e); /* handled on the card: frees in order */
 void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq);
 void scoreboard_nack(uint32_t src, uint32_t token, uint32_t seq);

@@ -92,7 +92,7 @@ static int transmit(uint32_t lc, volatile struct grim_lc *L)
     e.state = SB_SENT;
     /* The token is the scoreboard slot the message takes; the slot is claimed after
      * the transmission starts (the insert overlaps the network send, L1340). */
-    const uint32_t slot = scoreboard_next_token();
+    const uint32_t slot = scoreboard_next_token(SB_HOST);
     wire_store(off, GRIM_W0(slot, seq));
 #if GRIM_DATAPATH == GRIM_DP_CUT_THROUGH
     /* The host may still be writing the message: send what is there (cut_through.c). */
@@ -100,7 +100,7 @@ static int transmit(uint32_t lc, volatile struct grim_lc *L)
 #endif
     send_start(off, e.bytes, dst);
     trace_val(GRIM_TP_SCOREBOARD);
-    scoreboard_insert(&e);
+    scoreboard_insert(SB_HOST, &e);
     next[lc] = e.end;
     COUNT(sent);
     trace_val(GRIM_TP_SENT);
@@ -113,7 +113,7 @@ int lc_send(void)
     if (ct_send_feed())
         return 1;  /* a partial send is on: the engine stays busy until it is whole */
 #endif
-    if (send_busy() || scoreboard_full())
+    if (send_busy() || scoreboard_full(SB_HOST))
         return 0;
     for (uint32_t i = 0; i < GRIM_MAX_LCS; ++i) {
         const uint32_t lc = (rr + i) % GRIM_MAX_LCS;

@@ -17,7 +17,9 @@
  *
  * A refusal (ticket not the expected one, no room for the copy or in a subscribed AM
  * queue) is a NACK: nothing is held, so a full NI never blocks its receive ring and
- * the down-only ordering of the trees (§8.1.3) keeps the recycling free of cycles.
+ * the down-only ordering of the trees (§8.1.3) keeps the recycling free of cycles. The
+ * copies have a scoreboard of their own (scoreboard.c), so a refused injection of this
+ * NI's host never keeps them, and so the queue, from being freed (L2053).
  */
 #include "grim.h"
 
@@ -117,7 +119,7 @@ static void mcq_append(uint32_t off, uint32_t wire, uint32_t ntargets, const uin
 
 int mc_send(void)
 {
-    if (mcq_next == mcq_back || send_busy() || scoreboard_full())
+    if (mcq_next == mcq_back || send_busy() || scoreboard_full(SB_MC))
         return 0;
     const uint32_t pos = mcq_next & (mcq_bytes - 1u);
     const uint32_t at = mcq + pos;
@@ -142,10 +144,10 @@ int mc_send(void)
     e.dst_lc = (uint8_t)GRIM_MC_LC;
     e.seq = (uint8_t)lc_take_seq(dst, GRIM_MC_LC, GRIM_MC_LC);
     e.state = SB_SENT;
-    wire_store(e.offset, GRIM_W0(scoreboard_next_token(), e.seq));
+    wire_store(e.offset, GRIM_W0(scoreboard_next_token(SB_MC), e.seq));
     send_start(e.offset, wire, dst);
     trace_val(GRIM_TP_MC_FORWARD);
-    scoreboard_insert(&e);
+    scoreboard_insert(SB_MC, &e);
     COUNT(sent);
     COUNT(mc_forwarded);
     if (last) {

@@ -27,18 +27,49 @@
  * to do, so a message's path costs one mtime read. After resend_limit timeouts of
  * the same message the NI gives up its pair's unanswered messages and tells the
  * host (GRIM_ERR_UNDELIVERABLE), so none is lost silently.
+ *
+ * Two scoreboards, each freeing in order: one for the host's logical channels and one
+ * for the NI's multicast recycle channel (GRIM_MC_LC; its tokens follow the first's).
+ * §8.1.3 (L2053) makes GRIM's multicast deadlock-free by keeping injected messages in
+ * the endpoint's own logical channel, apart from the recycled ones, so that "incoming
+ * multicast messages cannot be recycled into this buffer" and nothing recycled waits on
+ * an injection. One scoreboard freeing in order would join them again: an injection the
+ * tree's root refuses (its multicast queue full) would sit at the head and keep this
+ * NI's later recycled copies, acknowledged, from freeing the multicast queue; this NI
+ * then refuses the root's hops, the root's queue never drains, and it refuses the
+ * injection for ever (an inner member injecting into its own tree did exactly that).
+ * Apart, a recycled copy waits only on copies to NIs with larger ids (§8.1.3's down-only
+ * trees) and on local AM queues. Go-back-N is unchanged: a (destination, source LC,
+ * destination LC) pair lives in one of the two, in its send order.
  */
 #include "grim.h"
 
 #include "niclab/fw/csr.h"
 
-struct sb_entry scoreboard[GRIM_SCOREBOARD];
-static uint32_t sb_head, sb_count;
-static uint32_t resend_count;                 /* entries in SB_RESEND */
+struct sb_entry scoreboard[SB_RINGS * GRIM_SCOREBOARD];  /* ring r: tokens r * GRIM_SCOREBOARD + slot */
+static struct {
+    uint32_t head, count;  /* the oldest entry's slot, entries in flight */
+} sb[SB_RINGS];
+static uint32_t resend_count;                 /* entries in SB_RESEND, both rings */
 static uint64_t held_until[GRIM_MAX_NODES];   /* core cycles */
 #define NEVER (~0ull)
 static uint64_t backoff_wake = NEVER;         /* the end of a NACK backoff everything waits for */
 static uint64_t timeout_at = NEVER;           /* the retransmission timer; NEVER: not running */
+
+static inline uint32_t ring_of(uint32_t lc)
+{
+    return lc == GRIM_MC_LC ? SB_MC : SB_HOST;
+}
+
+/* The entry `i` places after ring r's oldest, and its token. */
+static inline uint32_t token_at(uint32_t r, uint32_t i)
+{
+    return r * GRIM_SCOREBOARD + (sb[r].head + i) % GRIM_SCOREBOARD;
+}
+static inline struct sb_entry *entry_at(uint32_t r, uint32_t i)
+{
+    return &scoreboard[token_at(r, i)];
+}
 
 static inline uint32_t mtime_lo(void)
 {
@@ -51,23 +82,23 @@ static void timer_arm(void)
     fw_set_timer_at(backoff_wake < timeout_at ? backoff_wake : timeout_at);
 }
 
-int scoreboard_full(void)
+int scoreboard_full(uint32_t r)
 {
-    return sb_count == GRIM_SCOREBOARD;
+    return sb[r].count == GRIM_SCOREBOARD;
 }
 
-uint32_t scoreboard_next_token(void)
+uint32_t scoreboard_next_token(uint32_t r)
 {
-    return (sb_head + sb_count) % GRIM_SCOREBOARD;
+    return token_at(r, sb[r].count);
 }
 
-uint32_t scoreboard_insert(const struct sb_entry *e)
+uint32_t scoreboard_insert(uint32_t r, const struct sb_entry *e)
 {
-    uint32_t token = (sb_head + sb_count) % GRIM_SCOREBOARD;
+    const uint32_t token = scoreboard_next_token(r);
     scoreboard[token] = *e;
     scoreboard[token].sent_at = mtime_lo();
     scoreboard[token].timeouts = 0;
-    ++sb_count;
+    ++sb[r].count;
     return token;
 }
 
@@ -75,7 +106,8 @@ uint32_t scoreboard_insert(const struct sb_entry *e)
  * control message is stale or forged, counted in bad_messages and ignored. */
 static struct sb_entry *live(uint32_t src, uint32_t token, uint32_t seq)
 {
-    if (token >= GRIM_SCOREBOARD || (token - sb_head) % GRIM_SCOREBOARD >= sb_count) {
+    const uint32_t r = token / GRIM_SCOREBOARD;
+    if (r >= SB_RINGS || (token % GRIM_SCOREBOARD - sb[r].head) % GRIM_SCOREBOARD >= sb[r].count) {
         COUNT(bad_messages);
         return 0;
     }
@@ -87,26 +119,27 @@ static struct sb_entry *live(uint32_t src, uint32_t token, uint32_t seq)
     return e;
 }
 
-static void free_acknowledged(void)
+/* Frees ring r's acknowledged entries from its oldest up to the first that is not. */
+static void free_acknowledged(uint32_t r)
 {
-    while (sb_count && scoreboard[sb_head].state == SB_ACKED) {
-        struct sb_entry *e = &scoreboard[sb_head];
-        if (e->lc == GRIM_MC_LC)
+    while (sb[r].count && scoreboard[r * GRIM_SCOREBOARD + sb[r].head].state == SB_ACKED) {
+        struct sb_entry *e = &scoreboard[r * GRIM_SCOREBOARD + sb[r].head];
+        if (r == SB_MC)
             mc_freed(e->end);                       /* the NI's own multicast queue */
         else
             grim_shared.lc[e->lc].sq_front = e->end;   /* the host may reuse the queue up to here */
         e->state = SB_FREE;
-        sb_head = (sb_head + 1u) % GRIM_SCOREBOARD;
-        --sb_count;
+        sb[r].head = (sb[r].head + 1u) % GRIM_SCOREBOARD;
+        --sb[r].count;
     }
-    if (!sb_count)
+    if (!sb[SB_HOST].count && !sb[SB_MC].count)
         timeout_at = NEVER;  /* armed afresh when the next message is in flight and the NI idle */
 }
 
 void scoreboard_insert_done(const struct sb_entry *e)
 {
-    scoreboard[scoreboard_insert(e)].state = SB_ACKED;
-    free_acknowledged();
+    scoreboard[scoreboard_insert(SB_HOST, e)].state = SB_ACKED;  /* a host LC's (lc_send.c) */
+    free_acknowledged(SB_HOST);
 }
 
 void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq)
@@ -116,7 +149,7 @@ void scoreboard_ack(uint32_t src, uint32_t token, uint32_t seq)
         return;
     COUNT(acks_received);
     e->state = SB_ACKED;
-    free_acknowledged();
+    free_acknowledged(token / GRIM_SCOREBOARD);
 }
 
 /* The target refused a remote memory message (memory it never registered): the
@@ -131,18 +164,19 @@ void scoreboard_error(uint32_t src, uint32_t token, uint32_t seq)
     if (e->lc != GRIM_MC_LC)  /* a multicast hop has no host to tell */
         rm_report_error(e->lc, GRIM_W1_TYPE(wire_load(e->offset + 4u)), src, wire_load(e->offset + 16u));
     e->state = SB_ACKED;
-    free_acknowledged();
+    free_acknowledged(token / GRIM_SCOREBOARD);
 }
 
-/* Roll back from the entry at position `from` (from sb_head): the receiver drops
- * everything after a refused or lost message until it comes again, so every later
- * one to the same destination and channel pair goes again too. */
-static void rollback(uint32_t from)
+/* Roll back ring r from the entry at position `from` (from its oldest): the receiver
+ * drops everything after a refused or lost message until it comes again, so every
+ * later one to the same destination and channel pair goes again too (a pair lives in
+ * one ring). */
+static void rollback(uint32_t r, uint32_t from)
 {
-    const struct sb_entry *e = &scoreboard[(sb_head + from) % GRIM_SCOREBOARD];
+    const struct sb_entry *e = entry_at(r, from);
     const uint32_t dst = e->dst, lc = e->lc, dst_lc = e->dst_lc;
-    for (uint32_t i = from; i < sb_count; ++i) {
-        struct sb_entry *x = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
+    for (uint32_t i = from; i < sb[r].count; ++i) {
+        struct sb_entry *x = entry_at(r, i);
         if (x->state == SB_SENT && x->dst == dst && x->lc == lc && x->dst_lc == dst_lc) {
             x->state = SB_RESEND;
             ++resend_count;
@@ -157,7 +191,8 @@ void scoreboard_nack(uint32_t src, uint32_t token, uint32_t seq)
         return;
     trace_val(GRIM_TP_NACK_RECEIVED);
     COUNT(nacks_received);
-    rollback((token - sb_head) % GRIM_SCOREBOARD);
+    const uint32_t r = token / GRIM_SCOREBOARD;
+    rollback(r, (token % GRIM_SCOREBOARD - sb[r].head) % GRIM_SCOREBOARD);
     held_until[src] = fw_mtime() + grim_shared.nack_backoff_cycles;
     trace_val(GRIM_TP_ROLLBACK);
 }
@@ -171,11 +206,12 @@ void scoreboard_gap(uint32_t src, uint32_t token, uint32_t seq, uint32_t expecte
     if (!e)
         return;
     COUNT(nacks_received);
-    for (uint32_t i = 0; i < sb_count; ++i) {
-        const struct sb_entry *x = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
+    const uint32_t r = token / GRIM_SCOREBOARD;
+    for (uint32_t i = 0; i < sb[r].count; ++i) {
+        const struct sb_entry *x = entry_at(r, i);
         if (x->state == SB_SENT && x->dst == src && x->lc == e->lc && x->dst_lc == e->dst_lc && x->seq == (uint8_t)expected) {
             trace_val(GRIM_TP_ROLLBACK);
-            rollback(i);
+            rollback(r, i);
             return;
         }
     }
@@ -190,44 +226,50 @@ int scoreboard_resend_pending(uint32_t dst, uint32_t lc, uint32_t dst_lc)
 {
     if (!resend_count)
         return 0;
-    for (uint32_t i = 0; i < sb_count; ++i) {
-        const struct sb_entry *x = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
+    const uint32_t r = ring_of(lc);
+    for (uint32_t i = 0; i < sb[r].count; ++i) {
+        const struct sb_entry *x = entry_at(r, i);
         if (x->state == SB_RESEND && x->dst == dst && x->lc == lc && x->dst_lc == dst_lc)
             return 1;
     }
     return 0;
 }
 
+/* Recycled copies first (they drain the NI, as in the main loop), then the host's;
+ * oldest first within each. */
 int scoreboard_retransmit(void)
 {
     if (!resend_count || send_busy())
         return 0;
     const uint64_t now = fw_mtime();
     uint64_t wake = ~0ull;
-    for (uint32_t i = 0; i < sb_count; ++i) {
-        struct sb_entry *x = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
-        if (x->state != SB_RESEND)
-            continue;
-        if (held_until[x->dst] > now) {
-            /* The oldest rolled-back message of a held destination keeps its later
-             * ones (same destination) behind it; others may go. */
-            if (held_until[x->dst] < wake)
-                wake = held_until[x->dst];
-            continue;
+    for (uint32_t k = 0; k < SB_RINGS; ++k) {
+        const uint32_t r = SB_RINGS - 1u - k;
+        for (uint32_t i = 0; i < sb[r].count; ++i) {
+            struct sb_entry *x = entry_at(r, i);
+            if (x->state != SB_RESEND)
+                continue;
+            if (held_until[x->dst] > now) {
+                /* The oldest rolled-back message of a held destination keeps its later
+                 * ones (same destination) behind it; others may go. */
+                if (held_until[x->dst] < wake)
+                    wake = held_until[x->dst];
+                continue;
+            }
+            /* W0 still holds the token and sequence it was stamped with -- except in the
+             * multicast queue, where one copy goes to each child with its own. */
+            if (r == SB_MC)
+                wire_store(x->offset, GRIM_W0(token_at(r, i), x->seq));
+            send_start(x->offset, x->bytes, x->dst);
+            x->state = SB_SENT;
+            x->sent_at = mtime_lo();
+            --resend_count;
+            COUNT(retransmits);
+            COUNT(sent);
+            backoff_wake = NEVER;
+            timer_arm();
+            return 1;
         }
-        /* W0 still holds the token and sequence it was stamped with -- except in the
-         * multicast queue, where one copy goes to each child with its own. */
-        if (x->lc == GRIM_MC_LC)
-            wire_store(x->offset, GRIM_W0((sb_head + i) % GRIM_SCOREBOARD, x->seq));
-        send_start(x->offset, x->bytes, x->dst);
-        x->state = SB_SENT;
-        x->sent_at = mtime_lo();
-        --resend_count;
-        COUNT(retransmits);
-        COUNT(sent);
-        backoff_wake = NEVER;
-        timer_arm();
-        return 1;
     }
     /* Everything waits for a backoff: the timer wakes the loop when it ends. */
     backoff_wake = wake;
@@ -235,16 +277,16 @@ int scoreboard_retransmit(void)
     return 0;
 }
 
-/* The pair of the entry at position `from` does not answer: its unanswered messages
- * are done with, each counted, and the host is told of the first. */
-static void give_up(uint32_t from)
+/* The pair of ring r's entry at position `from` does not answer: its unanswered
+ * messages are done with, each counted, and the host is told of the first. */
+static void give_up(uint32_t r, uint32_t from)
 {
-    const struct sb_entry *e = &scoreboard[(sb_head + from) % GRIM_SCOREBOARD];
+    const struct sb_entry *e = entry_at(r, from);
     const uint32_t dst = e->dst, lc = e->lc, dst_lc = e->dst_lc;
     if (lc != GRIM_MC_LC)  /* a multicast hop has no host to tell */
         rm_report_error(lc, GRIM_ERR_UNDELIVERABLE | GRIM_W1_TYPE(wire_load(e->offset + 4u)), dst, wire_load(e->offset + 16u));
-    for (uint32_t i = from; i < sb_count; ++i) {
-        struct sb_entry *x = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
+    for (uint32_t i = from; i < sb[r].count; ++i) {
+        struct sb_entry *x = entry_at(r, i);
         if ((x->state == SB_SENT || x->state == SB_RESEND) && x->dst == dst && x->lc == lc && x->dst_lc == dst_lc) {
             if (x->state == SB_RESEND)
                 --resend_count;
@@ -252,7 +294,7 @@ static void give_up(uint32_t from)
             COUNT(undeliverable);
         }
     }
-    free_acknowledged();
+    free_acknowledged(r);
 }
 
 static inline int timer_due(void)
@@ -268,7 +310,7 @@ int scoreboard_idle(void)
     if (!resend_count)
         backoff_wake = NEVER;  /* nothing waits for a backoff any more */
     if (timeout_at == NEVER) {
-        if (sb_count) {
+        if (sb[SB_HOST].count || sb[SB_MC].count) {
             timeout_at = fw_mtime() + period;
             timer_arm();
         } else if (timer_due()) {
@@ -283,27 +325,31 @@ int scoreboard_idle(void)
         timer_arm();  /* the backoff's end (scoreboard_retransmit's), or a stale one */
         return 0;
     }
-    uint32_t i = 0;
-    while (i < sb_count && scoreboard[(sb_head + i) % GRIM_SCOREBOARD].state != SB_SENT)
-        ++i;
+    /* Each ring's oldest unanswered entry: the one due is rolled back (or given up). */
     int progress = 0;
     uint64_t next = now + period;
-    if (i < sb_count) {
-        struct sb_entry *e = &scoreboard[(sb_head + i) % GRIM_SCOREBOARD];
+    for (uint32_t r = 0; r < SB_RINGS; ++r) {
+        uint32_t i = 0;
+        while (i < sb[r].count && entry_at(r, i)->state != SB_SENT)
+            ++i;
+        if (i == sb[r].count)
+            continue;
+        struct sb_entry *e = entry_at(r, i);
         const uint32_t age = (uint32_t)now - e->sent_at;
         if (age < period) {
-            next = now + (period - age);  /* the oldest unanswered one is not due yet */
+            if (now + (period - age) < next)
+                next = now + (period - age);  /* the oldest unanswered one is not due yet */
         } else {
             trace_val(GRIM_TP_TIMEOUT);
             COUNT(timeouts);
             if (grim_shared.resend_limit && ++e->timeouts > grim_shared.resend_limit)
-                give_up(i);
+                give_up(r, i);
             else
-                rollback(i);
+                rollback(r, i);
             progress = 1;
         }
     }
-    timeout_at = sb_count ? next : NEVER;
+    timeout_at = sb[SB_HOST].count || sb[SB_MC].count ? next : NEVER;
     timer_arm();
     return progress;
 }

@@ -167,19 +167,19 @@ TEST(GrimMcFragments, EveryByteReachesEveryMemberAcrossTheBoundariesForEveryTree
 
 // Three trees meet at node 5; four senders at once: node 7 alternates between two trees
 // (its k-th messages on "a" and "c" have the same counter, told apart by the tree), nodes
-// 7 and 3 both send on "a" (the same counters, told apart by the sending endpoint). Every sender is outside its
-// trees or a leaf of them (see STATUS.md: an NI that forwards one tree's fragments while
-// injecting many into a tree whose root forwards through it can deadlock in the
-// firmware's in-order scoreboard).
+// 7 and 2 both send on "a" (the same counters, told apart by the sending endpoint). The
+// senders 2, 3 and 4 are inner members of their own trees, which recycle through them
+// (a: 0 -> 2, 3; 2 -> 5, 6. b: 1 -> 3, 5; 3 -> 6. c: 2 -> 4, 5; 4 -> 6, 7), and of each
+// other's: node 2 forwards "a" and is the root of "c" while it injects into "a".
 TEST(GrimMcFragments, SendersAndTreesInterleaveAtOneReceiverWithoutMixingUp) {
     system::System sys(spec(8));
     FragRun run(sys);
-    const std::vector<uint32_t> a = {0, 2, 5}, b = {1, 3, 5}, c = {4, 5, 6};
+    const std::vector<uint32_t> a = {0, 2, 3, 5, 6}, b = {1, 3, 5, 6}, c = {2, 4, 5, 6, 7};
     run.subscribe({{"a", a}, {"b", b}, {"c", c}});
     const std::vector<Stream> streams = {{7, {"a", "c"}, {200000, 130001, 70000, 4, 65000, 200000, 130001, 64573}},
-                                         {3, {"a"}, {150000, 150000, 9, 90000}},
-                                         {6, {"b"}, {90000, 300000, 64573, 150000}},
-                                         {2, {"c"}, {64573, 250000, 100}}};
+                                         {2, {"a"}, {150000, 150000, 9, 90000}},
+                                         {3, {"b"}, {90000, 300000, 64573, 150000}},
+                                         {4, {"c"}, {64573, 250000, 100}}};
     std::vector<size_t> expect(8, 0);
     for (uint32_t m : a) expect[m] += 8;
     for (uint32_t m : b) expect[m] += 4;
@@ -193,6 +193,48 @@ TEST(GrimMcFragments, SendersAndTreesInterleaveAtOneReceiverWithoutMixingUp) {
     EXPECT_EQ(run.got(5).size(), 19u);
     // They did interleave: node 5 had messages of several senders and trees half-built.
     EXPECT_GE(run.busiest(5), 3u);
+}
+
+// An inner member injects into a tree whose root recycles through it. Its injections go
+// to the root, which refuses one while its multicast queue is full, and that queue frees
+// only as the member takes the root's hops. The member's refused injection must not keep
+// the member's own recycled copies, acknowledged by its children, from freeing the
+// member's multicast queue: the recycle channel never waits on an injection (§8.1.3
+// L2053). Before the firmware gave the multicast channel its own scoreboard it did, and
+// the root and the member refused each other's hops and injections for ever (nothing
+// delivered after the first few fragments; run.send's 400 ms bounds the run). Two
+// cases: node 1 injects into its own tree (0 -> 1, 2; 1 -> 3, 4); node 1 forwards tree
+// "y" (1 -> 3, 4; node 4 injects into it) while it injects into "x" (0 -> 1, 2; 1 -> 3).
+TEST(GrimMcFragments, AnInnerMemberInjectingIntoATreeThatRecyclesThroughItDoesNotDeadlock) {
+    struct Case {
+        std::map<std::string, std::vector<uint32_t>> trees;
+        std::vector<Stream> streams;
+    };
+    const std::vector<Case> cases = {
+        {{{"x", {0, 1, 2, 3, 4}}}, {{1, {"x"}, {300000, 300000, 300000}}}},
+        {{{"x", {0, 1, 2, 3}}, {"y", {1, 3, 4}}}, {{1, {"x"}, {300000, 300000, 300000}}, {4, {"y"}, {300000, 300000, 300000}}}},
+    };
+    for (size_t c = 0; c < cases.size(); ++c) {
+        SCOPED_TRACE("case " + std::to_string(c));
+        system::System sys(spec(5));
+        FragRun run(sys);
+        run.subscribe(cases[c].trees);
+        std::vector<size_t> expect(5, 0);
+        std::vector<uint32_t> messages(5, 0);
+        for (const Stream& s : cases[c].streams)
+            for (uint32_t m : cases[c].trees.at(s.trees[0])) {
+                expect[m] += s.sizes.size();
+                for (uint32_t b : s.sizes) messages[m] += messages_for(b);
+            }
+        run.send(cases[c].streams, expect);
+        for (const Stream& s : cases[c].streams) expect_stream(run, cases[c].trees.at(s.trees[0]), s, s.trees[0]);
+        for (uint32_t x = 0; x < 5; ++x)
+            EXPECT_EQ(endpoint(sys, x).counter("mc_delivered"), messages[x])
+                << "node " << x << ": mc_refused_full " << endpoint(sys, x).counter("mc_refused_full") << ", nacks_received "
+                << endpoint(sys, x).counter("nacks_received") << ", retransmits " << endpoint(sys, x).counter("retransmits");
+        // The root did refuse node 1's injections (its queue was full): the case was met.
+        EXPECT_GT(endpoint(sys, 0).counter("mc_refused_full"), 0u);
+    }
 }
 
 TEST(GrimMcFragments, ThePipelinedImageCutsAtItsOwnFragmentSize) {
