@@ -15,11 +15,21 @@ def _payload(k, n):
     return bytes((i * 7 + k * 13) & 0xFF for i in range(n))
 
 
-def test_a_tree_delivers_every_message_once_in_order_to_each_subscriber():
-    s = niclab.System({"preset": "grim-lanai9", "nodes": 5, "firmware": "grim"})
-    eps = [s.grim(n) for n in range(5)]
+def _members(nodes, settings=None):
+    """A GRIM system of `nodes` with every endpoint's "mc" handler registered (same order,
+    same id everywhere), and its endpoints."""
+    spec = {"preset": "grim-lanai9", "nodes": nodes, "firmware": "grim"}
+    if settings:
+        spec["set"] = settings
+    s = niclab.System(spec)
+    eps = [s.grim(n) for n in range(nodes)]
     for e in eps:
         e.handler("mc")
+    return s, eps
+
+
+def test_a_tree_delivers_every_message_once_in_order_to_each_subscriber():
+    _, eps = _members(5)
     tree = eps[4].find_multicast_tree("py.tree")
     assert eps[0].find_multicast_tree("py.tree") == tree
     for n in (1, 2, 3):
@@ -43,10 +53,7 @@ def test_a_tree_delivers_every_message_once_in_order_to_each_subscriber():
 
 
 def test_unsubscribe_updates_the_tree_and_broadcast_reaches_everyone():
-    s = niclab.System({"preset": "grim-lanai9", "nodes": 4, "firmware": "grim"})
-    eps = [s.grim(n) for n in range(4)]
-    for e in eps:
-        e.handler("mc")
+    s, eps = _members(4)
     tree = eps[0].find_multicast_tree("py.leave")
     for n in (0, 2, 3):
         eps[n].subscribe_multicast(tree)
@@ -134,10 +141,7 @@ def test_a_fragmented_multicast_arrives_whole_at_every_member_across_the_boundar
     library reassembles; sizes around the fragment and the MTU, and 1 MB."""
     # Python runs one call at a time: the members poll only when asked, so their AM
     # queues must hold every fragment sent meanwhile (33 messages).
-    s = niclab.System({"preset": "grim-lanai9", "nodes": 6, "firmware": "grim", "set": {"grim.am_slots": 64}})
-    eps = [s.grim(n) for n in range(6)]
-    for e in eps:
-        e.handler("mc")
+    _, eps = _members(6, {"grim.am_slots": 64})
     tree = eps[0].find_multicast_tree("py.frag")
     members = (1, 2, 3, 5)
     for n in members:
@@ -159,10 +163,7 @@ def test_a_fragmented_multicast_arrives_whole_at_every_member_across_the_boundar
 
 
 def test_fragmented_multicasts_from_two_senders_on_two_trees_do_not_mix():
-    s = niclab.System({"preset": "grim-lanai9", "nodes": 5, "firmware": "grim"})
-    eps = [s.grim(n) for n in range(5)]
-    for e in eps:
-        e.handler("mc")
+    s, eps = _members(5)
     a, b = eps[0].find_multicast_tree("py.a"), eps[0].find_multicast_tree("py.b")
     for n in (0, 1, 2):
         eps[n].subscribe_multicast(a)
