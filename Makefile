@@ -27,7 +27,7 @@ $(VENV)/.ok: requirements-dev.txt $(BUILD)/.apt-ok
 setup: $(VENV)/.ok
 
 build: setup
-	cmake -S . -B $(BUILD) -G Ninja -DNICLAB_PYTHON=ON \
+	cmake -S . -B $(BUILD) -G Ninja -DNICLAB_PYTHON=ON -DNICLAB_GUI=ON \
 	  -DPython_EXECUTABLE=$(CURDIR)/$(PY) \
 	  -Dpybind11_DIR=$$($(PY) -m pybind11 --cmakedir) > $(BUILD)/configure.log || { cat $(BUILD)/configure.log; exit 1; }
 	cmake --build $(BUILD) -j $(JOBS)
