@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "model/host_bytes.hpp"
 #include "model/input_error.hpp"
+#include "model/pattern_payload.hpp"
 #include "niclab/msg/portals/types.hpp"
 #include "niclab/system/system_model.hpp"
 #include "niclab/systems/seastar/portals_process.hpp"
@@ -11,12 +13,7 @@ namespace niclab::gui {
 
 using namespace portals;
 
-std::string payload_of(const PortalsMessage& m) {
-    std::string out(m.length, '\0');
-    for (uint64_t i = 0; i < m.length; ++i)
-        out[i] = m.pattern.empty() ? char(i & 0xff) : m.pattern[i % m.pattern.size()];
-    return out;
-}
+std::string payload_of(const PortalsMessage& m) { return pattern_payload(m.pattern, m.length); }
 
 PortalsInjection::PortalsInjection(system::System& sys) : sys_(sys) {}
 PortalsInjection::~PortalsInjection() = default;
@@ -50,22 +47,12 @@ std::vector<std::pair<bool, ptl_event_kind_t>> owed(const PortalsMessage& m) {
     return out;
 }
 
-std::string read(host::HostMemory& mem, uint64_t addr, uint64_t n) {
-    std::string out(n, '\0');
-    mem.read(addr, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
-    return out;
-}
-
-void write(host::HostMemory& mem, uint64_t addr, const std::string& data) {
-    mem.write(addr, {reinterpret_cast<const uint8_t*>(data.data()), data.size()});
-}
-
 }  // namespace
 
 InjectionOutcome PortalsInjection::inject(const PortalsMessage& m) {
     const size_t n = sys_.node_count();
-    if (m.initiator >= n) throw InputError("initiator node " + std::to_string(m.initiator) + ": the system has nodes 0.." + std::to_string(n - 1));
-    if (m.target >= n) throw InputError("target node " + std::to_string(m.target) + ": the system has nodes 0.." + std::to_string(n - 1));
+    check_node("initiator node", m.initiator, n);
+    check_node("target node", m.target, n);
     if (m.length == 0 || m.length > kMaxLength)
         throw InputError("MD length " + std::to_string(m.length) + ": from 1 to " + std::to_string(kMaxLength) + " bytes");
     if (m.remote_offset > kMaxLength)
@@ -91,12 +78,12 @@ InjectionOutcome PortalsInjection::inject(const PortalsMessage& m) {
     host::HostMemory& tmem = sys_.host_memory(m.target);
     // Fresh memory where the bytes land, so a check cannot pass on a previous injection's.
     if (put) {
-        write(tmem, kTargetBuffer + m.remote_offset, std::string(m.length, '\0'));
-        write(imem, kInitiatorBuffer, payload);
+        write_bytes(tmem, kTargetBuffer + m.remote_offset, std::string(m.length, '\0'));
+        write_bytes(imem, kInitiatorBuffer, payload);
         init.put(md, m.ack, {uint32_t(m.target), kPid}, m.pt_index, m.match_bits, m.remote_offset, 0, 0);
     } else {
-        write(imem, kInitiatorBuffer, std::string(m.length, '\0'));
-        write(tmem, kTargetBuffer + m.remote_offset, payload);
+        write_bytes(imem, kInitiatorBuffer, std::string(m.length, '\0'));
+        write_bytes(tmem, kTargetBuffer + m.remote_offset, payload);
         init.get(md, {uint32_t(m.target), kPid}, m.pt_index, m.match_bits, m.remote_offset, 0);
     }
     const size_t errors_before = init.injector().errors().size();
@@ -137,9 +124,9 @@ InjectionOutcome PortalsInjection::inject(const PortalsMessage& m) {
     out.errors.assign(errs.begin() + long(errors_before), errs.end());
 
     // The bytes where they should have arrived, against the payload.
-    const std::string got = put ? read(tmem, kTargetBuffer + m.remote_offset, m.length) : read(imem, kInitiatorBuffer, m.length);
+    const std::string got = put ? read_bytes(tmem, kTargetBuffer + m.remote_offset, m.length) : read_bytes(imem, kInitiatorBuffer, m.length);
     out.bytes_expected = m.length;
-    for (uint64_t i = 0; i < m.length; ++i) out.bytes_matching += got[i] == payload[i];
+    out.bytes_matching = matching_bytes(got, payload);
 
     // Leave nothing behind: an operation that never arrived keeps its ME and MD.
     try {

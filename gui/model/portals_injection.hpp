@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/injection_outcome.hpp"
 #include "niclab/sim/time.hpp"
 #include "niclab/system/system.hpp"
 
@@ -31,24 +32,6 @@ struct PortalsMessage {
     uint64_t remote_offset = 0;   // into the target's MD
     std::string pattern = "niclab";  // repeated to fill the payload; empty: bytes 0, 1, .. 255, 0, ..
     bool ack = true;              // put: ask for an acknowledgement
-};
-
-struct InjectedEvent {
-    size_t node = 0;
-    std::string side;   // "initiator" or "target"
-    std::string type;   // "PUT_END" (ptl_event_str without its prefix)
-    Time time{};
-    uint64_t mlength = 0, rlength = 0, offset = 0, match_bits = 0;
-    bool ni_fail = false;
-};
-
-struct InjectionOutcome {
-    std::string summary;                // one line: what was sent and how it ended
-    std::vector<InjectedEvent> events;  // both sides, in simulated-time order
-    uint64_t bytes_expected = 0;        // where they should have arrived
-    uint64_t bytes_matching = 0;        // of those, equal to the payload sent
-    bool complete = false;              // every event the operation owes arrived
-    std::vector<std::string> errors;    // the host library's (PortalsError) while performing it
 };
 
 // The payload `m` carries: its pattern repeated to `m.length` bytes.

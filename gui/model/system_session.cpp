@@ -43,6 +43,7 @@ std::string SystemSession::load(const std::vector<size_t>& nodes, const std::str
 
 InjectionOutcome SystemSession::inject(const Injection& m) {
     if (const auto* p = std::get_if<PortalsMessage>(&m)) return portals_.inject(*p);
+    if (const auto* g = std::get_if<GrimMessage>(&m)) return grim_.inject(*g);
     return transports_.inject(std::get<TransportMessage>(m));
 }
 
@@ -124,6 +125,7 @@ SystemSnapshot SystemSession::snapshot() {
         s.nodes.push_back(std::move(v));
     }
     s.portals_unsupported = PortalsInjection::unsupported(*sys_);
+    s.grim_unsupported = GrimInjection::unsupported(*sys_);
     for (const auto& t : sys_->model().transports()) s.transports.push_back(t.name);
     s.cables = cables();
     for (auto& c : s.cables)

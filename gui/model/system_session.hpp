@@ -7,6 +7,7 @@
 
 #include <variant>
 
+#include "model/grim_injection.hpp"
 #include "model/portals_injection.hpp"
 #include "model/transport_injection.hpp"
 #include "model/system_snapshot.hpp"
@@ -30,9 +31,10 @@ public:
     // node), FirmwareFault (it faulted while booting), BootTimeout, or niclab::Error for
     // a node that does not exist or has no embedded core.
     std::string load(const std::vector<size_t>& nodes, const std::string& elf);
-    // Performs a Portals put or get (PortalsInjection) or sends a transport message
-    // (TransportInjection), and runs until its events arrived.
-    using Injection = std::variant<PortalsMessage, TransportMessage>;
+    // Performs a Portals put or get (PortalsInjection), a GRIM operation
+    // (GrimInjection) or sends a transport message (TransportInjection), and runs until
+    // its events arrived.
+    using Injection = std::variant<PortalsMessage, GrimMessage, TransportMessage>;
     InjectionOutcome inject(const Injection& m);
     // Reads every node; utilizations are over the time since the previous snapshot.
     SystemSnapshot snapshot();
@@ -42,6 +44,7 @@ private:
 
     std::unique_ptr<system::System> sys_;
     PortalsInjection portals_{*sys_};  // after sys_: their host processes go first
+    GrimInjection grim_{*sys_};
     TransportInjection transports_{*sys_};
     std::vector<double> busy_ps_;  // per network link: busy time at the last snapshot
     Time last_{};

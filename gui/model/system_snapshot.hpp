@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/portals_injection.hpp"
+#include "model/injection_outcome.hpp"
 #include "niclab/sim/time.hpp"
 
 namespace niclab::gui {
@@ -59,10 +59,11 @@ struct SystemSnapshot {
     uint64_t notice_id = 0;
     std::string notice;
     bool notice_error = false;
-    // The message injector: why this system takes no Portals messages ("" when it
-    // does), the transports its host libraries offer (default first), and the last
+    // The message injector: why this system takes no Portals messages, and why no GRIM
+    // operations ("" when it does), the transports its host libraries offer (default first), and the last
     // injection's outcome or error, `injection_id` growing with each.
     std::string portals_unsupported;
+    std::string grim_unsupported;
     std::vector<std::string> transports;
     uint64_t injection_id = 0;
     std::shared_ptr<const InjectionOutcome> injection;

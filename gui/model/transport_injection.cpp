@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "model/input_error.hpp"
+#include "model/run_processes.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/system/system_model.hpp"
 
@@ -21,30 +22,10 @@ TransportInjection::Pair& TransportInjection::pair(const std::string& transport,
     return p;
 }
 
-namespace {
-
-// Runs until every process is finished (or failed), nothing is left to do, or
-// `patience` of simulated time has passed; short slices, so it stops soon after.
-void run_until_done(system::System& sys, const std::vector<const host::Process*>& procs, Time patience) {
-    const Time start = sys.now();
-    auto finished = [&] {
-        for (const auto* p : procs)
-            if (!p->done()) return false;
-        return true;
-    };
-    while (!finished() && sys.now() - start < patience) {
-        const Time before = sys.now();
-        const auto r = sys.run_for(Time::us(5));
-        if (!r.faulted_nodes.empty() || sys.now() == before) break;  // a fault, or idle
-    }
-}
-
-}  // namespace
-
 InjectionOutcome TransportInjection::inject(const TransportMessage& m) {
     const size_t n = sys_.node_count();
-    if (m.sender >= n) throw InputError("sender node " + std::to_string(m.sender) + ": the system has nodes 0.." + std::to_string(n - 1));
-    if (m.receiver >= n) throw InputError("receiver node " + std::to_string(m.receiver) + ": the system has nodes 0.." + std::to_string(n - 1));
+    check_node("sender node", m.sender, n);
+    check_node("receiver node", m.receiver, n);
     if (m.sender == m.receiver) throw InputError("sender and receiver: a transport joins two different nodes");
     const auto infos = sys_.model().transports();
     const msg::TransportInfo* info = nullptr;

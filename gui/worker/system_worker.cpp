@@ -187,7 +187,7 @@ void SystemWorker::loop() {
             std::string error;
             try {
                 outcome = std::make_shared<const InjectionOutcome>(session_->inject(*inject));
-            } catch (const std::exception& e) {  // InputError, PortalsError, TransportError, a node without Portals
+            } catch (const std::exception& e) {  // InputError, PortalsError, TransportError, a node without Portals or GRIM
                 error = e.what();
             }
             {

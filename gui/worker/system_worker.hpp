@@ -36,7 +36,7 @@ public:
     // snapshots' notice (a size report, or the error).
     void load(std::vector<size_t> nodes, std::string elf);
 
-    // Performs a Portals message between slices (SystemSession::inject); the outcome is
+    // Performs a Portals, GRIM or transport message between slices (SystemSession::inject); the outcome is
     // the next snapshots' `injection` (or `injection_error`).
     void inject(SystemSession::Injection m);
 

@@ -1,6 +1,7 @@
 #pragma once
 // What the GUI tests share: the window on the tab under test, screenshots that must
-// not be blank, the error dialog a bad input opens, and a short spec file.
+// not be blank, the error dialog a bad input opens, a short spec file, and a cluster
+// built from one and a message injected into it.
 #include <memory>
 
 #include <QApplication>
@@ -9,12 +10,16 @@
 #include <QImage>
 #include <QMessageBox>
 #include <QPixmap>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTabWidget>
 #include <QWidget>
 
+#include "model/system_snapshot.hpp"
 #include "views/main_window.hpp"
+#include "views/spec_picker.hpp"
+#include "views/system_view.hpp"
 
 namespace niclab::gui::testing {
 
@@ -77,6 +82,25 @@ inline QString write_file(QTemporaryDir& dir, const QString& name, const QByteAr
     f.open(QIODevice::WriteOnly);
     f.write(text);
     return path;
+}
+
+// Builds the cluster `spec` (JSON) describes through a spec file and the system view's
+// Build button; true once it is built and paused.
+inline bool build_spec(MainWindow& window, QTemporaryDir& dir, const QByteArray& spec) {
+    window.spec()->set_spec_file(write_file(dir, "spec.json", spec));
+    QTest::mouseClick(window.system_view()->findChild<QPushButton*>("build"), Qt::LeftButton);
+    auto phase = [&] { return window.system_view()->shown().phase; };
+    return QTest::qWaitFor([&] { return phase() != SystemSnapshot::Phase::building && phase() != SystemSnapshot::Phase::empty; }, 120000) &&
+           phase() == SystemSnapshot::Phase::paused;
+}
+
+// Clicks an injector's send `button`; true once the outcome (or its error) is shown and
+// the button takes the next message.
+inline bool send_and_wait(MainWindow& window, QPushButton* button) {
+    const uint64_t before = window.system_view()->shown().injection_id;
+    QTest::mouseClick(button, Qt::LeftButton);
+    return QTest::qWaitFor([&] { return window.system_view()->shown().injection_id > before; }, 120000) &&
+           QTest::qWaitFor([&] { return button->isEnabled(); }, 5000);
 }
 
 }  // namespace niclab::gui::testing

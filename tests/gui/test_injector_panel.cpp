@@ -34,26 +34,14 @@ class InjectorPanelTest : public QObject {
     InjectorPanel* panel() { return window_->injector(); }
     const SystemSnapshot& shown() { return window_->system_view()->shown(); }
 
-    void build(const QByteArray& spec) {
-        window_->spec()->set_spec_file(write_file(dir_, "spec.json", spec));
-        QTest::mouseClick(window_->system_view()->findChild<QPushButton*>("build"), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(shown().phase != SystemSnapshot::Phase::building &&
-                                     shown().phase != SystemSnapshot::Phase::empty,
-                                 120000);
-        QCOMPARE(shown().phase, SystemSnapshot::Phase::paused);
-    }
+    void build(const QByteArray& spec) { QVERIFY(build_spec(*window_, dir_, spec)); }
     template <class W> W* field(const char* name) {
         W* w = panel()->findChild<W*>(name);
         if (!w) qFatal("no field %s", name);
         return w;
     }
     // Clicks a send button and waits for the outcome.
-    void click_send(const char* button) {
-        const uint64_t before = shown().injection_id;
-        QTest::mouseClick(field<QPushButton>(button), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(shown().injection_id > before, 120000);
-        QTRY_VERIFY(field<QPushButton>(button)->isEnabled());
-    }
+    void click_send(const char* button) { QVERIFY(send_and_wait(*window_, field<QPushButton>(button))); }
     void send() { click_send("send"); }
     void send_transport() { click_send("sendTransport"); }
     QStringList event_types(const char* side) {
