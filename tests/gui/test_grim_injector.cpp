@@ -3,8 +3,8 @@
 // RM-V writes whose notification word changed (through the NI's translation cache and
 // its static entries), an RM-P write, an RM read whose reply landed, a multicast that
 // ran its handler on every member (and on the new members after the group changed), the
-// NI counters each moved, a refused write shown as GRIM's error, bad fields naming
-// themselves, and a system that is not GRIM saying so.
+// NI counters each moved, a refused write and a message given up shown as GRIM's
+// errors, bad fields naming themselves, and a system that is not GRIM saying so.
 #include <memory>
 
 #include <QComboBox>
@@ -214,6 +214,25 @@ private slots:
         field<QComboBox>("grimMemory")->setCurrentIndex(0);
         send_ok();
         QCOMPARE(outcome().bytes_matching, uint64_t(64));
+    }
+
+    void a_message_nobody_answers_is_given_up_and_said() {
+        // Every packet into node 1 is corrupted: node 0's NI resends three times, gives
+        // the AM up, and node 0's library raises DeliveryError; the dialog says so and
+        // the counters show the resends.
+        build(R"({"preset": "grim-lanai9", "nodes": 2, "set": {"net.bit_errors_per_1e15": 10000000000000,
+                  "grim.resend_timeout_us": 200, "grim.resend_limit": 3}})");
+        op("active message");
+        send();
+        QTRY_VERIFY(error_dialog());
+        QVERIFY2(error_dialog()->text().contains("active message to node 1 was given up"), qPrintable(error_dialog()->text()));
+        QVERIFY(!outcome().complete);
+        QCOMPARE(outcome().bytes_matching, uint64_t(0));
+        QCOMPARE(rows(1, "handler").size(), 0);
+        QCOMPARE(moved(0, "grim.retransmits"), uint64_t(3));
+        QCOMPARE(moved(0, "grim.undeliverable"), uint64_t(1));
+        QCOMPARE(moved(1, "grim.crc_drops"), uint64_t(4));
+        QCOMPARE(shown_counter(0, "grim.retransmits"), QString("+3"));
     }
 
     void a_bad_field_is_a_dialog_naming_it() {
