@@ -65,6 +65,11 @@
  * retransmission timer (sending NI). */
 #define GRIM_TP_CRC_DROP        32
 #define GRIM_TP_TIMEOUT         33
+/* Fig. 4.10 (§4.3.4): the sending NI's scan of its configured LCs begins, and found
+ * nothing. Only in the scan image (GRIM_TRACE_SCAN, CMakeLists.txt): on every pass of
+ * the main loop they would crowd Tables 5.1-5.3's steps out of the trace ring. */
+#define GRIM_TP_SCAN            34
+#define GRIM_TP_SCAN_EMPTY      35
 
 /* The driver's configuration and the counters (uncached, the host reads them). */
 extern volatile struct grim_shared grim_shared;

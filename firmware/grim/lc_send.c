@@ -10,6 +10,7 @@
 
 static uint32_t next[GRIM_MAX_LCS];
 static uint32_t rr;
+static uint32_t lcs;  /* the LCs the driver configured (grim_shared.lcs): the scan's length */
 /* The next sequence number per (destination NI, source LC, destination LC): the
  * outgoing 3-D array of §4.3.2. */
 static uint8_t out_seq[GRIM_MAX_NODES][GRIM_SEQ_LCS][GRIM_SEQ_LCS];  /* + the multicast channel */
@@ -24,6 +25,7 @@ void lc_boot(void)
     for (uint32_t i = 0; i < GRIM_MAX_LCS; ++i)
         next[i] = 0;
     rr = 0;
+    lcs = grim_shared.lcs;
 }
 
 /* A multicast injected here for a tree whose root is this NI: "moved from its
@@ -74,8 +76,13 @@ static int transmit(uint32_t lc, volatile struct grim_lc *L)
                    GRIM_W1_TYPE(h.w[0]) <= GRIM_T_MC_UPDATE;
     if (dst >= grim_shared.nodes || (dst_lc >= GRIM_MAX_LCS && !mc) || words * 4u > GRIM_MTU + 3u)
         fw_panic("send queue entry with a bad destination endpoint or length: the host library wrote a bad header");
-    if (dest_held(dst) || scoreboard_resend_pending(dst, lc, dst_lc))
-        return 0;  /* rolled-back messages to this pair go first */
+    /* Rolled-back messages of this pair go first, after the NACK's backoff (they are
+     * held in the scoreboard until then). Other pairs to the same NI go on: "a message
+     * is retransmitted only if previous messages to the same logical channel were
+     * refused" (L1093), and holding them too would let a refused channel's resends
+     * starve every other channel to that NI. */
+    if (scoreboard_resend_pending(dst, lc, dst_lc))
+        return 0;
     if (mc && dst == grim_shared.node)
         return mc_local(lc, L, off, words);
 
@@ -115,16 +122,26 @@ int lc_send(void)
 #endif
     if (send_busy() || scoreboard_full(SB_HOST))
         return 0;
-    for (uint32_t i = 0; i < GRIM_MAX_LCS; ++i) {
-        const uint32_t lc = (rr + i) % GRIM_MAX_LCS;
+    /* Every configured LC is looked at, opened or not: the cost of Fig. 4.10 grows
+     * with the driver's configuration. The wrap is a compare, not a division. */
+#ifdef GRIM_TRACE_SCAN
+    trace_val(GRIM_TP_SCAN);
+#endif
+    uint32_t lc = rr;
+    for (uint32_t i = 0; i < lcs; ++i) {
         volatile struct grim_lc *L = &grim_shared.lc[lc];
-        if (!L->enabled || next[lc] == L->sq_back)
-            continue;
-        trace_val(GRIM_TP_DETECT);
-        if (transmit(lc, L)) {
-            rr = lc + 1u;
-            return 1;
+        if (L->enabled && next[lc] != L->sq_back) {
+            trace_val(GRIM_TP_DETECT);
+            if (transmit(lc, L)) {
+                rr = lc + 1u == lcs ? 0u : lc + 1u;
+                return 1;
+            }
         }
+        if (++lc == lcs)
+            lc = 0;
     }
+#ifdef GRIM_TRACE_SCAN
+    trace_val(GRIM_TP_SCAN_EMPTY);
+#endif
     return 0;
 }

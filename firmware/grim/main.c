@@ -58,6 +58,8 @@ int main(void)
     if (grim_shared.nodes > GRIM_MAX_NODES || grim_shared.sram_bytes > LANAI_SRAM_MAX ||
         grim_shared.buffer_offset + CONTROL_SRAM_BYTES + STAGING_BYTES + RM_REPLY_SRAM_BYTES + 4096u > grim_shared.sram_bytes)
         fw_panic("driver configuration out of range (nodes, SRAM size or buffer offset)");
+    if (grim_shared.lcs == 0 || grim_shared.lcs > GRIM_MAX_LCS)
+        fw_panic("driver configuration: the number of logical channels is not 1..GRIM_MAX_LCS");
     for (uint32_t i = 0; i < GRIM_MAX_LCS; ++i) {
         const volatile struct grim_lc *L = &grim_shared.lc[i];
         if (L->enabled && ((L->sq_bytes & (L->sq_bytes - 1u)) || (L->rq_slots & (L->rq_slots - 1u)) || !L->rq_slots))

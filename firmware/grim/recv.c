@@ -103,7 +103,8 @@ static int data_message(uint32_t src, uint32_t off, uint32_t bytes, uint32_t w0)
     const uint32_t type = GRIM_W1_TYPE(h.w[1]);
     const uint32_t src_lc = GRIM_EP_LC(GRIM_W1_SRC_EP(h.w[1]));
     const uint32_t dst_lc = GRIM_EP_LC(GRIM_W2_DST_EP(h.w[2]));
-    if (type < GRIM_T_AM || type > GRIM_T_MC_UPDATE || src >= GRIM_MAX_NODES ||
+    if (type < GRIM_T_AM || type > GRIM_T_MC_UPDATE || src >= GRIM_MAX_NODES || src_lc > GRIM_MC_LC ||
+        dst_lc > GRIM_MC_LC || (dst_lc == GRIM_MC_LC && type < GRIM_T_MC) ||
         GRIM_HEADER_BYTES + GRIM_W2_WORDS(h.w[2]) * 4u != bytes) {
         COUNT(bad_messages);
         return 1;

@@ -265,6 +265,8 @@ int scoreboard_retransmit(void)
             x->sent_at = mtime_lo();
             --resend_count;
             COUNT(retransmits);
+            if (r == SB_HOST)
+                ++grim_shared.lc[x->lc].resent;  /* per channel: a NACK rolls back its pair only (L1093) */
             COUNT(sent);
             backoff_wake = NEVER;
             timer_arm();

@@ -27,7 +27,8 @@ constexpr uint64_t kStage = 0x3800'0000;
 
 class GrimNode {
 public:
-    GrimNode(system::System& sys, size_t node) : sys_(sys), node_(uint32_t(node)), ep_(grim::endpoint(sys, node)), calls_(sys, node_, "grim") {}
+    GrimNode(system::System& sys, size_t node, uint32_t lc)
+        : sys_(sys), node_(uint32_t(node)), ep_(grim::endpoint(sys, node, lc)), calls_(sys, node_, "grim") {}
 
     uint32_t handler(const std::string& name) {
         return ep_.register_handler(name, [this, name](host::ProcessContext&, const grim::ActiveMessage& m) {
@@ -37,14 +38,15 @@ public:
         });
     }
 
-    void am_send(uint32_t dst, const std::string& name, const std::vector<uint32_t>& args, const std::string& data) {
+    void am_send(uint32_t dst, const std::string& name, const std::vector<uint32_t>& args, const std::string& data, uint32_t lc) {
         if (args.size() > 4) fail("am_send: at most four arguments, not " + std::to_string(args.size()));
         if (data.size() > GRIM_MTU) fail("am_send: " + std::to_string(data.size()) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
         const uint32_t id = ep_.resolve(name);
         std::array<uint32_t, 4> a{};
         for (size_t i = 0; i < args.size(); ++i) a[i] = args[i];
         sys_.host_memory(node_).write(kStage, {reinterpret_cast<const uint8_t*>(data.data()), data.size()});
-        perform("am_send", [&](host::ProcessContext& ctx) { ep_.am_send(ctx, dst, id, a, kStage, uint32_t(data.size())); });
+        // The stage is the node's, shared by its endpoints: each call is done before the next.
+        perform("am_send", [&](host::ProcessContext& ctx) { ep_.am_send(ctx, dst, id, a, kStage, uint32_t(data.size()), lc); });
     }
 
     void rm_write_p(uint32_t dst, uint64_t remote, const std::string& data, uint64_t notify, uint32_t value) {
@@ -98,6 +100,8 @@ public:
         return d;
     }
     uint32_t node() const { return node_; }
+    uint32_t lc() const { return ep_.lc(); }
+    uint32_t resent() const { return ep_.resent(); }
 
 private:
     struct Arrival {
@@ -135,21 +139,23 @@ private:
 
 void bind_grim(py::module_& m) {
     py::class_<GrimNode>(m, "GrimNode",
-                         "A GRIM node's endpoint (seed 004 §4.4-4.5): handler(name), am_send(dst, name, args, data), poll(), "
+                         "A GRIM node's endpoint on one logical channel (seed 004 §4.3-4.5): handler(name), am_send(dst, name, args, data, lc), poll(), "
                          "wait(count), rm_write_p(dst, remote, data, notify, value), malloc_pinned(bytes), pin_pages(bytes), pa(va), "
                          "write(va, data), read(va, bytes), rm_write_v(dst, remote, src, bytes, notify, value), "
                          "rm_read(dst, remote, local, bytes, lock), wait_word(va, value), interrupts(), counters(). Each "
                          "call is a host process.")
-        .def(py::init([](system::System& sys, size_t node) {
+        .def(py::init([](system::System& sys, size_t node, uint32_t lc) {
             if (node >= sys.node_count())
                 throw py::index_error("node " + std::to_string(node) + ": the system has " + std::to_string(sys.node_count()) + " nodes");
-            return std::make_unique<GrimNode>(sys, node);
-        }), py::arg("system"), py::arg("node"), py::keep_alive<1, 2>())
+            return std::make_unique<GrimNode>(sys, node, lc);
+        }), py::arg("system"), py::arg("node"), py::arg("lc") = 0, py::keep_alive<1, 2>())
         .def_property_readonly("node", &GrimNode::node)
+        .def_property_readonly("lc", &GrimNode::lc)
+        .def("resent", &GrimNode::resent)
         .def("handler", &GrimNode::handler, py::arg("name"))
-        .def("am_send", [](GrimNode& n, uint32_t dst, const std::string& name, const std::vector<uint32_t>& args, const py::bytes& data) {
-            n.am_send(dst, name, args, std::string(data));
-        }, py::arg("dst"), py::arg("name"), py::arg("args"), py::arg("data"))
+        .def("am_send", [](GrimNode& n, uint32_t dst, const std::string& name, const std::vector<uint32_t>& args, const py::bytes& data,
+                           uint32_t lc) { n.am_send(dst, name, args, std::string(data), lc); },
+             py::arg("dst"), py::arg("name"), py::arg("args"), py::arg("data"), py::arg("lc") = 0)
         .def("rm_write_p", [](GrimNode& n, uint32_t dst, uint64_t remote, const py::bytes& data, uint64_t notify, uint32_t value) {
             n.rm_write_p(dst, remote, std::string(data), notify, value);
         }, py::arg("dst"), py::arg("remote"), py::arg("data"), py::arg("notify"), py::arg("value"))

@@ -33,25 +33,37 @@ __all__ = ["Endpoint", "Multicast"]
 
 
 class Endpoint:
-    """The GRIM endpoint (logical channel 0) of one node."""
+    """The GRIM endpoint on logical channel `lc` of one node (§4.3: each endpoint owns
+    its LC; a node has ``grim.lcs`` of them, LC 0 by default)."""
 
-    def __init__(self, system, node):
-        self._n = _niclab.GrimNode(system, node)
+    def __init__(self, system, node, lc=0):
+        self._n = _niclab.GrimNode(system, node, lc)
         self._system, self._sockets = system, None
 
     @property
     def node(self):
         return self._n.node
 
+    @property
+    def lc(self):
+        return self._n.lc
+
+    def resent(self):
+        """Messages of this endpoint's LC the NI sent again (a NACK, a lost message or
+        the timer rolled its channel back); the node's totals are in ``counters()``."""
+        return self._n.resent()
+
     def handler(self, name):
         """Register active-message handler `name` (grim_register_handler); arrivals for it
         are collected and returned by ``poll`` and ``wait``. Returns its id."""
         return self._n.handler(name)
 
-    def am_send(self, dst, name, args=(), data=b""):
-        """Send an active message of up to 64,572 bytes to handler `name` on node `dst`
-        with up to four 32-bit arguments."""
-        self._n.am_send(dst, name, list(args), bytes(data))
+    def am_send(self, dst, name, args=(), data=b"", lc=0):
+        """Send an active message of up to 64,572 bytes (less with many LCs: half this
+        LC's send queue) to handler `name` of the endpoint on LC `lc` of node `dst` with
+        up to four 32-bit arguments. Ordered only with this endpoint's earlier messages
+        to the same LC (§4.3.2)."""
+        self._n.am_send(dst, name, list(args), bytes(data), lc)
 
     def rm_write_p(self, dst, remote, data, notify=0, value=0):
         """Write `data` to host physical address `remote` of node `dst`, then `value` to its

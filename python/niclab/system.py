@@ -199,14 +199,17 @@ class System:
             self._csp[node] = Csp(self._sys, node)
         return self._csp[node]
 
-    def grim(self, node):
-        """The GRIM endpoint of node `node` on a GRIM system (``niclab.grim.Endpoint``):
-        register handlers, am_send, poll and wait, rm_write_p, the firmware's counters.
-        One per node. niclab.NiclabError on another system or firmware."""
+    def grim(self, node, lc=0):
+        """The GRIM endpoint on logical channel `lc` of node `node` on a GRIM system
+        (``niclab.grim.Endpoint``): register handlers, am_send, poll and wait,
+        rm_write_p, the firmware's counters. One per (node, LC); a node has ``grim.lcs``
+        LCs (niclab.ConfigError naming "lc" for another). niclab.NiclabError on another
+        system or firmware."""
         from .grim import Endpoint
-        if node not in self._grim:
-            self._grim[node] = Endpoint(self._sys, node)
-        return self._grim[node]
+        key = node if lc == 0 else (node, lc)
+        if key not in self._grim:
+            self._grim[key] = Endpoint(self._sys, node, lc)
+        return self._grim[key]
 
     def gdb_server(self, node, port=0):
         """A GDB remote-protocol server for the embedded core of node `node`, listening

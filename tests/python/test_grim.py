@@ -269,7 +269,7 @@ def test_a_message_nobody_answers_is_given_up_and_the_sender_told():
     a, b = s.grim(0), s.grim(1)
     b.handler("lost")
     a.am_send(1, "lost", [1], b"y" * 1000)  # 1e-2 a bit into node 1: every copy is corrupted
-    with pytest.raises(niclab.GrimDeliveryError, match="active message to node 1 was given up") as e:
+    with pytest.raises(niclab.GrimDeliveryError, match="node 0: an active message to node 1 was given up") as e:
         a.wait(1)
     assert e.value.node == 1 and e.value.type == 1
 

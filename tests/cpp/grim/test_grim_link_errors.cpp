@@ -241,7 +241,7 @@ TEST(GrimLinkErrors, AMessageNobodyAnswersIsGivenUpAndItsSenderTold) {
     sys.run_for(Time::ms(20));
     procs.rethrow_failures();
     EXPECT_EQ(error_node, 1u);
-    EXPECT_NE(error.find("active message to node 1 was given up"), std::string::npos) << error;
+    EXPECT_NE(error.find("node 0: an active message to node 1 was given up"), std::string::npos) << error;
     Endpoint& a = endpoint(sys, 0);
     EXPECT_EQ(a.counter("timeouts"), 4u);  // three resends, then the fourth gives up
     EXPECT_EQ(a.counter("retransmits"), 3u);

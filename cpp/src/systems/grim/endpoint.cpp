@@ -7,6 +7,7 @@
 #include "niclab/fw/grim_fw.h"
 #include "niclab/fw/lanai.h"
 #include "niclab/sim/error.hpp"
+#include "niclab/system/config_error.hpp"
 #include "niclab/systems/grim/multicast.hpp"
 
 namespace niclab::grim {
@@ -27,6 +28,11 @@ const char* type_name(uint32_t type) {
         default: return "remote memory operation";
     }
 }
+// "a" or "an" before type_name(type): "an active message", "an RM-P write", "a multicast".
+const char* article(uint32_t type) {
+    const char c = type_name(type)[0];
+    return c == 'a' || c == 'R' ? "an" : "a";
+}
 
 // §8.2.2 (L2127): a remote memory transfer larger than one message is a series of
 // smaller ones of the endpoint's fragment size, `op(offset, bytes, last)` each; the
@@ -45,7 +51,13 @@ void in_fragments(uint32_t bytes, uint32_t fragment, Op op) {
 
 Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams& params,
                    const std::vector<std::vector<uint8_t>>& routes, HandlerServer& handlers)
-    : nic_(nic), memory_(memory), params_(params), server_(handlers), space_(nic.node()) {
+    : nic_(nic), memory_(memory), params_(params), server_(handlers), driver_(std::make_shared<Driver>(nic.node())) {
+    if (params_.lcs == 0 || params_.lcs > GRIM_MAX_LCS)
+        throw system::ConfigError("grim.lcs", "GRIM's firmware scans 1.." + std::to_string(GRIM_MAX_LCS) + " logical channels, not " +
+                                                  std::to_string(params_.lcs));
+    if (kQueueBase + uint64_t(params_.lcs) * params_.am_slots * kSlotBytes > kQueueEnd)
+        throw system::ConfigError("grim.am_slots", std::to_string(params_.lcs) + " LCs' AM queues of " + std::to_string(params_.am_slots) +
+                                                       " slots of 64 KB do not fit the library's 256 MB of queue memory");
     nic::EmbeddedNic& e = nic_.nic();
     const fw::FirmwareImage* image = e.image();
     if (!image || !image->find_symbol("grim_shared", shared_))
@@ -77,31 +89,62 @@ Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams
     put(offsetof(grim_shared, resend_timeout_cycles), params_.resend_timeout_cycles);
     put(offsetof(grim_shared, resend_limit), params_.resend_limit);
     put(offsetof(grim_shared, node), node());
+    put(offsetof(grim_shared, lcs), params_.lcs);
     for (uint32_t n = 0; n < routes.size(); ++n) {
         uint32_t bytes = 0;
         for (size_t i = 0; i < routes[n].size(); ++i) bytes |= uint32_t(routes[n][i]) << (8 * i);
         put(offsetof(grim_shared, routes) + n * sizeof(grim_route) + offsetof(grim_route, bytes), bytes);
         put(offsetof(grim_shared, routes) + n * sizeof(grim_route) + offsetof(grim_route, length), uint32_t(routes[n].size()));
     }
-    const uint32_t lc = kLcBase + kLc * kLcStride;
-    put(lc + offsetof(grim_lc, sq_offset), kSendQueueOffset);
-    put(lc + offsetof(grim_lc, sq_bytes), kSendQueueBytes);
-    put(lc + offsetof(grim_lc, rq_host_addr), uint32_t(kQueueBase));
-    put(lc + offsetof(grim_lc, rq_slots), params_.am_slots);
-    put(lc + offsetof(grim_lc, rq_slot_bytes), kSlotBytes);
-    put(lc + offsetof(grim_lc, rq_back_host_addr), uint32_t(kBackWord));
-    put(lc + offsetof(grim_lc, err_host_addr), uint32_t(kErrorRecord));
-    put(lc + offsetof(grim_lc, enabled), 1);
+    open_lc();
     put(offsetof(grim_shared, xlate) + offsetof(grim_xlate, request_host_addr), uint32_t(kXlateRequest));
-    memory_.write(kBackWord, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&am_front_), 4));
-    memory_.fill(kErrorRecord, 0, sizeof(grim_error_record));
-    translator_ = std::make_unique<Translator>(nic_, memory_, space_, shared_, kXlateRequest, params_.translator);
+    driver_->translator = std::make_unique<Translator>(nic_, memory_, driver_->space, shared_, kXlateRequest, params_.translator);
     put(offsetof(grim_shared, go), 1);
-    nic_.set_host_write_hook([this] { arrived_.notify_all(); });
+    nic_.set_host_write_hook([d = driver_] { d->arrived.notify_all(); });
     e.control().raise_external(NICLAB_IRQ_DOORBELL);
 }
 
-uint32_t Endpoint::lc_field(uint32_t offset) const { return shared_ + kLcBase + kLc * kLcStride + offset; }
+Endpoint::Endpoint(Endpoint& first, uint32_t lc)
+    : nic_(first.nic_), memory_(first.memory_), params_(first.params_), lc_(lc), shared_(first.shared_), datapath_(first.datapath_),
+      server_(first.server_), driver_(first.driver_) {
+    if (lc >= params_.lcs)
+        throw system::ConfigError("lc", "node " + std::to_string(node()) + " has logical channels 0.." + std::to_string(params_.lcs - 1) +
+                                            " (grim.lcs " + std::to_string(params_.lcs) + "), not " + std::to_string(lc));
+    if (driver_->open >> lc & 1u)
+        throw system::ConfigError("lc", "node " + std::to_string(node()) + ": logical channel " + std::to_string(lc) +
+                                            " has an endpoint already (each endpoint owns its LC, L857)");
+    open_lc();
+}
+
+// The driver's part of opening an endpoint: its share of the send-queue SRAM, its AM
+// queue, back count and error record in host memory, written into its LC block before
+// `enabled` (untimed set-up; the NI looks at no other field of a disabled LC).
+void Endpoint::open_lc() {
+    uint32_t share = 1;
+    while (share < params_.lcs) share <<= 1;
+    sq_bytes_ = kSendQueueBytes / share;
+    sq_offset_ = kSendQueueOffset + lc_ * sq_bytes_;
+    queue_base_ = kQueueBase + uint64_t(lc_) * params_.am_slots * kSlotBytes;
+    back_word_ = kBackWord + 4ull * lc_;
+    error_record_ = kErrorRecord + uint64_t(lc_) * sizeof(grim_error_record);
+    nic::EmbeddedNic& e = nic_.nic();
+    auto put = [&](uint32_t field, uint32_t v) { e.poke32(lc_field(field), v); };
+    put(offsetof(grim_lc, sq_offset), sq_offset_);
+    put(offsetof(grim_lc, sq_bytes), sq_bytes_);
+    put(offsetof(grim_lc, rq_host_addr), uint32_t(queue_base_));
+    put(offsetof(grim_lc, rq_slots), params_.am_slots);
+    put(offsetof(grim_lc, rq_slot_bytes), kSlotBytes);
+    put(offsetof(grim_lc, rq_back_host_addr), uint32_t(back_word_));
+    put(offsetof(grim_lc, err_host_addr), uint32_t(error_record_));
+    memory_.write(back_word_, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&am_front_), 4));
+    memory_.fill(error_record_, 0, sizeof(grim_error_record));
+    put(offsetof(grim_lc, enabled), 1);
+    driver_->open |= 1u << lc_;
+}
+
+uint32_t Endpoint::max_message_bytes() const { return std::min<uint32_t>(GRIM_MTU, sq_bytes_ / 2 - GRIM_HEADER_BYTES); }
+
+uint32_t Endpoint::lc_field(uint32_t offset) const { return shared_ + kLcBase + lc_ * kLcStride + offset; }
 
 uint32_t Endpoint::register_handler(const std::string& name, Handler fn) {
     const uint32_t id = server_.submit(name);
@@ -133,14 +176,14 @@ void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& he
             poll(ctx);
             skip = queue_need(bytes) - entry;
         }
-    const uint32_t pos = back_ % kSendQueueBytes;
+    const uint32_t pos = back_ % sq_bytes_;
     if (skip) {
         const uint32_t mark = GRIM_WRAP_MARK;
-        bus.store(ctx, nic_.pci_address(kSendQueueOffset + pos), std::span(reinterpret_cast<const uint8_t*>(&mark), 4));
+        bus.store(ctx, nic_.pci_address(sq_offset_ + pos), std::span(reinterpret_cast<const uint8_t*>(&mark), 4));
         back_ += skip;
     }
     // The entry in 64-byte blocks: the header (network order) and the payload.
-    const uint32_t at = kSendQueueOffset + back_ % kSendQueueBytes;
+    const uint32_t at = sq_offset_ + back_ % sq_bytes_;
     alignas(8) std::array<uint8_t, 64> block{};
     for (uint32_t i = 0; i < 8; ++i) {
         const uint32_t w = be(header[i]);
@@ -171,27 +214,35 @@ void Endpoint::push(host::ProcessContext& ctx, const std::array<uint32_t, 8>& he
 
 uint32_t Endpoint::queue_need(uint32_t bytes) const {
     const uint32_t entry = GRIM_ENTRY_BYTES(bytes);
-    const uint32_t pos = back_ % kSendQueueBytes;
-    return entry + (pos + entry > kSendQueueBytes ? kSendQueueBytes - pos : 0);
+    const uint32_t pos = back_ % sq_bytes_;
+    return entry + (pos + entry > sq_bytes_ ? sq_bytes_ - pos : 0);
 }
 
 // Room by the NI's front as last seen; read it again (PIO) only when short.
 bool Endpoint::send_room(host::ProcessContext& ctx, uint32_t need) {
-    if (kSendQueueBytes - (back_ - front_seen_) >= need) return true;
+    if (sq_bytes_ - (back_ - front_seen_) >= need) return true;
     uint8_t w[4];
     nic_.bus().load(ctx, nic_.pci_address(lc_field(offsetof(grim_lc, sq_front)) - LANAI_SRAM_UNCACHED_BASE), w);
     front_seen_ = uint32_t(w[0]) | uint32_t(w[1]) << 8 | uint32_t(w[2]) << 16 | uint32_t(w[3]) << 24;
-    return kSendQueueBytes - (back_ - front_seen_) >= need;
+    return sq_bytes_ - (back_ - front_seen_) >= need;
 }
 
 void Endpoint::am_send(host::ProcessContext& ctx, uint32_t dst_node, uint32_t handler, const std::array<uint32_t, 4>& args, uint64_t src,
-                       uint32_t bytes) {
+                       uint32_t bytes, uint32_t dst_lc) {
     if (bytes > GRIM_MTU) throw Error("grim_send: " + std::to_string(bytes) + " B is more than GRIM's MTU of " + std::to_string(GRIM_MTU) + " B");
+    if (bytes > max_message_bytes())
+        throw Error("grim_send: " + std::to_string(bytes) + " B is more than node " + std::to_string(node()) + " LC " + std::to_string(lc_) +
+                    "'s send queue of " + std::to_string(sq_bytes_) + " B takes in one message (" + std::to_string(max_message_bytes()) +
+                    " B with grim.lcs " + std::to_string(params_.lcs) + ")");
     if (dst_node >= nic_.network()->nodes()) throw Error("grim_send: no node " + std::to_string(dst_node));
+    if (dst_lc >= params_.lcs)
+        throw system::ConfigError("lc", "grim_send: node " + std::to_string(dst_node) + " has logical channels 0.." +
+                                            std::to_string(params_.lcs - 1) + " (grim.lcs " + std::to_string(params_.lcs) + "), not " +
+                                            std::to_string(dst_lc));
     const uint32_t words = (bytes + 3) / 4;
     push(ctx,
-         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_AM, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, kLc)),
-          GRIM_W3(kLc, handler), args[0], args[1], args[2], args[3]},
+         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_AM, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), lc_)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, dst_lc)),
+          GRIM_W3(lc_, handler), args[0], args[1], args[2], args[3]},
          src, bytes);
 }
 
@@ -200,14 +251,14 @@ void Endpoint::rm_write_p(host::ProcessContext& ctx, uint32_t dst_node, uint64_t
     if (dst_node >= nic_.network()->nodes()) throw Error("rm_write_p: no node " + std::to_string(dst_node));
     if (remote + bytes > 0xFFFF'FFFFull || notify > 0xFFFF'FFFCull)
         throw Error("rm_write_p: PCI physical addresses are 32-bit (seed 004 L575)");
-    if (bytes > GRIM_MTU)
+    if (bytes > max_message_bytes())
         return in_fragments(bytes, fragment_bytes(), [&](uint32_t off, uint32_t n, bool last) {
             rm_write_p(ctx, dst_node, remote + off, src + off, n, last ? notify : 0, last ? notify_value : 0, user);
         });
     const uint32_t words = (bytes + 3) / 4;
     push(ctx,
-         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_P, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, kLc)),
-          GRIM_W3(kLc, 0), uint32_t(remote), uint32_t(notify), notify_value, user},
+         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_P, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), lc_)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, 0)),
+          GRIM_W3(lc_, 0), uint32_t(remote), uint32_t(notify), notify_value, user},
          src, bytes);
 }
 
@@ -217,11 +268,11 @@ void Endpoint::check_node(const char* call, uint32_t dst_node) const {
 
 uint32_t Endpoint::malloc_pinned(uint32_t bytes) {
     AddressSpace::Block fresh;
-    const uint32_t va = space_.malloc_pinned(bytes, &fresh);
-    if (fresh.bytes && static_entries_ < GRIM_XLATE_STATIC) {
+    const uint32_t va = driver_->space.malloc_pinned(bytes, &fresh);
+    if (fresh.bytes && driver_->static_entries < GRIM_XLATE_STATIC) {
         // The block's static entry: one run, the whole block (§4.5.2 L1177).
         nic::EmbeddedNic& e = nic_.nic();
-        const uint32_t at = shared_ + offsetof(grim_shared, xlate) + offsetof(grim_xlate, entry) + static_entries_++ * sizeof(grim_xlate_entry);
+        const uint32_t at = shared_ + offsetof(grim_shared, xlate) + offsetof(grim_xlate, entry) + driver_->static_entries++ * sizeof(grim_xlate_entry);
         e.poke32(at + offsetof(grim_xlate_entry, va), fresh.va);
         e.poke32(at + offsetof(grim_xlate_entry, bytes), fresh.bytes);
         e.poke32(at + offsetof(grim_xlate_entry, runs), 1);
@@ -232,66 +283,66 @@ uint32_t Endpoint::malloc_pinned(uint32_t bytes) {
     return va;
 }
 
-uint32_t Endpoint::pin_pages(uint32_t bytes) { return space_.pin_pages(bytes); }
+uint32_t Endpoint::pin_pages(uint32_t bytes) { return driver_->space.pin_pages(bytes); }
 
 uint32_t Endpoint::word(uint32_t va) const {
     uint32_t v = 0;
-    space_.read(memory_, va, {reinterpret_cast<uint8_t*>(&v), 4});
+    driver_->space.read(memory_, va, {reinterpret_cast<uint8_t*>(&v), 4});
     return v;
 }
 
 void Endpoint::rm_write_v(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t src, uint32_t bytes, uint32_t notify,
                           uint32_t notify_value, uint32_t user) {
     check_node("rm_write_v", dst_node);
-    if (bytes && !space_.registered(src, bytes))
+    if (bytes && !driver_->space.registered(src, bytes))
         throw MemoryError("rm_write_v: the source " + hex_address(src) + " (" + std::to_string(bytes) + " B) is not registered memory of node " +
                               std::to_string(node()),
                           node(), src);
-    if (bytes > GRIM_MTU)
+    if (bytes > max_message_bytes())
         return in_fragments(bytes, fragment_bytes(), [&](uint32_t off, uint32_t n, bool last) {
             rm_write_v(ctx, dst_node, remote + off, src + off, n, last ? notify : 0, last ? notify_value : 0, user);
         });
     const uint32_t words = (bytes + 3) / 4;
     push(ctx,
-         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_V, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, kLc)),
-          GRIM_W3(kLc, 0), remote, notify, notify_value, user},
-         src, bytes, &space_);
+         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_V, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), lc_)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, 0)),
+          GRIM_W3(lc_, 0), remote, notify, notify_value, user},
+         src, bytes, &driver_->space);
 }
 
 void Endpoint::rm_read(host::ProcessContext& ctx, uint32_t dst_node, uint32_t remote, uint32_t local, uint32_t bytes, uint32_t lock) {
     check_node("rm_read", dst_node);
     auto local_check = [&](uint32_t va, uint32_t n, const char* what) {
-        if (n && !space_.registered(va, n))
+        if (n && !driver_->space.registered(va, n))
             throw MemoryError(std::string("rm_read: the ") + what + " " + hex_address(va) + " is not registered memory of node " + std::to_string(node()),
                               node(), va);
     };
     local_check(local, bytes, "destination");
     if (lock) local_check(lock, 4, "lock word");
     // Each read's reply zeroes its lock (L1193): only the last read carries it.
-    if (bytes > GRIM_MTU)
+    if (bytes > max_message_bytes())
         return in_fragments(bytes, fragment_bytes(), [&](uint32_t off, uint32_t n, bool last) {
             rm_read(ctx, dst_node, remote + off, local + off, n, last ? lock : 0);
         });
     push(ctx,
-         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_RV, 0, 0, GRIM_ENDPOINT(node(), kLc)), GRIM_W2(0, GRIM_ENDPOINT(dst_node, kLc)), GRIM_W3(kLc, 0),
+         {GRIM_W0(0, 0), GRIM_W1(GRIM_T_RM_RV, 0, 0, GRIM_ENDPOINT(node(), lc_)), GRIM_W2(0, GRIM_ENDPOINT(dst_node, 0)), GRIM_W3(lc_, 0),
           remote, local, bytes, lock},
          0, 0);
 }
 
 void Endpoint::retire() {
-    if (translator_) translator_->detach();
+    if (driver_->translator) driver_->translator->detach();
 }
 
 // The NI DMAs a record when one of this endpoint's remote memory operations was
 // refused; it is the library's to raise (a load of host memory: no PIO).
 void Endpoint::check_errors() {
     grim_error_record r{};
-    memory_.read(kErrorRecord, {reinterpret_cast<uint8_t*>(&r), sizeof r});
+    memory_.read(error_record_, {reinterpret_cast<uint8_t*>(&r), sizeof r});
     if (r.count == errors_seen_) return;
     errors_seen_ = r.count;
     if (r.type & GRIM_ERR_UNDELIVERABLE) {
         const uint32_t type = r.type & ~GRIM_ERR_UNDELIVERABLE;
-        throw DeliveryError("node " + std::to_string(node()) + ": an " + type_name(type) + " to node " + std::to_string(r.node) +
+        throw DeliveryError("node " + std::to_string(node()) + ": " + article(type) + " " + type_name(type) + " to node " + std::to_string(r.node) +
                                 " was given up: node " + std::to_string(r.node) + "'s NI answered none of " +
                                 std::to_string(params_.resend_limit) + " retransmissions (link errors or a dead node); it and the " +
                                 "later unanswered messages to the same channel were dropped",
@@ -310,10 +361,10 @@ uint32_t Endpoint::poll(host::ProcessContext& ctx) {
     ctx.compute(params_.poll);
     check_errors();
     uint32_t back = 0;
-    memory_.read(kBackWord, std::span(reinterpret_cast<uint8_t*>(&back), 4));
+    memory_.read(back_word_, std::span(reinterpret_cast<uint8_t*>(&back), 4));
     uint32_t handled = 0;
     while (am_front_ != back) {
-        const uint64_t slot = kQueueBase + uint64_t(am_front_ % params_.am_slots) * kSlotBytes;
+        const uint64_t slot = queue_base_ + uint64_t(am_front_ % params_.am_slots) * kSlotBytes;
         std::array<uint32_t, 8> h;
         memory_.read(slot, std::span(reinterpret_cast<uint8_t*>(h.data()), 32));
         for (auto& w : h) w = be(w);
@@ -350,11 +401,11 @@ void Endpoint::wait(host::ProcessContext& ctx, const std::function<bool()>& done
         poll(ctx);
         if (done()) return;
         uint32_t back = 0;
-        memory_.read(kBackWord, std::span(reinterpret_cast<uint8_t*>(&back), 4));
+        memory_.read(back_word_, std::span(reinterpret_cast<uint8_t*>(&back), 4));
         if (back != am_front_) continue;
         // Spinning on host memory costs the CPU but changes nothing until a DMA from
         // the NI lands: skip ahead to it.
-        ctx.wait(arrived_);
+        ctx.wait(driver_->arrived);
     }
 }
 
@@ -369,6 +420,8 @@ const std::vector<std::string>& Endpoint::counter_names() {
                                                    "mc_misrouted", "crc_drops", "timeouts", "duplicates", "undeliverable"};
     return names;
 }
+
+uint32_t Endpoint::resent() const { return nic_.nic().peek32(lc_field(offsetof(grim_lc, resent))); }
 
 uint32_t Endpoint::counter(const char* name) const {
     const auto& n = counter_names();

@@ -36,7 +36,7 @@ public:
     uint32_t group(host::ProcessContext& ctx, const std::string& name, bool join) override {
         Multicast& mc = multicast(sys_, node_);
         const uint32_t id = mc.find_tree(name);
-        if (join) mc.subscribe(ctx, id, 1u << Endpoint::kLc);
+        if (join) mc.subscribe(ctx, id, 1u << mc.endpoint().lc());
         return id;
     }
     void prepare_send(uint64_t bytes) override {

@@ -18,7 +18,7 @@ constexpr uint32_t kInitBytes = 16;  // the init's payload: the original four ar
 // first body is on its way (L2121).
 void Multicast::send_fragmented(host::ProcessContext& ctx, const McTree& t, uint32_t handler, const std::array<uint32_t, 4>& args,
                                 uint64_t src, uint32_t bytes) {
-    const uint32_t key = mc_fragment_key(GRIM_ENDPOINT(ep_.node(), Endpoint::kLc), t.id);
+    const uint32_t key = mc_fragment_key(GRIM_ENDPOINT(ep_.node(), ep_.lc()), t.id);
     const uint32_t counter = ++counter_[t.id];
     ep_.memory_.write(kFragmentStage, std::span(reinterpret_cast<const uint8_t*>(args.data()), kInitBytes));
     // init: id, counter, size, the original handler; its payload the original arguments.

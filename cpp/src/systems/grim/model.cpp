@@ -2,6 +2,7 @@
 // endpoint), its transports (am, rm-p, rm-v) and its published results. Node 0 holds
 // what the whole system shares: the global handler server (§4.4.1) and the transports'
 // directory.
+#include <map>
 #include <memory>
 
 #include "niclab/fw/grim_fw.h"
@@ -82,10 +83,14 @@ public:
                                                      [this](uint32_t n) -> Multicast& { return node_of(sys_, n).multicast(); });
         return *multicast_;
     }
-    Endpoint& endpoint() {
+    // The endpoint on logical channel `lc`: LC 0's is the driver's set-up, the others
+    // are opened next to it on first use.
+    Endpoint& endpoint(uint32_t lc = 0) {
         if (endpoint_ && loads_ != nic_.nic().loads()) {
             endpoint_->retire();
             retired_.push_back(std::move(endpoint_));  // its firmware was reloaded; transports may still hold it
+            for (auto& [k, ep] : others_) retired_.push_back(std::move(ep));
+            others_.clear();
             if (sockets_) retired_sockets_.push_back(std::move(sockets_));  // its handlers were the old endpoint's
         }
         if (!endpoint_) {
@@ -97,7 +102,17 @@ public:
                                                    node_of(sys_, 0).handler_server());
             loads_ = nic_.nic().loads();
         }
-        return *endpoint_;
+        if (lc == 0) return *endpoint_;
+        auto& ep = others_[lc];
+        if (!ep) {
+            try {
+                ep = std::make_unique<Endpoint>(*endpoint_, lc);
+            } catch (...) {
+                others_.erase(lc);
+                throw;
+            }
+        }
+        return *ep;
     }
     // The sockets emulation of the node's endpoint (§8.3), made with it on first use.
     Sockets& sockets() {
@@ -112,6 +127,7 @@ private:
     bus::PciBus bus_;
     LanaiNic nic_;
     std::unique_ptr<Endpoint> endpoint_;
+    std::map<uint32_t, std::unique_ptr<Endpoint>> others_;  // LCs 1.. (grim.lcs)
     uint64_t loads_ = 0;
     std::vector<std::unique_ptr<Endpoint>> retired_;
     std::unique_ptr<Sockets> sockets_;
@@ -182,7 +198,7 @@ const system::SystemModel& model() {
 }
 
 LanaiNic& lanai(system::System& sys, size_t node) { return node_of(sys, node).lanai(); }
-Endpoint& endpoint(system::System& sys, size_t node) { return node_of(sys, node).endpoint(); }
+Endpoint& endpoint(system::System& sys, size_t node, uint32_t lc) { return node_of(sys, node).endpoint(lc); }
 Multicast& multicast(system::System& sys, size_t node) { return node_of(sys, node).multicast(); }
 Sockets& sockets(system::System& sys, size_t node) { return node_of(sys, node).sockets(); }
 

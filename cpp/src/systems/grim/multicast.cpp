@@ -47,16 +47,20 @@ Multicast::Multicast(Endpoint& ep, McDirectory& directory, std::function<Multica
 uint32_t Multicast::find_tree(const std::string& name) { return dir_.find(name, ep_.node()); }
 
 void Multicast::check_channels(const char* call, uint32_t channels) const {
-    // The library runs one endpoint per node, on LC Endpoint::kLc (the firmware scans
-    // GRIM_MAX_LCS); the mask is a u8 (Table C.8).
-    const uint32_t have = 1u << Endpoint::kLc;
+    // A node's multicast runs through its LC 0 endpoint (ep_.lc()); the mask is a u8
+    // (Table C.8), one bit per LC.
+    const uint32_t have = 1u << ep_.lc();
     if (channels == 0 || (channels & ~have))
         throw MulticastError(std::string(call) + ": channels 0x" + [&] {
             char b[16];
             std::snprintf(b, sizeof b, "%02x", channels);
             return std::string(b);
         }() + " names no logical channel or one node " + std::to_string(ep_.node()) + " does not have (its endpoint is LC " +
-                                 std::to_string(Endpoint::kLc) + ", mask 0x01)",
+                                 std::to_string(ep_.lc()) + ", mask 0x" + [&] {
+                                     char b[16];
+                                     std::snprintf(b, sizeof b, "%02x", have);
+                                     return std::string(b);
+                                 }() + ")",
                              "channels");
 }
 
@@ -114,8 +118,8 @@ void Multicast::update(host::ProcessContext& ctx, McTree& t) {
     const uint32_t bytes = uint32_t(words.size() * 4);
     ep_.memory_.write(kUpdateStage, std::span(reinterpret_cast<const uint8_t*>(words.data()), bytes));
     ep_.push(ctx,
-             {GRIM_W0(0, 0), GRIM_W1(GRIM_T_MC_UPDATE, 0, t.id, GRIM_ENDPOINT(ep_.node(), Endpoint::kLc)),
-              GRIM_W2(bytes / 4, GRIM_ENDPOINT(uint32_t(dest), GRIM_MC_LC)), GRIM_W3(Endpoint::kLc, 0), 0, 0, 0, 0},
+             {GRIM_W0(0, 0), GRIM_W1(GRIM_T_MC_UPDATE, 0, t.id, GRIM_ENDPOINT(ep_.node(), ep_.lc())),
+              GRIM_W2(bytes / 4, GRIM_ENDPOINT(uint32_t(dest), GRIM_MC_LC)), GRIM_W3(ep_.lc(), 0), 0, 0, 0, 0},
              kUpdateStage, bytes);
     // Set-up: wait until every NI of the new tree, and the old root, has applied it.
     std::vector<uint32_t> watch = nodes;
@@ -166,8 +170,8 @@ void Multicast::inject(host::ProcessContext& ctx, const McTree& t, uint32_t hand
                        uint32_t bytes) {
     const uint32_t words = (bytes + 3) / 4;
     ep_.push(ctx,
-             {GRIM_W0(0, 0), GRIM_W1(GRIM_T_MC, words * 4 - bytes, t.id, GRIM_ENDPOINT(ep_.node(), Endpoint::kLc)),
-              GRIM_W2(words, GRIM_ENDPOINT(uint32_t(t.root), GRIM_MC_LC)), GRIM_W3(Endpoint::kLc, handler), args[0], args[1], args[2],
+             {GRIM_W0(0, 0), GRIM_W1(GRIM_T_MC, words * 4 - bytes, t.id, GRIM_ENDPOINT(ep_.node(), ep_.lc())),
+              GRIM_W2(words, GRIM_ENDPOINT(uint32_t(t.root), GRIM_MC_LC)), GRIM_W3(ep_.lc(), handler), args[0], args[1], args[2],
               args[3]},
              src, bytes);
 }
@@ -180,7 +184,7 @@ void Multicast::broadcast(host::ProcessContext& ctx, uint32_t handler, const std
         // Every node's library is set up (its fragment handlers registered) before
         // anything reaches it.
         for (uint32_t n = 0; n < nodes; ++n) peer_(n);
-        for (uint32_t n = 0; n < nodes; ++n) t.members[n] = uint8_t(1u << Endpoint::kLc);
+        for (uint32_t n = 0; n < nodes; ++n) t.members[n] = uint8_t(1u << ep_.lc());
         update(ctx, t);
     }
     send_mc(ctx, id, handler, args, src, bytes);

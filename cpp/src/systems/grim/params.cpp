@@ -34,6 +34,7 @@ std::vector<system::ParameterDecl> parameters() {
         {"grim.poll_ns", "ns", 0, 1e6, false},
         {"grim.handler_call_ns", "ns", 0, 1e6, false},
         {"grim.am_slots", "slots", 1, 4096, true},
+        {"grim.lcs", "LCs", 1, GRIM_MAX_LCS, true},
         {"grim.nack_backoff_us", "us", 0, 1e6, false},
         {"grim.resend_timeout_us", "us", 0, 1e6, false},
         {"grim.resend_limit", "resends", 0, 255, true},
@@ -95,6 +96,7 @@ EndpointParams endpoint_params(const system::Preset& p) {
     e.poll = time_ns(p.value("grim.poll_ns"));
     e.handler_call = time_ns(p.value("grim.handler_call_ns"));
     e.am_slots = uint32_t(p.integer("grim.am_slots"));
+    e.lcs = uint32_t(p.integer("grim.lcs"));
     if (e.am_slots & (e.am_slots - 1))
         throw system::ConfigError("grim.am_slots", "the firmware indexes the queue with a mask: a power of two, not " + std::to_string(e.am_slots));
     e.nack_backoff_cycles = uint32_t(p.value("grim.nack_backoff_us") * double(p.integer("core.clock_mhz")));

@@ -30,10 +30,12 @@ SocketParams socket_params(const system::Preset& preset);
 
 // Node `node`'s LANai (ConfigError-free: niclab::Error if the node is not a GRIM node).
 LanaiNic& lanai(system::System& sys, size_t node);
-// The node's GRIM endpoint (logical channel 0), set up through the driver on first use
-// once the GRIM firmware runs; a firmware reload starts a fresh one. Throws
-// niclab::Error naming the node when it runs other firmware.
-Endpoint& endpoint(system::System& sys, size_t node);
+// The node's GRIM endpoint on logical channel `lc`: LC 0's is set up through the
+// driver on first use once the GRIM firmware runs, another LC (< grim.lcs) is opened
+// next to it on first use; a firmware reload starts fresh ones. Throws niclab::Error
+// naming the node when it runs other firmware, system::ConfigError naming "lc" for an
+// LC the node does not have.
+Endpoint& endpoint(system::System& sys, size_t node, uint32_t lc = 0);
 // The node's multicast calls (§8.1, multicast.hpp); node 0 keeps the trees' database.
 Multicast& multicast(system::System& sys, size_t node);
 // The node's sockets emulation (§8.3, sockets.hpp) over that endpoint, made on first use

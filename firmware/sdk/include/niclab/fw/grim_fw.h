@@ -93,10 +93,16 @@
  * uncached SRAM) holds the driver's configuration, one block per logical channel and
  * the firmware's counters. Little-endian words (both sides are). ---- */
 #define GRIM_MAX_NODES          64u
-#define GRIM_MAX_LCS            4u
+/* Logical channels (§4.3.4, Fig. 4.10): the driver configures how many the NI scans
+ * (grim_shared.lcs), up to GRIM_MAX_LCS, the thesis's recommended maximum for the
+ * LANai 4 ("no more than 8", L1121; 24 for the LANai 9). Eight also fill the multicast
+ * subscription mask (a u8, Table C.8) and leave the endpoint id's 4-bit LC field room
+ * for the multicast channel. More would need a wider LC field and 3-D sequence arrays
+ * the 1 MB SRAM cannot hold for 64 nodes (each (node, LC, LC) array is nodes x LCs^2). */
+#define GRIM_MAX_LCS            8u
 #define GRIM_SCOREBOARD         64u
 #define GRIM_FW_MAGIC           0x4752494Du   /* "GRIM" */
-#define GRIM_FW_VERSION         4u   /* 2: remote memory with translation; 3: multicast; 4: link errors */
+#define GRIM_FW_VERSION         5u   /* 2: remote memory with translation; 3: multicast; 4: link errors; 5: LCs configured */
 
 /* The data path an image was built with (§5.5, firmware/grim/CMakeLists.txt). A
  * pipelined or cut-through image says so in its symbol `grim_datapath` (a word in
@@ -136,6 +142,7 @@ struct grim_lc {
     uint32_t rq_front;         /* host: slots consumed (monotonic) */
     uint32_t rq_back;          /* NI: slots filled (monotonic) */
     uint32_t err_host_addr;    /* host: where the NI DMAs a struct grim_error_record */
+    uint32_t resent;           /* NI: this LC's messages sent again (rollback by NACK, GAP or timer) */
 };
 
 /* What the sending NI DMAs to its host when a remote memory operation was refused
@@ -257,8 +264,8 @@ struct grim_xlate {
  * ticket, applies it and forwards it down the new tree; a root that is not the new
  * root hands it (and the counter) to the new root first. An NI that was not in the
  * previous tree takes the update's ticket as its base. */
-#define GRIM_MC_LC              4u        /* the multicast recycle channel's index */
-#define GRIM_SEQ_LCS            8u        /* host LCs + the multicast channel, rounded up to a
+#define GRIM_MC_LC              GRIM_MAX_LCS  /* the multicast recycle channel's index */
+#define GRIM_SEQ_LCS            16u       /* host LCs + the multicast channel, rounded up to a
                                            * power of two: the sequence arrays index by shifts
                                            * (a multiply per message cost the LANai 4 ~1 us) */
 #define GRIM_MC_TREES           256u      /* the header's tree field is 8 bits (L136-151) */
@@ -300,6 +307,7 @@ struct grim_shared {
      * L2226): a packet with a bad CRC is dropped, so Myrinet here is one. */
     uint32_t resend_timeout_cycles;
     uint32_t resend_limit;
+    uint32_t lcs;              /* host: logical channels the NI scans, 1..GRIM_MAX_LCS (§4.3.4) */
     struct grim_route routes[GRIM_MAX_NODES];
     struct grim_lc lc[GRIM_MAX_LCS];
     struct grim_counters counters;
