@@ -55,7 +55,9 @@ def validate_grim(progress=None, overrides=None, rows=None, firmware=TABLE_5_4_F
         from .validation_grim_sockets import validate_grim_sockets  # §8.3: Table 8.1, Fig. 8.10
         from .validation_grim_gm import validate_grim_gm  # §5.7.2: Table 5.6, GRIM run as GM's benchmarks run
         from .validation_grim_datapaths import validate_grim_datapaths  # §5.5: Figs. 5.10 and 5.12
+        from .validation_grim_lcs import validate_grim_lcs  # §4.3.4: Fig. 4.10's LC scan
         for part in (validate_grim_steps(progress, overrides), validate_grim_rm_steps(progress, overrides),
+                     validate_grim_lcs(progress, overrides),
                      validate_grim_datapaths(progress, overrides),
                      validate_grim_multicast(progress, overrides), validate_grim_sockets(progress, overrides),
                      validate_grim_gm(progress, overrides)):
