@@ -274,6 +274,20 @@ def test_a_message_nobody_answers_is_given_up_and_the_sender_told():
     assert e.value.node == 1 and e.value.type == 1
 
 
+def test_a_multicast_nobody_answers_is_given_up_with_its_article():
+    s = niclab.System({"preset": "grim-lanai9", "nodes": 2, "firmware": "grim",
+                       "set": {"net.bit_errors_per_1e15": 10**13, "grim.resend_timeout_us": 200, "grim.resend_limit": 3}})
+    a, b = s.grim(0), s.grim(1)
+    a.handler("mc")
+    b.handler("mc")
+    tree = b.find_multicast_tree("lost.tree")
+    b.subscribe_multicast(tree)  # node 1 is the root: the injection crosses the bad link
+    a.send_mc(tree, "mc", [1], b"z" * 100)
+    with pytest.raises(niclab.GrimDeliveryError, match="node 0: a multicast to node 1 was given up") as e:
+        a.wait(1)
+    assert e.value.node == 1 and e.value.type == 6  # GRIM_T_MC
+
+
 @pytest.mark.parametrize("transport", ["am", "sockets"])
 def test_bidir_of_4_mb_finishes(transport):
     """Both sides write 4 MB at once: the library polls while it waits for send-queue room
