@@ -52,6 +52,24 @@ def _system_names():
     return [s["name"] for s in _niclab.systems()]
 
 
+class _SystemOrPreset(argparse.Action):
+    """--system takes a system (grim) or one of its presets (grim-lanai9): a preset
+    names its system, so `--system grim-lanai9` means `--preset grim-lanai9`."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        from . import _niclab
+        systems = _niclab.systems()
+        if value in (s["name"] for s in systems):
+            namespace.system = value
+            return
+        for s in systems:
+            if value in s["presets"]:
+                namespace.system, namespace.preset = s["name"], value
+                return
+        choices = ", ".join(s["name"] + " (" + ", ".join(s["presets"]) + ")" for s in systems)
+        parser.error(f"argument {option_string}: {value!r} is neither a system nor a preset; choose from {choices}")
+
+
 def _parse_sets(pairs):
     out = {}
     for kv in pairs or []:
@@ -543,7 +561,8 @@ def cmd_sweep(args):
 
 def _add_run_arguments(r):
     """The system and experiment arguments run and sweep share."""
-    r.add_argument("--system", choices=_system_names(), help="the modelled system (default: the preset's, seastar)")
+    r.add_argument("--system", action=_SystemOrPreset, metavar="SYSTEM|PRESET",
+                   help="the modelled system, or one of its presets (default: the preset's, seastar)")
     r.add_argument("--preset", help="the preset (default: the system's default preset)")
     r.add_argument("--transport", help="the host library to run over (default: the system's first; see `niclab systems`)")
     r.add_argument("--nodes", type=int, default=2)
@@ -682,7 +701,8 @@ def main(argv=None):
                                    "run until gdb detaches or --until-us. While gdb holds the core stopped, the "
                                    "whole cluster's simulated time stands still.")
     g.add_argument("--node", type=int, default=0, help="the node whose NIC core to debug (default 0)")
-    g.add_argument("--system", choices=_system_names(), help="the system (default: --preset)")
+    g.add_argument("--system", action=_SystemOrPreset, metavar="SYSTEM|PRESET",
+                   help="the system, or one of its presets (default: --preset)")
     g.add_argument("--preset", default="seastar")
     g.add_argument("--nodes", type=int, default=2)
     g.add_argument("--firmware", metavar="NAME|PATH", help="firmware image name or ELF path (default: the system's own)")

@@ -90,6 +90,18 @@ def test_run_each_experiment_small_saves_and_plots(name, tmp_path):
     assert (tmp_path / "r.png").stat().st_size > 0
 
 
+def test_system_takes_a_preset_as_the_issue_writes_it(tmp_path):
+    # `niclab run pingpong --system grim-lanai9 --transport rm-p`: a preset names its system.
+    r = _niclab("run", "pingpong", "--system", "grim-lanai9", "--transport", "rm-p", "--sizes", "4",
+                "--out", "r.json", "--quiet", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    saved = niclab.Result.load(tmp_path / "r.json")
+    assert saved.system["system"] == "grim" and saved.system["preset"] == "grim-lanai9"
+    bad = _niclab("run", "pingpong", "--system", "lanai9", cwd=tmp_path)
+    assert bad.returncode == 2 and "'lanai9' is neither a system nor a preset" in bad.stderr
+    assert "grim (grim-lanai4-p4, grim-lanai4, grim-lanai9-p4, grim-lanai9)" in bad.stderr
+
+
 def test_vary_runs_once_per_value_saves_each_and_overlays(tmp_path):
     # Figure 6 of seed 003 is this shape: one curve per value of a preset parameter.
     r = _niclab("run", "pingpong", "--system", "startx", "--sizes", "8,512", "--vary", "bus.clock_hz=33333333,66666666",

@@ -82,7 +82,7 @@ def test_cli_systems_and_run_system_choice():
     r = _niclab("systems")
     assert r.returncode == 0 and "seastar:" in r.stdout and "transport portals" in r.stdout
     r = _niclab("run", "pingpong", "--system", "nope")
-    assert r.returncode == 2 and "invalid choice" in r.stderr
+    assert r.returncode == 2 and "'nope' is neither a system nor a preset" in r.stderr
 
 
 def test_parts_swap_a_bus_into_the_startx():
