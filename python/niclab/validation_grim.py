@@ -6,7 +6,8 @@ the round trip (L1249-1251) -- for the four host/NI configurations, each its own
 5.2's receiving steps and Table 5.3's remote memory steps come from the firmware's
 trace points (``grim_traced``). Table 8.1's sockets row and Fig. 8.10's shape come from
 the sockets emulation (``validation_grim_sockets``); Table 5.6's comparison with GM from
-GRIM run as GM's benchmarks run (``validation_grim_gm``); Fig. 5.10's fragment sweep and
+GRIM run as GM's benchmarks run (``validation_grim_gm``); Fig. 5.8's store-and-forward
+bandwidth (``validation_grim_sf``); Fig. 5.10's fragment sweep and
 Fig. 5.12's cut-through variants as the thesis describes them (``validation_grim_datapaths``).
 The presets come from App. A's component figures and marked assumptions, never from
 these rows.
@@ -56,8 +57,9 @@ def validate_grim(progress=None, overrides=None, rows=None, firmware=TABLE_5_4_F
         from .validation_grim_gm import validate_grim_gm  # §5.7.2: Table 5.6, GRIM run as GM's benchmarks run
         from .validation_grim_datapaths import validate_grim_datapaths  # §5.5: Figs. 5.10 and 5.12
         from .validation_grim_lcs import validate_grim_lcs  # §4.3.4: Fig. 4.10's LC scan
+        from .validation_grim_sf import validate_grim_store_forward  # §5.5.1: Fig. 5.8
         for part in (validate_grim_steps(progress, overrides), validate_grim_rm_steps(progress, overrides),
-                     validate_grim_lcs(progress, overrides),
+                     validate_grim_lcs(progress, overrides), validate_grim_store_forward(progress, overrides),
                      validate_grim_datapaths(progress, overrides),
                      validate_grim_multicast(progress, overrides), validate_grim_sockets(progress, overrides),
                      validate_grim_gm(progress, overrides)):

@@ -215,6 +215,24 @@ def test_gm_style_runs_measure_grim_as_gms_benchmarks_do_beside_gms_published_fi
     assert by_key["t5_6_p3_l9_bandwidth_vs_gm"].simulated == pytest.approx(g["bandwidth_mb_s"] / 108)
 
 
+def test_fig_5_8_runs_single_store_and_forward_messages_below_the_serial_limit():
+    from niclab.validation import published
+    from niclab.validation_grim_sf import SF_FIRMWARE, validate_grim_store_forward
+    v = validate_grim_store_forward()
+    by_key = {c.key: c for c in v.checks}
+    assert set(by_key) == {f"sf_{t}_bandwidth_{k}" for t in ("am", "rmp") for k in ("l4", "l9")}
+    pub = published("grim")
+    for key, c in by_key.items():
+        assert c.published == pub[key]["value"]
+        # The three stages in series bound any store-and-forward run (L1407: 46.75 MB/s).
+        assert 0 < c.simulated < 46.75
+    # Store-and-forward is the slowest data path: the cut-through image moves the same
+    # 64,512-byte message faster.
+    sf = v.results["sf_am_l9"]
+    ct = niclab.run("pingpong", preset="grim-lanai9", transport="am", sizes=[64512], firmware="grim_cutthrough")
+    assert SF_FIRMWARE == "grim" and float(ct["bandwidth_mb_s"][0]) > float(sf["bandwidth_mb_s"][-1])
+
+
 def test_the_data_path_figures_sweep_fragments_and_switch_cut_through_per_side():
     from niclab.validation_grim_datapaths import cut_through_variants, fragment_sweep, fragmentation_onset
     # Fig. 5.10: every fragment is a message, so 256-byte fragments pay the NI's per-message

@@ -142,7 +142,8 @@ def test_accelerated_prediction_row_is_marked_a_prediction():
 
 
 @pytest.mark.parametrize("module", ["validation_dsnic", "validation_t9000", "validation_grim", "validation_grim_gm",
-                                    "validation_grim_datapaths", "validation_grim_sockets", "validation_grim_mc"])
+                                    "validation_grim_datapaths", "validation_grim_sockets", "validation_grim_mc",
+                                    "validation_grim_lcs", "validation_grim_sf"])
 def test_each_systems_validation_module_imports_first(module):
     # Each builds on niclab.validation, which lists them: no import cycle may bite whichever comes first.
     r = subprocess.run([sys.executable, "-c", f"from niclab.{module} import *"], capture_output=True, text=True, timeout=120)
