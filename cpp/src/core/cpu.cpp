@@ -167,11 +167,25 @@ void Cpu::run(sim::Kernel& kernel) {
     if (debug_ && debug_pending_) [[unlikely]] debug_after_burst();  // e.g. the watchdog fired
 }
 
+// A block (block.cpp): the handlers of all but the last instruction run with the
+// block's base cost and count already charged, and pc_ at the last one (they look at
+// none of these); the last one runs with all three where the per-instruction loop
+// would have them. The slots' entries chain from one to the next. Returns the next pc.
+inline uint32_t Cpu::run_block(const Insn* in, uint32_t pc) {
+    cycle_ += in->block_cost;
+    instret_ += in->block_n;
+    pc_ = pc + 4 * (in->block_n - 1u);
+    return in->entry(*this, *in, pc);
+}
+
 template <bool kProfile>
 void Cpu::execute() {
     // The pc lives in a register across instructions (handlers take and return it);
     // pc_ gets each value too, so traps and slow paths see where they are.
     uint32_t pc = pc_;
+    // Blocks skip the per-instruction checks; profiling (a span per function) and a
+    // debugger (breakpoints in slots, single steps) need every instruction to pass them.
+    const bool blocks = !kProfile && block_dispatch_ && !debug_;
     [[maybe_unused]] sim::ActivityLog* log = kProfile ? kernel_.activity() : nullptr;
     [[maybe_unused]] uint64_t span_start = cycle_;
     [[maybe_unused]] uint32_t function = kProfile ? function_at(*log, pc) : 0;
@@ -191,12 +205,19 @@ void Cpu::execute() {
         }
         pc_ = pc;
         if ((pc >> fetch_shift_) != fetch_line_) [[unlikely]] {
-            if (!fetch_slow()) {
+            if (!fetch_hit(pc) && !fetch_slow()) {
                 pc = pc_;  // trapped to the handler, or stopped
                 continue;
             }
         }
-        const Insn& in = fetch_page_[(pc - fetch_base_) >> 2];
+        Insn& in = fetch_page_[(pc - fetch_base_) >> 2];
+        if (blocks) {
+            if (in.block_n == 0) [[unlikely]] build_block(&in, pc);
+            if (cycle_ + in.block_pre < limit_) [[likely]] {  // the whole block is before the horizon
+                pc = run_block(&in, pc);
+                continue;
+            }
+        }
         cycle_ += in.cost;
         ++instret_;
         pc = in.fn(*this, in, pc);
@@ -228,6 +249,8 @@ bool Cpu::fetch_slow() {
     if (off < sram_.size) {
         fetch_base_ = (cached_view ? sram_.cached_base : sram_.uncached_base) + (off & ~kCodePageMask);
         fetch_page_ = code_page(off);
+        fetch_page_offset_ = off & ~kCodePageMask;
+        fetch_cached_ = cached_view;
         fetch_line_ = pc_ >> fetch_shift_;
         uint32_t fill = 0;
         if (cached_view && icache_on_) {

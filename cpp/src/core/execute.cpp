@@ -142,6 +142,24 @@ uint32_t illegal(Cpu& c, const Insn& in, uint32_t) {
     return c.pc_;
 }
 uint32_t decode(Cpu& c, const Insn& in, uint32_t) { return c.decode_and_execute(in); }
+
+namespace {
+// The handler inlined, then a tail jump to the next slot of the block: one indirect
+// jump per instruction, each at its own site, instead of a call and a return through the loop.
+template <Handler H>
+uint32_t chain(Cpu& c, const Insn& in, uint32_t pc) {
+    pc = H(c, in, pc);
+    const Insn& next = (&in)[1];
+    return next.entry(c, next, pc);
+}
+}  // namespace
+
+Handler chained(Handler fn) {
+#define NICLAB_CHAINED(name) if (fn == name) return chain<name>;
+    NICLAB_STRAIGHT_OPS(NICLAB_CHAINED)
+#undef NICLAB_CHAINED
+    return nullptr;
+}
 // Stands in for the handler of an instruction with a debugger breakpoint (Cpu::set_breakpoint).
 uint32_t debug_trap(Cpu& c, const Insn& in, uint32_t pc) { return c.debug_trap(in, pc); }
 

@@ -5,19 +5,32 @@
 
 namespace niclab::core::op {
 
-#define NICLAB_OPS(X)                                                                   \
-    X(lui) X(auipc) X(jal) X(jalr)                                                      \
-    X(beq) X(bne) X(blt) X(bge) X(bltu) X(bgeu)                                         \
-    X(lb) X(lh) X(lw) X(lbu) X(lhu) X(sb) X(sh) X(sw)                                   \
+// The register-only operations: they read and write registers and nothing else (no
+// memory, CSR, pc_, counter or horizon), which is what lets them run inside a block.
+#define NICLAB_STRAIGHT_OPS(X)                                                          \
+    X(lui) X(auipc)                                                                     \
     X(addi) X(slti) X(sltiu) X(xori) X(ori) X(andi) X(slli) X(srli) X(srai)             \
     X(add) X(sub) X(sll) X(slt) X(sltu) X(xor_) X(srl) X(sra) X(or_) X(and_)            \
-    X(mul) X(mulh) X(mulhsu) X(mulhu) X(div) X(divu) X(rem) X(remu)                     \
+    X(mul) X(mulh) X(mulhsu) X(mulhu) X(div) X(divu) X(rem) X(remu)
+
+#define NICLAB_OPS(X)                                                                   \
+    NICLAB_STRAIGHT_OPS(X)                                                              \
+    X(jal) X(jalr)                                                                      \
+    X(beq) X(bne) X(blt) X(bge) X(bltu) X(bgeu)                                         \
+    X(lb) X(lh) X(lw) X(lbu) X(lhu) X(sb) X(sh) X(sw)                                   \
     X(fence) X(fence_i) X(ecall) X(ebreak) X(mret) X(wfi)                               \
     X(csrrw) X(csrrs) X(csrrc) X(csrrwi) X(csrrsi) X(csrrci)                            \
     X(illegal) X(decode) X(debug_trap)
 
-#define NICLAB_DECLARE_OP(name) uint32_t name(Cpu& c, const Insn& in, uint32_t pc);
+// Hidden: the library is built position-independent, and an exported function could be
+// interposed, so the compiler would not inline a handler into its threaded form.
+#define NICLAB_DECLARE_OP(name) [[gnu::visibility("hidden")]] uint32_t name(Cpu& c, const Insn& in, uint32_t pc);
 NICLAB_OPS(NICLAB_DECLARE_OP)
 #undef NICLAB_DECLARE_OP
+
+// A register-only handler's threaded form (execute.cpp): runs it, then jumps straight
+// to the next slot's Insn::entry, so a block runs without returning to the loop.
+// Null for any other handler: those end their block.
+Handler chained(Handler fn);
 
 }  // namespace niclab::core::op

@@ -25,6 +25,9 @@ constexpr uint32_t addi(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(
 constexpr uint32_t nop() { return addi(0, 0, 0); }
 constexpr uint32_t lui(uint32_t rd, uint32_t imm20) { return (imm20 << 12) | (rd << 7) | 0x37; }
 constexpr uint32_t add(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, rs2, rs1, 0, rd, 0x33); }
+constexpr uint32_t xor_(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, rs2, rs1, 4, rd, 0x33); }
+constexpr uint32_t andi(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 7, rd, 0x13); }
+constexpr uint32_t slli(uint32_t rd, uint32_t rs1, uint32_t shamt) { return i_type(int32_t(shamt), rs1, 1, rd, 0x13); }
 constexpr uint32_t div(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(1, rs2, rs1, 4, rd, 0x33); }
 constexpr uint32_t lw(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 2, rd, 0x03); }
 constexpr uint32_t sw(uint32_t rs2, uint32_t rs1, int32_t imm) { return s_type(imm, rs2, rs1, 2, 0x23); }
@@ -41,6 +44,7 @@ constexpr uint32_t csrrs(uint32_t rd, uint32_t csr, uint32_t rs1) { return i_typ
 constexpr uint32_t csrr(uint32_t rd, uint32_t csr) { return csrrs(rd, csr, 0); }
 constexpr uint32_t fence_i() { return 0x0000100F; }
 constexpr uint32_t wfi() { return 0x10500073; }
+constexpr uint32_t mret() { return 0x30200073; }
 
 // CSR numbers (privileged spec table 2.5).
 constexpr uint32_t kMstatus = 0x300, kMie = 0x304, kMtvec = 0x305, kMepc = 0x341, kMcause = 0x342,

@@ -36,6 +36,13 @@ struct Insn {
     int32_t imm;   // immediate; CSR number for CSR ops; raw bits for illegal ones
     uint8_t rd, rs1, rs2;
     uint8_t cost;  // base cycles of its class
+    // The block that starts at this slot (block.cpp): its instruction count (0: not
+    // built yet), its base cost, and that cost without its last instruction's.
+    uint8_t block_n = 0;
+    uint16_t block_cost = 0, block_pre = 0;
+    // How a block runs this slot: `fn` if it is the block's last instruction, else fn's
+    // threaded form, which goes on to the next slot's entry (op::chained).
+    Handler entry = nullptr;
 };
 
 struct SramView {
@@ -139,6 +146,9 @@ public:
     bool set_watchpoint(uint32_t address, uint32_t length, WatchKind kind, bool on);
     // The debugger resumes the core when it was stopped outside a burst (at attach).
     void debug_resume(Resume how);
+    // Block dispatch (block.cpp) on or off; off, every instruction takes the
+    // per-instruction path. Both give the same results to the cycle (a test compares them).
+    void set_block_dispatch(bool on) { block_dispatch_ = on; }
     bool write_csr(uint32_t csr, uint32_t value) { return csr_store(csr, value); }
     void set_pc(uint32_t pc) { pc_ = pc; reset_fetch(); }
 
@@ -179,6 +189,18 @@ private:
     template <bool kProfile> void execute();
     uint32_t function_at(sim::ActivityLog& log, uint32_t pc);
     bool fetch_slow();
+    // The pc entered another line of the code page it is in, in the cached view, and
+    // the I-cache holds the line: what fetch_slow would do (count the access, no fill), inline.
+    bool fetch_hit(uint32_t pc) {
+        const uint32_t rel = pc - fetch_base_, off = fetch_page_offset_ + rel;
+        if (!(fetch_cached_ && icache_on_) || rel > kCodePageMask || off >= sram_.size) return false;
+        if (!icache_.resident(off >> fetch_shift_)) return false;
+        ++icache_.accesses;
+        fetch_line_ = pc >> fetch_shift_;
+        return true;
+    }
+    void build_block(Insn* first, uint32_t pc);
+    uint32_t run_block(const Insn* in, uint32_t pc);
     void take_trap(uint32_t mcause, uint32_t tval, uint32_t epc);
     void check_interrupts();
     void dcache_miss(uint32_t line);
@@ -216,6 +238,9 @@ private:
     uint32_t fetch_shift_ = 5;
     uint32_t fetch_base_ = 0;      // address of the executing code page in its SRAM view
     Insn* fetch_page_ = nullptr;   // that page's decoded slots
+    uint32_t fetch_page_offset_ = 0;  // that page's SRAM offset
+    bool fetch_cached_ = false;    // fetch_base_ is in the cached view
+    bool block_dispatch_ = true;
     SramView sram_;
     uint32_t fast_sram_size_ = 0;  // sram_.size, or 0 while watchpoints force the full path
     bool icache_on_ = false;
@@ -278,6 +303,8 @@ private:
     Insn* code_page(uint32_t sram_offset);  // the page's slots, made on first use
     // Code at `sram_offset` may have changed: decode it again when next executed.
     void forget_decode(uint32_t sram_offset);
+    // forget_decode of a decoded slot: also forgets the blocks that cover it (block.cpp).
+    void forget_slot(Insn* page, uint32_t word);
 };
 
 // Decoding (decode.cpp): raw bits -> handler and operands; never fails (unknown
@@ -287,8 +314,12 @@ Insn decode(uint32_t raw, const CoreConfig& cfg);
 extern const Handler kDecodeHandler;  // the "not yet decoded" slot handler
 
 inline void Cpu::forget_decode(uint32_t sram_offset) {
-    if (Insn* page = code_pages_[sram_offset >> kCodePageShift].get())
-        page[(sram_offset & kCodePageMask) >> 2].fn = kDecodeHandler;
+    // A data store into a code page finds its word never decoded (no block covers such
+    // a word: blocks are made of decoded slots), so it costs one compare.
+    if (Insn* page = code_pages_[sram_offset >> kCodePageShift].get()) {
+        const uint32_t word = (sram_offset & kCodePageMask) >> 2;
+        if (page[word].fn != kDecodeHandler) [[unlikely]] forget_slot(page, word);
+    }
 }
 
 // A taken branch or jump: inline, so branch handlers make no call on the fast path.

@@ -1,0 +1,77 @@
+// Block dispatch: the instruction loop (Cpu::execute) runs a straight run of decoded
+// slots at a time instead of one instruction.
+//
+// A block starts at any slot and runs to the first instruction that is not
+// register-only (a load, store, branch, jump, CSR or system instruction), or to the
+// last word of its fetch line, whichever comes first. Only its last instruction can
+// look at or move the counters, the pc, the horizon or the fetch state; the ones
+// before it read and write registers and nothing else. So when the per-instruction
+// loop would have passed every one of its checks inside the block - the horizon
+// (cycle_ < limit_ before each instruction: cycle_ + block_pre < limit_ before the
+// first) and the fetch line (one line per block) - the block charges its base cost
+// and instruction count once and runs its handlers back to back, and its last
+// instruction finds cycle_, instret_ and pc_ exactly where that loop would have left
+// them. That is what makes every device access, interrupt and trap happen at the same
+// cycle as on the per-instruction path; near the horizon the loop takes that path.
+//
+// A block runs as threaded code: each slot's entry is its handler's threaded form
+// (op::chained), which jumps on to the next slot's entry, and the last slot's entry is
+// its plain handler, which returns to the loop with the next pc.
+//
+// Blocks are kept in the decoded slots themselves (Insn::block_*, Insn::entry), each
+// slot holding the block that starts there, and are forgotten with the slots they
+// cover (forget_slot), so a store into code - or fence.i, a reload, a breakpoint -
+// forgets them where it forgets the decode.
+#include <algorithm>
+#include <cstring>
+
+#include "handlers.hpp"
+
+namespace niclab::core {
+
+namespace {
+// Longest block: keeps its cost in 16 bits (64 x 255 cycles) and forgetting cheap.
+constexpr uint32_t kMaxBlock = 64;
+}  // namespace
+
+void Cpu::build_block(Insn* first, uint32_t pc) {
+    // pc_ == pc, the pc's line was just fetched, and `first` is its slot in fetch_page_.
+    // Never with a debugger attached (its breakpoints live in slots; execute() then
+    // takes the per-instruction path), so decoding here needs no breakpoint check.
+    const uint32_t off = pc_sram_offset();
+    const uint32_t line_mask = (1u << fetch_shift_) - 1;
+    const uint32_t to_line_end = (((pc | line_mask) - pc) >> 2) + 1;
+    const uint32_t to_page_end = (1u << (kCodePageShift - 2)) - uint32_t(first - fetch_page_);
+    const uint32_t limit = std::min({to_line_end, to_page_end, (sram_.size - off) >> 2, kMaxBlock});
+    uint32_t n = 0;
+    while (n < limit) {
+        Insn& slot = first[n++];
+        if (slot.fn == kDecodeHandler) {
+            // Decoding ahead of execution is what the slot would do when reached:
+            // any write to the word before then forgets this decode and the block.
+            uint32_t raw;
+            std::memcpy(&raw, sram_.data + off + 4 * (n - 1), 4);
+            slot = decode(raw, cfg_);
+        }
+        if (n == limit || !(slot.entry = op::chained(slot.fn))) break;
+    }
+    first[n - 1].entry = first[n - 1].fn;
+    // Every slot of the run starts a block that ends where this one does.
+    const uint32_t last_cost = first[n - 1].cost;
+    uint32_t cost = 0;
+    for (uint32_t k = n; k-- > 0;) {
+        cost += first[k].cost;
+        first[k].block_n = uint8_t(n - k);
+        first[k].block_cost = uint16_t(cost);
+        first[k].block_pre = uint16_t(cost - last_cost);
+    }
+}
+
+void Cpu::forget_slot(Insn* page, uint32_t word) {
+    page[word].fn = kDecodeHandler;
+    // The blocks that cover the word start at most kMaxBlock - 1 slots before it, in its page.
+    for (uint32_t k = word - std::min(word, kMaxBlock - 1); k <= word; ++k)
+        if (k + page[k].block_n > word) page[k].block_n = 0;
+}
+
+}  // namespace niclab::core

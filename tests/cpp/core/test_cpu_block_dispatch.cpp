@@ -1,0 +1,176 @@
+// Block dispatch (cpp/src/core/block.cpp) must be invisible: the same program, run
+// with blocks and with every instruction on the per-instruction path, must give the
+// same cycles, instructions, registers, memory, cache statistics and device access
+// times. The program has what can go wrong inside a block: SRAM loads and stores,
+// branches, device loads and stores (which sync the kernel and move the horizon),
+// timer interrupts raised at irregular times (so the horizon falls everywhere in the
+// blocks), and self-modifying code inside a block. A block that charged a cycle too
+// many, or ran past the horizon, would take an interrupt at another mepc or mcycle,
+// which the interrupt handler logs to SRAM.
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cpu_fixture.hpp"
+
+namespace niclab::test {
+namespace {
+
+using namespace rv;
+
+constexpr uint32_t kSramSize = 0x10000;
+constexpr uint32_t kUncachedBase = 0x00100000;
+constexpr uint32_t kIsr = 0x200, kData = 0x400, kLog = 0x1000, kSmcWord = 0x6c;
+constexpr uint32_t kAckOffset = 8;  // a device store here acknowledges the timer interrupt
+const uint32_t kSmcA = addi(1, 1, 1), kSmcB = addi(1, 1, 3);
+
+std::vector<uint32_t> main_loop() {
+    return {
+        lui(9, FakeBus::kDeviceBase >> 12),  // 0x00
+        addi(5, 0, int32_t(kIsr)),           // 0x04
+        csrrw(0, kMtvec, 5),                 // 0x08
+        addi(5, 0, int32_t(core::kMipMTIP)), // 0x0c
+        csrrw(0, kMie, 5),                   // 0x10
+        addi(5, 0, 8),                       // 0x14  mstatus.MIE
+        csrrs(0, kMstatus, 5),               // 0x18
+        nop(),                               // 0x1c
+        addi(10, 10, 1),                     // 0x20  loop:
+        add(11, 11, 10),                     // 0x24
+        xor_(12, 12, 11),                    // 0x28
+        sw(12, 20, 0),                       // 0x2c  SRAM store
+        lw(13, 20, 0),                       // 0x30  SRAM load
+        add(14, 14, 13),                     // 0x34
+        andi(15, 10, 63),                    // 0x38
+        slli(15, 15, 2),                     // 0x3c
+        add(16, 20, 15),                     // 0x40
+        sw(10, 16, 4),                       // 0x44  a store that walks over 256 bytes
+        lw(17, 9, 0),                        // 0x48  device load
+        add(18, 18, 17),                     // 0x4c
+        andi(19, 10, 7),                     // 0x50
+        bne(19, 0, 0x14),                    // 0x54  -> 0x68, 7 passes of 8
+        sw(10, 9, 0),                        // 0x58  device store
+        lw(26, 25, 0),                       // 0x5c  the word at kSmcWord ...
+        xor_(26, 26, 27),                    // 0x60
+        sw(26, 25, 0),                       // 0x64  ... toggled between kSmcA and kSmcB
+        add(2, 2, 1),                        // 0x68  a block of six, kSmcWord in it
+        kSmcA,                               // 0x6c
+        add(2, 2, 1),                        // 0x70
+        div(3, 2, 10),                       // 0x74
+        addi(4, 4, 1),                       // 0x78
+        jal(0, 0x20 - 0x7c),                 // 0x7c  -> loop
+    };
+}
+
+std::vector<uint32_t> interrupt_handler() {
+    return {
+        csrr(28, kMepc),           // log where and when it was taken
+        sw(28, 21, 0),
+        csrr(28, kMcycle),
+        sw(28, 21, 4),
+        addi(21, 21, 8),
+        sw(0, 9, int32_t(kAckOffset)),
+        mret(),
+    };
+}
+
+struct Outcome {
+    uint64_t cycles, instret, stall;
+    uint32_t pc;
+    std::vector<uint32_t> regs;
+    core::Cpu::Counts counts;
+    uint64_t icache_accesses, icache_misses, dcache_accesses, dcache_misses, dcache_writebacks;
+    std::vector<Time> device_accesses;
+    std::vector<uint8_t> sram;
+};
+
+struct Variant {
+    const char* name;
+    bool caches;
+    uint32_t entry;  // the program's first instruction, in the cached or uncached view
+};
+
+// One machine: a core, a fake bus whose interrupt acknowledgement re-arms the timer
+// interrupt at an irregular later time, and events that move the horizon besides.
+Outcome run(const Variant& v, bool blocks) {
+    sim::Kernel kernel;
+    FakeBus bus;
+    std::vector<uint8_t> sram(kSramSize, 0);
+    auto load = [&](uint32_t at, const std::vector<uint32_t>& words) {
+        for (uint32_t w : words) { std::memcpy(&sram[at], &w, 4); at += 4; }
+    };
+    load(0, main_loop());
+    load(kIsr, interrupt_handler());
+    core::CoreConfig cfg;
+    core::Cpu cpu(kernel, cfg, core::SramView{sram.data(), kSramSize, 0, kUncachedBase}, bus);
+    cpu.set_block_dispatch(blocks);
+    cpu.release_reset(v.entry);
+    cpu.set_cache_enable(v.caches, v.caches);
+    cpu.set_reg(20, kData);
+    cpu.set_reg(21, kLog);
+    cpu.set_reg(25, kSmcWord);
+    cpu.set_reg(27, kSmcA ^ kSmcB);
+
+    uint32_t acks = 0;
+    bus.on_write = [&](uint32_t addr, uint32_t, Time now) {
+        if (addr != FakeBus::kDeviceBase + kAckOffset) return;
+        cpu.set_interrupt_pending(core::kMipMTIP, false);
+        ++acks;
+        kernel.schedule_at(now + Time::ns(90 + (acks * 53) % 311), [&] { cpu.set_interrupt_pending(core::kMipMTIP, true); });
+    };
+    kernel.schedule_at(Time::ns(150), [&] { cpu.set_interrupt_pending(core::kMipMTIP, true); });
+    for (int64_t ns = 7; ns < 40000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
+    kernel.run_until(Time::us(40));
+
+    Outcome o{cpu.cycles(), cpu.instret(), cpu.stall_cycles(), cpu.pc(), {}, cpu.counts(),
+              cpu.icache().accesses, cpu.icache().misses, cpu.dcache().accesses, cpu.dcache().misses,
+              cpu.dcache().writebacks, bus.access_times, sram};
+    for (unsigned i = 0; i < 32; ++i) o.regs.push_back(cpu.reg(i));
+    kernel.remove_runnable(&cpu);
+    return o;
+}
+
+void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
+
+class BlockDispatch : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
+    const Outcome blocks = run(GetParam(), true);
+    const Outcome single = run(GetParam(), false);
+
+    // The program did what it is for.
+    ASSERT_GT(single.counts.interrupts, 50u);
+    ASSERT_GT(single.counts.device_loads, 100u);
+    ASSERT_GT(single.counts.device_stores, 20u);
+    ASSERT_GT(single.regs[4], 100u) << "the loop did not run";
+    ASSERT_GT(single.regs[1], single.regs[4]) << "the modified instruction never ran";
+
+    EXPECT_EQ(blocks.cycles, single.cycles);
+    EXPECT_EQ(blocks.instret, single.instret);
+    EXPECT_EQ(blocks.stall, single.stall);
+    EXPECT_EQ(blocks.pc, single.pc);
+    EXPECT_EQ(blocks.regs, single.regs);
+    EXPECT_EQ(blocks.counts.interrupts, single.counts.interrupts);
+    EXPECT_EQ(blocks.counts.device_loads, single.counts.device_loads);
+    EXPECT_EQ(blocks.counts.device_stores, single.counts.device_stores);
+    EXPECT_EQ(blocks.icache_accesses, single.icache_accesses);
+    EXPECT_EQ(blocks.icache_misses, single.icache_misses);
+    EXPECT_EQ(blocks.dcache_accesses, single.dcache_accesses);
+    EXPECT_EQ(blocks.dcache_misses, single.dcache_misses);
+    EXPECT_EQ(blocks.dcache_writebacks, single.dcache_writebacks);
+    EXPECT_EQ(blocks.device_accesses, single.device_accesses) << "a device saw the core at another time";
+    // The interrupt log (mepc, mcycle of each interrupt), the data and the modified code.
+    for (uint32_t at = 0; at < kSramSize; at += 4) {
+        uint32_t a, b;
+        std::memcpy(&a, &blocks.sram[at], 4);
+        std::memcpy(&b, &single.sram[at], 4);
+        ASSERT_EQ(a, b) << "SRAM word at 0x" << std::hex << at;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Views, BlockDispatch,
+                         ::testing::Values(Variant{"CachesOff", false, 0}, Variant{"CachesOn", true, 0},
+                                           Variant{"UncachedView", true, kUncachedBase}),
+                         [](const ::testing::TestParamInfo<Variant>& p) { return std::string(p.param.name); });
+
+}  // namespace
+}  // namespace niclab::test
