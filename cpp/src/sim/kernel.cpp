@@ -34,17 +34,17 @@ EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
                                " ps, kernel at " + std::to_string(floor_.ps()) + " ps");
     // Outside a run (a test or benchmark setting things up between runs) nothing checks:
     // that is input from outside the model, at the time the run stopped.
-    if (lookahead_on() && in_run_ && node != context_ && at < now_ + lookahead_) check_cross_node(at, node);
+    if (lookahead_on() && in_run_ && node != context_ && at < now_ + lookahead_ + reach_max_) check_cross_node(at, node);
     uint32_t s = alloc_slot();
     slots_[s].cb = std::move(cb);
     slots_[s].node = node;
     const Entry e{at, now_, seq_++ | (by_core_ ? kByCore : 0), node, s, slots_[s].generation};
     heap_.push_back(e);
-    std::push_heap(heap_.begin(), heap_.end(), later);
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
     if (lookahead_on()) {
         auto& h = node_heap(node);
-        h.push_back(e);
-        std::push_heap(h.begin(), h.end(), later);
+        h.push_back(NodeEntry{at, s, e.generation});
+        std::push_heap(h.begin(), h.end());
     }
     if (at < horizon_) horizon_ = at;
     return EventId{s, slots_[s].generation};
@@ -80,19 +80,19 @@ void Kernel::drop_cancelled_top() {
     // Keep the invariant that the heap's top is a live event, so next_event_time() and
     // has_pending_events() never report a cancelled one.
     while (!heap_.empty() && slots_[heap_.front().slot].generation != heap_.front().generation) {
-        std::pop_heap(heap_.begin(), heap_.end(), later);
+        std::pop_heap(heap_.begin(), heap_.end(), Later{});
         heap_.pop_back();
     }
 }
 
-std::vector<Kernel::Entry>& Kernel::node_heap(uint32_t node) {
+std::vector<Kernel::NodeEntry>& Kernel::node_heap(uint32_t node) {
     return node_heaps_[std::min<size_t>(node, node_heaps_.size() - 1)];  // the last: events of no node
 }
 
 Time Kernel::node_next(uint32_t node) {
     auto& h = node_heap(node);
     while (!h.empty() && slots_[h.front().slot].generation != h.front().generation) {
-        std::pop_heap(h.begin(), h.end(), later);
+        std::pop_heap(h.begin(), h.end());
         h.pop_back();
     }
     return h.empty() ? Time::max() : h.front().time;
@@ -111,8 +111,8 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes) {
     for (const Entry& e : heap_)
         if (lookahead_on() && slots_[e.slot].generation == e.generation) {
             auto& h = node_heap(e.node);
-            h.push_back(e);
-            std::push_heap(h.begin(), h.end(), later);
+            h.push_back(NodeEntry{e.time, e.slot, e.generation});
+            std::push_heap(h.begin(), h.end());
         }
     // Every awake runnable is looked at afresh in the next pass.
     std::vector<Runnable*> awake;
@@ -126,6 +126,26 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes) {
     parked_.clear();
     ready_.clear();
     for (Runnable* r : awake) wake(r);
+}
+
+void Kernel::set_reach(uint32_t node, Time extra) {
+    if (node == kNoNode) return;
+    if (node >= reach_.size()) reach_.resize(size_t(node) + 1, Time{});
+    extra = std::max(extra, Time{});
+    if (reach_[node] == extra) return;
+    reach_[node] = extra;
+    reach_max_ = std::max(reach_max_, extra);
+    if (!reach_hints_ || !lookahead_on() || node >= node_runnables_.size()) return;
+    // Its awake cores' entries in the clocks take the new reach at once: a lower one before
+    // anything that relies on it can happen (the running core gets its entry after its run).
+    for (Runnable* r : node_runnables_[node])
+        if (r->awake_ && r != running_) note_clock(r);
+}
+
+void Kernel::set_reach_hints(bool on) {
+    if (in_pass_) throw std::logic_error("set_reach_hints during a run");
+    reach_hints_ = on;
+    set_lookahead(lookahead_, uint32_t(node_wait_.size()));  // the clocks again, with or without
 }
 
 void Kernel::set_runnable_node(Runnable* r, uint32_t node) {
@@ -213,7 +233,8 @@ void Kernel::unpark(std::vector<Parked>& heap, Time t) {
 // ---- lookahead ----
 
 // The earliest time anything can still happen: the next event, or the earliest awake
-// core (a core lagging behind may yet schedule something at its own time).
+// core (a core lagging behind may yet schedule something at its own time) - less the
+// lookahead, the earliest anything can reach another node: a core's reach is added.
 Time Kernel::earliest() {
     while (!clocks_.empty() && (!clocks_.front().r->awake_ || clocks_.front().version != clocks_.front().r->clock_version_)) {
         std::pop_heap(clocks_.begin(), clocks_.end());
@@ -223,15 +244,23 @@ Time Kernel::earliest() {
     return std::min(next_event_time(), core);
 }
 
+// The earliest an awake runnable's doings can reach another node, less the lookahead.
+Time Kernel::reach_of(const Runnable* r) const {
+    const Time t = r->local_time();
+    if (!reach_hints_ || r->node_ >= reach_.size()) return t;
+    const Time extra = reach_[r->node_];
+    return t >= Time::max() - extra ? Time::max() : t + extra;
+}
+
 // Where an awake runnable's clock stands, for earliest(): a fresh entry supersedes its last.
 void Kernel::note_clock(Runnable* r) {
     if (clocks_.size() > 4 * runnables_.size() + 64) {  // superseded entries not yet on top
         clocks_.clear();
         for (Runnable* a : runnables_)
-            if (a->awake_ && a != r) clocks_.push_back(Clock{a->local_time(), a->clock_version_, a});
+            if (a->awake_ && a != r && a != running_) clocks_.push_back(Clock{reach_of(a), a->clock_version_, a});
         std::make_heap(clocks_.begin(), clocks_.end());
     }
-    clocks_.push_back(Clock{r->local_time(), ++r->clock_version_, r});
+    clocks_.push_back(Clock{reach_of(r), ++r->clock_version_, r});
     std::push_heap(clocks_.begin(), clocks_.end());
 }
 
@@ -320,9 +349,14 @@ void Kernel::drive_runnables(Time horizon) {
         if (r->active() && r->local_time() < horizon_) {
             context_ = r->node_;
             by_core_ = true;
+            running_ = r;
             r->run(*this);
+            running_ = nullptr;
             context_ = kNoNode;
             by_core_ = false;
+            // It stopped at the horizon as it stood at the end: lowered by what it scheduled
+            // itself, it went no further (the check of cross-node events reads this).
+            r->granted_ = std::min(r->granted_, horizon_);
         }
         if (!r->active()) {
             r->awake_ = false;
@@ -344,7 +378,7 @@ void Kernel::drive_runnables(Time horizon) {
 bool Kernel::fire_next(Time until) {
     if (heap_.empty() || heap_.front().time > until) return false;
     Entry e = heap_.front();
-    std::pop_heap(heap_.begin(), heap_.end(), later);
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
     heap_.pop_back();
     Slot& slot = slots_[e.slot];
     now_ = floor_ = e.time;
@@ -353,8 +387,14 @@ bool Kernel::fire_next(Time until) {
     free_slot(e.slot);
     drop_cancelled_top();
     ++events_fired_;
-    // The cores its node's next event held may go on (all of them, for an event of none).
-    if (lookahead_on()) release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
+    if (lookahead_on()) {
+        // Its entry in its node's heap goes now, while that heap is small: left until a
+        // core asks for the node's next event, a sweep's 8 MB transfer with both cores
+        // asleep piled up millions there (a third of the sweep's time popping them).
+        node_next(node);
+        // The cores its node's next event held may go on (all of them, for an event of none).
+        release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
+    }
     context_ = node;
     cb();
     context_ = kNoNode;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -138,6 +139,74 @@ TEST(SimKernelLookahead, ACoreWithNothingElseToWaitForRunsToTheEnd) {
     k.run_until(Time::ns(1000));
     EXPECT_GE(a.local_time(), Time::ns(1000));
     EXPECT_GE(b.local_time(), Time::ns(1000));
+}
+
+
+// Reach (Kernel::set_reach): two cores that each send to the other node now and then,
+// what they send arriving `delay` after the step it was sent at. Each arrival records
+// where the receiving core stood.
+struct Senders {
+    Kernel k;
+    Core core[2] = {Core(Time::ns(3)), Core(Time::ns(4))};
+    std::vector<std::pair<uint32_t, Time>> arrivals;  // (node, its core's local time)
+    Time delay[2] = {Time::ns(120), Time::ns(120)};
+    Senders(Time reach, bool hints) {
+        for (uint32_t n = 0; n < 2; ++n) {
+            k.add_runnable(&core[n]);
+            k.set_runnable_node(&core[n], n);
+            k.set_reach(n, reach);
+            int steps = 0;
+            core[n].on_step = [this, n, steps](Kernel& kk, Time t) mutable {
+                if (++steps % (40 + 9 * n) != 0) return;
+                const uint32_t to = 1 - n;
+                kk.sync_to(t);
+                kk.schedule_at(t + delay[n], [this, to] { arrivals.emplace_back(to, core[to].local_time()); }, to);
+            };
+        }
+        k.set_lookahead(Time::ns(20), 2);
+        k.set_reach_hints(hints);
+    }
+    int runs() const { return core[0].runs + core[1].runs; }
+};
+
+// What a core sends reaches the other node 120 ns later, so a reach of 100 ns on top of
+// the 20 ns lookahead holds: the cores stop less often, and nothing moves.
+TEST(SimKernelReach, AReachLetsTheOtherCoreRunFurtherAndMovesNothing) {
+    Senders with(Time::ns(100), true), without(Time::ns(100), false);
+    with.k.run_until(Time::ns(3000));
+    without.k.run_until(Time::ns(3000));
+    EXPECT_EQ(with.arrivals, without.arrivals);
+    EXPECT_GT(with.arrivals.size(), 20u);
+    EXPECT_LT(with.runs() * 2, without.runs()) << with.runs() << " runs with the reach, " << without.runs() << " without";
+}
+
+// A core that sends sooner than its reach promised breaks causality: the other core may
+// have run past the arrival already, and the kernel says so (without the reach the same
+// sends keep the 20 ns lookahead and are fine).
+TEST(SimKernelReach, ASendSoonerThanTheReachIsALogicError) {
+    Senders with(Time::ns(100), true), without(Time::ns(100), false);
+    with.delay[1] = without.delay[1] = Time::ns(30);
+    EXPECT_THROW(with.k.run_until(Time::ns(3000)), std::logic_error);
+    EXPECT_NO_THROW(without.k.run_until(Time::ns(3000)));
+}
+
+// The model lowers a node's reach from an event (SeaStar: a packet arrives that the NIC
+// must hold back) before its core sends any sooner: the other core's bound shrinks at
+// once, and every arrival is where it is without reaches.
+TEST(SimKernelReach, LoweringTheReachFromAnEventKeepsEveryArrivalInPlace) {
+    auto run = [](bool hints) {
+        auto s = std::make_unique<Senders>(Time::ns(100), hints);
+        Senders* p = s.get();
+        s->k.schedule_at(Time::ns(1000), [p] {
+            p->k.set_reach(1, Time{});
+            p->delay[1] = Time::ns(20);
+        }, 1);
+        s->k.run_until(Time::ns(3000));
+        return s;
+    };
+    auto with = run(true), without = run(false);
+    EXPECT_EQ(with->arrivals, without->arrivals);
+    EXPECT_LT(with->runs(), without->runs());
 }
 
 }  // namespace

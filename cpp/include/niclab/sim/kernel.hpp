@@ -21,14 +21,16 @@
 // whose nodes affect one another only through delays of at least L (net::Network::
 // lookahead) lets each node's core run past other nodes' events: to its own node's next
 // event, the next event of no node, or the earliest time anything can still happen (the
-// next event or the earliest awake core) plus L, whichever is first. Nothing another
+// next event, or the earliest awake core's clock plus its node's reach, set_reach) plus
+// L, whichever is first. Nothing another
 // node does can reach it sooner. It is also exact where stopping at every event is not:
 // there, a core run to the next event early in a pass can pass an event another core,
 // later in the same pass, schedules for its node (system::SystemSpec::lookahead).
 // Events of one time are ordered by the time they were scheduled at, then by whether a
 // core scheduled them (after those an event scheduled), then by node, then by sequence,
-// in both modes. A cross-node event scheduled inside the lookahead (a model breaking its
-// promise) is a logic_error naming both nodes.
+// in both modes. A cross-node event scheduled inside the lookahead or a reach (a model
+// breaking its promise) is a logic_error naming both nodes, when a core it reaches may
+// already have run past it.
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -119,6 +121,17 @@ public:
     // event). Set before the run, or between runs.
     void set_lookahead(Time lookahead, uint32_t nodes);
     Time lookahead() const { return lookahead_; }
+    // Reach: what a running core does reaches another node no sooner than the lookahead
+    // plus `extra` after its local time, for as long as the model says so; the other
+    // nodes' cores may then run that much further past it. A model sets it when the bound
+    // starts to hold and lowers it before anything that breaks it can happen (SeaStar:
+    // its transmit path reads host memory before the first packet leaves, while its NIC
+    // holds back no packet from the network, seastar::RxDma). Nothing changes what
+    // happens, only where cores stop; events and asleep cores reach a lookahead away as
+    // before. Zero (the default) for every node without one; set_reach_hints(false)
+    // ignores them all (to compare: the times must not move).
+    void set_reach(uint32_t node, Time extra);
+    void set_reach_hints(bool on);
 
     // Fire events and drive runnables until simulated time `until` (inclusive for
     // events), or until request_stop(). With `stop_when_idle`, a run that runs out of
@@ -175,6 +188,11 @@ private:
         if (a.node != b.node) return a.node > b.node;
         return a.seq > b.seq;
     }
+    // `later` for the heap algorithms, which inline a function object (the function
+    // itself they call through a pointer: a quarter of a NetPIPE sweep's host time).
+    struct Later {
+        bool operator()(const Entry& a, const Entry& b) const { return later(a, b); }
+    };
     uint32_t alloc_slot();
     void free_slot(uint32_t s);
     void drive_runnables(Time horizon);
@@ -189,12 +207,20 @@ private:
     enum Wait : uint8_t { kWaitNone, kWaitFloor, kWaitNode, kWaitGlobal, kWaitEnd };
     Time horizon_of(const Runnable* r, Time until);
     Time node_next(uint32_t node);  // the node's next live event (kNoNode: the next of none)
-    std::vector<Entry>& node_heap(uint32_t node);
+    // A node's pending events, for its next one's time only: ordered by time alone (ties
+    // do not matter there), half the size of an Entry.
+    struct NodeEntry {
+        Time time;
+        uint32_t slot, generation;
+        bool operator<(const NodeEntry& o) const { return time > o.time; }
+    };
+    std::vector<NodeEntry>& node_heap(uint32_t node);
     void park_lookahead(Runnable* r, Time until);
     void release(std::vector<Runnable*>& waiting);
     void check_cross_node(Time at, uint32_t node) const;
     Time earliest();
     void note_clock(Runnable* r);
+    Time reach_of(const Runnable* r) const;
     bool lookahead_on() const { return lookahead_ > Time{}; }
     // Heap entries carry their keys, so ordering them reads no runnable.
     struct Ready {
@@ -223,17 +249,21 @@ private:
     // their node's next event or the next of none to fire, and for a later run.
     Time lookahead_{};
     struct Clock {
-        Time at;  // an awake runnable's local time
+        Time at;  // an awake runnable's local time, plus its reach
         uint64_t version;
         Runnable* r;
         bool operator<(const Clock& o) const { return at != o.at ? at > o.at : version > o.version; }
     };
     std::vector<Clock> clocks_;  // a min-heap; stale entries (older versions, asleep) dropped on top
-    std::vector<std::vector<Entry>> node_heaps_;
+    std::vector<std::vector<NodeEntry>> node_heaps_;
     std::vector<Parked> floor_wait_;
     std::vector<std::vector<Runnable*>> node_wait_;
     std::vector<Runnable*> global_wait_, end_wait_;
     std::vector<std::vector<Runnable*>> node_runnables_;  // lookahead: each node's runnables
+    std::vector<Time> reach_;   // set_reach, by node (grown on demand; kept across set_lookahead)
+    Time reach_max_{};          // the largest reach ever set: cross-node events sooner are checked
+    bool reach_hints_ = true;
+    Runnable* running_ = nullptr;  // lookahead: the runnable in run() (it has no entry in the clocks)
     uint32_t context_ = kNoNode;
     bool by_core_ = false;  // a runnable is running
     bool in_run_ = false;   // inside run_until

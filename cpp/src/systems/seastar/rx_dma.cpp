@@ -34,7 +34,29 @@ void RxDma::reset() {
         s.deposits = std::move(deposits);
     }
     host_write_free_ = kernel_.now();
-    refused_ = exhaustion_signalled_ = false;
+    set_refused(false);
+    exhaustion_signalled_ = false;
+}
+
+void RxDma::set_reach(uint32_t node, Time extra) {
+    node_ = node;
+    reach_ = extra;
+    kernel_.set_reach(node_, refused_ ? Time{} : reach_);
+}
+
+// Every change of refused_ goes through here, so the kernel's reach for this node's core
+// is lowered the moment the network starts holding a packet for it.
+void RxDma::set_refused(bool refused) {
+    if (refused == refused_) return;
+    refused_ = refused;
+    refusals_ += refused;
+    if (node_ != sim::kNoNode) kernel_.set_reach(node_, refused_ ? Time{} : reach_);
+}
+
+void RxDma::let_held_in() {
+    if (!refused_ || !port_) return;
+    set_refused(false);
+    port_->receive_ready();
 }
 
 bool RxDma::read(uint32_t offset, uint32_t& value) {
@@ -60,10 +82,7 @@ bool RxDma::write(uint32_t offset, uint32_t value) {
     switch (offset) {
         case NICLAB_RXDMA_EVT_HEAD:
             events_.head = value % NICLAB_DMA_FIFO_ENTRIES;
-            if (refused_ && port_) {  // a new message may have waited for an event entry
-                refused_ = false;
-                port_->receive_ready();
-            }
+            let_held_in();  // a new message may have waited for an event entry
             return true;
         case NICLAB_RXDMA_CMD_TAIL:
             cmds_.tail = value % NICLAB_DMA_FIFO_ENTRIES;
@@ -134,14 +153,14 @@ bool RxDma::deliver(const net::PacketView& p) {
                 exhaustion_signalled_ = true;
                 raise_(NICLAB_IRQ_RX_EXHAUSTED);
             }
-            refused_ = true;
+            set_refused(true);
             return false;
         }
         exhaustion_signalled_ = false;
     }
     Slot& s = slots_[index];
     if (s.buffer.size() - s.buf_len < p.length) {
-        refused_ = true;  // its deposit commands have not come yet and its buffer is full
+        set_refused(true);  // its deposit commands have not come yet and its buffer is full
         return false;
     }
     // Append to the ring buffer: at most two contiguous pieces.
@@ -215,10 +234,7 @@ void RxDma::drain(Slot& s, uint32_t) {
         s.buf_start = uint32_t((s.buf_start + chunk) % s.buffer.size());
         s.buf_len -= chunk;
         s.consumed += chunk;
-        if (refused_ && port_) {  // room again for a packet the network holds
-            refused_ = false;
-            port_->receive_ready();
-        }
+        let_held_in();  // room again for a packet the network holds
     }
 }
 
@@ -254,10 +270,7 @@ void RxDma::maybe_complete(Slot& s, uint32_t index) {
         cpl_visible_tail_ = tail;
         raise_(NICLAB_IRQ_RX_DONE);
     });
-    if (refused_ && port_) {
-        refused_ = false;
-        port_->receive_ready();
-    }
+    let_held_in();
 }
 
 }  // namespace niclab::seastar

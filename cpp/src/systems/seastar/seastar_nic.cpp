@@ -29,6 +29,11 @@ SeaStar::SeaStar(sim::Kernel& kernel, const SeaStarConfig& cfg, bus::HyperTransp
     map.map(NICLAB_TXDMA_BASE, NICLAB_TXDMA_SIZE, tx_dma_);
     map.map(NICLAB_RXDMA_BASE, NICLAB_RXDMA_SIZE, rx_dma_);
     map.map(NICLAB_HB_BASE, HostBridge::kWindows * NICLAB_HB_WINDOW_STRIDE, host_bridge_registers_);
+    // What the core does reaches the network through the TX engine, whose first packet
+    // waits for its first read of host memory (TxDma::try_start: dma_read_stream answers
+    // a DMA read latency after the request at the soonest), or through the RX engine
+    // letting in a packet the network holds for it (RxDma::set_reach).
+    rx_dma_.set_reach(cfg.embedded.node_id, bus.params().dma_read_latency);
 }
 
 }  // namespace niclab::seastar

@@ -35,6 +35,10 @@ public:
     RxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg, RaiseIrq raise);
 
     void set_port(nic::PacketPort* port) { port_ = port; }
+    // The kernel's reach for this node's core (sim::Kernel::set_reach): `extra` while the
+    // engine holds back no packet, none while the network holds one for it - then the
+    // core freeing room lets it in at once, and its credit goes back over one cable.
+    void set_reach(uint32_t node, Time extra);
     bool read(uint32_t offset, uint32_t& value) override;
     bool write(uint32_t offset, uint32_t value) override;
     // A packet from the network; false = no room now (call port->receive_ready() later).
@@ -45,6 +49,7 @@ public:
     uint64_t exhausted() const { return exhausted_; }
     uint64_t crc_errors() const { return crc_errors_; }
     uint64_t orphan_packets() const { return orphans_; }
+    uint64_t refusals() const { return refusals_; }  // times the network began to hold a packet for it
 
 private:
     struct Deposit {
@@ -76,6 +81,8 @@ private:
     void maybe_complete(Slot& s, uint32_t index);
     static bool wanted_more(const Slot& s);  // deposit commands asked for more than arrived
     void write_host(uint64_t addr, const uint8_t* data, uint32_t n, Slot& s);
+    void set_refused(bool refused);
+    void let_held_in();  // room again: the packet the network holds may come in
 
     sim::Kernel& kernel_;
     bus::HyperTransport& bus_;
@@ -95,7 +102,9 @@ private:
     uint32_t cpl_visible_tail_ = 0;
     uint64_t generation_ = 0;
     bool refused_ = false;     // a delivery was refused: tell the port when room frees
-    uint64_t packets_ = 0, exhausted_ = 0, crc_errors_ = 0, orphans_ = 0;
+    uint32_t node_ = sim::kNoNode;  // set_reach: none until then
+    Time reach_{};
+    uint64_t packets_ = 0, exhausted_ = 0, crc_errors_ = 0, orphans_ = 0, refusals_ = 0;
     bool exhaustion_signalled_ = false;
 };
 
