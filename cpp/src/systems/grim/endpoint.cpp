@@ -28,6 +28,11 @@ const char* type_name(uint32_t type) {
         default: return "remote memory operation";
     }
 }
+// An LC number a node does not have (every node has grim.lcs of them), named as the key `lc`.
+system::ConfigError no_such_lc(const std::string& call, uint32_t node, uint32_t lc, uint32_t lcs) {
+    return system::ConfigError("lc", call + "node " + std::to_string(node) + " has logical channels 0.." + std::to_string(lcs - 1) +
+                                         " (grim.lcs " + std::to_string(lcs) + "), not " + std::to_string(lc));
+}
 // "a" or "an" before type_name(type): "an active message", "an RM-P write", "a multicast".
 const char* article(uint32_t type) {
     const char c = type_name(type)[0];
@@ -107,9 +112,7 @@ Endpoint::Endpoint(LanaiNic& nic, host::HostMemory& memory, const EndpointParams
 Endpoint::Endpoint(Endpoint& first, uint32_t lc)
     : nic_(first.nic_), memory_(first.memory_), params_(first.params_), lc_(lc), shared_(first.shared_), datapath_(first.datapath_),
       server_(first.server_), driver_(first.driver_) {
-    if (lc >= params_.lcs)
-        throw system::ConfigError("lc", "node " + std::to_string(node()) + " has logical channels 0.." + std::to_string(params_.lcs - 1) +
-                                            " (grim.lcs " + std::to_string(params_.lcs) + "), not " + std::to_string(lc));
+    if (lc >= params_.lcs) throw no_such_lc("", node(), lc, params_.lcs);
     if (driver_->open >> lc & 1u)
         throw system::ConfigError("lc", "node " + std::to_string(node()) + ": logical channel " + std::to_string(lc) +
                                             " has an endpoint already (each endpoint owns its LC, L857)");
@@ -235,10 +238,7 @@ void Endpoint::am_send(host::ProcessContext& ctx, uint32_t dst_node, uint32_t ha
                     "'s send queue of " + std::to_string(sq_bytes_) + " B takes in one message (" + std::to_string(max_message_bytes()) +
                     " B with grim.lcs " + std::to_string(params_.lcs) + ")");
     if (dst_node >= nic_.network()->nodes()) throw Error("grim_send: no node " + std::to_string(dst_node));
-    if (dst_lc >= params_.lcs)
-        throw system::ConfigError("lc", "grim_send: node " + std::to_string(dst_node) + " has logical channels 0.." +
-                                            std::to_string(params_.lcs - 1) + " (grim.lcs " + std::to_string(params_.lcs) + "), not " +
-                                            std::to_string(dst_lc));
+    if (dst_lc >= params_.lcs) throw no_such_lc("grim_send: ", dst_node, dst_lc, params_.lcs);
     const uint32_t words = (bytes + 3) / 4;
     push(ctx,
          {GRIM_W0(0, 0), GRIM_W1(GRIM_T_AM, words * 4 - bytes, 0, GRIM_ENDPOINT(node(), lc_)), GRIM_W2(words, GRIM_ENDPOINT(dst_node, dst_lc)),
