@@ -518,6 +518,18 @@ Time Network::lookahead() const {
     return least == Time::max() ? Time{} : least;
 }
 
+std::vector<std::vector<uint32_t>> Network::neighbours() const {
+    if (lookahead() == Time{} || std::count(router_node_.begin(), router_node_.end(), sim::kNoNode)) return {};
+    std::vector<std::vector<uint32_t>> out(nodes());
+    for (LinkId l = 0; l < links_.size(); ++l) {
+        const uint32_t a = from_node(l), b = to_node(l);
+        if (a == b) continue;
+        for (auto [x, y] : {std::pair{a, b}, std::pair{b, a}})
+            if (std::find(out[x].begin(), out[x].end(), y) == out[x].end()) out[x].push_back(y);
+    }
+    return out;
+}
+
 double Network::utilization(LinkId id, Time elapsed) const {
     if (elapsed <= Time{}) return 0.0;
     return double(links_[id].stats().busy.ps()) / double(elapsed.ps());

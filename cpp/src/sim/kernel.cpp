@@ -34,7 +34,7 @@ EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
                                " ps, kernel at " + std::to_string(floor_.ps()) + " ps");
     // Outside a run (a test or benchmark setting things up between runs) nothing checks:
     // that is input from outside the model, at the time the run stopped.
-    if (lookahead_on() && in_run_ && node != context_ && at < now_ + lookahead_ + reach_max_) check_cross_node(at, node);
+    if (lookahead_on() && in_run_ && node != context_ && at < now_ + cross_node_span()) check_cross_node(at, node);
     uint32_t s = alloc_slot();
     slots_[s].cb = std::move(cb);
     slots_[s].node = node;
@@ -98,9 +98,16 @@ Time Kernel::node_next(uint32_t node) {
     return h.empty() ? Time::max() : h.front().time;
 }
 
-void Kernel::set_lookahead(Time lookahead, uint32_t nodes) {
+void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vector<uint32_t>> neighbours) {
     if (in_pass_) throw std::logic_error("set_lookahead during a run");
+    if (!neighbours.empty() && neighbours.size() != nodes)
+        throw std::invalid_argument("set_lookahead: neighbours of " + std::to_string(neighbours.size()) + " nodes for " +
+                                    std::to_string(nodes) + " nodes");
+    for (const auto& list : neighbours)
+        for (uint32_t b : list)
+            if (b >= nodes) throw std::invalid_argument("set_lookahead: neighbour " + std::to_string(b) + " is not a node");
     lookahead_ = std::max(lookahead, Time{});
+    neighbours_ = lookahead_on() ? std::move(neighbours) : std::vector<std::vector<uint32_t>>{};
     clocks_.clear();
     node_heaps_.assign(lookahead_on() ? nodes + 1 : 0, {});
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
@@ -145,7 +152,7 @@ void Kernel::set_reach(uint32_t node, Time extra) {
 void Kernel::set_reach_hints(bool on) {
     if (in_pass_) throw std::logic_error("set_reach_hints during a run");
     reach_hints_ = on;
-    set_lookahead(lookahead_, uint32_t(node_wait_.size()));  // the clocks again, with or without
+    set_lookahead(lookahead_, uint32_t(node_wait_.size()), neighbours_);  // the clocks again, with or without
 }
 
 void Kernel::set_runnable_node(Runnable* r, uint32_t node) {
@@ -264,10 +271,32 @@ void Kernel::note_clock(Runnable* r) {
     std::push_heap(clocks_.begin(), clocks_.end());
 }
 
+namespace {
+Time plus(Time t, Time d) { return t >= Time::max() - d ? Time::max() : t + d; }
+}  // namespace
+
+Time Kernel::far_bound(const Runnable* r) {
+    const Time e = earliest();  // without r's own clock (see drive_runnables)
+    if (neighbours_.empty()) return plus(e, lookahead_);
+    // Nodes that are not neighbours reach r's node over two cables at least; the
+    // neighbours (and r's node's other cores, as without neighbours) over one. A
+    // neighbour's asleep core is woken by its node's events, which bound it.
+    Time near = plus(e, lookahead_ + lookahead_);
+    const auto cores_of = [&](uint32_t node) {
+        for (const Runnable* o : node_runnables_[node])
+            if (o != r && o->awake_) near = std::min(near, plus(reach_of(o), lookahead_));
+    };
+    cores_of(r->node_);
+    for (uint32_t b : neighbours_[r->node_]) {
+        near = std::min(near, plus(node_next(b), lookahead_));
+        cores_of(b);
+    }
+    return near;
+}
+
 Time Kernel::horizon_of(const Runnable* r, Time until) {
     if (r->node_ >= node_wait_.size()) return std::min(until, next_event_time());
-    const Time e = earliest();
-    return std::min({until, node_next(r->node_), node_next(kNoNode), e >= Time::max() - lookahead_ ? Time::max() : e + lookahead_});
+    return std::min({until, node_next(r->node_), node_next(kNoNode), far_bound(r)});
 }
 
 // Runnable r stopped at or past its horizon: it waits for whichever bound holds it.
@@ -285,10 +314,11 @@ void Kernel::park_lookahead(Runnable* r, Time until) {
     } else if (node_next(r->node_) <= t) {
         r->waits_ = kWaitNode;
         node_wait_[r->node_].push_back(r);
-    } else if (earliest() + lookahead_ <= t) {
+    } else if (far_bound(r) <= t) {
         // Looked at again once the earliest time has come within a picosecond of it:
         // its next run covers nearly the whole lookahead (a margin of half of it, and
-        // runs of half, took 1.09x the time on a 512-node halo). Above zero: the
+        // runs of half, took 1.09x the time on a 512-node halo), or more with neighbours
+        // named (every neighbour is then at the earliest time or later). Above zero: the
         // earliest core would otherwise wait for itself to pass.
         r->waits_ = kWaitFloor;
         floor_wait_.push_back(Parked{t - Time::ps(1), r->order_, r});

@@ -5,6 +5,8 @@
 // so 8 senders at once cannot all be taken: exhaustion is certain, not hoped for.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "portals_harness.hpp"
 
 namespace niclab::test {
@@ -30,8 +32,9 @@ struct Outcome {
     std::string detail;
 };
 
-Outcome incast(const std::string& image) {
+Outcome incast(const std::string& image, const std::function<void(system::System&)>& after_boot = {}) {
     system::System sys(ptl::spec(kSenders + 1, image));
+    if (after_boot) after_boot(sys);
     std::map<uint32_t, NodeScript> senders;
     std::map<uint32_t, std::vector<std::vector<uint8_t>>> sent;
     NodeScript rx;
@@ -109,6 +112,32 @@ TEST(PortalsGoBackN, IncastIsDeterministic) {
     EXPECT_EQ(a.arrivals, b.arrivals) << "same arrivals at the same times";
     EXPECT_EQ(a.receiver_niccb, b.receiver_niccb);
     EXPECT_EQ(a.sender_niccb_sum, b.sender_niccb_sum);
+}
+
+// Red Storm's image sets a peer's go-back-N entry up at its first message, not at boot
+// (PTL_PEERS_LAZY): boot leaves the 166 KB table unwritten. Garbage in every entry after
+// boot (SRAM a loader did not clear) must not matter: an entry is cleared before its
+// first use, so the incast goes as on the production image; and boot wrote none of it.
+TEST(PortalsGoBackN, RedStormsImageSetsAPeerUpAtItsFirstMessage) {
+    constexpr uint32_t kPeers = 10368, kPeerBytes = 16;
+    uint32_t untouched = 0;
+    Outcome o = incast("portals_redstorm", [&](system::System& sys) {
+        for (uint32_t n = 0; n <= kSenders; ++n) {
+            nic::EmbeddedNic& nic = seastar::seastar_nic(sys, n).nic();
+            uint32_t table = 0;
+            ASSERT_TRUE(nic.image()->find_symbol("gbn_peers", table));
+            for (uint32_t a = table; a < table + kPeers * kPeerBytes; a += 4) {
+                untouched += nic.peek32(a) == 0;
+                nic.poke32(a, 0xA5A5A5A5u);
+            }
+        }
+    });
+    EXPECT_EQ(untouched, (kSenders + 1) * kPeers * kPeerBytes / 4) << "boot wrote into the peer table";
+    ASSERT_TRUE(o.all_finished) << "a node faulted or did not finish";
+    EXPECT_TRUE(o.payloads_ok) << o.detail;
+    ASSERT_EQ(o.arrivals.size(), size_t(kSenders * kMessages));
+    std::map<uint32_t, uint32_t> next;
+    for (auto& [src, t, when] : o.arrivals) EXPECT_EQ(t & 0xFFFF, next[src]++) << "from node " << src;
 }
 
 // Node 0 takes kEach 8 KB messages from each of `in` and sends kEach to each of `out`,

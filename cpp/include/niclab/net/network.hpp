@@ -194,6 +194,12 @@ public:
     // path. Zero (no lookahead) with wormhole switching, whose worms reach along several
     // cables at once, and with output-buffer stages, joined to their router without one.
     Time lookahead() const;
+    // For each node, the other nodes it has a cable to (its router's or its NIC's), for
+    // the kernel's neighbour bound (sim::Kernel::set_lookahead): a node's events reach
+    // one that is not its neighbour over two cables at least. Empty when some part is of
+    // no node (a shared switch: its events reach every node one cable after they fire)
+    // or when there is no lookahead.
+    std::vector<std::vector<uint32_t>> neighbours() const;
     // Packet observer (packet_tap.hpp), or nullptr; one at a time. The tap must stay
     // alive while set.
     void set_tap(PacketTap* tap) { tap_ = tap; }
