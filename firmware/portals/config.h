@@ -67,6 +67,14 @@
 #ifndef PTL_PEERS
 #define PTL_PEERS 2048
 #endif
+/* A peer's entry set up at its first message instead of at boot (a bitmap of the peers
+ * seen, PTL_PEERS / 8 bytes, is what boot clears). Red Storm's image: a node of a 3-D
+ * halo talks to six of its 10,368 peers, so boot need not write 166 KB of SRAM (which
+ * a simulated node then holds, ~1.7 GB for the machine). Off in the other images, whose
+ * message path it would lengthen by a bit test. */
+#ifndef PTL_PEERS_LAZY
+#define PTL_PEERS_LAZY 0
+#endif
 /* assumption: 4 reserved pendings carry the firmware's ACK/NACK headers, so a NACK
  * never needs the pool that ran out (like GRIM's buffered control messages). */
 #ifndef PTL_CTRL_PENDINGS

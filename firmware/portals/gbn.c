@@ -42,14 +42,32 @@ static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? pend
 static inline uint32_t ref_of(const struct lower_pending *lp) { return lp ? lp->id + 1u : 0u; }
 #endif
 
+static void peer_clear(struct peer *pe)
+{
+    pe->tx_seq = pe->tx_acked = pe->rx_expect = 0;
+    pe->unacked_head = pe->unacked_tail = pe->owed_next = 0;
+    pe->flags = pe->rx_unacked = 0;
+}
+
+#if PTL_PEERS_LAZY
+PTL_POOL uint32_t gbn_peers_seen[(PTL_PEERS + 31) / 32];
+
+void gbn_first_contact(uint32_t nid)
+{
+    peer_clear(&gbn_peers[nid]);
+    gbn_peers_seen[nid >> 5] |= 1u << (nid & 31);
+}
+#endif
+
 void gbn_boot(void)
 {
-    for (uint32_t i = 0; i < PTL_PEERS; ++i) {
-        struct peer *pe = &gbn_peers[i];
-        pe->tx_seq = pe->tx_acked = pe->rx_expect = 0;
-        pe->unacked_head = pe->unacked_tail = pe->owed_next = 0;
-        pe->flags = pe->rx_unacked = 0;
-    }
+#if PTL_PEERS_LAZY
+    for (uint32_t i = 0; i < (PTL_PEERS + 31) / 32; ++i)
+        gbn_peers_seen[i] = 0;
+#else
+    for (uint32_t i = 0; i < PTL_PEERS; ++i)
+        peer_clear(&gbn_peers[i]);
+#endif
     ctrl_free = (PTL_CTRL_PENDINGS == 32) ? 0xFFFFFFFFu : (1u << PTL_CTRL_PENDINGS) - 1u;
 }
 

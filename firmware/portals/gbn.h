@@ -71,6 +71,10 @@ _Static_assert(sizeof(struct peer) == 16, "update the PTL_PEERS comment in confi
 static inline int seq_before(uint32_t a, uint32_t b) { return (int16_t)(uint16_t)(a - b) < 0; }
 
 extern struct peer gbn_peers[PTL_PEERS];
+#if PTL_PEERS_LAZY
+extern uint32_t gbn_peers_seen[(PTL_PEERS + 31) / 32];  /* bit nid: gbn_peers[nid] is set up */
+void gbn_first_contact(uint32_t nid);
+#endif
 
 /* Boot: every peer at sequence number 0, nothing owed. */
 void gbn_boot(void);
@@ -80,6 +84,10 @@ static inline struct peer *peer_at(uint32_t nid)
 {
     if (__builtin_expect(nid >= PTL_PEERS, 0))
         gbn_bad_peer(nid);
+#if PTL_PEERS_LAZY
+    if (__builtin_expect(!(gbn_peers_seen[nid >> 5] & (1u << (nid & 31))), 0))
+        gbn_first_contact(nid);
+#endif
     return &gbn_peers[nid];
 }
 
