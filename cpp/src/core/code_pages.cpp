@@ -12,9 +12,7 @@ namespace {
 const Insn kUndecoded{kDecodeHandler, 0, 0, 0, 0, 0};
 }  // namespace
 
-Insn* Cpu::code_page(uint32_t sram_offset) {
-    const uint32_t index = sram_offset >> kCodePageShift;
-    if (Insn* page = code_pages_[index]) return page;
+Insn* Cpu::find_code_page(uint32_t index) {
     // Once per page the firmware executes (per reset or fence.i).
     const uint32_t base = index << kCodePageShift;
     if (code_pool_ && sram_.size - base >= kCodePageBytes) {

@@ -7,10 +7,11 @@
 
 namespace niclab::core {
 
-struct CodePool::Page {
-    CodeKey key;
-    uint8_t bytes[kCodePageBytes];  // the bytes it was decoded from: a hash is not proof
+// Slots first and on a cache line, so no 32-byte slot straddles two lines.
+struct alignas(64) CodePool::Page {
     Insn slots[kCodePageSlots];
+    uint8_t bytes[kCodePageBytes];  // the bytes it was decoded from: a hash is not proof
+    CodeKey key;
 };
 
 CodePool::CodePool() = default;

@@ -312,7 +312,13 @@ private:
     std::vector<std::unique_ptr<Insn[]>> private_pages_;
     CodePool* code_pool_ = nullptr;
     CodeKey code_key_;
-    Insn* code_page(uint32_t sram_offset);  // the page's slots, found on first use
+    // The page's slots, found on first use (fetch_slow: each line the pc enters).
+    Insn* code_page(uint32_t sram_offset) {
+        const uint32_t index = sram_offset >> kCodePageShift;
+        Insn* page = code_pages_[index];
+        return page ? page : find_code_page(index);
+    }
+    Insn* find_code_page(uint32_t index);
     // The page's slots, made the core's own first if they were shared (copy on write).
     Insn* private_page(uint32_t index);
     void drop_code_pages();  // all of them, to be found again on next entry
