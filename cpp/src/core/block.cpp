@@ -41,7 +41,7 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
     const uint32_t off = pc_sram_offset();
     const uint32_t line_mask = (1u << fetch_shift_) - 1;
     const uint32_t to_line_end = (((pc | line_mask) - pc) >> 2) + 1;
-    const uint32_t to_page_end = (1u << (kCodePageShift - 2)) - uint32_t(first - fetch_page_);
+    const uint32_t to_page_end = kCodePageSlots - uint32_t(first - fetch_page_);
     const uint32_t limit = std::min({to_line_end, to_page_end, (sram_.size - off) >> 2, kMaxBlock});
     uint32_t n = 0;
     while (n < limit) {
@@ -49,6 +49,8 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
         if (slot.fn == kDecodeHandler) {
             // Decoding ahead of execution is what the slot would do when reached:
             // any write to the word before then forgets this decode and the block.
+            // Only in the core's own pages: a shared page has every slot decoded, so
+            // its blocks never read this core's SRAM (code_pool.hpp).
             uint32_t raw;
             std::memcpy(&raw, sram_.data + off + 4 * (n - 1), 4);
             slot = decode(raw, cfg_);
@@ -67,7 +69,9 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
     }
 }
 
-void Cpu::forget_slot(Insn* page, uint32_t word) {
+void Cpu::forget_slot(uint32_t sram_offset) {
+    Insn* page = private_page(sram_offset >> kCodePageShift);
+    const uint32_t word = (sram_offset & kCodePageMask) >> 2;
     page[word].fn = kDecodeHandler;
     // The blocks that cover the word start at most kMaxBlock - 1 slots before it, in its page.
     for (uint32_t k = word - std::min(word, kMaxBlock - 1); k <= word; ++k)

@@ -18,10 +18,13 @@ constexpr uint32_t kMisaRV32IM = (1u << 30) | (1u << 8) | (1u << 12);  // MXL=1,
 Cpu::Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus)
     : sram_(sram), fast_sram_size_(sram.size), kernel_(kernel), cfg_(cfg), clock_(Clock::from_mhz(cfg.clock_mhz)), bus_(bus) {
     code_pages_.resize((sram.size + kCodePageMask) >> kCodePageShift);
+    private_pages_.resize(code_pages_.size());
     icache_.configure(cfg.icache, sram.size);
     dcache_.configure(cfg.dcache, sram.size);
     fetch_shift_ = icache_.line_shift();
     dline_shift_ = dcache_.line_shift();
+    const uint32_t line_mask = (1u << fetch_shift_) - 1;
+    code_key_ = CodeKey{decode_inputs(cfg), fetch_shift_, sram.cached_base & line_mask, sram.uncached_base & line_mask};
     write_slots_.assign(std::max<uint32_t>(cfg.posted_writes, 1), 0);
     kernel_.add_runnable(this);
 }
@@ -49,7 +52,7 @@ void Cpu::release_reset(uint32_t entry) {
     icache_on_ = dcache_on_ = false;  // the PPC440 leaves reset with caches off
     icache_.configure(cfg_.icache, sram_.size);
     dcache_.configure(cfg_.dcache, sram_.size);
-    invalidate_all_code();
+    drop_code_pages();  // another image: its pages may be shared again
     exit_code_ = 0;
     fault_.reset();
     reset_time_ = kernel_.now();
@@ -107,21 +110,6 @@ void Cpu::invalidate_code(uint32_t sram_offset, uint32_t length) {
     if (sram_offset >= sram_.size) return;
     uint32_t end = std::min<uint64_t>(uint64_t(sram_offset) + length + 3, sram_.size);
     for (uint32_t w = sram_offset / 4; w < end / 4; ++w) forget_decode(w * 4);
-}
-
-void Cpu::invalidate_all_code() {
-    for (auto& page : code_pages_)
-        if (page) std::fill_n(page.get(), 1u << (kCodePageShift - 2), Insn{kDecodeHandler, 0, 0, 0, 0, 0});
-    reset_fetch();
-}
-
-Insn* Cpu::code_page(uint32_t sram_offset) {
-    std::unique_ptr<Insn[]>& page = code_pages_[sram_offset >> kCodePageShift];
-    if (!page) {  // once per page the firmware ever executes
-        page = std::make_unique<Insn[]>(1u << (kCodePageShift - 2));
-        std::fill_n(page.get(), 1u << (kCodePageShift - 2), Insn{kDecodeHandler, 0, 0, 0, 0, 0});
-    }
-    return page.get();
 }
 
 uint32_t Cpu::decode_and_execute(const Insn& slot) {

@@ -66,6 +66,10 @@ Handler op_system(const Fields& f) {
 
 }  // namespace
 
+std::array<uint32_t, 6> decode_inputs(const CoreConfig& cfg) {
+    return {cfg.cpi_alu, cfg.cpi_load, cfg.cpi_store, cfg.cpi_mul, cfg.cpi_div, cfg.cpi_csr};
+}
+
 Insn decode(uint32_t raw, const CoreConfig& cfg) {
     Fields f{raw, raw & 0x7F, (raw >> 7) & 31, (raw >> 12) & 7, (raw >> 15) & 31, (raw >> 20) & 31, raw >> 25};
     Insn in{nullptr, 0, uint8_t(f.rd == 0 ? 32 : f.rd), uint8_t(f.rs1), uint8_t(f.rs2), uint8_t(cfg.cpi_alu)};

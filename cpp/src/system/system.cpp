@@ -38,7 +38,10 @@ System::System(const SystemSpec& spec)
         n.cpu->set_node(i);
         nodes_.push_back(std::move(n));
     }
-    for (uint32_t i = 0; i < spec.nodes; ++i) nodes_[i].hardware = model_.build_node(*this, i);
+    for (uint32_t i = 0; i < spec.nodes; ++i) {
+        nodes_[i].hardware = model_.build_node(*this, i);
+        if (nic::EmbeddedNic* nic = nodes_[i].hardware->embedded_nic()) nic->cpu().set_code_pool(&code_pool_);
+    }
     if (network_ && spec.lookahead && has_embedded_nics()) kernel_.set_lookahead(network_->lookahead(), spec.nodes, network_->neighbours());
     if (!spec.firmware.empty() && !has_embedded_nics())
         throw ConfigError("firmware", "system '" + model_.name() + "' has no embedded core to load firmware into (" +

@@ -8,6 +8,7 @@
 // Time: the core counts cycles at its clock from the moment it left reset. It runs
 // ahead of global time up to the kernel's horizon, synchronizes on every bus access
 // (MMIO, host windows), and sleeps in wfi until an enabled interrupt is pending.
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -17,6 +18,7 @@
 
 #include "niclab/core/bus.hpp"
 #include "niclab/core/cache_model.hpp"
+#include "niclab/core/code_pool.hpp"
 #include "niclab/core/core_config.hpp"
 #include "niclab/core/debug_hooks.hpp"
 #include "niclab/core/fault.hpp"
@@ -149,6 +151,14 @@ public:
     // Block dispatch (block.cpp) on or off; off, every instruction takes the
     // per-instruction path. Both give the same results to the cycle (a test compares them).
     void set_block_dispatch(bool on) { block_dispatch_ = on; }
+    // Decoded code pages shared through `pool` (code_pool.hpp) with the other cores of
+    // the simulation that use it, or (null, the default) all private. Both give the same
+    // results to the cycle (a test compares them). Forgets every decoded page.
+    void set_code_pool(CodePool* pool);
+    // Of the code pages this core has entered since its reset or last fence.i: how many
+    // it shares through the pool and how many are its own.
+    uint32_t shared_code_pages() const;
+    uint32_t private_code_pages() const;
     bool write_csr(uint32_t csr, uint32_t value) { return csr_store(csr, value); }
     void set_pc(uint32_t pc) { pc_ = pc; reset_fetch(); }
 
@@ -293,18 +303,34 @@ private:
     CoreConfig cfg_;
     Clock clock_;
     Bus& bus_;
-    // Decoded instructions: a slot per SRAM word, kept per code page and made when the
-    // pc first enters the page. A NIC's text is a few pages of its SRAM, so the data
-    // pages never get slots (a node's memory), and a store to a page without slots, the
-    // usual data store, has no decode to forget.
-    static constexpr uint32_t kCodePageShift = 12;
-    static constexpr uint32_t kCodePageMask = (1u << kCodePageShift) - 1;
-    std::vector<std::unique_ptr<Insn[]>> code_pages_;
-    Insn* code_page(uint32_t sram_offset);  // the page's slots, made on first use
+    // Decoded instructions (code_pages.cpp): a slot per SRAM word, kept per code page
+    // and found when the pc first enters the page. A NIC's text is a few pages of its
+    // SRAM, so the data pages never get slots (a node's memory), and a store to a page
+    // without slots, the usual data store, has no decode to forget. A page is either the
+    // core's own (in private_pages_, decoded lazily) or shared through code_pool_.
+    std::vector<Insn*> code_pages_;
+    std::vector<std::unique_ptr<Insn[]>> private_pages_;
+    CodePool* code_pool_ = nullptr;
+    CodeKey code_key_;
+    // The page's slots, found on first use (fetch_slow: each line the pc enters).
+    Insn* code_page(uint32_t sram_offset) {
+        const uint32_t index = sram_offset >> kCodePageShift;
+        Insn* page = code_pages_[index];
+        return page ? page : find_code_page(index);
+    }
+    Insn* find_code_page(uint32_t index);
+    // The page's slots, made the core's own first if they were shared (copy on write).
+    Insn* private_page(uint32_t index);
+    void drop_code_pages();  // all of them, to be found again on next entry
+    // The fetch state points into a page that was dropped or copied: fetch_slow finds it again.
+    void lose_fetch_page() {
+        reset_fetch();
+        fetch_cached_ = false;  // fetch_hit would reuse fetch_page_
+    }
     // Code at `sram_offset` may have changed: decode it again when next executed.
     void forget_decode(uint32_t sram_offset);
     // forget_decode of a decoded slot: also forgets the blocks that cover it (block.cpp).
-    void forget_slot(Insn* page, uint32_t word);
+    void forget_slot(uint32_t sram_offset);
 };
 
 // Decoding (decode.cpp): raw bits -> handler and operands; never fails (unknown
@@ -312,13 +338,18 @@ private:
 // cost is the instruction's own: fetching it is charged per line (Cpu::fetch_slow).
 Insn decode(uint32_t raw, const CoreConfig& cfg);
 extern const Handler kDecodeHandler;  // the "not yet decoded" slot handler
+// What decode() reads of the config: cores whose configs agree here decode every word
+// alike, so they may share decoded pages (CodeKey).
+std::array<uint32_t, 6> decode_inputs(const CoreConfig& cfg);
 
 inline void Cpu::forget_decode(uint32_t sram_offset) {
     // A data store into a code page finds its word never decoded (no block covers such
     // a word: blocks are made of decoded slots), so it costs one compare.
-    if (Insn* page = code_pages_[sram_offset >> kCodePageShift].get()) {
+    // Every slot of a shared page is decoded, so any store into one takes forget_slot,
+    // which gives the core its own copy.
+    if (Insn* page = code_pages_[sram_offset >> kCodePageShift]) {
         const uint32_t word = (sram_offset & kCodePageMask) >> 2;
-        if (page[word].fn != kDecodeHandler) [[unlikely]] forget_slot(page, word);
+        if (page[word].fn != kDecodeHandler) [[unlikely]] forget_slot(sram_offset);
     }
 }
 

@@ -1,0 +1,61 @@
+#pragma once
+// Decoded code pages shared between the cores of one simulation (one sim::Kernel) that
+// run the same code. On a Red Storm every NIC runs the same Portals firmware, and a
+// core's decoded page (a slot per word, Cpu::code_page) is a function of its 4 KB of
+// code and of its core's configuration, so one copy serves every node instead of 10,368.
+//
+// A page is looked up by its bytes and its CodeKey when a core first enters it, and
+// decoded whole when first made (so no slot of it is ever decoded from one core's
+// SRAM). Cores build blocks into its slots (block.cpp): a block depends only on the
+// slots, the fetch line and where lines start, all the same for every core that shares
+// it. A core never changes a shared page otherwise: a store into it, an invalidation, a
+// breakpoint gives that core a private copy first (Cpu::private_page).
+//
+// Not thread-safe: the cores of one kernel run on one thread; several simulations on
+// several threads each have their own pool (system::System owns one).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+namespace niclab::core {
+
+struct Insn;
+struct CoreConfig;
+
+// The geometry of decoded code: a page of slots, one per SRAM word.
+constexpr uint32_t kCodePageShift = 12;
+constexpr uint32_t kCodePageBytes = 1u << kCodePageShift;
+constexpr uint32_t kCodePageMask = kCodePageBytes - 1;
+constexpr uint32_t kCodePageSlots = kCodePageBytes / 4;
+
+// Everything a decoded page with its blocks depends on besides its bytes.
+struct CodeKey {
+    std::array<uint32_t, 6> decode{};  // decode_inputs(config)
+    uint32_t line_shift = 0;           // a block ends at the end of its fetch line
+    // Where the views' lines start relative to the page: a block's line is its pc's.
+    uint32_t cached_phase = 0, uncached_phase = 0;
+    bool operator==(const CodeKey&) const = default;
+};
+
+class CodePool {
+public:
+    CodePool();
+    ~CodePool();
+    CodePool(const CodePool&) = delete;
+    CodePool& operator=(const CodePool&) = delete;
+
+    // The decoded page of these kCodePageBytes under `key` (made from `cfg`, whose
+    // decode_inputs are key.decode): the one made before for the same bytes and key, or
+    // a new one, decoded whole now. It lives as long as the pool: a core may still be
+    // running an instruction of a page it has just stopped using.
+    Insn* page(const uint8_t* bytes, const CodeKey& key, const CoreConfig& cfg);
+    size_t pages() const { return pages_.size(); }
+
+private:
+    struct Page;
+    std::unordered_multimap<size_t, std::unique_ptr<Page>> pages_;  // by a hash of the bytes
+};
+
+}  // namespace niclab::core

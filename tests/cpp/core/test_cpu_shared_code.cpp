@@ -1,0 +1,227 @@
+// Decoded code pages shared between cores that run the same code (core/code_pool.hpp).
+// Cores on one kernel, each with its own SRAM loaded with the same program, share its
+// pages through one pool; anything that changes the code for one core (its own store,
+// a host write, a reload, a breakpoint) must change it for that core alone, and every
+// core must give exactly what it gives with sharing off.
+#include <algorithm>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cpu_fixture.hpp"
+
+namespace niclab::test {
+namespace {
+
+using namespace rv;
+
+constexpr uint32_t kSramSize = 0x10000;
+constexpr uint32_t kUncachedBase = 0x00100000;
+constexpr uint32_t kSub = 0x1000;    // a subroutine in the second code page
+constexpr uint32_t kSmcWord = 0x10;  // rewritten by a core whose x20 is set
+const uint32_t kOriginal = addi(11, 11, 1), kReplacement = addi(11, 11, 5);
+
+// Two code pages: a loop in the first that calls a subroutine in the second, and, on a
+// core whose x20 is set, stores kReplacement (x27) over the instruction it then runs.
+std::vector<uint32_t> main_loop() {
+    return {
+        addi(10, 10, 1),          // 0x00  loop:
+        jal(1, int32_t(kSub) - 4),  // 0x04  -> sub
+        beq(20, 0, 8),            // 0x08  -> 0x10 unless x20
+        sw(27, 25, 0),            // 0x0c  *kSmcWord = x27
+        kOriginal,                // 0x10  kSmcWord
+        div(12, 10, 11),          // 0x14
+        sw(12, 26, 0),            // 0x18  a data store, outside the code pages
+        jal(0, -0x1c),            // 0x1c  -> loop
+    };
+}
+std::vector<uint32_t> subroutine() {
+    return {
+        add(13, 13, 10),  // kSub
+        xor_(14, 14, 13),
+        jalr(0, 1, 0),
+    };
+}
+
+struct Machine {
+    std::vector<uint8_t> sram = std::vector<uint8_t>(kSramSize, 0);
+    FakeBus bus;
+    std::unique_ptr<core::Cpu> cpu;
+
+    void load(uint32_t at, const std::vector<uint32_t>& words) {
+        for (uint32_t w : words) { std::memcpy(&sram[at], &w, 4); at += 4; }
+    }
+};
+
+// What a core gave: the same with sharing on and off, to the cycle.
+struct Outcome {
+    uint64_t cycles, instret, stall, icache_misses, dcache_misses;
+    uint32_t pc;
+    std::vector<uint32_t> regs;
+    bool operator==(const Outcome&) const = default;
+};
+void PrintTo(const Outcome& o, std::ostream* os) {
+    *os << "cycles " << o.cycles << " instret " << o.instret << " pc " << o.pc << " x11 " << o.regs[11];
+}
+
+class Cores {
+public:
+    // `cores` cores loaded with the program, `smc` of them (the first ones) rewriting it.
+    Cores(unsigned cores, unsigned smc, bool share, bool caches) {
+        for (unsigned i = 0; i < cores; ++i) {
+            auto m = std::make_unique<Machine>();
+            m->load(0, main_loop());
+            m->load(kSub, subroutine());
+            m->cpu = std::make_unique<core::Cpu>(kernel, core::CoreConfig{},
+                                                 core::SramView{m->sram.data(), kSramSize, 0, kUncachedBase}, m->bus);
+            if (share) m->cpu->set_code_pool(&pool);
+            machines.push_back(std::move(m));
+            start(i, caches);
+            cpu(i).set_reg(20, i < smc ? 1 : 0);
+        }
+        // Events that move the horizon, so blocks meet it everywhere.
+        for (int64_t ns = 7; ns < 40000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
+    }
+    ~Cores() {
+        for (auto& m : machines) kernel.remove_runnable(m->cpu.get());
+    }
+    void start(unsigned i, bool caches) {
+        cpu(i).release_reset(0);
+        cpu(i).set_cache_enable(caches, caches);
+        cpu(i).set_reg(25, kSmcWord);
+        cpu(i).set_reg(26, 0x8000);
+        cpu(i).set_reg(27, kReplacement);
+    }
+    core::Cpu& cpu(unsigned i) { return *machines[i]->cpu; }
+    Machine& machine(unsigned i) { return *machines[i]; }
+    Outcome outcome(unsigned i) {
+        core::Cpu& c = cpu(i);
+        Outcome o{c.cycles(), c.instret(), c.stall_cycles(), c.icache().misses, c.dcache().misses, c.pc(), {}};
+        for (unsigned r = 0; r < 32; ++r) o.regs.push_back(c.reg(r));
+        return o;
+    }
+
+    sim::Kernel kernel;
+    core::CodePool pool;
+
+private:
+    std::vector<std::unique_ptr<Machine>> machines;  // last: destroyed before the kernel and pool
+};
+
+class SharedCode : public ::testing::TestWithParam<bool> {};  // caches on or off
+
+TEST_P(SharedCode, CoresRunningTheSameCodeShareItsPages) {
+    Cores shared(3, 0, true, GetParam());
+    Cores apart(3, 0, false, GetParam());
+    shared.kernel.run_until(Time::us(10));
+    apart.kernel.run_until(Time::us(10));
+    EXPECT_EQ(shared.pool.pages(), 2u);
+    EXPECT_EQ(apart.pool.pages(), 0u);
+    for (unsigned i = 0; i < 3; ++i) {
+        EXPECT_EQ(shared.cpu(i).shared_code_pages(), 2u) << "core " << i;
+        EXPECT_EQ(shared.cpu(i).private_code_pages(), 0u) << "core " << i;
+        EXPECT_EQ(apart.cpu(i).shared_code_pages(), 0u) << "core " << i;
+        EXPECT_EQ(apart.cpu(i).private_code_pages(), 2u) << "core " << i;
+        ASSERT_GT(shared.cpu(i).reg(13), 100u) << "the subroutine did not run";
+        EXPECT_EQ(shared.outcome(i), apart.outcome(i)) << "core " << i;
+    }
+}
+
+// Core 0 stores a new instruction into its code and runs it; cores 1 and 2 run the
+// original. The store gives core 0 its own copy of that page, and only of that one.
+TEST_P(SharedCode, SelfModifyingCodeChangesOnlyItsCore) {
+    Cores shared(3, 1, true, GetParam());
+    Cores apart(3, 1, false, GetParam());
+    shared.kernel.run_until(Time::us(40));
+    apart.kernel.run_until(Time::us(40));
+    const uint32_t loops = shared.cpu(0).reg(10);
+    ASSERT_GT(loops, 100u);
+    EXPECT_GE(shared.cpu(0).reg(11), 5 * (loops - 1)) << "core 0 did not run its new instruction";
+    EXPECT_LE(shared.cpu(1).reg(11), shared.cpu(1).reg(10)) << "core 1 ran core 0's instruction";
+    EXPECT_LE(shared.cpu(2).reg(11), shared.cpu(2).reg(10)) << "core 2 ran core 0's instruction";
+    // Its page of code and stores stays its own (no copy per store), the other is shared.
+    EXPECT_EQ(shared.cpu(0).private_code_pages(), 1u);
+    EXPECT_EQ(shared.cpu(0).shared_code_pages(), 1u);
+    EXPECT_EQ(shared.cpu(1).shared_code_pages(), 2u);
+    EXPECT_EQ(shared.pool.pages(), 2u);
+    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(shared.outcome(i), apart.outcome(i)) << "core " << i;
+}
+
+// A host write into one core's code (DMA, the debug back door) with invalidate_code.
+TEST_P(SharedCode, InvalidatedCodeChangesOnlyItsCore) {
+    auto rewrite = [](Cores& c) {
+        c.kernel.run_until(Time::us(5));
+        uint32_t word = add(13, 13, 13);
+        std::memcpy(&c.machine(0).sram[kSub], &word, 4);
+        c.cpu(0).invalidate_code(kSub, 4);
+        c.kernel.run_until(Time::us(20));
+    };
+    Cores shared(2, 0, true, GetParam());
+    Cores apart(2, 0, false, GetParam());
+    rewrite(shared);
+    rewrite(apart);
+    EXPECT_EQ(shared.cpu(0).private_code_pages(), 1u);
+    EXPECT_EQ(shared.cpu(1).shared_code_pages(), 2u);
+    EXPECT_NE(shared.cpu(0).reg(13), shared.cpu(1).reg(13));
+    for (unsigned i = 0; i < 2; ++i) EXPECT_EQ(shared.outcome(i), apart.outcome(i)) << "core " << i;
+}
+
+// One core is reloaded with other code (the loader: reset held, SRAM written, reset
+// released); the other goes on with the original.
+TEST_P(SharedCode, ReloadingOneCoreLeavesTheOthers) {
+    auto reload = [](Cores& c) {
+        c.kernel.run_until(Time::us(5));
+        c.cpu(0).hold_reset();
+        c.machine(0).load(kSub, {addi(13, 13, -1), xor_(14, 14, 13), jalr(0, 1, 0)});
+        c.start(0, GetParam());
+        c.kernel.run_until(Time::us(20));
+    };
+    Cores shared(2, 0, true, GetParam());
+    Cores apart(2, 0, false, GetParam());
+    reload(shared);
+    reload(apart);
+    EXPECT_EQ(shared.pool.pages(), 3u) << "the reloaded core's second page is another page";
+    EXPECT_EQ(shared.cpu(0).shared_code_pages(), 2u);
+    EXPECT_EQ(shared.cpu(1).shared_code_pages(), 2u);
+    EXPECT_GT(int32_t(shared.cpu(1).reg(13)), 0);
+    EXPECT_LT(int32_t(shared.cpu(0).reg(13)), 0);
+    for (unsigned i = 0; i < 2; ++i) EXPECT_EQ(shared.outcome(i), apart.outcome(i)) << "core " << i;
+}
+
+// Counts the stops of the core it is attached to, and lets it go on.
+struct Listener : core::DebugListener {
+    std::vector<uint32_t> stops;
+    core::Resume stopped(const core::DebugStop& why) override {
+        stops.push_back(why.pc);
+        return core::Resume::Continue;
+    }
+    bool poll() override { return false; }
+};
+
+// A breakpoint is core 0's alone: core 1, with a debugger of its own but no
+// breakpoint, never stops. One is set before the core entered its page, one after.
+TEST_P(SharedCode, ABreakpointStopsOnlyItsCore) {
+    Cores c(2, 0, true, GetParam());
+    Listener l0, l1;
+    c.cpu(0).attach_debugger(&l0);
+    c.cpu(1).attach_debugger(&l1);
+    ASSERT_TRUE(c.cpu(0).set_breakpoint(kSub, true));
+    c.kernel.run_until(Time::us(5));
+    ASSERT_TRUE(c.cpu(0).set_breakpoint(0x14, true));
+    c.kernel.run_until(Time::us(10));
+    EXPECT_GT(l0.stops.size(), 10u);
+    EXPECT_EQ(std::count(l0.stops.begin(), l0.stops.end(), 0x14u) + std::count(l0.stops.begin(), l0.stops.end(), kSub),
+              std::ptrdiff_t(l0.stops.size()));
+    EXPECT_TRUE(l1.stops.empty()) << "core 1 stopped at core 0's breakpoint";
+    EXPECT_EQ(c.cpu(0).private_code_pages(), 2u);
+    EXPECT_EQ(c.cpu(1).shared_code_pages(), 2u);
+    c.cpu(0).attach_debugger(nullptr);
+    c.cpu(1).attach_debugger(nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(Caches, SharedCode, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& p) { return std::string(p.param ? "On" : "Off"); });
+
+}  // namespace
+}  // namespace niclab::test
