@@ -296,7 +296,11 @@ Time Kernel::far_bound(const Runnable* r) {
 
 Time Kernel::horizon_of(const Runnable* r, Time until) {
     if (r->node_ >= node_wait_.size()) return std::min(until, next_event_time());
-    return std::min({until, node_next(r->node_), node_next(kNoNode), far_bound(r)});
+    const Time cap = std::min({until, node_next(r->node_), node_next(kNoNode)});
+    // The far bound is never below the earliest time plus a lookahead: its scan of the
+    // neighbours matters only when that is below the node's own bounds (a halo's cores
+    // are mostly held by their own node's events: the scan cost a tenth of a 512-node run).
+    return plus(earliest(), lookahead_) >= cap ? cap : std::min(cap, far_bound(r));
 }
 
 // Runnable r stopped at or past its horizon: it waits for whichever bound holds it.
@@ -314,7 +318,7 @@ void Kernel::park_lookahead(Runnable* r, Time until) {
     } else if (node_next(r->node_) <= t) {
         r->waits_ = kWaitNode;
         node_wait_[r->node_].push_back(r);
-    } else if (far_bound(r) <= t) {
+    } else if (plus(earliest(), lookahead_) <= t && far_bound(r) <= t) {
         // Looked at again once the earliest time has come within a picosecond of it:
         // its next run covers nearly the whole lookahead (a margin of half of it, and
         // runs of half, took 1.09x the time on a 512-node halo), or more with neighbours
