@@ -6,6 +6,11 @@
 
 namespace niclab::sim {
 
+namespace {
+// t + d, or never for a t that is never (or so late that the sum would overflow).
+Time plus(Time t, Time d) { return t >= Time::max() - d ? Time::max() : t + d; }
+}  // namespace
+
 Kernel::Kernel() {
     heap_.reserve(1024);
     slots_.reserve(1024);
@@ -255,8 +260,7 @@ Time Kernel::earliest() {
 Time Kernel::reach_of(const Runnable* r) const {
     const Time t = r->local_time();
     if (!reach_hints_ || r->node_ >= reach_.size()) return t;
-    const Time extra = reach_[r->node_];
-    return t >= Time::max() - extra ? Time::max() : t + extra;
+    return plus(t, reach_[r->node_]);
 }
 
 // Where an awake runnable's clock stands, for earliest(): a fresh entry supersedes its last.
@@ -270,10 +274,6 @@ void Kernel::note_clock(Runnable* r) {
     clocks_.push_back(Clock{reach_of(r), ++r->clock_version_, r});
     std::push_heap(clocks_.begin(), clocks_.end());
 }
-
-namespace {
-Time plus(Time t, Time d) { return t >= Time::max() - d ? Time::max() : t + d; }
-}  // namespace
 
 Time Kernel::far_bound(const Runnable* r) {
     const Time e = earliest();  // without r's own clock (see drive_runnables)
