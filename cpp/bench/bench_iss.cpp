@@ -3,6 +3,9 @@
 // (every fetch and load goes over the modelled bus). Reported as the "MIPS" counter.
 // The PerInstruction variant turns block dispatch off (cpp/src/core/block.cpp): the
 // same results to the cycle, one instruction per turn of the loop.
+// The Doorbell pair is a firmware that polls SRAM for work (examples/doorbell.c),
+// rung by the host every 10 us: simulated microseconds per host second ("sim_us"),
+// with the core's polling fast-forward (cpp/src/core/spin.cpp) on and off.
 #include <benchmark/benchmark.h>
 
 #include "niclab/system/system.hpp"
@@ -39,5 +42,35 @@ static void BM_Crc32_CachesOn_PerInstruction(benchmark::State& s) { run_crc(s, "
 BENCHMARK(BM_Crc32_CachesOn)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Crc32_CachesOff)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Crc32_CachesOn_PerInstruction)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+static void run_doorbell(benchmark::State& state, bool skip) {
+    system::SystemSpec spec;
+    system::System sys(spec);
+    nic::EmbeddedNic& nic = sys.nic(0);
+    nic.load_firmware(std::string(NICLAB_FIRMWARE_DIR) + "/examples/doorbell.elf");
+    nic.cpu().set_spin_skip(skip);
+    uint32_t doorbell = 0;
+    if (!nic.image()->find_symbol("fw_doorbell", doorbell)) {
+        state.SkipWithError("firmware has no 'fw_doorbell' symbol");
+        return;
+    }
+    uint32_t rings = 0;
+    double simulated_us = 0;
+    for (auto _ : state) {
+        for (int k = 0; k < 200; ++k) {  // 2 ms
+            sys.run_for(Time::us(10));
+            nic.poke32(doorbell, ++rings);
+        }
+        simulated_us += 2000;
+    }
+    if (nic.cpu().state() != core::Cpu::State::Running) state.SkipWithError("the doorbell firmware stopped");
+    state.counters["sim_us"] = benchmark::Counter(simulated_us, benchmark::Counter::kIsRate);
+    state.counters["passes_skipped"] = double(nic.cpu().spin_passes_skipped());
+}
+
+static void BM_Doorbell_FastForward(benchmark::State& s) { run_doorbell(s, true); }
+static void BM_Doorbell_EveryPass(benchmark::State& s) { run_doorbell(s, false); }
+BENCHMARK(BM_Doorbell_FastForward)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Doorbell_EveryPass)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 BENCHMARK_MAIN();

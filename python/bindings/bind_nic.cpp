@@ -107,6 +107,10 @@ void bind_nic(py::module_& m) {
         .def_property_readonly("cycles", [](const EmbeddedNic& n) { return n.cpu().cycles(); })
         .def_property_readonly("instret", [](const EmbeddedNic& n) { return n.cpu().instret(); })
         .def_property_readonly("stall_cycles", [](const EmbeddedNic& n) { return n.cpu().stall_cycles(); })
+        // Polling fast-forward (core/spin.cpp): on by default; off runs every pass of a
+        // loop spinning on SRAM, with the same results to the cycle.
+        .def("set_spin_skip", [](EmbeddedNic& n, bool on) { n.cpu().set_spin_skip(on); }, py::arg("on"))
+        .def_property_readonly("spin_passes_skipped", [](const EmbeddedNic& n) { return n.cpu().spin_passes_skipped(); })
         .def_property_readonly("clock_mhz", [](const EmbeddedNic& n) { return n.cpu().clock().mhz(); })
         .def_property_readonly("icache", [](const EmbeddedNic& n) { return cache_stats(n.cpu().icache(), n.cpu().icache_enabled()); })
         .def_property_readonly("dcache", [](const EmbeddedNic& n) { return cache_stats(n.cpu().dcache(), n.cpu().dcache_enabled()); })

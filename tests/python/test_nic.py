@@ -185,3 +185,22 @@ def test_reload_over_a_ticking_timer():
     nic.run(for_us=100)
     assert nic.state == "halted"
     assert nic.console == "timer_irq: 10 ticks of 1000 cycles\n"
+
+
+def test_polling_fast_forward_gives_the_same_cycles():
+    """The doorbell example spins on SRAM; skipping its passes changes no figure."""
+    def ring(skip):
+        nic = niclab.Nic(firmware="doorbell")
+        nic.set_spin_skip(skip)
+        doorbell = nic.symbol("fw_doorbell")
+        for k in range(1, 11):
+            nic.run(for_us=3 + (k * 7) % 5)
+            nic.poke32(doorbell, k)
+        nic.run(for_us=5)
+        log = [nic.peek32(nic.symbol("fw_log") + 4 * i) for i in range(20)]
+        return nic.cycles, nic.instret, nic.stall_cycles, log, nic.spin_passes_skipped
+
+    skipping, plain = ring(True), ring(False)
+    assert skipping[:4] == plain[:4]
+    assert plain[3][0::2] == list(range(1, 11))  # every ring seen, in order
+    assert plain[4] == 0 and skipping[4] > 1000

@@ -58,6 +58,8 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
         if (n == limit || !(slot.entry = op::chained(slot.fn))) break;
     }
     first[n - 1].entry = first[n - 1].fn;
+    // A polling loop's closing branch looks for passes to skip (spin.cpp).
+    if (spin_loop(&first[n - 1], uint32_t(&first[n - 1] - fetch_page_))) first[n - 1].entry = op::spin_branch;
     // Every slot of the run starts a block that ends where this one does.
     const uint32_t last_cost = first[n - 1].cost;
     uint32_t cost = 0;

@@ -42,6 +42,8 @@ void Cpu::release_reset(uint32_t entry) {
     pc_ = entry;
     cycle_ = instret_ = stall_cycles_ = last_progress_ = 0;
     counts_ = {};
+    spin_ = {};
+    spin_passes_skipped_ = 0;
     function_ids_.clear();  // another image: other functions
     mstatus_ = kMstatusMPP;
     mie_ = mip_ = mtvec_ = mscratch_ = mepc_ = mcause_ = mtval_ = 0;
@@ -179,6 +181,7 @@ void Cpu::execute() {
     [[maybe_unused]] uint32_t function = kProfile ? function_at(*log, pc) : 0;
     // A span ends where the function changes (a call, a return, a trap) and at the
     // burst's end; its cycles run from its first instruction to the next one's.
+    ++bursts_;  // a spin loop's pass is repeated only within one burst (spin.cpp)
     [[maybe_unused]] auto close_span = [&] {
         log->record(sim::Activity::Firmware, node_, time_at_cycle(span_start), time_at_cycle(cycle_), function);
         span_start = cycle_;

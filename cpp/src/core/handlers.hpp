@@ -28,9 +28,18 @@ namespace niclab::core::op {
 NICLAB_OPS(NICLAB_DECLARE_OP)
 #undef NICLAB_DECLARE_OP
 
+// The closing branch of a polling loop (spin.cpp): the branch, then Cpu::spin_check.
+[[gnu::visibility("hidden")]] uint32_t spin_branch(Cpu& c, const Insn& in, uint32_t pc);
+
 // A register-only handler's threaded form (execute.cpp): runs it, then jumps straight
 // to the next slot's Insn::entry, so a block runs without returning to the loop.
 // Null for any other handler: those end their block.
 Handler chained(Handler fn);
 
 }  // namespace niclab::core::op
+
+namespace niclab::core {
+// Is the decoded slot `branch`, with `before` slots ahead of it in its code page, the
+// closing branch of a loop whose passes are all alike (spin.cpp)?
+bool spin_loop(const Insn* branch, uint32_t before);
+}  // namespace niclab::core

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu_fixture.hpp"
+#include "cpu_outcome.hpp"
 
 namespace niclab::test {
 namespace {
@@ -73,16 +73,6 @@ std::vector<uint32_t> interrupt_handler() {
     };
 }
 
-struct Outcome {
-    uint64_t cycles, instret, stall;
-    uint32_t pc;
-    std::vector<uint32_t> regs;
-    core::Cpu::Counts counts;
-    uint64_t icache_accesses, icache_misses, dcache_accesses, dcache_misses, dcache_writebacks;
-    std::vector<Time> device_accesses;
-    std::vector<uint8_t> sram;
-};
-
 struct Variant {
     const char* name;
     bool caches;
@@ -91,7 +81,7 @@ struct Variant {
 
 // One machine: a core, a fake bus whose interrupt acknowledgement re-arms the timer
 // interrupt at an irregular later time, and events that move the horizon besides.
-Outcome run(const Variant& v, bool blocks) {
+CpuOutcome run(const Variant& v, bool blocks) {
     sim::Kernel kernel;
     FakeBus bus;
     std::vector<uint8_t> sram(kSramSize, 0);
@@ -121,10 +111,7 @@ Outcome run(const Variant& v, bool blocks) {
     for (int64_t ns = 7; ns < 40000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
     kernel.run_until(Time::us(40));
 
-    Outcome o{cpu.cycles(), cpu.instret(), cpu.stall_cycles(), cpu.pc(), {}, cpu.counts(),
-              cpu.icache().accesses, cpu.icache().misses, cpu.dcache().accesses, cpu.dcache().misses,
-              cpu.dcache().writebacks, bus.access_times, sram};
-    for (unsigned i = 0; i < 32; ++i) o.regs.push_back(cpu.reg(i));
+    CpuOutcome o = outcome_of(cpu, bus, sram);
     kernel.remove_runnable(&cpu);
     return o;
 }
@@ -134,8 +121,8 @@ void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 class BlockDispatch : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
-    const Outcome blocks = run(GetParam(), true);
-    const Outcome single = run(GetParam(), false);
+    const CpuOutcome blocks = run(GetParam(), true);
+    const CpuOutcome single = run(GetParam(), false);
 
     // The program did what it is for.
     ASSERT_GT(single.counts.interrupts, 50u);
@@ -144,27 +131,7 @@ TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
     ASSERT_GT(single.regs[4], 100u) << "the loop did not run";
     ASSERT_GT(single.regs[1], single.regs[4]) << "the modified instruction never ran";
 
-    EXPECT_EQ(blocks.cycles, single.cycles);
-    EXPECT_EQ(blocks.instret, single.instret);
-    EXPECT_EQ(blocks.stall, single.stall);
-    EXPECT_EQ(blocks.pc, single.pc);
-    EXPECT_EQ(blocks.regs, single.regs);
-    EXPECT_EQ(blocks.counts.interrupts, single.counts.interrupts);
-    EXPECT_EQ(blocks.counts.device_loads, single.counts.device_loads);
-    EXPECT_EQ(blocks.counts.device_stores, single.counts.device_stores);
-    EXPECT_EQ(blocks.icache_accesses, single.icache_accesses);
-    EXPECT_EQ(blocks.icache_misses, single.icache_misses);
-    EXPECT_EQ(blocks.dcache_accesses, single.dcache_accesses);
-    EXPECT_EQ(blocks.dcache_misses, single.dcache_misses);
-    EXPECT_EQ(blocks.dcache_writebacks, single.dcache_writebacks);
-    EXPECT_EQ(blocks.device_accesses, single.device_accesses) << "a device saw the core at another time";
-    // The interrupt log (mepc, mcycle of each interrupt), the data and the modified code.
-    for (uint32_t at = 0; at < kSramSize; at += 4) {
-        uint32_t a, b;
-        std::memcpy(&a, &blocks.sram[at], 4);
-        std::memcpy(&b, &single.sram[at], 4);
-        ASSERT_EQ(a, b) << "SRAM word at 0x" << std::hex << at;
-    }
+    expect_same_outcome(blocks, single);  // the interrupt log (mepc, mcycle), the data and the modified code too
 }
 
 INSTANTIATE_TEST_SUITE_P(Views, BlockDispatch,

@@ -151,6 +151,12 @@ public:
     // Block dispatch (block.cpp) on or off; off, every instruction takes the
     // per-instruction path. Both give the same results to the cycle (a test compares them).
     void set_block_dispatch(bool on) { block_dispatch_ = on; }
+    // Polling fast-forward (spin.cpp) on (the default) or off: in block dispatch, a loop
+    // spinning on SRAM charges the passes it would repeat until the burst's limit at
+    // once instead of running them. Both give the same results to the cycle (a test
+    // compares them). Passes skipped since reset:
+    void set_spin_skip(bool on) { spin_skip_ = on; }
+    uint64_t spin_passes_skipped() const { return spin_passes_skipped_; }
     // Decoded code pages shared through `pool` (code_pool.hpp) with the other cores of
     // the simulation that use it, or (null, the default) all private. Both give the same
     // results to the cycle (a test compares them). Forgets every decoded page.
@@ -192,6 +198,8 @@ public:
     uint32_t pc_sram_offset() const;  // the executing word's SRAM offset (pc in either view)
     // The handler of a decoded slot with a debugger breakpoint (cpu_debug.cpp).
     uint32_t debug_trap(const Insn& in, uint32_t pc);
+    // A spin loop's closing branch went back to its head (spin.cpp).
+    void spin_check(uint32_t head, uint32_t branch_pc, const Insn& branch);
 
 private:
     // The instruction loop; the profiled one also records firmware spans (a separate
@@ -298,6 +306,19 @@ private:
     bool debug_one_insn_ = false;    // this burst is that one instruction (a step or a step-over)
     bool debug_skip_ = false;        // ... during which breakpoints and watchpoints do not fire
     uint32_t debug_polls_ = 0;
+
+    // Polling fast-forward (spin.cpp): what the counters read at the last pass through
+    // a spin loop's closing branch, and in which burst (execute() call) that was.
+    struct SpinPass {
+        uint32_t head = UINT32_MAX;
+        uint64_t burst = 0, cycle = 0, instret = 0, stall = 0;
+        uint64_t icache_accesses = 0, icache_misses = 0, dcache_accesses = 0, dcache_misses = 0;
+        uint64_t uncached_loads = 0, device_loads = 0, traps = 0;
+    };
+    SpinPass spin_;
+    uint64_t bursts_ = 0;
+    uint64_t spin_passes_skipped_ = 0;
+    bool spin_skip_ = true;
 
     sim::Kernel& kernel_;
     CoreConfig cfg_;
