@@ -188,19 +188,23 @@ def test_reload_over_a_ticking_timer():
 
 
 def test_polling_fast_forward_gives_the_same_cycles():
-    """The doorbell example spins on SRAM; skipping its passes changes no figure."""
+    """The doorbell example spins on SRAM, then on a device register; skipping the
+    passes of its waits changes no figure."""
     def ring(skip):
         nic = niclab.Nic(firmware="doorbell")
         nic.set_spin_skip(skip)
         doorbell = nic.symbol("fw_doorbell")
         for k in range(1, 11):
             nic.run(for_us=3 + (k * 7) % 5)
-            nic.poke32(doorbell, k)
+            nic.poke32(doorbell, k)           # the SRAM doorbell
+            nic.run(for_us=2 + (k * 3) % 4)
+            nic.raise_interrupt(1)            # the device one: NICLAB_IRQ_DOORBELL
         nic.run(for_us=5)
-        log = [nic.peek32(nic.symbol("fw_log") + 4 * i) for i in range(20)]
+        log = [nic.peek32(nic.symbol("fw_log") + 4 * i) for i in range(40)]
         return nic.cycles, nic.instret, nic.stall_cycles, log, nic.spin_passes_skipped
 
     skipping, plain = ring(True), ring(False)
     assert skipping[:4] == plain[:4]
-    assert plain[3][0::2] == list(range(1, 11))  # every ring seen, in order
+    assert plain[3][0::4] == list(range(1, 11))  # every SRAM ring seen, in order
+    assert plain[3][2::4] == [1] * 10            # and every device ring
     assert plain[4] == 0 and skipping[4] > 1000

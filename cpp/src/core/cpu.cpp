@@ -407,6 +407,8 @@ bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
         return true;
     }
     ++counts_.device_loads;
+    if (!bus_.pure_read(addr)) ++impure_loads_;
+    device_load_cycle_ = cycle_;
     kernel_.sync_to(local_time());
     Time latency{};
     uint32_t value = 0;

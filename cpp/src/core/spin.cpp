@@ -1,13 +1,14 @@
-// Polling fast-forward: a firmware spinning on SRAM, e.g.
+// Polling fast-forward: a firmware spinning on SRAM or on a device register, e.g.
 //     1: lw   a5, 0(a0)        while (*flag == seen)
 //        beq  a5, a3, 1b           ;
 // repeats the same pass, at the same cost, until something outside the core writes
 // the word - and nothing outside the core runs inside one of its bursts (the kernel
-// fires events only between bursts and at device accesses). So once a pass is seen
-// whole, the core can charge the passes left before the burst's limit at once,
-// instead of running them, and stop where plain execution would have: the same
-// cycle, instruction count, stalls, cache statistics and registers, to the cycle
-// (tests/cpp/core/test_cpu_spin_skip.cpp compares the two).
+// fires events only between bursts; a device access only moves its clock). So once a
+// pass is seen whole, the core can charge the passes left before the burst's limit at
+// once, instead of running them, and stop where plain execution would have: the same
+// cycle, instruction count, stalls, cache statistics, registers and kernel time, to
+// the cycle (tests/cpp/core/test_cpu_spin_skip.cpp and tests/cpp/nic/test_polling.cpp
+// compare the two).
 //
 // Which loops (spin_loop(), decided on the decoded slots when the loop's closing
 // branch ends a block, and checked again before each skip): a backward conditional
@@ -17,13 +18,14 @@
 // registers it does not change and on memory, so every pass is the pass before.
 // Which passes (Cpu::spin_check, at the taken closing branch): one that ran inside
 // the current burst from the loop's head to its branch (its instruction count is the
-// loop's length), with no trap, no device or host-window load (those synchronize the
-// kernel, which may change memory or the horizon), and no cache miss (so the caches
-// are as they were, and the next pass hits where this one did).
+// loop's length), with no trap, no cache miss (so the caches are as they were, and
+// the next pass hits where this one did), and no device load but of registers the bus
+// calls pure (Bus::pure_read: no side effect, a fixed latency, a value only events
+// and stores change - the NICs' ring indices and status registers; not a cycle
+// counter, and never a host-memory window, whose path is shared).
 //
-// Left alone: loops that read device registers (a register read may have side
-// effects or a cost that depends on the bus; skipping it needs the device to say it
-// has neither), loops that count (a timeout), and loops that store.
+// Left alone: loops that read impure registers, loops that count (a timeout), and
+// loops that store.
 #include "handlers.hpp"
 
 namespace niclab::core {
@@ -77,7 +79,7 @@ void Cpu::spin_check(uint32_t head, uint32_t branch_pc, const Insn& branch) {
     const uint32_t length = (branch_pc - head) / 4 + 1;
     SpinPass& last = spin_;
     const bool whole_pass = last.head == head && last.burst == bursts_ && instret_ - last.instret == length &&
-                            counts_.device_loads == last.device_loads &&
+                            impure_loads_ == last.impure_loads &&
                             counts_.exceptions + counts_.interrupts == last.traps &&
                             icache_.misses == last.icache_misses && dcache_.misses == last.dcache_misses;
     if (whole_pass && spin_skip_ && limit_ > cycle_) {
@@ -92,12 +94,18 @@ void Cpu::spin_check(uint32_t head, uint32_t branch_pc, const Insn& branch) {
             icache_.accesses += n * (icache_.accesses - last.icache_accesses);
             dcache_.accesses += n * (dcache_.accesses - last.dcache_accesses);
             counts_.uncached_loads += n * (counts_.uncached_loads - last.uncached_loads);
+            if (counts_.device_loads != last.device_loads) {
+                // The last skipped pass's last device load set the kernel's clock.
+                counts_.device_loads += n * (counts_.device_loads - last.device_loads);
+                device_load_cycle_ += n * pass;
+                kernel_.sync_to(time_at_cycle(device_load_cycle_));
+            }
             spin_passes_skipped_ += n;
         }
     }
     last = SpinPass{head,           bursts_,           cycle_,           instret_,           stall_cycles_,
                     icache_.accesses, icache_.misses,  dcache_.accesses, dcache_.misses,     counts_.uncached_loads,
-                    counts_.device_loads, counts_.exceptions + counts_.interrupts};
+                    counts_.device_loads, impure_loads_,     counts_.exceptions + counts_.interrupts};
 }
 
 namespace op {

@@ -1,6 +1,7 @@
 #include "niclab/msg/payload_pattern.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -33,9 +34,17 @@ uint64_t pattern_key(uint64_t seed, uint32_t from, uint64_t bytes) {
     return splitmix64(seed ^ (uint64_t(from) << 40) ^ splitmix64(bytes));
 }
 
-// One 64-bit word of the generator gives eight bytes; the word depends on the position.
+// One 64-bit word of the generator gives eight bytes, least significant first; the
+// word depends on the position. (Every message's bytes are made and checked here, so
+// whole words are stored at once where the host is little-endian.)
 void pattern_chunk(uint64_t key, uint64_t first, std::span<uint8_t> out) {
-    for (size_t i = 0; i < out.size(); i += 8) {
+    size_t i = 0;
+    if constexpr (std::endian::native == std::endian::little)
+        for (; i + 8 <= out.size(); i += 8) {
+            const uint64_t word = splitmix64(key ^ ((first + i) >> 3));
+            std::memcpy(out.data() + i, &word, 8);
+        }
+    for (; i < out.size(); i += 8) {
         const uint64_t word = splitmix64(key ^ ((first + i) >> 3));
         const size_t n = std::min<size_t>(8, out.size() - i);
         for (size_t b = 0; b < n; ++b) out[i + b] = uint8_t(word >> (8 * b));

@@ -33,6 +33,11 @@ bool MemoryMap::read(uint32_t addr, unsigned size, uint32_t& value, Time& latenc
     return r->block->read(addr - r->base, value);
 }
 
+bool MemoryMap::pure_read(uint32_t addr, unsigned size) const {
+    const Range* r = find(addr);
+    return r && r->block && size == 4 && r->block->pure_read(addr - r->base);
+}
+
 bool MemoryMap::write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy) const {
     const Range* r = find(addr);
     if (r && r->window) {

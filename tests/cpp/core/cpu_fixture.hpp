@@ -16,18 +16,25 @@
 namespace niclab::test {
 
 // MMIO devices answer in [kDeviceBase, kDeviceBase + kDeviceSize); everything else
-// outside SRAM is rejected, which the core must turn into an access fault.
+// outside SRAM is rejected, which the core must turn into an access fault. Reads are
+// logged, so not pure, except of the status register, which shows `status`.
 class FakeBus : public core::Bus {
 public:
     static constexpr uint32_t kDeviceBase = 0x40000000, kDeviceSize = 0x1000;
+    static constexpr uint32_t kStatus = kDeviceBase + 0x100;
 
     bool read(uint32_t addr, unsigned, Time now, uint32_t& value, Time& latency) override {
         if (addr - kDeviceBase >= kDeviceSize) return false;
+        latency = read_latency;
+        if (addr == kStatus) {
+            value = status;
+            return true;
+        }
         access_times.push_back(now);
         value = 0xCAFE0000u | (addr & 0xFFFF);
-        latency = read_latency;
         return true;
     }
+    bool pure_read(uint32_t addr) const override { return addr == kStatus; }
     bool write(uint32_t addr, unsigned, uint32_t value, Time now, Time& occupancy) override {
         if (addr - kDeviceBase >= kDeviceSize) return false;
         access_times.push_back(now);
@@ -37,6 +44,7 @@ public:
     }
 
     Time read_latency = Time::ns(16);
+    uint32_t status = 0;
     std::vector<Time> access_times;
     std::function<void(uint32_t, uint32_t, Time)> on_write;
 };

@@ -171,8 +171,14 @@ TEST_P(SpinSkip, SameResultsAsRunningEveryPass) {
 
 // A core with caches on, alone with a small loop at `entry` spinning on the word at
 // kData, until `end`; `events` adds the kernel's events.
+struct Machine {
+    sim::Kernel& kernel;
+    core::Cpu& cpu;
+    FakeBus& bus;
+    std::vector<uint8_t>& sram;
+};
 SpinRun run_alone(bool skip, uint32_t entry, const std::vector<uint32_t>& loop, const core::CoreConfig& cfg, Time end,
-                  const std::function<void(sim::Kernel&, core::Cpu&, std::vector<uint8_t>&)>& events) {
+                  const std::function<void(Machine&)>& events) {
     sim::Kernel kernel;
     FakeBus bus;
     std::vector<uint8_t> sram(kSramSize, 0);
@@ -182,7 +188,9 @@ SpinRun run_alone(bool skip, uint32_t entry, const std::vector<uint32_t>& loop, 
     cpu.release_reset(entry);
     cpu.set_cache_enable(true, true);
     cpu.set_reg(20, kData);
-    events(kernel, cpu, sram);
+    cpu.set_reg(9, FakeBus::kDeviceBase);
+    Machine m{kernel, cpu, bus, sram};
+    events(m);
     kernel.run_until(end);
     SpinRun r{outcome_of(cpu, bus, sram), cpu.spin_passes_skipped()};
     kernel.remove_runnable(&cpu);
@@ -197,9 +205,9 @@ TEST(SpinSkipAlone, TheWatchdogFiresAtTheSameCycle) {
     auto run = [&](bool skip) {
         Time stopped{};
         SpinRun r = run_alone(skip, 0, {lw(5, 20, 0), andi(5, 5, 4), beq(5, 0, -8)}, cfg, Time::ms(1),
-                              [&](sim::Kernel& kernel, core::Cpu& cpu, std::vector<uint8_t>&) {
-                                  for (int64_t ns = 5; ns < 300'000; ns += 7919) kernel.schedule_at(Time::ns(ns), [] {});
-                                  kernel.schedule_at(Time::us(900), [&] { stopped = cpu.stop_time(); });
+                              [&](Machine& m) {
+                                  for (int64_t ns = 5; ns < 300'000; ns += 7919) m.kernel.schedule_at(Time::ns(ns), [] {});
+                                  m.kernel.schedule_at(Time::us(900), [&] { stopped = m.cpu.stop_time(); });
                               });
         EXPECT_LT(r.outcome.pc, 12u) << "it left the loop";
         return std::make_pair(r, stopped);
@@ -219,10 +227,10 @@ TEST(SpinSkipAlone, TheWatchdogFiresAtTheSameCycle) {
 TEST(SpinSkipAlone, APassThatRefillsALineIsNotRepeated) {
     auto run = [](bool skip) {
         return run_alone(skip, 0x1c, {lw(5, 20, 0), beq(5, 0, -4)}, core::CoreConfig{}, Time::us(60),
-                         [](sim::Kernel& kernel, core::Cpu& cpu, std::vector<uint8_t>& sram) {
+                         [](Machine& m) {
                              for (int64_t k = 1; k < 500; ++k)
-                                 kernel.schedule_at(Time::ns(97 * k + (k * 37) % 61), [&] { cpu.invalidate_icache(); });
-                             kernel.schedule_at(Time::us(55), [&] { sram[kData] = 1; });
+                                 m.kernel.schedule_at(Time::ns(97 * k + (k * 37) % 61), [&] { m.cpu.invalidate_icache(); });
+                             m.kernel.schedule_at(Time::us(55), [&] { m.sram[kData] = 1; });
                          });
     };
     const SpinRun skipping = run(true), plain = run(false);
@@ -230,6 +238,28 @@ TEST(SpinSkipAlone, APassThatRefillsALineIsNotRepeated) {
     EXPECT_GT(plain.outcome.icache_misses, 400u);
     EXPECT_GT(skipping.skipped, 1000u);
     expect_same_outcome(skipping.outcome, plain.outcome);
+}
+
+// A loop on a device register the bus calls pure (a status register: no side effect,
+// a fixed latency) is skipped like one on SRAM, each skipped pass counted as a device
+// load. A load of another register (logged, so not pure) in the same loop keeps every pass.
+TEST(SpinSkipAlone, APureDeviceRegisterIsSkippedToo) {
+    auto run = [](bool skip, bool impure_too) {
+        std::vector<uint32_t> loop = {lw(5, 9, int32_t(FakeBus::kStatus - FakeBus::kDeviceBase)), beq(5, 0, -4)};
+        if (impure_too) loop = {lw(6, 9, 0), lw(5, 9, int32_t(FakeBus::kStatus - FakeBus::kDeviceBase)), beq(5, 0, -8)};
+        return run_alone(skip, 0, loop, core::CoreConfig{}, Time::us(60), [&](Machine& m) {
+            for (int64_t k = 1; k < 200; ++k) m.kernel.schedule_at(Time::ns(250 * k + (k * 71) % 113), [] {});
+            m.kernel.schedule_at(Time::us(50), [&] { m.bus.status = 1; });
+        });
+    };
+    for (bool impure_too : {false, true}) {
+        const SpinRun skipping = run(true, impure_too), plain = run(false, impure_too);
+        EXPECT_EQ(plain.outcome.pc, 4u * (impure_too ? 3 : 2)) << "the loop did not end when the status changed";
+        EXPECT_GT(plain.outcome.counts.device_loads, 1000u);
+        if (impure_too) EXPECT_EQ(skipping.skipped, 0u);
+        else EXPECT_GT(skipping.skipped, 1000u);
+        expect_same_outcome(skipping.outcome, plain.outcome);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Views, SpinSkip,

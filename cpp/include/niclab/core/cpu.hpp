@@ -313,10 +313,14 @@ private:
         uint32_t head = UINT32_MAX;
         uint64_t burst = 0, cycle = 0, instret = 0, stall = 0;
         uint64_t icache_accesses = 0, icache_misses = 0, dcache_accesses = 0, dcache_misses = 0;
-        uint64_t uncached_loads = 0, device_loads = 0, traps = 0;
+        uint64_t uncached_loads = 0, device_loads = 0, impure_loads = 0, traps = 0;
     };
     SpinPass spin_;
     uint64_t bursts_ = 0;
+    // Device loads the bus did not call pure (Bus::pure_read), and the cycle of the last
+    // device load, at which it synchronized the kernel.
+    uint64_t impure_loads_ = 0;
+    uint64_t device_load_cycle_ = 0;
     uint64_t spin_passes_skipped_ = 0;
     bool spin_skip_ = true;
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "niclab/core/cpu.hpp"
+#include "niclab/fw/core_hw.h"
 #include "niclab/nic/memory_map.hpp"
 #include "niclab/sim/kernel.hpp"
 
@@ -23,6 +24,10 @@ public:
 
     bool read(uint32_t offset, uint32_t& value) override;
     bool write(uint32_t offset, uint32_t value) override;
+    // All but the cycle counter, which moves with time.
+    bool pure_read(uint32_t offset) const override {
+        return offset != NICLAB_CTRL_MTIME_LO && offset != NICLAB_CTRL_MTIME_HI;
+    }
     void reset() override;  // at firmware (re)load
 
     // Devices and the host raise external interrupt sources (mip.MEIP while any is pending).

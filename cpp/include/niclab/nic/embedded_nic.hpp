@@ -88,6 +88,7 @@ public:
 
     // core::Bus: everything below SRAM goes through the memory map.
     bool read(uint32_t addr, unsigned size, Time now, uint32_t& value, Time& latency) override;
+    bool pure_read(uint32_t addr) const override { return map_.pure_read(addr, 4); }
     bool write(uint32_t addr, unsigned size, uint32_t value, Time now, Time& occupancy) override;
 
 private:

@@ -16,6 +16,13 @@ public:
     virtual ~RegisterBlock() = default;
     virtual bool read(uint32_t offset, uint32_t& value) = 0;
     virtual bool write(uint32_t offset, uint32_t value) = 0;
+    // A read of this register has no side effect and gives the same value until an
+    // event or a write changes it, whatever the time (core::Bus::pure_read). False, the
+    // default, is always safe; a block says true for registers that only show state.
+    virtual bool pure_read(uint32_t offset) const {
+        (void)offset;
+        return false;
+    }
     // The device's state at firmware (re)load; a block whose state outlives the
     // firmware (the host driver's windows) keeps it.
     virtual void reset() {}
@@ -45,6 +52,9 @@ public:
 
     bool read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) const;
     bool write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy) const;
+    // A word register whose block says its reads are pure (windows never are: the path
+    // behind them is shared).
+    bool pure_read(uint32_t addr, unsigned size) const;
     // Every register block, in the order mapped (firmware load).
     void reset_devices() const;
     // The window that answers at `addr`, or null: how a tool holding only the generic

@@ -32,6 +32,7 @@ class HostDma final : public nic::RegisterBlock {
 public:
     explicit HostDma(LanaiNic& nic) : nic_(nic) {}
     bool read(uint32_t offset, uint32_t& value) override;
+    bool pure_read(uint32_t) const override { return true; }  // state only
     bool write(uint32_t offset, uint32_t value) override;
     void reset() override;
     uint64_t transfers() const { return transfers_; }
@@ -52,6 +53,7 @@ class NetSend final : public nic::RegisterBlock {
 public:
     explicit NetSend(LanaiNic& nic) : nic_(nic) {}
     bool read(uint32_t offset, uint32_t& value) override;
+    bool pure_read(uint32_t) const override { return true; }  // state only
     bool write(uint32_t offset, uint32_t value) override;
     void reset() override;
     void injection_ready() { pump(); }
@@ -78,6 +80,7 @@ class NetRecv final : public nic::RegisterBlock {
 public:
     explicit NetRecv(LanaiNic& nic) : nic_(nic) {}
     bool read(uint32_t offset, uint32_t& value) override;
+    bool pure_read(uint32_t) const override { return true; }  // state only
     bool write(uint32_t offset, uint32_t value) override;
     void reset() override;
     bool deliver(const net::PacketView& p);

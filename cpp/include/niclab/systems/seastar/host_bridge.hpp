@@ -51,6 +51,7 @@ public:
     public:
         explicit Registers(const HostBridge& bridge) : bridge_(bridge) {}
         bool read(uint32_t offset, uint32_t& value) override { return bridge_.read_register(offset, value); }
+        bool pure_read(uint32_t) const override { return true; }
         bool write(uint32_t, uint32_t) override { return false; }  // read-only to firmware
 
     private:

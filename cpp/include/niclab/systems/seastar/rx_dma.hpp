@@ -40,6 +40,7 @@ public:
     // core freeing room lets it in at once, and its credit goes back over one cable.
     void set_reach(uint32_t node, Time extra);
     bool read(uint32_t offset, uint32_t& value) override;
+    bool pure_read(uint32_t) const override { return true; }  // indices, counters and ring entries
     bool write(uint32_t offset, uint32_t value) override;
     // A packet from the network; false = no room now (call port->receive_ready() later).
     bool deliver(const net::PacketView& p);

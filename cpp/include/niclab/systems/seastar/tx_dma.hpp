@@ -27,6 +27,7 @@ public:
 
     void set_port(nic::PacketPort* port) { port_ = port; }
     bool read(uint32_t offset, uint32_t& value) override;
+    bool pure_read(uint32_t) const override { return true; }  // indices, counters and ring entries
     bool write(uint32_t offset, uint32_t value) override;
     void injection_ready();  // the network has a credit again
     void reset() override;
