@@ -126,6 +126,25 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     for (const Link& l : links_) buffers += std::size_t(l.vcs()) * (l.credits_per_vc() / least);
     pool_.reserve(buffers);
     if (wormhole()) worms_.resize(pool_.capacity());
+    for (const Link& l : links_)
+        if (l.bit_error_rate() > 0.0) link_crcs_ = true;
+}
+
+void Network::set_bit_error_rate(LinkId id, double ber) {
+    links_[id].set_bit_error_rate(ber);
+    if (ber > 0.0) keep_link_crcs();
+}
+
+void Network::set_tap(PacketTap* tap) {
+    tap_ = tap;
+    if (tap) keep_link_crcs();
+}
+
+void Network::keep_link_crcs() {
+    if (link_crcs_) return;
+    link_crcs_ = true;
+    // No link could corrupt a packet until now, so each one's bytes are as sent.
+    pool_.for_each_live([this](PacketHandle h) { pool_[h].header.link_crc = compute_link_crc(pool_[h].header, pool_.payload(h)); });
 }
 
 LinkId Network::add_link(Side from_side, uint32_t from, uint8_t from_port, Side to_side, uint32_t to,
@@ -213,7 +232,7 @@ bool Network::inject(NodeId node, const PacketView& packet) {
     PacketSlot& slot = pool_[h];
     slot.header = packet;
     // One value serves every hop unless a source route is consumed on the way.
-    slot.header.link_crc = compute_link_crc(packet);
+    slot.header.link_crc = link_crcs_ ? compute_link_crc(packet) : 0;
     slot.stripped = 0;
     std::copy(packet.payload.begin(), packet.payload.end(), pool_.payload(h).begin());
     slot.injected_at = kernel_.now();
@@ -336,7 +355,7 @@ void Network::arrive_at_router(LinkId l, PacketHandle h) {
         ++slot.stripped;
         --slot.header.length;
         --slot.header.route_bytes;
-        slot.header.link_crc = compute_link_crc(slot.header, pool_.payload(h));
+        if (link_crcs_) slot.header.link_crc = compute_link_crc(slot.header, pool_.payload(h));
     } else {
         slot.out_port = route(e.to, slot.header);
     }

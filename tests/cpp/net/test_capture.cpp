@@ -252,6 +252,43 @@ TEST(Capture, SameTrafficGivesTheSameBytes) {
     std::filesystem::remove(b);
 }
 
+// The network computes link CRCs only while something looks at them (Network::inject):
+// a tap set while packets are in flight still sees every one carry its correct CRC,
+// those injected before it too; before the tap, none was computed.
+TEST(Capture, ATapOpenedInFlightSeesCorrectLinkCrcs) {
+    struct Recorder : PacketTap {
+        uint64_t seen = 0, wrong = 0;
+        void check(const PacketHeader& h, std::span<const uint8_t> payload) {
+            ++seen;
+            if (h.link_crc != compute_link_crc(h, payload)) ++wrong;
+        }
+        void injected(LinkId, Time, const PacketHeader& h, std::span<const uint8_t> p, uint8_t) override { check(h, p); }
+        void transmitted(LinkId, Time, const PacketHeader& h, std::span<const uint8_t> p, uint8_t,
+                         const Transmission&) override { check(h, p); }
+        void arrived(LinkId, Time, const PacketHeader& h, std::span<const uint8_t> p, bool) override { check(h, p); }
+    };
+    sim::Kernel k;
+    Network net(k, Mesh3D{{4, 1, 1}, {false, false, false}});
+    auto nics = make_nics(net);
+    for (uint32_t m = 0; m < 200; ++m) nics[m % 4]->send(make_frame<64>(m % 4, 3 - m % 4, m, uint16_t(1 + m % 64)));
+    k.run_until(Time::us(1));
+    ASSERT_GT(net.packets_in_flight(), 10u);
+    Recorder tap;
+    net.set_tap(&tap);
+    k.run_until(Time::us(100));
+    net.set_tap(nullptr);
+    EXPECT_GT(tap.seen, 300u);
+    EXPECT_EQ(tap.wrong, 0u);
+    uint64_t delivered = 0, crc_set = 0;
+    for (const auto& nic : nics)
+        for (const auto& got : nic->log) {
+            ++delivered;
+            if (got.packet.link_crc != 0) ++crc_set;
+        }
+    EXPECT_EQ(delivered, 200u);
+    EXPECT_LT(crc_set, delivered) << "the packets delivered before the tap carried no CRC";
+}
+
 TEST(Capture, LinkTapNamesRouterPorts) {
     sim::Kernel k;
     Network net(k, Mesh3D{{2, 1, 1}, {false, false, false}});

@@ -160,8 +160,15 @@ public:
     void attach(NodeId node, NetworkEndpoint* endpoint);
     // Hands a packet to the network at the current kernel time (its payload is
     // copied). False when the injection cable has no credit for its vnet; the NIC then
-    // waits for injection_ready(). The network sets link_crc. Throws NetworkError on a
-    // malformed packet (source, destination, payload longer than max_payload, vnet).
+    // waits for injection_ready(). Throws NetworkError on a malformed packet (source,
+    // destination, payload longer than max_payload, vnet).
+    //
+    // The link CRC (PacketHeader::link_crc) is the link layer's: the network computes it
+    // while something looks at it - a capture (set_tap), or bit errors on some link,
+    // whose retry checks it - and from the moment either starts, for the packets already
+    // in flight too. Otherwise it is left 0 (CRCs nobody read were 4 % of a 1 B-8 MB
+    // sweep). A NIC model must not depend on it: a real NIC's receive logic never sees
+    // the link CRC, which the link layer checks and strips.
     bool inject(NodeId node, const PacketView& packet);
     // The NIC of `node` has receive buffers again: offer the packets held for it.
     void endpoint_ready(NodeId node);
@@ -169,7 +176,7 @@ public:
     const NetworkStats& stats() const { return stats_; }
     const std::vector<Link>& links() const { return links_; }
     const Link& link(LinkId id) const { return links_[id]; }
-    void set_bit_error_rate(LinkId id, double ber) { links_[id].set_bit_error_rate(ber); }
+    void set_bit_error_rate(LinkId id, double ber);
     // Fraction of `elapsed` during which the link was sending (retries included).
     double utilization(LinkId id, Time elapsed) const;
     LinkId injection_link(NodeId node) const { return nics_[node].tx_link; }
@@ -202,7 +209,7 @@ public:
     std::vector<std::vector<uint32_t>> neighbours() const;
     // Packet observer (packet_tap.hpp), or nullptr; one at a time. The tap must stay
     // alive while set.
-    void set_tap(PacketTap* tap) { tap_ = tap; }
+    void set_tap(PacketTap* tap);
     PacketTap* tap() const { return tap_; }
 
 private:
@@ -265,12 +272,15 @@ private:
         links_[reverse_[l]].send_flow_control(kernel_.now(), links_[l].characters(length));
     }
     bool wormhole() const { return params_.switching == Switching::Wormhole; }
+    // From now on every packet carries its link CRC (see inject()); those in flight get theirs.
+    void keep_link_crcs();
     void note_occupancy(uint32_t size) {
         if (size > stats_.max_buffer_occupancy) stats_.max_buffer_occupancy = size;
     }
 
     sim::Kernel& kernel_;
     PacketTap* tap_ = nullptr;  // a capture, when one is open
+    bool link_crcs_ = false;    // packets carry their link CRC (keep_link_crcs)
     NetworkParams params_;
     Topology topology_;
     std::vector<Link> links_;

@@ -45,7 +45,8 @@ struct PacketHeader {
     // engine and checked by the receiving one; the network only carries it.
     uint32_t message_crc = 0;
     // CRC-16-CCITT over header_bytes() + payload, set by the network on injection and
-    // checked per hop by link-level retry.
+    // checked per hop by link-level retry - while a capture or bit errors need it
+    // (Network::inject), 0 otherwise.
     uint16_t link_crc = 0;
     // Source routing (Myrinet): the first route_bytes bytes of the payload are the
     // output port to take at each router in turn. Each router consumes its byte,

@@ -61,6 +61,15 @@ public:
         free_ = h;
     }
 
+    // Calls f(handle) for every live packet (a walk of the whole pool: not for hot paths).
+    template <typename F>
+    void for_each_live(F f) {
+        std::vector<bool> free(slots_.size(), false);
+        for (PacketHandle h = free_; h != kNoPacket; h = slots_[h].next) free[h] = true;
+        for (PacketHandle h = 0; h < slots_.size(); ++h)
+            if (!free[h]) f(h);
+    }
+
     PacketSlot& operator[](PacketHandle h) { return slots_[h]; }
     const PacketSlot& operator[](PacketHandle h) const { return slots_[h]; }
     // The payload bytes in use (header.length of them).
