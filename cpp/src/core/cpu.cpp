@@ -407,7 +407,9 @@ bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
         return true;
     }
     ++counts_.device_loads;
-    if (!bus_.pure_read(addr)) ++impure_loads_;
+    // Only a pass that starts at a spin loop's branch in this burst can be skipped
+    // (spin.cpp), so only then is it asked whether the load was pure.
+    if (spin_.burst == bursts_ && !bus_.pure_read(addr)) ++impure_loads_;
     device_load_cycle_ = cycle_;
     kernel_.sync_to(local_time());
     Time latency{};
