@@ -1,17 +1,35 @@
 #pragma once
-// Everything a run of a core leaves that can be observed - counters, registers, cache
-// statistics, device access times and SRAM - for tests that run one program two
-// ways (block dispatch on and off, polling fast-forward on and off) and require the
-// same outcome to the cycle.
+// For tests that run one program two ways (block dispatch on and off, polling
+// fast-forward on and off) and require the same outcome to the cycle: a rig (a core
+// with its own kernel, fake bus and SRAM), the ways a program runs (caches, view),
+// and everything a run leaves that can be observed - counters, registers, cache
+// statistics, device access times and SRAM.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <ostream>
+#include <string>
 #include <vector>
 
 #include "cpu_fixture.hpp"
 
 namespace niclab::test {
+
+// How a program runs: with the caches off or on, from the cached or the uncached view.
+struct CoreVariant {
+    const char* name;
+    bool caches;
+    uint32_t entry;  // the program's first instruction, in the cached or uncached view
+};
+inline void PrintTo(const CoreVariant& v, std::ostream* os) { *os << v.name; }
+// The three, for INSTANTIATE_TEST_SUITE_P, with their names.
+inline auto core_variants(uint32_t uncached_base) {
+    return ::testing::Values(CoreVariant{"CachesOff", false, 0}, CoreVariant{"CachesOn", true, 0},
+                             CoreVariant{"UncachedView", true, uncached_base});
+}
+inline std::string variant_name(const ::testing::TestParamInfo<CoreVariant>& p) { return p.param.name; }
 
 struct CpuOutcome {
     uint64_t cycles, instret, stall;
@@ -21,6 +39,45 @@ struct CpuOutcome {
     uint64_t icache_accesses, icache_misses, dcache_accesses, dcache_misses, dcache_writebacks;
     std::vector<Time> device_accesses;
     std::vector<uint8_t> sram;
+};
+
+// A core alone on its kernel, fake bus and SRAM (SeaStar timing unless `cfg` says
+// otherwise), programs loaded at SRAM offsets before it leaves reset.
+struct CoreRig {
+    static constexpr uint32_t kSramSize = 0x10000, kUncachedBase = 0x00100000;
+
+    explicit CoreRig(const core::CoreConfig& cfg = {})
+        : sram(kSramSize, 0), cpu(kernel, cfg, core::SramView{sram.data(), kSramSize, 0, kUncachedBase}, bus) {}
+    ~CoreRig() { kernel.remove_runnable(&cpu); }
+
+    void load(uint32_t at, const std::vector<uint32_t>& words) {
+        for (uint32_t w : words) {
+            store(at, w);
+            at += 4;
+        }
+    }
+    void store(uint32_t at, uint32_t word) { std::memcpy(&sram[at], &word, 4); }
+    uint32_t word(uint32_t at) const {
+        uint32_t w;
+        std::memcpy(&w, &sram[at], 4);
+        return w;
+    }
+    // The timer interrupt raised at `first`, and again `delay(acks)` after each store
+    // to the device at `ack_address` acknowledges it.
+    void timer_rearmed_on_ack(Time first, uint32_t ack_address, std::function<Time(uint32_t)> delay) {
+        bus.on_write = [this, ack_address, delay = std::move(delay)](uint32_t addr, uint32_t, Time now) {
+            if (addr != ack_address) return;
+            cpu.set_interrupt_pending(core::kMipMTIP, false);
+            kernel.schedule_at(now + delay(++acks), [this] { cpu.set_interrupt_pending(core::kMipMTIP, true); });
+        };
+        kernel.schedule_at(first, [this] { cpu.set_interrupt_pending(core::kMipMTIP, true); });
+    }
+
+    sim::Kernel kernel;
+    FakeBus bus;
+    std::vector<uint8_t> sram;
+    core::Cpu cpu;  // after what it uses
+    uint32_t acks = 0;
 };
 
 inline CpuOutcome outcome_of(const core::Cpu& cpu, const FakeBus& bus, const std::vector<uint8_t>& sram) {

@@ -18,8 +18,7 @@ namespace {
 
 using namespace rv;
 
-constexpr uint32_t kSramSize = 0x10000;
-constexpr uint32_t kUncachedBase = 0x00100000;
+constexpr uint32_t kUncachedBase = CoreRig::kUncachedBase;
 constexpr uint32_t kIsr = 0x200, kData = 0x400, kLog = 0x1000, kSmcWord = 0x6c;
 constexpr uint32_t kAckOffset = 8;  // a device store here acknowledges the timer interrupt
 const uint32_t kSmcA = addi(1, 1, 1), kSmcB = addi(1, 1, 3);
@@ -73,25 +72,13 @@ std::vector<uint32_t> interrupt_handler() {
     };
 }
 
-struct Variant {
-    const char* name;
-    bool caches;
-    uint32_t entry;  // the program's first instruction, in the cached or uncached view
-};
-
 // One machine: a core, a fake bus whose interrupt acknowledgement re-arms the timer
 // interrupt at an irregular later time, and events that move the horizon besides.
-CpuOutcome run(const Variant& v, bool blocks) {
-    sim::Kernel kernel;
-    FakeBus bus;
-    std::vector<uint8_t> sram(kSramSize, 0);
-    auto load = [&](uint32_t at, const std::vector<uint32_t>& words) {
-        for (uint32_t w : words) { std::memcpy(&sram[at], &w, 4); at += 4; }
-    };
-    load(0, main_loop());
-    load(kIsr, interrupt_handler());
-    core::CoreConfig cfg;
-    core::Cpu cpu(kernel, cfg, core::SramView{sram.data(), kSramSize, 0, kUncachedBase}, bus);
+CpuOutcome run(const CoreVariant& v, bool blocks) {
+    CoreRig rig;
+    rig.load(0, main_loop());
+    rig.load(kIsr, interrupt_handler());
+    core::Cpu& cpu = rig.cpu;
     cpu.set_block_dispatch(blocks);
     cpu.release_reset(v.entry);
     cpu.set_cache_enable(v.caches, v.caches);
@@ -99,26 +86,14 @@ CpuOutcome run(const Variant& v, bool blocks) {
     cpu.set_reg(21, kLog);
     cpu.set_reg(25, kSmcWord);
     cpu.set_reg(27, kSmcA ^ kSmcB);
-
-    uint32_t acks = 0;
-    bus.on_write = [&](uint32_t addr, uint32_t, Time now) {
-        if (addr != FakeBus::kDeviceBase + kAckOffset) return;
-        cpu.set_interrupt_pending(core::kMipMTIP, false);
-        ++acks;
-        kernel.schedule_at(now + Time::ns(90 + (acks * 53) % 311), [&] { cpu.set_interrupt_pending(core::kMipMTIP, true); });
-    };
-    kernel.schedule_at(Time::ns(150), [&] { cpu.set_interrupt_pending(core::kMipMTIP, true); });
-    for (int64_t ns = 7; ns < 40000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
-    kernel.run_until(Time::us(40));
-
-    CpuOutcome o = outcome_of(cpu, bus, sram);
-    kernel.remove_runnable(&cpu);
-    return o;
+    rig.timer_rearmed_on_ack(Time::ns(150), FakeBus::kDeviceBase + kAckOffset,
+                             [](uint32_t acks) { return Time::ns(90 + (acks * 53) % 311); });
+    for (int64_t ns = 7; ns < 40000; ns += 41) rig.kernel.schedule_at(Time::ns(ns), [] {});
+    rig.kernel.run_until(Time::us(40));
+    return outcome_of(cpu, rig.bus, rig.sram);
 }
 
-void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
-
-class BlockDispatch : public ::testing::TestWithParam<Variant> {};
+class BlockDispatch : public ::testing::TestWithParam<CoreVariant> {};
 
 TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
     const CpuOutcome blocks = run(GetParam(), true);
@@ -134,10 +109,7 @@ TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
     expect_same_outcome(blocks, single);  // the interrupt log (mepc, mcycle), the data and the modified code too
 }
 
-INSTANTIATE_TEST_SUITE_P(Views, BlockDispatch,
-                         ::testing::Values(Variant{"CachesOff", false, 0}, Variant{"CachesOn", true, 0},
-                                           Variant{"UncachedView", true, kUncachedBase}),
-                         [](const ::testing::TestParamInfo<Variant>& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Views, BlockDispatch, core_variants(kUncachedBase), variant_name);
 
 }  // namespace
 }  // namespace niclab::test

@@ -24,8 +24,7 @@ namespace {
 
 using namespace rv;
 
-constexpr uint32_t kSramSize = 0x10000;
-constexpr uint32_t kUncachedBase = 0x00100000;
+constexpr uint32_t kUncachedBase = CoreRig::kUncachedBase;
 constexpr uint32_t kIsr = 0x200, kData = 0x400, kLog = 0x1000, kIrqLog = 0x3000;
 constexpr uint32_t kAckOffset = 8;    // a device store here acknowledges the timer interrupt
 constexpr uint32_t kDeadSpin = 0x68;  // the `j .`
@@ -80,12 +79,6 @@ std::vector<uint32_t> interrupt_handler() {
     };
 }
 
-struct Variant {
-    const char* name;
-    bool caches;
-    uint32_t entry;  // the program's first instruction, in the cached or uncached view
-};
-
 struct SpinRun {
     CpuOutcome outcome;
     uint64_t skipped;
@@ -93,21 +86,11 @@ struct SpinRun {
 
 // Flags set by events at irregular times, each flag on its own beat; the timer
 // interrupt re-armed at an irregular time after each acknowledgement.
-SpinRun run(const Variant& v, bool skip) {
-    sim::Kernel kernel;
-    FakeBus bus;
-    std::vector<uint8_t> sram(kSramSize, 0);
-    auto store = [&](uint32_t at, uint32_t word) { std::memcpy(&sram[at], &word, 4); };
-    auto word = [&](uint32_t at) {
-        uint32_t w;
-        std::memcpy(&w, &sram[at], 4);
-        return w;
-    };
-    const std::vector<uint32_t> main = program(), isr = interrupt_handler();
-    for (uint32_t i = 0; i < main.size(); ++i) store(4 * i, main[i]);
-    for (uint32_t i = 0; i < isr.size(); ++i) store(kIsr + 4 * i, isr[i]);
-    core::CoreConfig cfg;
-    core::Cpu cpu(kernel, cfg, core::SramView{sram.data(), kSramSize, 0, kUncachedBase}, bus);
+SpinRun run(const CoreVariant& v, bool skip) {
+    CoreRig rig;
+    rig.load(0, program());
+    rig.load(kIsr, interrupt_handler());
+    core::Cpu& cpu = rig.cpu;
     cpu.set_spin_skip(skip);
     cpu.release_reset(v.entry);
     cpu.set_cache_enable(v.caches, v.caches);
@@ -118,38 +101,27 @@ SpinRun run(const Variant& v, bool skip) {
     cpu.set_reg(23, kIrqLog);
     cpu.set_reg(24, v.entry + kDeadSpin);
 
-    constexpr Time kEnd = Time::us(80);
+    sim::Kernel& kernel = rig.kernel;
     for (uint32_t k = 1; k < 60; ++k) {
-        kernel.schedule_at(Time::ns(1100 * k + (k * 389) % 700), [&, k] { store(kData, k); });
-        kernel.schedule_at(Time::ns(1300 * k + (k * 211) % 900), [&] { store(kData + 4, word(kData + 4) | 1); });
-        kernel.schedule_at(Time::ns(1200 * k + (k * 157) % 500), [&] { store(kData + 8, 1); });
-        kernel.schedule_at(Time::ns(1250 * k + (k * 433) % 600), [&] { store(kData + 12, 1); });
+        kernel.schedule_at(Time::ns(1100 * k + (k * 389) % 700), [&, k] { rig.store(kData, k); });
+        kernel.schedule_at(Time::ns(1300 * k + (k * 211) % 900), [&] { rig.store(kData + 4, rig.word(kData + 4) | 1); });
+        kernel.schedule_at(Time::ns(1200 * k + (k * 157) % 500), [&] { rig.store(kData + 8, 1); });
+        kernel.schedule_at(Time::ns(1250 * k + (k * 433) % 600), [&] { rig.store(kData + 12, 1); });
     }
     // The I-cache emptied now and then (as the NIC's control block may): a pass that
     // refills a line costs more than the passes after it.
     for (uint32_t k = 1; k < 50; ++k) kernel.schedule_at(Time::ns(1700 * k + (k * 97) % 800), [&] { cpu.invalidate_icache(); });
     kernel.schedule_at(Time::ns(40'013), [&] {
-        store(kRewritten, kCounting);
+        rig.store(kRewritten, kCounting);
         cpu.invalidate_code(kRewritten, 4);
     });
-    uint32_t acks = 0;
-    bus.on_write = [&](uint32_t addr, uint32_t, Time now) {
-        if (addr != FakeBus::kDeviceBase + kAckOffset) return;
-        cpu.set_interrupt_pending(core::kMipMTIP, false);
-        ++acks;
-        kernel.schedule_at(now + Time::ns(900 + (acks * 271) % 1300), [&] { cpu.set_interrupt_pending(core::kMipMTIP, true); });
-    };
-    kernel.schedule_at(Time::ns(700), [&] { cpu.set_interrupt_pending(core::kMipMTIP, true); });
-    kernel.run_until(kEnd);
-
-    SpinRun r{outcome_of(cpu, bus, sram), cpu.spin_passes_skipped()};
-    kernel.remove_runnable(&cpu);
-    return r;
+    rig.timer_rearmed_on_ack(Time::ns(700), FakeBus::kDeviceBase + kAckOffset,
+                             [](uint32_t acks) { return Time::ns(900 + (acks * 271) % 1300); });
+    kernel.run_until(Time::us(80));
+    return SpinRun{outcome_of(cpu, rig.bus, rig.sram), cpu.spin_passes_skipped()};
 }
 
-void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
-
-class SpinSkip : public ::testing::TestWithParam<Variant> {};
+class SpinSkip : public ::testing::TestWithParam<CoreVariant> {};
 
 TEST_P(SpinSkip, SameResultsAsRunningEveryPass) {
     const SpinRun skipping = run(GetParam(), true);
@@ -171,30 +143,18 @@ TEST_P(SpinSkip, SameResultsAsRunningEveryPass) {
 
 // A core with caches on, alone with a small loop at `entry` spinning on the word at
 // kData, until `end`; `events` adds the kernel's events.
-struct Machine {
-    sim::Kernel& kernel;
-    core::Cpu& cpu;
-    FakeBus& bus;
-    std::vector<uint8_t>& sram;
-};
 SpinRun run_alone(bool skip, uint32_t entry, const std::vector<uint32_t>& loop, const core::CoreConfig& cfg, Time end,
-                  const std::function<void(Machine&)>& events) {
-    sim::Kernel kernel;
-    FakeBus bus;
-    std::vector<uint8_t> sram(kSramSize, 0);
-    std::memcpy(sram.data() + entry, loop.data(), 4 * loop.size());
-    core::Cpu cpu(kernel, cfg, core::SramView{sram.data(), kSramSize, 0, kUncachedBase}, bus);
-    cpu.set_spin_skip(skip);
-    cpu.release_reset(entry);
-    cpu.set_cache_enable(true, true);
-    cpu.set_reg(20, kData);
-    cpu.set_reg(9, FakeBus::kDeviceBase);
-    Machine m{kernel, cpu, bus, sram};
-    events(m);
-    kernel.run_until(end);
-    SpinRun r{outcome_of(cpu, bus, sram), cpu.spin_passes_skipped()};
-    kernel.remove_runnable(&cpu);
-    return r;
+                  const std::function<void(CoreRig&)>& events) {
+    CoreRig rig(cfg);
+    rig.load(entry, loop);
+    rig.cpu.set_spin_skip(skip);
+    rig.cpu.release_reset(entry);
+    rig.cpu.set_cache_enable(true, true);
+    rig.cpu.set_reg(20, kData);
+    rig.cpu.set_reg(9, FakeBus::kDeviceBase);
+    events(rig);
+    rig.kernel.run_until(end);
+    return SpinRun{outcome_of(rig.cpu, rig.bus, rig.sram), rig.cpu.spin_passes_skipped()};
 }
 
 // The watchdog (no store, wfi or trap for watchdog_cycles) stops a core spinning on a
@@ -205,7 +165,7 @@ TEST(SpinSkipAlone, TheWatchdogFiresAtTheSameCycle) {
     auto run = [&](bool skip) {
         Time stopped{};
         SpinRun r = run_alone(skip, 0, {lw(5, 20, 0), andi(5, 5, 4), beq(5, 0, -8)}, cfg, Time::ms(1),
-                              [&](Machine& m) {
+                              [&](CoreRig& m) {
                                   for (int64_t ns = 5; ns < 300'000; ns += 7919) m.kernel.schedule_at(Time::ns(ns), [] {});
                                   m.kernel.schedule_at(Time::us(900), [&] { stopped = m.cpu.stop_time(); });
                               });
@@ -227,7 +187,7 @@ TEST(SpinSkipAlone, TheWatchdogFiresAtTheSameCycle) {
 TEST(SpinSkipAlone, APassThatRefillsALineIsNotRepeated) {
     auto run = [](bool skip) {
         return run_alone(skip, 0x1c, {lw(5, 20, 0), beq(5, 0, -4)}, core::CoreConfig{}, Time::us(60),
-                         [](Machine& m) {
+                         [](CoreRig& m) {
                              for (int64_t k = 1; k < 500; ++k)
                                  m.kernel.schedule_at(Time::ns(97 * k + (k * 37) % 61), [&] { m.cpu.invalidate_icache(); });
                              m.kernel.schedule_at(Time::us(55), [&] { m.sram[kData] = 1; });
@@ -247,7 +207,7 @@ TEST(SpinSkipAlone, APureDeviceRegisterIsSkippedToo) {
     auto run = [](bool skip, bool impure_too) {
         std::vector<uint32_t> loop = {lw(5, 9, int32_t(FakeBus::kStatus - FakeBus::kDeviceBase)), beq(5, 0, -4)};
         if (impure_too) loop = {lw(6, 9, 0), lw(5, 9, int32_t(FakeBus::kStatus - FakeBus::kDeviceBase)), beq(5, 0, -8)};
-        return run_alone(skip, 0, loop, core::CoreConfig{}, Time::us(60), [&](Machine& m) {
+        return run_alone(skip, 0, loop, core::CoreConfig{}, Time::us(60), [&](CoreRig& m) {
             for (int64_t k = 1; k < 200; ++k) m.kernel.schedule_at(Time::ns(250 * k + (k * 71) % 113), [] {});
             m.kernel.schedule_at(Time::us(50), [&] { m.bus.status = 1; });
         });
@@ -262,10 +222,7 @@ TEST(SpinSkipAlone, APureDeviceRegisterIsSkippedToo) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Views, SpinSkip,
-                         ::testing::Values(Variant{"CachesOff", false, 0}, Variant{"CachesOn", true, 0},
-                                           Variant{"UncachedView", true, kUncachedBase}),
-                         [](const ::testing::TestParamInfo<Variant>& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Views, SpinSkip, core_variants(kUncachedBase), variant_name);
 
 }  // namespace
 }  // namespace niclab::test
