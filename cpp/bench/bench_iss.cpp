@@ -14,18 +14,24 @@
 
 using namespace niclab;
 
+// Loads an example firmware into `nic` and finds `symbol` in it; false (the benchmark
+// skipped with the reason) when the image lacks it.
+static bool load_example(benchmark::State& state, nic::EmbeddedNic& nic, const char* firmware, const char* symbol,
+                         uint32_t& address) {
+    nic.load_firmware(std::string(NICLAB_FIRMWARE_DIR) + "/examples/" + firmware);
+    if (nic.image()->find_symbol(symbol, address)) return true;
+    state.SkipWithError((std::string("firmware has no '") + symbol + "' symbol").c_str());
+    return false;
+}
+
 static void run_crc(benchmark::State& state, const char* firmware, bool blocks = true) {
     system::SystemSpec spec;
     spec.overrides["core.watchdog_us"] = 0;  // a pure compute loop shows no progress by design
     system::System sys(spec);
     nic::EmbeddedNic& nic = sys.nic(0);
-    nic.load_firmware(std::string(NICLAB_FIRMWARE_DIR) + "/examples/" + firmware);
-    nic.cpu().set_block_dispatch(blocks);
     uint32_t iterations_addr = 0;
-    if (!nic.image()->find_symbol("iterations", iterations_addr)) {
-        state.SkipWithError("firmware has no 'iterations' symbol");
-        return;
-    }
+    if (!load_example(state, nic, firmware, "iterations", iterations_addr)) return;
+    nic.cpu().set_block_dispatch(blocks);
     uint64_t instructions = 0;
     for (auto _ : state) {
         // Make the firmware loop (practically) forever, then run a fixed slice of simulated time.
@@ -46,16 +52,11 @@ BENCHMARK(BM_Crc32_CachesOff)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Crc32_CachesOn_PerInstruction)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 static void run_doorbell(benchmark::State& state, bool skip) {
-    system::SystemSpec spec;
-    system::System sys(spec);
+    system::System sys(system::SystemSpec{});
     nic::EmbeddedNic& nic = sys.nic(0);
-    nic.load_firmware(std::string(NICLAB_FIRMWARE_DIR) + "/examples/doorbell.elf");
-    nic.cpu().set_spin_skip(skip);
     uint32_t doorbell = 0;
-    if (!nic.image()->find_symbol("fw_doorbell", doorbell)) {
-        state.SkipWithError("firmware has no 'fw_doorbell' symbol");
-        return;
-    }
+    if (!load_example(state, nic, "doorbell.elf", "fw_doorbell", doorbell)) return;
+    nic.cpu().set_spin_skip(skip);
     uint32_t rings = 0;
     double simulated_us = 0;
     for (auto _ : state) {
