@@ -528,12 +528,30 @@ void Network::credit_returned(LinkId l, uint8_t vc, uint32_t n) {
     }
 }
 
-// Every event one owner (a node, or no node) causes for another crosses a cable.
+// Every event one owner (a node, or no node) causes for another crosses a cable, and
+// takes longer than the cable's latency: a packet is routed a router delay after its
+// head is in (at a NIC, its header characters cross first), and the credit for the
+// buffer it took goes back only when it has left that buffer - from a router, once it
+// is on a cable out, so after a serialization of the shortest packet at least (from a
+// NIC, on delivery, at once). The slower of the two paths bounds nothing, the faster
+// everything: on SeaStar's cables, 10 ns of latency and the 7.4 ns of a 0-byte
+// packet's 26 bytes, the credit's 17.4 ns. Cores that stop less often run the same
+// instructions at the same times (the kernel checks every cross-node event against it).
 Time Network::lookahead() const {
     if (wormhole() || routers_.size() != topology_routers_) return Time{};
-    Time least = Time::max();
+    std::vector<Time> shortest_out(routers_.size(), Time::max());  // per router: its quickest packet out
     for (LinkId l = 0; l < links_.size(); ++l)
-        if (from_node(l) != to_node(l)) least = std::min(least, links_[l].latency());
+        if (ends_[l].from_side == Side::Router)
+            shortest_out[ends_[l].from] = std::min(shortest_out[ends_[l].from], links_[l].serialization(0));
+    Time least = Time::max();
+    for (LinkId l = 0; l < links_.size(); ++l) {
+        if (from_node(l) == to_node(l)) continue;
+        const Link& link = links_[l];
+        const bool router = ends_[l].to_side == Side::Router;
+        const Time packet = link.latency() + (router ? params_.router_delay : link.header_time());
+        const Time credit = link.latency() + (router ? shortest_out[ends_[l].to] : Time{});
+        least = std::min({least, packet, credit});
+    }
     return least == Time::max() ? Time{} : least;
 }
 

@@ -384,6 +384,7 @@ void Kernel::drive_runnables(Time horizon) {
             context_ = r->node_;
             by_core_ = true;
             running_ = r;
+            ++runs_;
             r->run(*this);
             running_ = nullptr;
             context_ = kNoNode;

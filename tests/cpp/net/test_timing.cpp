@@ -98,3 +98,43 @@ TEST(Timing, LatencyFollowsTheParameters) {
 
 }  // namespace
 }  // namespace niclab::net
+
+namespace niclab::net {
+namespace {
+
+// The lookahead is the least delay from an event of one node to one of another: a
+// cable's latency and what has to follow it before the far end acts.
+TEST(Lookahead, ACreditFollowsTheShortestPacketOutOfTheRouterThatFreesIt) {
+    sim::Kernel k;
+    Network mesh(k, Mesh3D{{2, 2, 1}});  // SeaStar's cables: 10 ns, 50 ns routers
+    const Link& cable = mesh.link(0);
+    ASSERT_GT(mesh.params().router_delay, cable.serialization(0));
+    EXPECT_EQ(mesh.lookahead(), cable.latency() + cable.serialization(0));
+}
+
+TEST(Lookahead, APacketIsRoutedARouterDelayAfterItsHead) {
+    sim::Kernel k;
+    NetworkParams p;
+    p.router_delay = Time::ps(1500);  // quicker than a 0-byte packet's 7.4 ns
+    Network mesh(k, Mesh3D{{3, 1, 1}}, p);
+    EXPECT_EQ(mesh.lookahead(), p.link.latency + Time::ps(1500));
+}
+
+TEST(Lookahead, ADirectCableIsItsLatency) {
+    sim::Kernel k;
+    Network cable(k, DirectCable{});  // a NIC gives a credit back on delivery, at once
+    EXPECT_EQ(cable.lookahead(), cable.link(0).latency());
+}
+
+TEST(Lookahead, NoneWithWormholeSwitching) {
+    sim::Kernel k;
+    NetworkParams p;
+    p.switching = Switching::Wormhole;
+    p.flit_bytes = 8;
+    p.receive_buffers = 16;
+    Network mesh(k, Mesh3D{{2, 1, 1}}, p);
+    EXPECT_EQ(mesh.lookahead(), Time{});
+}
+
+}  // namespace
+}  // namespace niclab::net

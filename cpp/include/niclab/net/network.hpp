@@ -196,9 +196,11 @@ public:
     LinkEnd link_to(LinkId id) const { return {ends_[id].to_side == Side::Nic, ends_[id].to, ends_[id].to_port}; }
     // The least delay with which an event of one node (or of no node: a router shared by
     // several nodes or by none) causes one of another, through this network
-    // (sim::Kernel::set_lookahead): the shortest cable between two owners' parts. Cores
-    // stop at every event of no node, so behind a shared crossbar it is one hop, not the
-    // path. Zero (no lookahead) with wormhole switching, whose worms reach along several
+    // (sim::Kernel::set_lookahead): over the cables between two owners' parts, the least
+    // of a cable's latency plus what must follow before the far end acts - the router
+    // delay for a packet (the header for one at a NIC), and for the credit it took, the
+    // shortest packet's serialization out of the router that frees it. Cores stop at
+    // every event of no node, so behind a shared crossbar it is one hop, not the path. Zero (no lookahead) with wormhole switching, whose worms reach along several
     // cables at once, and with output-buffer stages, joined to their router without one.
     Time lookahead() const;
     // For each node, the other nodes it has a cable to (its router's or its NIC's), for

@@ -171,6 +171,9 @@ public:
     Time next_event_time() const { return heap_.empty() ? Time::max() : heap_.front().time; }
     uint64_t events_fired() const { return events_fired_; }
     uint64_t events_scheduled() const { return seq_; }
+    // Runs of a runnable (each up to its horizon): how finely the horizons cut the cores'
+    // work, which is what a large system's host time goes into.
+    uint64_t runnable_runs() const { return runs_; }
 
 private:
     struct Entry {
@@ -293,6 +296,7 @@ private:
     Time horizon_{};
     uint64_t seq_ = 0;
     uint64_t events_fired_ = 0;
+    uint64_t runs_ = 0;
     bool stop_ = false;
     ActivityLog* activity_ = nullptr;
     const std::atomic<bool>* cancel_ = nullptr;
