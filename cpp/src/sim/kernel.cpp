@@ -50,6 +50,8 @@ EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
         auto& h = node_heap(node);
         h.push_back(NodeEntry{at, s, e.generation});
         std::push_heap(h.begin(), h.end());
+        Time& next = node_next_at_[std::min<size_t>(node, node_next_at_.size() - 1)];
+        next = std::min(next, at);
     }
     if (at < horizon_) horizon_ = at;
     return EventId{s, slots_[s].generation};
@@ -77,8 +79,10 @@ void Kernel::cancel(EventId id) {
     // The heap entry stays and is skipped when it surfaces (its generation no longer matches).
     free_slot(id.slot);
     drop_cancelled_top();
+    if (!lookahead_on()) return;
+    refresh_node_next(node);
     // A core waiting for this event would wait for ever: look at it again.
-    if (lookahead_on()) release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
+    release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
 }
 
 void Kernel::drop_cancelled_top() {
@@ -94,13 +98,13 @@ std::vector<Kernel::NodeEntry>& Kernel::node_heap(uint32_t node) {
     return node_heaps_[std::min<size_t>(node, node_heaps_.size() - 1)];  // the last: events of no node
 }
 
-Time Kernel::node_next(uint32_t node) {
+void Kernel::refresh_node_next(uint32_t node) {
     auto& h = node_heap(node);
     while (!h.empty() && slots_[h.front().slot].generation != h.front().generation) {
         std::pop_heap(h.begin(), h.end());
         h.pop_back();
     }
-    return h.empty() ? Time::max() : h.front().time;
+    node_next_at_[std::min<size_t>(node, node_next_at_.size() - 1)] = h.empty() ? Time::max() : h.front().time;
 }
 
 void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vector<uint32_t>> neighbours) {
@@ -115,6 +119,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     neighbours_ = lookahead_on() ? std::move(neighbours) : std::vector<std::vector<uint32_t>>{};
     clocks_.clear();
     node_heaps_.assign(lookahead_on() ? nodes + 1 : 0, {});
+    node_next_at_.assign(node_heaps_.size(), Time::max());
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
     node_runnables_.assign(lookahead_on() ? nodes : 0, {});
     floor_wait_.clear();
@@ -126,6 +131,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
             h.push_back(NodeEntry{e.time, e.slot, e.generation});
             std::push_heap(h.begin(), h.end());
         }
+    for (uint32_t n = 0; n < node_heaps_.size(); ++n) refresh_node_next(n);
     // Every awake runnable is looked at afresh in the next pass.
     std::vector<Runnable*> awake;
     for (Runnable* r : runnables_) {
@@ -426,7 +432,7 @@ bool Kernel::fire_next(Time until) {
         // Its entry in its node's heap goes now, while that heap is small: left until a
         // core asks for the node's next event, a sweep's 8 MB transfer with both cores
         // asleep piled up millions there (a third of the sweep's time popping them).
-        node_next(node);
+        refresh_node_next(node);
         // The cores its node's next event held may go on (all of them, for an event of none).
         release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
     }

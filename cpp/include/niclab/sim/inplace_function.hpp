@@ -47,7 +47,6 @@ private:
         void (*call)(void*);
         void (*move)(void* dst, void* src);
         void (*destroy)(void*);
-        std::size_t size;  // bytes to copy of a trivial one (none of an empty one)
     };
     template <typename Fn>
     static constexpr bool kTrivial = std::is_trivially_copyable_v<Fn> && std::is_trivially_destructible_v<Fn>;
@@ -57,15 +56,21 @@ private:
         kTrivial<Fn> ? nullptr
                      : +[](void* d, void* s) { ::new (d) Fn(std::move(*static_cast<Fn*>(s))); static_cast<Fn*>(s)->~Fn(); },
         kTrivial<Fn> ? nullptr : +[](void* p) { static_cast<Fn*>(p)->~Fn(); },
-        std::is_empty_v<Fn> ? 0 : sizeof(Fn),
     };
+    // A trivial one's bytes are copied whole, the capacity a constant the compiler turns
+    // into a few moves; the bytes past the callable are indeterminate, and copying
+    // unsigned chars of indeterminate value is well defined.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
     void move_from(InplaceFunction& o) {
         if (!o.ops_) return;
         if (o.ops_->move) o.ops_->move(storage_, o.storage_);
-        else std::memcpy(storage_, o.storage_, o.ops_->size);
+        else std::memcpy(storage_, o.storage_, Capacity);
         ops_ = o.ops_;
         o.ops_ = nullptr;
     }
+#pragma GCC diagnostic pop
 
     alignas(std::max_align_t) unsigned char storage_[Capacity];
     const Ops* ops_ = nullptr;

@@ -37,6 +37,7 @@
 // in both modes. A cross-node event scheduled inside the lookahead or a reach (a model
 // breaking its promise) is a logic_error naming both nodes, when a core it reaches may
 // already have run past it.
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -223,7 +224,12 @@ private:
     Time far_bound(const Runnable* r);
     // Sooner than this after now, a cross-node event may be one a core ran past.
     Time cross_node_span() const { return (neighbours_.empty() ? lookahead_ : lookahead_ + lookahead_) + reach_max_; }
-    Time node_next(uint32_t node);  // the node's next live event (kNoNode: the next of none)
+    // The node's next live event (kNoNode: the next of none), kept in a dense array: the
+    // neighbour bound reads six of them per core run, and at 2,048 nodes chasing each
+    // node's heap for them missed the cache (a fifth of a halo's time).
+    Time node_next(uint32_t node) const { return node_next_at_[std::min<size_t>(node, node_next_at_.size() - 1)]; }
+    // Drops the node's fired and cancelled events off its heap's top and notes its next.
+    void refresh_node_next(uint32_t node);
     // A node's pending events, for its next one's time only: ordered by time alone (ties
     // do not matter there), half the size of an Entry.
     struct NodeEntry {
@@ -273,6 +279,7 @@ private:
     };
     std::vector<Clock> clocks_;  // a min-heap; stale entries (older versions, asleep) dropped on top
     std::vector<std::vector<NodeEntry>> node_heaps_;
+    std::vector<Time> node_next_at_;  // per node heap: its top's time (node_next)
     std::vector<Parked> floor_wait_;
     std::vector<std::vector<Runnable*>> node_wait_;
     std::vector<Runnable*> global_wait_, end_wait_;
