@@ -2,7 +2,6 @@
 // A move-only callable stored inline (no heap), so scheduling an event never
 // allocates. Captures larger than Capacity are a compile error, not a slow path.
 #include <cstddef>
-#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -35,42 +34,24 @@ public:
     void operator()() { ops_->call(storage_); }
     explicit operator bool() const { return ops_ != nullptr; }
     void reset() {
-        if (ops_ && ops_->destroy) ops_->destroy(storage_);
-        ops_ = nullptr;
+        if (ops_) { ops_->destroy(storage_); ops_ = nullptr; }
     }
 
 private:
-    // move and destroy are null for a trivially copyable callable (every event's capture
-    // of a `this` and a few ids): it is moved by copying its bytes and needs no destroying,
-    // which spares an event two indirect calls each way through the kernel's slots.
     struct Ops {
         void (*call)(void*);
         void (*move)(void* dst, void* src);
         void (*destroy)(void*);
     };
     template <typename Fn>
-    static constexpr bool kTrivial = std::is_trivially_copyable_v<Fn> && std::is_trivially_destructible_v<Fn>;
-    template <typename Fn>
     static constexpr Ops ops_for{
         [](void* p) { (*static_cast<Fn*>(p))(); },
-        kTrivial<Fn> ? nullptr
-                     : +[](void* d, void* s) { ::new (d) Fn(std::move(*static_cast<Fn*>(s))); static_cast<Fn*>(s)->~Fn(); },
-        kTrivial<Fn> ? nullptr : +[](void* p) { static_cast<Fn*>(p)->~Fn(); },
+        [](void* d, void* s) { ::new (d) Fn(std::move(*static_cast<Fn*>(s))); static_cast<Fn*>(s)->~Fn(); },
+        [](void* p) { static_cast<Fn*>(p)->~Fn(); },
     };
-    // A trivial one's bytes are copied whole, the capacity a constant the compiler turns
-    // into a few moves; the bytes past the callable are indeterminate, and copying
-    // unsigned chars of indeterminate value is well defined.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
     void move_from(InplaceFunction& o) {
-        if (!o.ops_) return;
-        if (o.ops_->move) o.ops_->move(storage_, o.storage_);
-        else std::memcpy(storage_, o.storage_, Capacity);
-        ops_ = o.ops_;
-        o.ops_ = nullptr;
+        if (o.ops_) { o.ops_->move(storage_, o.storage_); ops_ = o.ops_; o.ops_ = nullptr; }
     }
-#pragma GCC diagnostic pop
 
     alignas(std::max_align_t) unsigned char storage_[Capacity];
     const Ops* ops_ = nullptr;
