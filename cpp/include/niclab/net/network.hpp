@@ -200,7 +200,8 @@ public:
     // of a cable's latency plus what must follow before the far end acts - the router
     // delay for a packet (the header for one at a NIC), and for the credit it took, the
     // shortest packet's serialization out of the router that frees it. Cores stop at
-    // every event of no node, so behind a shared crossbar it is one hop, not the path. Zero (no lookahead) with wormhole switching, whose worms reach along several
+    // every event of no node, so behind a shared crossbar it is one hop, not the path.
+    // Zero (no lookahead) with wormhole switching, whose worms reach along several
     // cables at once, and with output-buffer stages, joined to their router without one.
     Time lookahead() const;
     // For each node, the other nodes it has a cable to (its router's or its NIC's), for
