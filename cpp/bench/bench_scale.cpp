@@ -4,21 +4,23 @@
 // C Portals firmware on every NIC. Each size runs in a child process of its own, so its
 // peak resident memory is its own; the parent prints one line per size:
 //
-//   nodes  shape  build s  setup s  halo s  peak RSS MB  MB/node  events/s  messages/s  sim us  runs/msg
+//   nodes  shape  build s  setup s  halo s  peak RSS MB  MB/node  events/s  messages/s  sim us  events/msg  runs/msg
 //
 // `build` is constructing the system (loading and booting the firmware on every NIC),
 // `setup` the Portals set-up of every process, `halo` the timed exchange. events/s and
-// messages/s are over the halo's wall time; runs/msg is how many runs the NIC cores were
-// cut into (sim::Kernel::runnable_runs) per message of the halo. A size that exceeds --max-gb (an address-
+// messages/s are over the halo's wall time; "sim us" is the halo's simulated time, to the
+// picosecond; events/msg and runs/msg are the kernel's events and the runs the NIC cores
+// were cut into (sim::Kernel::runnable_runs) per message of the halo. A size that exceeds --max-gb (an address-
 // space limit on the child) reports "out of memory" instead of taking the machine down.
 //
 //   bench_scale [--nodes 64,512,2048] [--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]
-//               [--no-lookahead]
+//               [--no-lookahead] [--credit-events]
 //
 // --red-storm adds Red Storm's 27 x 16 x 24 = 10,368 nodes (a torus in z), which is long;
 // above 2,048 nodes the NICs run `portals_redstorm` (go-back-N's peer table to 10,368).
 // --no-lookahead stops every core at every event (SystemSpec::lookahead false, the older
-// kernel), to compare; the halo's simulated times are the same either way ("sim us").
+// kernel), to compare; --credit-events makes an event of every credit a router gets back
+// (SystemSpec::credit_events). The halo's simulated times are the same either way ("sim us").
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,6 +69,7 @@ struct Options {
     uint32_t size = 1024;
     double max_gb = 16;
     bool lookahead = true;
+    bool credit_events = false;
 };
 
 // The mesh's neighbours of `node` (x fastest, as the topology numbers its terminals).
@@ -101,6 +104,7 @@ Figures run(const Shape& shape, const Options& o) {
     system::SystemSpec spec;
     spec.nodes = shape.nodes();
     spec.lookahead = o.lookahead;
+    spec.credit_events = o.credit_events;
     // Go-back-N's peer table is indexed by node id: the default image's ends at 2,048.
     const char* image = spec.nodes > 2048 ? "/portals/portals_redstorm.elf" : "/portals/portals.elf";
     spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + image};
@@ -187,9 +191,11 @@ Options parse(int argc, char** argv) {
         else if (a == "--max-gb" && has_value) o.max_gb = std::atof(argv[++i]);
         else if (a == "--red-storm") red_storm = true;
         else if (a == "--no-lookahead") o.lookahead = false;
+        else if (a == "--credit-events") o.credit_events = true;
         else {
             std::fprintf(stderr, "bench_scale: unknown argument '%s'\nusage: bench_scale [--nodes 64,512,2048] "
-                                 "[--iterations 10] [--size 1024] [--red-storm] [--max-gb 16] [--no-lookahead]\n", a.c_str());
+                                 "[--iterations 10] [--size 1024] [--red-storm] [--max-gb 16] [--no-lookahead] [--credit-events]\n",
+                         a.c_str());
             std::exit(2);
         }
     }
@@ -202,10 +208,10 @@ Options parse(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
-    std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s\n", o.size, o.iterations,
-                o.lookahead ? "" : ", no kernel lookahead");
-    std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %9s %9s\n", "nodes", "shape", "build s", "setup s", "halo s",
-                "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us", "runs/msg");
+    std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s%s\n", o.size, o.iterations,
+                o.lookahead ? "" : ", no kernel lookahead", o.credit_events ? ", an event per credit" : "");
+    std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s\n", "nodes", "shape", "build s", "setup s", "halo s",
+                "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us", "events/msg", "runs/msg");
     for (const Shape& shape : o.shapes) {
         int fds[2];
         if (pipe(fds) != 0) return 1;
@@ -240,9 +246,10 @@ int main(int argc, char** argv) {
                         got ? f.error : "the child died (killed or crashed)", rss_mb);
             continue;
         }
-        std::printf("%8u %10s %8.2f %8.2f %8.2f %12.0f %8.2f %11.3g %11.3g %9.1f %9.0f\n", shape.nodes(), name, f.build_s,
-                    f.setup_s, f.halo_s, rss_mb, rss_mb / shape.nodes(), double(f.events) / f.halo_s,
-                    double(f.messages) / f.halo_s, f.sim_us, double(f.runs) / double(f.messages));
+        std::printf("%8u %10s %8.2f %8.2f %8.2f %12.0f %8.2f %11.3g %11.3g %14.6f %10.0f %9.0f\n", shape.nodes(), name,
+                    f.build_s, f.setup_s, f.halo_s, rss_mb, rss_mb / shape.nodes(), double(f.events) / f.halo_s,
+                    double(f.messages) / f.halo_s, f.sim_us, double(f.events) / double(f.messages),
+                    double(f.runs) / double(f.messages));
         std::fflush(stdout);
     }
     return 0;

@@ -1,6 +1,7 @@
 #include "niclab/net/network.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "niclab/net/network_error.hpp"
@@ -117,6 +118,15 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     for (uint32_t r = 0; r < routers_.size(); ++r)
         if (attached[r] != 1) router_node_[r] = sim::kNoNode;
     wakeup_pending_.assign(links_.size(), 0);
+    returns_.assign(links_.size(), {});
+    uint32_t returns = 0;
+    for (LinkId l = 0; l < links_.size(); ++l) {
+        if (!credits_as_times(l)) continue;
+        returns_[l].first = returns;
+        returns_[l].capacity = links_[l].vcs() * (links_[l].credits_per_vc() / unit_.cost(0));
+        returns += returns_[l].capacity;
+    }
+    credit_returns_.resize(returns);
     if (wormhole()) worm_.assign(links_.size(), WormHop{});
 
     // Every live packet holds the credits of some buffer, at least those of the
@@ -271,9 +281,10 @@ void Network::try_send(LinkId l) {
     } else {
         Router& r = routers_[e.from];
         if (r.requests(e.from_port) == 0) return;
+        if (returns_[l].size) watch_credits(l);
         if (link.idle(now)) {
             const int b = r.arbitrate(e.from_port, link, now);
-            // Every requester waits for a credit (credit_returned() retries) or, with
+            // Every requester waits for a credit (its return retries: credit_due()) or, with
             // wormhole switching, for an earlier tail to leave its buffer (worm_settle() retries).
             if (b < 0) return;
             const PacketHandle h = r.dequeue(pool_, uint32_t(b));
@@ -304,8 +315,7 @@ void Network::try_send(LinkId l) {
             const LinkId in = r.in_link(r.buffer_port(uint32_t(b)));
             const uint8_t vc = r.buffer_vc(uint32_t(b));
             free_characters(in, length_in);
-            kernel_.schedule_at(link.busy_until() + links_[in].latency(),
-                                [this, in, vc, cost] { credit_returned(in, vc, cost); }, from_node(in));
+            return_credits(in, vc, cost, link.busy_until() + links_[in].latency());
             const int next_port = r.head_port(uint32_t(b));
             if (next_port >= 0) try_send(r.out_link(uint8_t(next_port)));
         }
@@ -414,8 +424,9 @@ uint8_t Network::route(uint32_t router, const PacketHeader& h) {
     const uint8_t vc = uint8_t(h.vnet * dateline_vcs_);
     for (uint32_t i = 0; i < up.count; ++i) {
         const uint8_t p = uint8_t(up.first + (port - up.first + i) % up.count);
-        const Link& l = links_[routers_[router].out_link(p)];
-        if (l.idle(now) && l.credits(vc) > 0 && routers_[router].requests(p) == 0) return p;
+        const LinkId id = routers_[router].out_link(p);
+        const Link& l = links_[id];
+        if (l.idle(now) && credits(id, vc) > 0 && routers_[router].requests(p) == 0) return p;
     }
     return port;
 }
@@ -487,7 +498,7 @@ void Network::offer_packets(NodeId node) {
             free_characters(rx, slot.header.length);
             pool_.release(h);
             const uint8_t vc = uint8_t(v);
-            kernel_.schedule_in(links_[rx].latency(), [this, rx, vc, cost] { credit_returned(rx, vc, cost); }, from_node(rx));
+            return_credits(rx, vc, cost, kernel_.now() + links_[rx].latency());
         }
         // The packet on the cable whose head is in, once every packet before it is delivered.
         const PacketHandle c = nic.crossing;
@@ -526,6 +537,62 @@ void Network::credit_returned(LinkId l, uint8_t vc, uint32_t n) {
         nic.injection_blocked = false;
         if (nic.endpoint) nic.endpoint->injection_ready();
     }
+}
+
+void Network::return_credits(LinkId l, uint8_t vc, uint32_t n, Time at) {
+    if (!credits_as_times(l)) {
+        kernel_.schedule_at(at, [this, l, vc, n] { credit_returned(l, vc, n); }, from_node(l));
+        return;
+    }
+    Returns& r = returns_[l];
+    if (r.size == r.capacity)  // a credit is in one return at most: never
+        throw std::logic_error("network: link " + std::to_string(l) + " has more credits on their way back than its far buffers hold");
+    CreditReturn& c = returns_of(l)[r.size++];
+    c = CreditReturn{at, kernel_.reserve_key(), n, vc, false};
+    if (routers_[ends_[l].from].requests(ends_[l].from_port) > 0) schedule_return(l, c);
+}
+
+// A return is due once the event it stands for would have fired (a scheduled one has,
+// and took itself off: credit_due).
+void Network::settle_credits(LinkId l) {
+    CreditReturn* q = returns_of(l);
+    const uint32_t node = from_node(l);
+    for (uint32_t i = 0; i < returns_[l].size;) {
+        if (!kernel_.passed(q[i].at, q[i].key, node)) {
+            ++i;
+            continue;
+        }
+        links_[l].return_credit(q[i].vc, q[i].n);
+        drop_return(l, i);
+    }
+}
+
+// Every request for a router's output goes through try_send when it appears, so each
+// return whose event would find one waiting is scheduled by the time it is due; the
+// others' events would have found no request and done nothing but count the credit.
+void Network::watch_credits(LinkId l) {
+    settle_credits(l);
+    CreditReturn* q = returns_of(l);
+    for (uint32_t i = 0; i < returns_[l].size; ++i)
+        if (!q[i].scheduled) schedule_return(l, q[i]);
+}
+
+void Network::schedule_return(LinkId l, CreditReturn& c) {
+    c.scheduled = true;
+    const uint64_t seq = c.key.seq;
+    kernel_.schedule_reserved(c.at, c.key, [this, l, seq] { credit_due(l, seq); }, from_node(l));
+}
+
+// credit_returned(), for a return kept as a time.
+void Network::credit_due(LinkId l, uint64_t seq) {
+    CreditReturn* q = returns_of(l);
+    for (uint32_t i = 0; i < returns_[l].size; ++i)
+        if (q[i].key.seq == seq) {
+            links_[l].return_credit(q[i].vc, q[i].n);
+            drop_return(l, i);
+            break;
+        }
+    try_send(l);
 }
 
 // Every event one owner (a node, or no node) causes for another crosses a cable, and

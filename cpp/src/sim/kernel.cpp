@@ -40,17 +40,33 @@ EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
     // Outside a run (a test or benchmark setting things up between runs) nothing checks:
     // that is input from outside the model, at the time the run stopped.
     if (lookahead_on() && in_run_ && node != context_ && at < now_ + cross_node_span()) check_cross_node(at, node);
-    uint32_t s = alloc_slot();
+    return insert(Entry{at, now_, seq_++ | (by_core_ ? kByCore : 0), node, 0, 0}, std::move(cb));
+}
+
+EventId Kernel::schedule_reserved(Time at, EventKey key, Callback cb, uint32_t node) {
+    if (at < floor_ || (at == floor_ && firing_ && later(firing_entry_, Entry{at, key.made, key.seq, node, 0, 0})))
+        throw std::logic_error("event with a reserved key scheduled where it would already have fired: at " +
+                               std::to_string(at.ps()) + " ps, kernel at " + std::to_string(floor_.ps()) + " ps");
+    if (lookahead_on() && in_run_ && node != context_ && at < now_ + cross_node_span()) check_cross_node(at, node);
+    return insert(Entry{at, key.made, key.seq, node, 0, 0}, std::move(cb));
+}
+
+EventId Kernel::insert(const Entry& entry, Callback cb) {
+    const uint32_t s = alloc_slot();
     slots_[s].cb = std::move(cb);
-    slots_[s].node = node;
-    const Entry e{at, now_, seq_++ | (by_core_ ? kByCore : 0), node, s, slots_[s].generation};
+    slots_[s].node = entry.node;
+    Entry e = entry;
+    e.slot = s;
+    e.generation = slots_[s].generation;
+    const Time at = e.time;
+    const uint32_t node = e.node;
     heap_.push_back(e);
     std::push_heap(heap_.begin(), heap_.end(), Later{});
     if (lookahead_on()) {
         auto& h = node_heap(node);
         h.push_back(NodeEntry{at, s, e.generation});
         std::push_heap(h.begin(), h.end());
-        Time& next = node_next_at_[std::min<size_t>(node, node_next_at_.size() - 1)];
+        Time& next = node_next_at_[node_index(node)];
         next = std::min(next, at);
     }
     if (at < horizon_) horizon_ = at;
@@ -95,7 +111,7 @@ void Kernel::drop_cancelled_top() {
 }
 
 std::vector<Kernel::NodeEntry>& Kernel::node_heap(uint32_t node) {
-    return node_heaps_[std::min<size_t>(node, node_heaps_.size() - 1)];  // the last: events of no node
+    return node_heaps_[node_index(node)];  // the last: events of no node
 }
 
 void Kernel::refresh_node_next(uint32_t node) {
@@ -104,7 +120,7 @@ void Kernel::refresh_node_next(uint32_t node) {
         std::pop_heap(h.begin(), h.end());
         h.pop_back();
     }
-    node_next_at_[std::min<size_t>(node, node_next_at_.size() - 1)] = h.empty() ? Time::max() : h.front().time;
+    node_next_at_[node_index(node)] = h.empty() ? Time::max() : h.front().time;
 }
 
 void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vector<uint32_t>> neighbours) {
@@ -437,7 +453,10 @@ bool Kernel::fire_next(Time until) {
         release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
     }
     context_ = node;
+    firing_ = true;
+    firing_entry_ = e;
     cb();
+    firing_ = false;
     context_ = kNoNode;
     return true;
 }

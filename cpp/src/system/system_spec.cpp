@@ -79,9 +79,12 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
         } else if (key == "lookahead") {
             if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
             s.lookahead = v.get<bool>();
+        } else if (key == "credit_events") {
+            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
+            s.credit_events = v.get<bool>();
         } else {
             throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology, "
-                                   "capture, lookahead)");
+                                   "capture, lookahead, credit_events)");
         }
     }
     if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset
@@ -134,6 +137,7 @@ nlohmann::json SystemSpec::to_json() const {
     if (!topology.is_null()) j["topology"] = topology;
     if (!firmware.empty()) j["firmware"] = firmware;
     if (!lookahead) j["lookahead"] = false;  // the older kernel, which can move some figures (system_spec.hpp)
+    if (credit_events) j["credit_events"] = true;
     return j;
 }
 

@@ -362,10 +362,10 @@ BasicPacket<64> routed(NodeId src, NodeId dst, uint32_t id, std::vector<uint8_t>
     return p;
 }
 
-bool all_credits_back(const Network& net) {
+bool all_credits_back(Network& net) {
     for (const Link& l : net.links())
         for (uint32_t v = 0; v < l.vcs(); ++v)
-            if (l.credits(v) != l.credits_per_vc()) return false;
+            if (net.credits(l.id(), v) != l.credits_per_vc()) return false;
     return true;
 }
 

@@ -130,5 +130,33 @@ TEST(SimKernelOrder, CountsScheduledAndFired) {
     EXPECT_EQ(k.events_fired(), 3u);
 }
 
+// A key reserved now places an event scheduled later where it would have fired had it
+// been scheduled now (the network's credits kept as times, net::Network).
+TEST(SimKernelOrder, AReservedKeyFiresWhereItWasTaken) {
+    Kernel k;
+    std::vector<int> fired;
+    const Kernel::EventKey key = k.reserve_key();
+    k.schedule_at(Time::ns(10), [&] { fired.push_back(2); });
+    k.schedule_at(Time::ns(5), [&] { k.schedule_reserved(Time::ns(10), key, [&] { fired.push_back(1); }, kNoNode); });
+    k.run_until(Time::us(1));
+    EXPECT_EQ(fired, (std::vector<int>{1, 2})) << "the reserved event sorts before one scheduled after its key was taken";
+}
+
+TEST(SimKernelOrder, PassedTellsWhetherAReservedEventWouldHaveFired) {
+    Kernel k;
+    std::vector<bool> seen;
+    Kernel::EventKey key{};
+    k.schedule_at(Time::ns(10), [&] { seen.push_back(k.passed(Time::ns(10), key, kNoNode)); });
+    key = k.reserve_key();  // after the first event's, before the second's
+    k.schedule_at(Time::ns(10), [&] {
+        seen.push_back(k.passed(Time::ns(10), key, kNoNode));
+        seen.push_back(k.passed(Time::ns(11), key, kNoNode));
+        seen.push_back(k.passed(Time::ns(9), key, kNoNode));
+        EXPECT_THROW(k.schedule_reserved(Time::ns(10), key, [] {}, kNoNode), std::logic_error);
+    });
+    k.run_until(Time::us(1));
+    EXPECT_EQ(seen, (std::vector<bool>{false, true, false, true}));
+}
+
 }  // namespace
 }  // namespace niclab::sim

@@ -127,6 +127,14 @@ struct NetworkParams {
     // the group that is free and has buffer room (starting from its table port), and
     // its table port when none is. Packets of one pair may then overtake each other.
     bool adaptive_up_routing = false;
+    // Credits for a router's output come back as times (virtual cut-through): the router
+    // counts the ones due when it arbitrates, and a return becomes an event only while a
+    // packet waits for that output - the only time one does anything. Each such event keeps
+    // the place in the order of events that it was given when the credit was freed
+    // (sim::Kernel::reserve_key), so every time is the same as with an event per credit
+    // per hop, which `credit_events` restores (to compare; wormhole switching and a NIC's
+    // own transmit cable, whose credits its core may read between events, always use it).
+    bool credit_events = false;
 };
 
 struct NetworkStats {
@@ -175,6 +183,12 @@ public:
 
     const NetworkStats& stats() const { return stats_; }
     const std::vector<Link>& links() const { return links_; }
+    // Credits the sender of link l holds on `vc` now, the returns due by now counted
+    // (Link::credits leaves out those not yet needed; see NetworkParams::credit_events).
+    uint32_t credits(LinkId l, uint32_t vc) {
+        settle_credits(l);
+        return links_[l].credits(vc);
+    }
     const Link& link(LinkId id) const { return links_[id]; }
     void set_bit_error_rate(LinkId id, double ber);
     // Fraction of `elapsed` during which the link was sending (retries included).
@@ -262,6 +276,26 @@ private:
     // Tells the endpoint of h's head unless it knows already; false if it refused.
     bool announce_head(NicPort& nic, PacketHandle h);
     void credit_returned(LinkId l, uint8_t vc, uint32_t n);
+    // The receiver of l freed n credits of `vc`; they are back at the sender at `at`.
+    void return_credits(LinkId l, uint8_t vc, uint32_t n, Time at);
+    // Credits as times (NetworkParams::credit_events off): a return to a router's output
+    // and the key of the event it would have been; `scheduled` once it is one.
+    struct CreditReturn {
+        Time at;
+        sim::Kernel::EventKey key;
+        uint32_t n;
+        uint8_t vc;
+        bool scheduled;
+    };
+    bool credits_as_times(LinkId l) const {
+        return !params_.credit_events && !wormhole() && ends_[l].from_side == Side::Router;
+    }
+    // Counts the returns of l due by now.
+    void settle_credits(LinkId l);
+    // A packet waits for l: each return still on its way becomes the event it stands for.
+    void watch_credits(LinkId l);
+    void schedule_return(LinkId l, CreditReturn& c);
+    void credit_due(LinkId l, uint64_t seq);
     void offer_packets(NodeId node);
     uint8_t route(uint32_t router, const PacketHeader& h);
     void check_source_route(const PacketView& p) const;
@@ -290,6 +324,16 @@ private:
     std::vector<LinkEnds> ends_;
     std::vector<LinkId> reverse_;  // per link: the cable the other way (flow-control tokens)
     std::vector<uint8_t> wakeup_pending_;  // per link: a try_send is scheduled for busy_until
+    // Per link, the credits on their way back (credits_as_times): a stretch of
+    // credit_returns_ with room for a return per packet its far buffers hold, so that
+    // keeping them allocates nothing.
+    struct Returns {
+        uint32_t first = 0, size = 0, capacity = 0;
+    };
+    std::vector<Returns> returns_;
+    std::vector<CreditReturn> credit_returns_;
+    CreditReturn* returns_of(LinkId l) { return credit_returns_.data() + returns_[l].first; }
+    void drop_return(LinkId l, uint32_t i) { returns_of(l)[i] = returns_of(l)[--returns_[l].size]; }
     std::vector<Router> routers_;
     std::vector<uint32_t> router_node_;  // the node whose router it is (sim::kNoNode: a switch of none or many)
     uint32_t node_of(Side side, uint32_t id) const { return side == Side::Nic ? id : router_node_[id]; }

@@ -34,7 +34,8 @@
 // later in the same pass, schedules for its node (system::SystemSpec::lookahead).
 // Events of one time are ordered by the time they were scheduled at, then by whether a
 // core scheduled them (after those an event scheduled), then by node, then by sequence,
-// in both modes. A cross-node event scheduled inside the lookahead or a reach (a model
+// in both modes; an event given a key reserved earlier (reserve_key) sorts as if it had
+// been scheduled then. A cross-node event scheduled inside the lookahead or a reach (a model
 // breaking its promise) is a logic_error naming both nodes, when a core it reaches may
 // already have run past it.
 #include <algorithm>
@@ -110,6 +111,22 @@ public:
     EventId schedule_at(Time at, Callback cb, uint32_t node);
     EventId schedule_in(Time delay, Callback cb) { return schedule_at(now_ + delay, std::move(cb)); }
     EventId schedule_in(Time delay, Callback cb, uint32_t node) { return schedule_at(now_ + delay, std::move(cb), node); }
+    // A place in the order of events, taken now for an event that may be scheduled later
+    // or never (net::Network's credit returns): scheduled with schedule_reserved, it fires
+    // exactly where it would have had it been scheduled now, among the events of its time.
+    struct EventKey {
+        Time made;
+        uint64_t seq;  // with kByCore
+    };
+    EventKey reserve_key() { return EventKey{now_, seq_++ | (by_core_ ? kByCore : 0)}; }
+    EventId schedule_reserved(Time at, EventKey key, Callback cb, uint32_t node);
+    // Whether an event of `node` at `at` with `key` would have fired by now: it is earlier,
+    // or of now and ordered before the event firing. For reads made in events (a core's run
+    // stops at its node's events, which are no longer there to stop it).
+    bool passed(Time at, EventKey key, uint32_t node) const {
+        if (at != now_) return at < now_;
+        return !firing_ || later(firing_entry_, Entry{at, key.made, key.seq, node, 0, 0});
+    }
     // The node whose event or core is running (kNoNode outside the run, or in an event of none).
     uint32_t context() const { return context_; }
     // Cancelling a fired or already cancelled event is a harmless no-op.
@@ -207,6 +224,7 @@ private:
     struct Later {
         bool operator()(const Entry& a, const Entry& b) const { return later(a, b); }
     };
+    EventId insert(const Entry& e, Callback cb);
     uint32_t alloc_slot();
     void free_slot(uint32_t s);
     void drive_runnables(Time horizon);
@@ -227,7 +245,9 @@ private:
     // The node's next live event (kNoNode: the next of none), kept in a dense array: the
     // neighbour bound reads six of them per core run, and at 2,048 nodes chasing each
     // node's heap for them missed the cache (a fifth of a halo's time).
-    Time node_next(uint32_t node) const { return node_next_at_[std::min<size_t>(node, node_next_at_.size() - 1)]; }
+    Time node_next(uint32_t node) const { return node_next_at_[node_index(node)]; }
+    // A node's place in the per-node arrays (node_heaps_, node_next_at_): events of no node last.
+    size_t node_index(uint32_t node) const { return std::min<size_t>(node, node_next_at_.size() - 1); }
     // Drops the node's fired and cancelled events off its heap's top and notes its next.
     void refresh_node_next(uint32_t node);
     // A node's pending events, for its next one's time only: ordered by time alone (ties
@@ -290,6 +310,8 @@ private:
     bool reach_hints_ = true;
     Runnable* running_ = nullptr;  // lookahead: the runnable in run() (it has no entry in the clocks)
     uint32_t context_ = kNoNode;
+    bool firing_ = false;   // an event's callback is running: firing_entry_'s (passed())
+    Entry firing_entry_{};
     bool by_core_ = false;  // a runnable is running
     bool in_run_ = false;   // inside run_until
     uint64_t pass_ = 0;                 // drive_runnables' passes; the current one while in_pass_

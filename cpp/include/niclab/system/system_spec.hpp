@@ -44,6 +44,10 @@ struct SystemSpec {
     // records it when off.
     // Wormhole networks and output-buffer stages give no lookahead and use the older one.
     bool lookahead = true;
+    // "credit_events" (off by default): an event for every credit a router's output gets
+    // back, as before credits were kept as times (net::NetworkParams::credit_events). The
+    // times are the same either way; kept to compare, and recorded by to_json() when on.
+    bool credit_events = false;
 
     // The network topology (`fallback` when the spec gives none and it is not null) for
     // nodes × `ports` network ports (terminals.hpp); throws ConfigError("topology...")

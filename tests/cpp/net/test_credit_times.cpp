@@ -1,0 +1,108 @@
+// Credits kept as times (NetworkParams::credit_events off) against an event per credit
+// per hop: under contended random traffic every packet arrives at the same picosecond
+// and in the same order, and every link is busy for as long, with fewer events.
+#include <gtest/gtest.h>
+
+#include <tuple>
+#include <vector>
+
+#include "net_test_nic.hpp"
+#include "niclab/sim/random.hpp"
+
+namespace niclab::net {
+namespace {
+
+struct Outcome {
+    std::vector<std::tuple<NodeId, int64_t, NodeId, uint32_t, uint8_t>> deliveries;  // at, when, from, id, vnet
+    std::vector<int64_t> busy_ps;  // per link
+    uint64_t events = 0;
+    bool credits_back = true;
+};
+
+// Random: random lengths at random times. Regular: full packets sent in lock step, so
+// that many events fall on one picosecond and their order decides.
+enum class Traffic { Random, Regular };
+
+Outcome run(const TopologySpec& spec, NetworkParams p, bool credit_events, bool lookahead, Traffic traffic) {
+    sim::Kernel k;
+    p.credit_events = credit_events;
+    Network net(k, spec, p);
+    if (lookahead) k.set_lookahead(net.lookahead(), net.nodes(), net.neighbours());
+    auto nics = testing::make_nics(net);
+    // Bursts from every node at random times to random destinations: queues build up at
+    // the routers' outputs and at the receivers, and credits run out.
+    sim::Random rng(11, "traffic");
+    std::vector<BasicPacket<64>> frames;
+    constexpr int kPerNode = 100;
+    const bool regular = traffic == Traffic::Regular;
+    for (int i = 0; i < kPerNode; ++i)
+        for (NodeId s = 0; s < net.nodes(); ++s) {
+            const NodeId d = regular ? NodeId((s + 1 + i % 3) % net.nodes()) : NodeId(rng.below(net.nodes()));
+            const uint16_t length = regular ? 64 : uint16_t(rng.below(65));
+            frames.push_back(testing::make_frame<64>(s, d, uint32_t(i), length, uint8_t(regular ? 0 : rng.below(p.vnets))));
+        }
+    for (size_t f = 0; f < frames.size(); ++f) {
+        const NodeId s = frames[f].src;
+        const Time at = regular ? Time::ns(int64_t(f / net.nodes() / 10 * 200)) : Time::ns(int64_t(rng.below(3000)));
+        k.schedule_at(at, [&nics, &frames, f, s] { nics[s]->send(frames[f]); }, s);
+    }
+    k.run_until(Time::ms(20));
+    Outcome o;
+    for (NodeId d = 0; d < net.nodes(); ++d)
+        for (const auto& got : nics[d]->log)
+            o.deliveries.emplace_back(d, got.at.ps(), got.packet.src, got.packet.message_id, got.packet.vnet);
+    for (const Link& l : net.links()) {
+        o.busy_ps.push_back(l.stats().busy.ps());
+        for (uint32_t v = 0; v < l.vcs(); ++v) o.credits_back = o.credits_back && net.credits(l.id(), v) == l.credits_per_vc();
+    }
+    o.events = k.events_fired();
+    EXPECT_EQ(o.deliveries.size(), frames.size());
+    EXPECT_EQ(net.packets_in_flight(), 0u);
+    return o;
+}
+
+void same_times(const TopologySpec& spec, const NetworkParams& p, bool lookahead, Traffic traffic) {
+    SCOPED_TRACE(traffic == Traffic::Random ? "random traffic" : "regular traffic");
+    const Outcome events = run(spec, p, true, lookahead, traffic);
+    const Outcome times = run(spec, p, false, lookahead, traffic);
+    ASSERT_EQ(times.deliveries.size(), events.deliveries.size());
+    for (size_t i = 0; i < events.deliveries.size(); ++i)
+        ASSERT_EQ(times.deliveries[i], events.deliveries[i]) << "delivery " << i;
+    EXPECT_EQ(times.busy_ps, events.busy_ps);
+    EXPECT_TRUE(times.credits_back);
+    EXPECT_TRUE(events.credits_back);
+    EXPECT_LT(times.events, events.events) << "credits as times should spare the events nobody waited for";
+}
+
+void same_times(const TopologySpec& spec, const NetworkParams& p, bool lookahead = false) {
+    for (Traffic traffic : {Traffic::Random, Traffic::Regular}) same_times(spec, p, lookahead, traffic);
+}
+
+NetworkParams contended(uint32_t vnets = 2) {
+    NetworkParams p;
+    p.vnets = vnets;
+    p.input_buffers = 2;
+    p.receive_buffers = 2;
+    return p;
+}
+
+TEST(CreditsAsTimes, SameTimesOnATorusWithDatelineChannelsAndTwoVnets) { same_times(Mesh3D::red_storm(3, 3, 4), contended()); }
+
+TEST(CreditsAsTimes, SameTimesWithTheKernelsLookahead) { same_times(Mesh3D{{4, 4, 2}, {}}, contended(1), true); }
+
+TEST(CreditsAsTimes, SameTimesOnAFatTreeWithAdaptiveUpRouting) {
+    NetworkParams p = contended();
+    p.adaptive_up_routing = true;
+    same_times(FatTree::with_radix(8), p);
+}
+
+TEST(CreditsAsTimes, SameTimesWithCreditsInFlits) {
+    NetworkParams p = contended(1);
+    p.flit_bytes = 16;
+    p.input_buffers = 7;  // a full packet's 90 wire bytes are 6 flits
+    p.receive_buffers = 6;
+    same_times(Mesh3D{{4, 4, 2}, {}}, p);
+}
+
+}  // namespace
+}  // namespace niclab::net
