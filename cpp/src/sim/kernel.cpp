@@ -136,6 +136,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     clocks_.clear();
     node_heaps_.assign(lookahead_on() ? nodes + 1 : 0, {});
     node_next_at_.assign(node_heaps_.size(), Time::max());
+    node_reach_at_.assign(lookahead_on() ? nodes : 0, Time::max());
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
     node_runnables_.assign(lookahead_on() ? nodes : 0, {});
     floor_wait_.clear();
@@ -184,8 +185,11 @@ void Kernel::set_reach_hints(bool on) {
 
 void Kernel::set_runnable_node(Runnable* r, uint32_t node) {
     for (auto& v : node_runnables_) v.erase(std::remove(v.begin(), v.end(), r), v.end());
+    const uint32_t was = r->node_;
     r->node_ = node;
     if (node < node_runnables_.size()) node_runnables_[node].push_back(r);
+    note_node_reach(was);
+    note_node_reach(node);
 }
 
 void Kernel::add_runnable(Runnable* r) {
@@ -204,6 +208,7 @@ void Kernel::remove_runnable(Runnable* r) {
     leave_waits(r);
     for (auto& v : node_runnables_) drop(v);
     r->awake_ = false;
+    note_node_reach(r->node_);
 }
 
 // Off every list a parked or waiting runnable is on.
@@ -295,6 +300,15 @@ void Kernel::note_clock(Runnable* r) {
     }
     clocks_.push_back(Clock{reach_of(r), ++r->clock_version_, r});
     std::push_heap(clocks_.begin(), clocks_.end());
+    note_node_reach(r->node_);
+}
+
+void Kernel::note_node_reach(uint32_t node) {
+    if (node >= node_reach_at_.size()) return;
+    Time least = Time::max();
+    for (const Runnable* o : node_runnables_[node])
+        if (o->awake_ && o != running_) least = std::min(least, reach_of(o));
+    node_reach_at_[node] = least;
 }
 
 Time Kernel::far_bound(const Runnable* r) {
@@ -304,15 +318,9 @@ Time Kernel::far_bound(const Runnable* r) {
     // neighbours (and r's node's other cores, as without neighbours) over one. A
     // neighbour's asleep core is woken by its node's events, which bound it.
     Time near = plus(e, lookahead_ + lookahead_);
-    const auto cores_of = [&](uint32_t node) {
-        for (const Runnable* o : node_runnables_[node])
-            if (o != r && o->awake_) near = std::min(near, plus(reach_of(o), lookahead_));
-    };
-    cores_of(r->node_);
-    for (uint32_t b : neighbours_[r->node_]) {
-        near = std::min(near, plus(node_next(b), lookahead_));
-        cores_of(b);
-    }
+    for (const Runnable* o : node_runnables_[r->node_])
+        if (o != r && o->awake_) near = std::min(near, plus(reach_of(o), lookahead_));
+    for (uint32_t b : neighbours_[r->node_]) near = std::min(near, plus(std::min(node_next(b), node_reach_at_[b]), lookahead_));
     return near;
 }
 
@@ -418,6 +426,7 @@ void Kernel::drive_runnables(Time horizon) {
         if (!r->active()) {
             r->awake_ = false;
             r->granted_ = std::min(r->granted_, r->local_time());  // it went no further
+            note_node_reach(r->node_);
         } else {
             if (r->local_time() >= horizon_) {
                 if (ahead) park_lookahead(r, horizon);  // by the earliest time without its own clock

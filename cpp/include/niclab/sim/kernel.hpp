@@ -263,6 +263,12 @@ private:
     void check_cross_node(Time at, uint32_t node) const;
     Time earliest();
     void note_clock(Runnable* r);
+    // Per node: the least clock plus reach (reach_of) of its awake cores but the running
+    // one, noted with each core's clock and when one sleeps. far_bound reads six
+    // neighbours' at every core run; calling each core's local_time() through its object
+    // missed the cache (far_bound was a tenth of a 2,048-node halo).
+    std::vector<Time> node_reach_at_;
+    void note_node_reach(uint32_t node);
     Time reach_of(const Runnable* r) const;
     bool lookahead_on() const { return lookahead_ > Time{}; }
     // Heap entries carry their keys, so ordering them reads no runnable.
