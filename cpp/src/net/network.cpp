@@ -562,8 +562,7 @@ void Network::settle_credits(LinkId l) {
             ++i;
             continue;
         }
-        links_[l].return_credit(q[i].vc, q[i].n);
-        drop_return(l, i);
+        fold_return(l, i);
     }
 }
 
@@ -583,13 +582,30 @@ void Network::schedule_return(LinkId l, CreditReturn& c) {
     kernel_.schedule_reserved(c.at, c.key, [this, l, seq] { credit_due(l, seq); }, from_node(l));
 }
 
+// Return i of link l has come back: its credits count, its record goes.
+void Network::fold_return(LinkId l, uint32_t i) {
+    const CreditReturn& c = returns_of(l)[i];
+    links_[l].return_credit(c.vc, c.n);
+    drop_return(l, i);
+}
+
+uint32_t Network::credits(LinkId l, uint32_t vc) {
+    if (l >= links_.size())
+        throw NetworkError("credits: link " + std::to_string(l) + " does not exist (" + std::to_string(links_.size()) +
+                           " links)");
+    if (vc >= links_[l].vcs())
+        throw NetworkError("credits: link " + std::to_string(l) + " has " + std::to_string(links_[l].vcs()) +
+                           " virtual channels, not a channel " + std::to_string(vc));
+    settle_credits(l);
+    return links_[l].credits(vc);
+}
+
 // credit_returned(), for a return kept as a time.
 void Network::credit_due(LinkId l, uint64_t seq) {
     CreditReturn* q = returns_of(l);
     for (uint32_t i = 0; i < returns_[l].size; ++i)
         if (q[i].key.seq == seq) {
-            links_[l].return_credit(q[i].vc, q[i].n);
-            drop_return(l, i);
+            fold_return(l, i);
             break;
         }
     try_send(l);

@@ -185,10 +185,7 @@ public:
     const std::vector<Link>& links() const { return links_; }
     // Credits the sender of link l holds on `vc` now, the returns due by now counted
     // (Link::credits leaves out those not yet needed; see NetworkParams::credit_events).
-    uint32_t credits(LinkId l, uint32_t vc) {
-        settle_credits(l);
-        return links_[l].credits(vc);
-    }
+    uint32_t credits(LinkId l, uint32_t vc);
     const Link& link(LinkId id) const { return links_[id]; }
     void set_bit_error_rate(LinkId id, double ber);
     // Fraction of `elapsed` during which the link was sending (retries included).
@@ -292,6 +289,7 @@ private:
     }
     // Counts the returns of l due by now.
     void settle_credits(LinkId l);
+    void fold_return(LinkId l, uint32_t i);
     // A packet waits for l: each return still on its way becomes the event it stands for.
     void watch_credits(LinkId l);
     void schedule_return(LinkId l, CreditReturn& c);

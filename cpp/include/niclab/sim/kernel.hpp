@@ -224,7 +224,7 @@ private:
     struct Later {
         bool operator()(const Entry& a, const Entry& b) const { return later(a, b); }
     };
-    EventId insert(const Entry& e, Callback cb);
+    inline EventId insert(const Entry& e, Callback cb);  // kernel.cpp, the only user
     uint32_t alloc_slot();
     void free_slot(uint32_t s);
     void drive_runnables(Time horizon);
