@@ -11,7 +11,9 @@
 #include "niclab/exp/experiments.hpp"
 #include "niclab/exp/published_points.hpp"
 #include "niclab/exp/result.hpp"
+#include "niclab/sim/kernel.hpp"
 #include "niclab/system/system_spec.hpp"
+#include "sigint_watch.hpp"
 
 namespace py = pybind11;
 using niclab::exp::Result;
@@ -42,6 +44,7 @@ py::array_t<double> column_array(const Result& r, const std::string& name) {
 // here and turned into Python behaviour once the run has returned: its exception is
 // re-raised; Ctrl-C (a KeyboardInterrupt from PyErr_CheckSignals or from the observer
 // itself) stops the run cleanly and is reported as a warning, keeping the points.
+// Ctrl-C within a point (SigintWatch) abandons that point: the points before it are kept.
 Result run(const std::string& name, const py::dict& spec_dict, const py::dict& options_dict, py::object observer,
            bool trace, bool counters, bool breakdown) {
     const system::SystemSpec spec = system::SystemSpec::from_json(to_json(spec_dict, ""));
@@ -49,8 +52,11 @@ Result run(const std::string& name, const py::dict& spec_dict, const py::dict& o
     const bool observed = !observer.is_none();
     bool interrupted = false;
     std::optional<py::error_already_set> raised;
+    SigintWatch sigint;
+    std::optional<Result> so_far;  // the points before the one a Ctrl-C abandons
 
     exp::PointObserver point = [&](const Result& r) -> bool {
+        if (sigint.flag()) so_far = r;
         py::gil_scoped_acquire gil;
         if (PyErr_CheckSignals() != 0) {
             if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
@@ -79,9 +85,19 @@ Result run(const std::string& name, const py::dict& spec_dict, const py::dict& o
     };
 
     std::optional<Result> result;
-    {
+    try {
         py::gil_scoped_release release;
-        result.emplace(exp::run_experiment(name, spec, options, exp::Observe{point, trace, counters, breakdown}));
+        result.emplace(
+            exp::run_experiment(name, spec, options, exp::Observe{point, trace, counters, breakdown, sigint.flag()}));
+    } catch (const sim::Cancelled&) {
+        if (!sigint.raised()) throw;  // only the watch sets the flag: never
+        // Python's handler ran too: its KeyboardInterrupt (or what a handler raised) is pending.
+        if (PyErr_CheckSignals() == 0) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        // A handler's own exception, or no point measured to keep: it propagates.
+        if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt) || !so_far) throw py::error_already_set();
+        PyErr_Clear();
+        interrupted = true;
+        result = std::move(so_far);
     }
     if (raised) {
         raised->restore();

@@ -133,7 +133,9 @@ def run(experiment, *, system=None, preset=None, nodes=2, firmware=_DEFAULT, tra
     (rows grow by one each time); returning False stops the run early, keeping the
     points (``result.stopped`` is True). An exception it raises stops the run and is
     re-raised here. Ctrl-C also stops the run cleanly: the points so far are returned
-    with ``stopped=True`` and a RuntimeWarning says so.
+    with ``stopped=True`` and a RuntimeWarning says so. Pressed during a point, it stops
+    the simulation there (on the main thread, while SIGINT raises KeyboardInterrupt):
+    that point is abandoned, and the observations below are not read.
 
     `trace=True` keeps every node's firmware trace ring in the Result (``r.traces``,
     one ``niclab.Trace`` per node, its records on the global simulated time axis:

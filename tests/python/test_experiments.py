@@ -2,6 +2,10 @@
 formats, point streaming, stopping early, and errors that name what is wrong."""
 
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -211,6 +215,34 @@ def test_keyboard_interrupt_stops_cleanly_keeping_the_points():
     with pytest.warns(RuntimeWarning, match="keeping the 2 point"):
         r = niclab.run("pingpong", sizes=[1, 2, 3, 4], on_point=interrupt)
     assert len(r) == 2 and r.stopped
+
+
+CTRL_C_WITHIN_A_POINT = """
+import warnings, niclab
+def on_point(r):
+    print("point", len(r), flush=True)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    r = niclab.run("pingpong", sizes=[8, 64 << 20], repeats=50, on_point=on_point)
+print("kept", len(r), r.stopped, r.size.tolist(), [str(w.message) for w in caught], flush=True)
+"""
+
+
+def test_ctrl_c_within_a_long_point_abandons_it_and_keeps_the_points_before():
+    # The second point (fifty 64 MiB round trips) takes minutes: Ctrl-C during it stops
+    # the simulation there, not at the point's end, and the first point is kept.
+    p = subprocess.Popen([sys.executable, "-c", CTRL_C_WITHIN_A_POINT], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "point 1"
+        time.sleep(0.5)  # into the second point
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        p.kill()
+    assert p.returncode == 0, err
+    assert "kept 1 True [8.0]" in out, (out, err)
+    assert "interrupted (Ctrl-C); keeping the 1 point(s)" in out
 
 
 def test_bad_option_names_the_key():
