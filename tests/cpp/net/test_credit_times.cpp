@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "net_test_nic.hpp"
+#include "niclab/net/network_error.hpp"
 #include "niclab/sim/random.hpp"
 
 namespace niclab::net {
@@ -102,6 +103,25 @@ TEST(CreditsAsTimes, SameTimesWithCreditsInFlits) {
     p.input_buffers = 7;  // a full packet's 90 wire bytes are 6 flits
     p.receive_buffers = 6;
     same_times(Mesh3D{{4, 4, 2}, {}}, p);
+}
+
+TEST(CreditsAsTimes, AnUnknownLinkOrChannelIsANetworkErrorNamingIt) {
+    sim::Kernel k;
+    Network net(k, Mesh3D{{2, 2, 1}, {}}, NetworkParams{});
+    const LinkId links = LinkId(net.links().size());
+    EXPECT_EQ(net.credits(0, 0), net.link(0).credits(0));
+    try {
+        net.credits(links, 0);
+        FAIL() << "no error for link " << links;
+    } catch (const NetworkError& e) {
+        EXPECT_NE(std::string(e.what()).find("link " + std::to_string(links) + " does not exist"), std::string::npos) << e.what();
+    }
+    try {
+        net.credits(0, net.link(0).vcs());
+        FAIL() << "no error for a channel past the last";
+    } catch (const NetworkError& e) {
+        EXPECT_NE(std::string(e.what()).find("not a channel " + std::to_string(net.link(0).vcs())), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace
