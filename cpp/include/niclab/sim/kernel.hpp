@@ -95,7 +95,6 @@ private:
     uint32_t node_ = kNoNode;
     Time granted_{};       // lookahead: the horizon of its last run (it started nothing at or past it)
     uint8_t waits_ = 0;    // lookahead: what it is parked for (Kernel::Wait)
-    uint64_t clock_version_ = 0;  // lookahead: its latest entry in the kernel's clocks
 };
 
 class Kernel {
@@ -300,10 +299,15 @@ private:
     struct Clock {
         Time at;  // an awake runnable's local time, plus its reach
         uint64_t version;
-        Runnable* r;
+        uint64_t order;  // the runnable's
         bool operator<(const Clock& o) const { return at != o.at ? at > o.at : version > o.version; }
     };
-    std::vector<Clock> clocks_;  // a min-heap; stale entries (older versions, asleep) dropped on top
+    std::vector<Clock> clocks_;  // a min-heap; stale entries (older versions) dropped on top
+    // Per runnable, by order: the version of its live entry in the clocks, moved on when it
+    // runs, sleeps or leaves. Kept here, not in the runnable: earliest() checks the top
+    // entry's at every core run, and reading it from the core object missed the cache.
+    std::vector<uint64_t> clock_versions_;
+    void drop_clock(const Runnable* r) { ++clock_versions_[r->order_]; }
     std::vector<std::vector<NodeEntry>> node_heaps_;
     std::vector<Time> node_next_at_;  // per node heap: its top's time (node_next)
     std::vector<Parked> floor_wait_;
