@@ -259,7 +259,8 @@ def sweep(experiment, grid, *, workers=None, scheduler=None, cache=True, progres
     `progress`: a progress bar over all points (rich, on stderr).
 
     A point that fails raises its error, naming the point; the points already done
-    stay in the cache.
+    stay in the cache. Ctrl-C stops the sweep (KeyboardInterrupt), also within a
+    point; the points already done stay in the cache too.
     """
     options = {k: base.pop(k) for k in list(base) if k not in _RUN_KEYS + ("set", "parts")}
     base["options"] = options
@@ -324,10 +325,17 @@ def _compute(experiment, jobs, todo, workers, scheduler, points):
 
 
 def _guarded(experiment, job, point):
+    spec, options = job
     try:
-        return _run_point(experiment, *job)
+        result = _niclab.run_experiment(experiment, spec, dict(options))
     except NiclabError as e:
         raise _naming(e, point) from e
+    # No observer stops a sweep's run: stopped is Ctrl-C, which the run took for itself
+    # (keeping its points). It stops the sweep too, not just this point; the points done
+    # are in the cache.
+    if result.stopped:
+        raise KeyboardInterrupt
+    return result.to_json()
 
 
 def _naming(error, point):

@@ -2,6 +2,10 @@
 
 import importlib
 import shutil
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -75,6 +79,37 @@ def test_the_cache_key_covers_spec_options_and_firmware_content(tmp_path, fw):
     with open(image, "ab") as f:  # a rebuilt image under the same name
         f.write(b"\0")
     assert point_hash("pingpong", spec, {"sizes": [8]}) != base
+
+
+CTRL_C_SWEEP = """
+import sys, warnings, niclab
+warnings.simplefilter("ignore", RuntimeWarning)
+try:
+    niclab.sweep("pingpong", {"sizes": [[8], [8, 64 << 20]]}, repeats=50, workers=1, cache=sys.argv[1], progress=False)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_ctrl_c_stops_a_sweep_not_just_its_point_and_the_done_points_stay_cached(tmp_path):
+    # The second grid point's run measures 8 B, then fifty 64 MiB round trips, minutes.
+    # Ctrl-C during them stops the whole sweep; before, that run kept its 8 B point as a
+    # stopped result and the sweep went on to its end.
+    p = subprocess.Popen([sys.executable, "-c", CTRL_C_SWEEP, str(tmp_path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(600):  # the first point's cache entry: the sweep is in the second
+            if list(tmp_path.glob("*.json")) or p.poll() is not None:
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        p.kill()
+    assert out.strip() == "interrupted", (out, err)
+    assert len(list(tmp_path.glob("*.json"))) == 1
 
 
 def test_the_table_falls_back_to_numpy_without_pandas(monkeypatch):
