@@ -121,7 +121,13 @@ def point_hash(experiment, spec, options):
 
 def _run_point(experiment, spec, options):
     """Run one point (in whatever process); its Result as JSON (picklable)."""
-    return _niclab.run_experiment(experiment, spec, dict(options)).to_json()
+    result = _niclab.run_experiment(experiment, spec, dict(options))
+    # No observer stops a sweep's run: stopped is Ctrl-C, which the run took for itself
+    # (keeping its points). It stops the sweep too, not just this point (from a worker,
+    # through its future); the points done are in the cache.
+    if result.stopped:
+        raise KeyboardInterrupt
+    return result.to_json()
 
 
 def _label(point):
@@ -325,17 +331,10 @@ def _compute(experiment, jobs, todo, workers, scheduler, points):
 
 
 def _guarded(experiment, job, point):
-    spec, options = job
     try:
-        result = _niclab.run_experiment(experiment, spec, dict(options))
+        return _run_point(experiment, *job)
     except NiclabError as e:
         raise _naming(e, point) from e
-    # No observer stops a sweep's run: stopped is Ctrl-C, which the run took for itself
-    # (keeping its points). It stops the sweep too, not just this point; the points done
-    # are in the cache.
-    if result.stopped:
-        raise KeyboardInterrupt
-    return result.to_json()
 
 
 def _naming(error, point):
