@@ -231,9 +231,11 @@ bool Network::inject(NodeId node, const PacketView& packet) {
     // A worm's head needs one flit of the first router's buffer; a NIC on the other
     // end of the cable takes whole packets.
     const bool worm_head_only = wormhole() && !routers_.empty();
+    if (returns_[nic.tx_link].size) settle_credits(nic.tx_link);
     if (link.credits(vc) < (worm_head_only ? 1 : cost)) {
         nic.injection_blocked = true;
         ++stats_.injections_refused;
+        if (returns_[nic.tx_link].size) watch_credits(nic.tx_link);  // the first one back tells the NIC
         return false;
     }
     if (worm_head_only) cost = std::min(cost, link.credits(vc));
@@ -527,6 +529,10 @@ void Network::endpoint_ready(NodeId node) {
 
 void Network::credit_returned(LinkId l, uint8_t vc, uint32_t n) {
     links_[l].return_credit(vc, n);
+    credits_back(l);
+}
+
+void Network::credits_back(LinkId l) {
     const LinkEnds& e = ends_[l];
     if (e.from_side == Side::Router) {
         try_send(l);
@@ -549,7 +555,7 @@ void Network::return_credits(LinkId l, uint8_t vc, uint32_t n, Time at) {
         throw std::logic_error("network: link " + std::to_string(l) + " has more credits on their way back than its far buffers hold");
     CreditReturn& c = returns_of(l)[r.size++];
     c = CreditReturn{at, kernel_.reserve_key(), n, vc, false};
-    if (routers_[ends_[l].from].requests(ends_[l].from_port) > 0) schedule_return(l, c);
+    if (awaits_credit(l)) schedule_return(l, c);
 }
 
 // A return is due once the event it stands for would have fired (a scheduled one has,
@@ -566,9 +572,10 @@ void Network::settle_credits(LinkId l) {
     }
 }
 
-// Every request for a router's output goes through try_send when it appears, so each
-// return whose event would find one waiting is scheduled by the time it is due; the
-// others' events would have found no request and done nothing but count the credit.
+// Every request for a router's output goes through try_send when it appears, and every
+// refused injection through inject, so each return whose event would find one waiting is
+// scheduled by the time it is due; the others' events would have found no one waiting and
+// done nothing but count the credit.
 void Network::watch_credits(LinkId l) {
     settle_credits(l);
     CreditReturn* q = returns_of(l);
@@ -608,7 +615,7 @@ void Network::credit_due(LinkId l, uint64_t seq) {
             fold_return(l, i);
             break;
         }
-    try_send(l);
+    credits_back(l);
 }
 
 // Every event one owner (a node, or no node) causes for another crosses a cable, and

@@ -1,6 +1,7 @@
 // Credits kept as times (NetworkParams::credit_events off) against an event per credit
 // per hop: under contended random traffic every packet arrives at the same picosecond
-// and in the same order, and every link is busy for as long, with fewer events.
+// and in the same order, and every link is busy for as long, with fewer events. The
+// NICs' transmit cables keep theirs as times too: a refused NIC is told at the same time.
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -17,6 +18,7 @@ struct Outcome {
     std::vector<std::tuple<NodeId, int64_t, NodeId, uint32_t, uint8_t>> deliveries;  // at, when, from, id, vnet
     std::vector<int64_t> busy_ps;  // per link
     uint64_t events = 0;
+    uint64_t refused = 0;  // injections refused for want of a credit
     bool credits_back = true;
 };
 
@@ -38,7 +40,8 @@ Outcome run(const TopologySpec& spec, NetworkParams p, bool credit_events, bool 
     const bool regular = traffic == Traffic::Regular;
     for (int i = 0; i < kPerNode; ++i)
         for (NodeId s = 0; s < net.nodes(); ++s) {
-            const NodeId d = regular ? NodeId((s + 1 + i % 3) % net.nodes()) : NodeId(rng.below(net.nodes()));
+            NodeId d = regular ? NodeId((s + 1 + i % 3) % net.nodes()) : NodeId(rng.below(net.nodes()));
+            if (net.topology().routers() == 0) d = s ^ 1;  // a direct cable reaches its pair only
             const uint16_t length = regular ? 64 : uint16_t(rng.below(65));
             frames.push_back(testing::make_frame<64>(s, d, uint32_t(i), length, uint8_t(regular ? 0 : rng.below(p.vnets))));
         }
@@ -57,6 +60,7 @@ Outcome run(const TopologySpec& spec, NetworkParams p, bool credit_events, bool 
         for (uint32_t v = 0; v < l.vcs(); ++v) o.credits_back = o.credits_back && net.credits(l.id(), v) == l.credits_per_vc();
     }
     o.events = k.events_fired();
+    o.refused = net.stats().injections_refused;
     EXPECT_EQ(o.deliveries.size(), frames.size());
     EXPECT_EQ(net.packets_in_flight(), 0u);
     return o;
@@ -70,6 +74,7 @@ void same_times(const TopologySpec& spec, const NetworkParams& p, bool lookahead
     for (size_t i = 0; i < events.deliveries.size(); ++i)
         ASSERT_EQ(times.deliveries[i], events.deliveries[i]) << "delivery " << i;
     EXPECT_EQ(times.busy_ps, events.busy_ps);
+    EXPECT_EQ(times.refused, events.refused);
     EXPECT_TRUE(times.credits_back);
     EXPECT_TRUE(events.credits_back);
     EXPECT_LT(times.events, events.events) << "credits as times should spare the events nobody waited for";
@@ -103,6 +108,14 @@ TEST(CreditsAsTimes, SameTimesWithCreditsInFlits) {
     p.input_buffers = 7;  // a full packet's 90 wire bytes are 6 flits
     p.receive_buffers = 6;
     same_times(Mesh3D{{4, 4, 2}, {}}, p);
+}
+
+// No router at all: every credit is a NIC's, and with two receive buffers per vnet the
+// senders are refused again and again and must hear of each return at its time.
+TEST(CreditsAsTimes, SameTimesOnDirectCablesWhereEveryCreditIsANics) {
+    EXPECT_GT(run(DirectCable{3}, contended(), false, false, Traffic::Random).refused, 0u)
+        << "the test must make the NICs wait for credits";
+    same_times(DirectCable{3}, contended(), true);
 }
 
 TEST(CreditsAsTimes, AnUnknownLinkOrChannelIsANetworkErrorNamingIt) {

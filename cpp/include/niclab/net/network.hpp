@@ -127,13 +127,14 @@ struct NetworkParams {
     // the group that is free and has buffer room (starting from its table port), and
     // its table port when none is. Packets of one pair may then overtake each other.
     bool adaptive_up_routing = false;
-    // Credits for a router's output come back as times (virtual cut-through): the router
-    // counts the ones due when it arbitrates, and a return becomes an event only while a
-    // packet waits for that output - the only time one does anything. Each such event keeps
-    // the place in the order of events that it was given when the credit was freed
-    // (sim::Kernel::reserve_key), so every time is the same as with an event per credit
-    // per hop, which `credit_events` restores (to compare; wormhole switching and a NIC's
-    // own transmit cable, whose credits its core may read between events, always use it).
+    // Credits come back as times (virtual cut-through): a router counts the ones due when it
+    // arbitrates, a NIC's transmit cable when it injects, and a return becomes an event only
+    // while a packet waits for that output or the NIC was refused - the only time one does
+    // anything. Each such event keeps the place in the order of events that it was given
+    // when the credit was freed (sim::Kernel::reserve_key), so every time is the same as with
+    // an event per credit per hop, which `credit_events` restores (to compare; wormhole
+    // switching always uses it). On a bulk transfer this spares an event per packet at the
+    // sender, whose credits come back while its NIC still has plenty.
     bool credit_events = false;
 };
 
@@ -284,9 +285,15 @@ private:
         uint8_t vc;
         bool scheduled;
     };
-    bool credits_as_times(LinkId l) const {
-        return !params_.credit_events && !wormhole() && ends_[l].from_side == Side::Router;
+    bool credits_as_times(LinkId) const { return !params_.credit_events && !wormhole(); }
+    // Someone waits for a credit of l: a request at the router's output, or a NIC whose
+    // injection was refused.
+    bool awaits_credit(LinkId l) const {
+        const LinkEnds& e = ends_[l];
+        return e.from_side == Side::Router ? routers_[e.from].requests(e.from_port) > 0 : nics_[e.from].injection_blocked;
     }
+    // Credits of l came back: the router tries its output again, a refused NIC hears of it.
+    void credits_back(LinkId l);
     // Counts the returns of l due by now.
     void settle_credits(LinkId l);
     void fold_return(LinkId l, uint32_t i);
