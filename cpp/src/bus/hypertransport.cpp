@@ -22,6 +22,12 @@ HyperTransport::HyperTransport(sim::Kernel& kernel, host::HostMemory& memory, Hy
     : kernel_(kernel), memory_(memory), params_(params) {
     params_.validate();
     pending_.resize(16);
+    memory_.add_inbound(this);
+}
+
+HyperTransport::~HyperTransport() {
+    if (pending_count_) memory_.inbound_ends();
+    memory_.remove_inbound(this);
 }
 
 Time& HyperTransport::slot(Direction d, Channel c) {
@@ -126,13 +132,18 @@ Time HyperTransport::dma_write(Time at, uint64_t addr, std::span<const uint8_t> 
     const Time occupancy = params_.transfer_time(data.size());
     const Time done = reserve(Direction::to_host, Channel::posted, at, occupancy) + occupancy;
     note(sim::Activity::BusDmaWrite, at, done);
+    if (pending_count_ == 0) memory_.inbound_begins();
     PendingWrite& w = push_pending();
     w.addr = addr;
     w.at = done;
     w.data.assign(data.begin(), data.end());
-    // One wake-up per write, scheduled now: it fires before anything scheduled later
-    // for the same picosecond (a completion the device publishes once its data is in).
-    kernel_.schedule_at(done, [this] { land_due(); });
+    // It lands when host memory is next looked at, if due by then (land_due), rather than
+    // in an event of its own; it keeps the place that event would have had, scheduled now,
+    // so it is in before anything scheduled later for the same picosecond (a completion the
+    // device publishes once its data is in). A bulk transfer saves an event per packet.
+    w.key = kernel_.reserve_key();
+    w.node = kernel_.context();
+    kernel_.note_activity(done);
     return done;
 }
 
@@ -151,10 +162,10 @@ void HyperTransport::land_due() {
     // Posted writes complete in channel order, so the due ones are at the head.
     while (pending_count_ > 0) {
         PendingWrite& w = pending_[pending_head_];
-        if (w.at > kernel_.now()) return;
-        memory_.write(w.addr, w.data);
+        if (!kernel_.passed(w.at, w.key, w.node)) return;
+        memory_.land(w.addr, w.data);
         pending_head_ = uint32_t((pending_head_ + 1) % pending_.size());
-        --pending_count_;
+        if (--pending_count_ == 0) memory_.inbound_ends();
     }
 }
 

@@ -11,7 +11,10 @@ HostMemory::Page& HostMemory::page_for_write(uint64_t page_number) {
     return *p;
 }
 
+void HostMemory::remove_inbound(Inbound* in) { std::erase(inbound_, in); }
+
 void HostMemory::read(uint64_t addr, std::span<uint8_t> out) const {
+    settle();
     size_t done = 0;
     while (done < out.size()) {
         uint64_t a = addr + done;
@@ -25,6 +28,11 @@ void HostMemory::read(uint64_t addr, std::span<uint8_t> out) const {
 }
 
 void HostMemory::write(uint64_t addr, std::span<const uint8_t> in) {
+    settle();
+    land(addr, in);
+}
+
+void HostMemory::land(uint64_t addr, std::span<const uint8_t> in) {
     size_t done = 0;
     while (done < in.size()) {
         uint64_t a = addr + done;
@@ -36,6 +44,7 @@ void HostMemory::write(uint64_t addr, std::span<const uint8_t> in) {
 }
 
 void HostMemory::fill(uint64_t addr, uint8_t value, uint64_t length) {
+    settle();
     uint64_t done = 0;
     while (done < length) {
         uint64_t a = addr + done;

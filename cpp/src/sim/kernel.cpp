@@ -504,7 +504,7 @@ bool Kernel::runnable_behind(Time t) const {
 }
 
 Time Kernel::latest_activity() const {
-    Time t = floor_;
+    Time t = std::max(floor_, activity_until_);
     for (const Runnable* r : runnables_) t = std::max(t, r->local_time());
     return t;
 }
@@ -532,7 +532,7 @@ Time Kernel::run_until(Time until, bool stop_when_idle) {
         if (!runnable_behind(until)) break;
     }
     if (!stop_) {
-        bool idle = heap_.empty() && !runnable_behind(Time::max());
+        bool idle = heap_.empty() && !runnable_behind(Time::max()) && activity_until_ <= until;
         // A runnable may have ended a little past the horizon (a multi-cycle instruction);
         // global time never goes backwards for the caller.
         Time end = (stop_when_idle && idle) ? latest_activity() : std::max(floor_, until);

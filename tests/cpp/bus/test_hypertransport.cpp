@@ -137,6 +137,41 @@ TEST(HyperTransport, DmaWriteDataIsVisibleOnlyAtCompletion) {
     EXPECT_EQ(f.ht.writes_in_flight(), 0u);
 }
 
+// A posted write needs no event of its own: it lands when host memory is next looked
+// at, in the place its event would have had among those of its picosecond - after the
+// events scheduled before the write was issued, before those scheduled after - and a
+// run to quiescence still ends when it lands.
+TEST(HyperTransport, DmaWriteLandsInItsPlaceAmongTheEventsOfItsTimeWithoutAnEvent) {
+    HtFixture f;
+    const HyperTransportParams& p = f.ht.params();
+    const Time done = Time::ns(100) + p.transfer_time(64);
+    uint8_t before = 0xEE, after = 0xEE;
+    f.kernel.schedule_at(done, [&] { f.memory.read(0x8000, {&before, 1}); });
+    f.kernel.schedule_at(Time::ns(100), [&] {
+        EXPECT_EQ(f.ht.dma_write(Time::ns(100), 0x8000, bytes(64, 7)), done);
+        f.kernel.schedule_at(done, [&] { f.memory.read(0x8000, {&after, 1}); });
+    });
+    const Time end = f.kernel.run_until(Time::ms(1), true);
+    EXPECT_EQ(before, 0) << "an event scheduled before the write was issued comes first";
+    EXPECT_EQ(after, 7) << "one scheduled after it sees the bytes";
+    EXPECT_EQ(f.kernel.events_fired(), 3u) << "no event of the write's own";
+    EXPECT_EQ(end, done);
+
+    // Nothing but the write: the run still goes on to its landing.
+    HtFixture g;
+    g.kernel.schedule_at(Time::ns(10), [&] { g.ht.dma_write(Time::ns(10), 0x8000, bytes(4096, 1)); });
+    EXPECT_EQ(g.kernel.run_until(Time::ms(1), true), Time::ns(10) + p.transfer_time(4096));
+    EXPECT_EQ(g.ht.writes_in_flight(), 0u);
+    // A run that ends before the landing leaves it in flight and reaches its end.
+    HtFixture h;
+    h.kernel.schedule_at(Time::ns(10), [&] { h.ht.dma_write(Time::ns(10), 0x8000, bytes(4096, 1)); });
+    EXPECT_EQ(h.kernel.run_until(Time::ns(20), true), Time::ns(20));
+    EXPECT_EQ(h.ht.writes_in_flight(), 1u);
+    std::vector<uint8_t> out(1);
+    h.memory.read(0x8000, out);
+    EXPECT_EQ(out[0], 0);
+}
+
 TEST(HyperTransport, PioWriteReachesTheNicAtCompletionInOrder) {
     HtFixture f;
     std::vector<std::pair<int, Time>> arrived;

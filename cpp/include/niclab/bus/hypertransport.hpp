@@ -90,13 +90,14 @@ struct HyperTransportCounters {
     Time queue_wait;  // sum over transactions of the time their channel made them wait
 };
 
-class HyperTransport {
+class HyperTransport final : host::HostMemory::Inbound {
 public:
     enum class Direction : uint8_t { to_nic, to_host };
     enum class Channel : uint8_t { posted, nonposted, response };
 
     // Validates `params` (HyperTransportConfigError). `memory` is the host's.
     HyperTransport(sim::Kernel& kernel, host::HostMemory& memory, HyperTransportParams params = {});
+    ~HyperTransport();
     HyperTransport(const HyperTransport&) = delete;
     HyperTransport& operator=(const HyperTransport&) = delete;
 
@@ -140,19 +141,26 @@ public:
     Time bridge_write(Time at, uint64_t addr, std::span<const uint8_t> data);
 
     // Posted writes to host memory issued but not landed yet.
-    uint32_t writes_in_flight() const { return pending_count_; }
+    uint32_t writes_in_flight() {
+        land_due();
+        return pending_count_;
+    }
 
 private:
     struct PendingWrite {
         uint64_t addr = 0;
         Time at;
+        // The place its landing event would have had among the events of its time, and
+        // that event's node (sim::Kernel::passed).
+        sim::Kernel::EventKey key{};
+        uint32_t node = 0;
         std::vector<uint8_t> data;  // capacity kept from use to use
     };
     void note(sim::Activity kind, Time start, Time end) const;  // into the activity log, if any
     Time& slot(Direction d, Channel c);
     // Hold channel (d, c) for `occupancy` from `earliest` on; returns the start.
     Time reserve(Direction d, Channel c, Time earliest, Time occupancy);
-    void land_due();
+    void land_due() override;
     PendingWrite& push_pending();
 
     sim::Kernel& kernel_;
@@ -166,7 +174,6 @@ private:
     // FIFO): a ring that grows to the working set and then allocates nothing.
     std::vector<PendingWrite> pending_;
     uint32_t pending_head_ = 0, pending_count_ = 0;
-    bool land_scheduled_ = false;
 };
 
 }  // namespace niclab::bus

@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <vector>
 
 namespace niclab::host {
 
@@ -13,12 +14,39 @@ class HostMemory {
 public:
     static constexpr uint64_t kPageBytes = 4096;
 
+    // Writes on their way into this memory that land later, each at its time (a bus's
+    // posted DMA writes, bus/hypertransport.hpp). Every access first has the ones due by
+    // then land, so they need no event each to put them there.
+    class Inbound {
+    public:
+        virtual void land_due() = 0;
+
+    protected:
+        ~Inbound() = default;
+    };
+    void add_inbound(Inbound* in) { inbound_.push_back(in); }
+    void remove_inbound(Inbound* in);
+    // An inbound source has writes on their way from now on / has none left.
+    void inbound_begins() { ++inbound_pending_; }
+    void inbound_ends() { --inbound_pending_; }
+    // A write of an inbound source landing (no landing of others first: it is one).
+    void land(uint64_t addr, std::span<const uint8_t> in);
+
     void read(uint64_t addr, std::span<uint8_t> out) const;
     void write(uint64_t addr, std::span<const uint8_t> in);
     void fill(uint64_t addr, uint8_t value, uint64_t length);
-    uint64_t pages_touched() const { return pages_.size(); }
+    uint64_t pages_touched() const {
+        settle();
+        return pages_.size();
+    }
 
 private:
+    void settle() const {
+        if (inbound_pending_) [[unlikely]]
+            for (Inbound* in : inbound_) in->land_due();
+    }
+    std::vector<Inbound*> inbound_;
+    uint32_t inbound_pending_ = 0;  // sources with writes on their way
     using Page = std::array<uint8_t, kPageBytes>;
     Page& page_for_write(uint64_t page_number);
     std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;

@@ -184,7 +184,11 @@ public:
     static constexpr uint32_t kCancelPoll = 4096;
     void set_cancel(const std::atomic<bool>* flag) { cancel_ = flag; cancel_countdown_ = kCancelPoll; }
 
-    bool has_pending_events() const { return !heap_.empty(); }
+    bool has_pending_events() const { return !heap_.empty() || activity_until_ > now_; }
+    // Something happens at `at` that needs no event (a posted write landing when it is
+    // next looked at, bus/hypertransport.hpp): a run to quiescence goes on to it, as it
+    // would to an event that did nothing.
+    void note_activity(Time at) { activity_until_ = std::max(activity_until_, at); }
     Time next_event_time() const { return heap_.empty() ? Time::max() : heap_.front().time; }
     uint64_t events_fired() const { return events_fired_; }
     uint64_t events_scheduled() const { return seq_; }
@@ -332,6 +336,7 @@ private:
     uint64_t next_order_ = 0;
     Time now_{};
     Time floor_{};  // time of the last fired event: nothing may be scheduled before it
+    Time activity_until_{};  // note_activity
     Time horizon_{};
     uint64_t seq_ = 0;
     uint64_t events_fired_ = 0;
