@@ -132,6 +132,9 @@ Time HyperTransport::dma_write(Time at, uint64_t addr, std::span<const uint8_t> 
     const Time occupancy = params_.transfer_time(data.size());
     const Time done = reserve(Direction::to_host, Channel::posted, at, occupancy) + occupancy;
     note(sim::Activity::BusDmaWrite, at, done);
+    // The writes due by now land first: nobody may look at host memory for a whole
+    // message, and the ring would otherwise grow to hold all of it.
+    land_due();
     if (pending_count_ == 0) memory_.inbound_begins();
     PendingWrite& w = push_pending();
     w.addr = addr;
