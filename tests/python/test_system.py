@@ -164,3 +164,36 @@ def test_cache_geometry_error_is_a_config_error():
     with pytest.raises(niclab.ConfigError) as info:
         niclab.System({"set": {"core.icache.line_bytes": 24}})
     assert info.value.key_path == "set.core.icache.line_bytes"
+
+
+def test_a_system_running_in_another_thread_refuses_its_host_memory_and_a_second_run():
+    # niclab.System.run releases the GIL: another thread could reach in meanwhile. Its
+    # host memory and a second run are refused by name; the run's own observer may read.
+    import threading
+
+    sys_ = niclab.System({"firmware": "counter"})
+    mem = sys_.host_memory(0)
+    mem.write(0x1000, b"before")
+    in_observer, release = threading.Event(), threading.Event()
+    seen_by_observer = []
+
+    def observer(now_us):
+        seen_by_observer.append(mem.read(0x1000, 6))  # the run's own thread: allowed
+        in_observer.set()
+        release.wait(30)
+        return False
+
+    runner = threading.Thread(target=lambda: sys_.run(until_us=1000, observer=observer, interval_us=50))
+    runner.start()
+    try:
+        assert in_observer.wait(30)
+        for touch in (lambda: mem.read(0x1000, 6), lambda: mem.write(0x1000, b"x"), lambda: mem.pages_touched,
+                      lambda: sys_.run(until_us=2000)):
+            with pytest.raises(RuntimeError, match="being run by another thread"):
+                touch()
+    finally:
+        release.set()
+        runner.join(30)
+    assert seen_by_observer == [b"before"]
+    assert mem.read(0x1000, 6) == b"before"  # the run has returned: allowed again
+    assert sys_.run(until_us=200)["reached_us"] == pytest.approx(200)
