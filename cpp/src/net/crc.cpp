@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include <isa-l/crc.h>
+
 namespace niclab::net {
 
 namespace {
@@ -22,23 +24,6 @@ constexpr std::array<std::array<uint16_t, 256>, 8> make_crc16_tables() {
 }
 constexpr auto kCrc16 = make_crc16_tables();
 
-// The same for the reflected CRC-32, consuming little-endian 32-bit halves.
-constexpr std::array<std::array<uint32_t, 256>, 8> make_crc32_tables() {
-    std::array<std::array<uint32_t, 256>, 8> t{};
-    for (uint32_t i = 0; i < 256; ++i) {
-        uint32_t c = i;
-        for (int b = 0; b < 8; ++b) c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
-        t[0][i] = c;
-    }
-    for (unsigned k = 1; k < 8; ++k)
-        for (unsigned i = 0; i < 256; ++i) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xFF];
-    return t;
-}
-constexpr auto kCrc32 = make_crc32_tables();
-
-uint32_t load_le32(const uint8_t* p) {
-    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
 }  // namespace
 
 uint16_t crc16_ccitt(std::span<const uint8_t> bytes, uint16_t crc) {
@@ -53,16 +38,9 @@ uint16_t crc16_ccitt(std::span<const uint8_t> bytes, uint16_t crc) {
 }
 
 uint32_t crc32(std::span<const uint8_t> bytes, uint32_t crc) {
-    const uint8_t* p = bytes.data();
-    size_t n = bytes.size();
-    crc = ~crc;
-    for (; n >= 8; n -= 8, p += 8) {
-        const uint32_t lo = load_le32(p) ^ crc, hi = load_le32(p + 4);
-        crc = kCrc32[7][lo & 0xFF] ^ kCrc32[6][(lo >> 8) & 0xFF] ^ kCrc32[5][(lo >> 16) & 0xFF] ^ kCrc32[4][lo >> 24] ^
-              kCrc32[3][hi & 0xFF] ^ kCrc32[2][(hi >> 8) & 0xFF] ^ kCrc32[1][(hi >> 16) & 0xFF] ^ kCrc32[0][hi >> 24];
-    }
-    for (; n > 0; --n, ++p) crc = (crc >> 8) ^ kCrc32[0][(crc ^ *p) & 0xFF];
-    return ~crc;
+    // ISA-L's reflected IEEE CRC-32 (PCLMULQDQ folding where the CPU has it) takes and
+    // returns the finished value, as zlib's does, so a running CRC continues as is.
+    return crc32_gzip_refl(crc, bytes.data(), bytes.size());
 }
 
 }  // namespace niclab::net

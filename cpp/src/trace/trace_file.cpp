@@ -2,10 +2,11 @@
 // checked on reading, and the error names the byte offset of what is wrong.
 #include "niclab/trace/trace_file.hpp"
 
-#include <array>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+
+#include <isa-l/crc.h>
 
 namespace niclab::trace {
 
@@ -30,31 +31,13 @@ template <typename T> T get(std::span<const uint8_t> in, size_t at) {
     return T(v);
 }
 
-const std::array<uint32_t, 256>& crc_table() {
-    static const std::array<uint32_t, 256> table = [] {
-        std::array<uint32_t, 256> t{};
-        for (uint32_t i = 0; i < 256; ++i) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            t[i] = c;
-        }
-        return t;
-    }();
-    return table;
-}
-
 [[noreturn]] void truncated(size_t size, const std::string& what) {
     throw TraceFormatError(size, "truncated: the file ends at byte " + std::to_string(size) + " inside " + what);
 }
 
 }  // namespace
 
-uint32_t crc32(std::span<const uint8_t> bytes) {
-    const auto& t = crc_table();
-    uint32_t c = 0xFFFFFFFFu;
-    for (uint8_t b : bytes) c = t[(c ^ b) & 0xFF] ^ (c >> 8);
-    return c ^ 0xFFFFFFFFu;
-}
+uint32_t crc32(std::span<const uint8_t> bytes) { return crc32_gzip_refl(0, bytes.data(), bytes.size()); }
 
 std::vector<uint8_t> to_bytes(const Trace& trace) {
     const TraceHeader& h = trace.header;

@@ -1,9 +1,10 @@
 #pragma once
 // The two checksums of the SeaStar data path (seed 001 §2): a 16-bit CRC on each
 // link hop, checked by the link-level retry protocol, and a 32-bit end-to-end CRC
-// that the DMA engines compute over a whole message. Both are table-driven, eight
-// bytes per step (they run on every byte the network moves), and bit-exact with the
-// common reference parameterisations, so firmware and tests can compute the same values.
+// that the DMA engines compute over a whole message. Both are bit-exact with the common
+// reference parameterisations, so firmware and tests can compute the same values; the
+// CRC-16 is table-driven, eight bytes per step, and the CRC-32 is ISA-L's (it runs on
+// every byte a SeaStar sends and receives).
 #include <cstdint>
 #include <span>
 
