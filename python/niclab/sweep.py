@@ -223,7 +223,10 @@ def _pandas():
 
 
 def _executor(workers, scheduler):
-    """(submit(fn, *args) -> future, as_completed, close) for local processes or Dask."""
+    """(submit(fn, *args) -> future, as_completed, close(finished)) for local processes or
+    Dask. close(False), for a sweep that stops early (Ctrl-C, a point that failed), drops
+    the points not started and does not wait for the running ones: their results would
+    be thrown away."""
     if scheduler is not None:
         try:
             from dask.distributed import Client, as_completed as dask_completed
@@ -232,11 +235,16 @@ def _executor(workers, scheduler):
                               "(pip install 'dask[distributed]')") from e
         client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
         own = client is not scheduler
+        submitted = []
 
         def submit(fn, *args):
-            return client.submit(fn, *args, pure=False)
+            future = client.submit(fn, *args, pure=False)
+            submitted.append(future)
+            return future
 
-        def close():
+        def close(finished):
+            if not finished:  # a Dask task cannot be stopped once it runs; the queued ones go
+                client.cancel(submitted)
             if own:
                 client.close()
         return submit, dask_completed, close
@@ -244,7 +252,16 @@ def _executor(workers, scheduler):
     # script needs no `if __name__ == "__main__":` guard (spawn re-runs the main module).
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
-    return pool.submit, as_completed, lambda: pool.shutdown(cancel_futures=True)
+
+    def close(finished):
+        if not finished:
+            # A notebook's interrupt reaches its kernel only, not the workers, whose runs
+            # would go on to the end of their points (minutes for a large one) before
+            # shutdown() returned. (Python 3.14's terminate_workers() does this.)
+            for worker in list((getattr(pool, "_processes", None) or {}).values()):
+                worker.terminate()
+        pool.shutdown(cancel_futures=True)
+    return pool.submit, as_completed, close
 
 
 def sweep(experiment, grid, *, workers=None, scheduler=None, cache=True, progress=True, **base):
@@ -266,7 +283,9 @@ def sweep(experiment, grid, *, workers=None, scheduler=None, cache=True, progres
 
     A point that fails raises its error, naming the point; the points already done
     stay in the cache. Ctrl-C stops the sweep (KeyboardInterrupt), also within a
-    point; the points already done stay in the cache too.
+    point; the points already done stay in the cache too. Either way the local workers
+    still computing points are stopped, also when only this process was interrupted
+    (a notebook's kernel); on Dask the points not yet started are cancelled.
     """
     options = {k: base.pop(k) for k in list(base) if k not in _RUN_KEYS + ("set", "parts")}
     base["options"] = options
@@ -317,6 +336,7 @@ def _compute(experiment, jobs, todo, workers, scheduler, points):
             yield i, _guarded(experiment, jobs[i], points[i])
         return
     submit, completed, close = _executor(min(workers, len(todo)), scheduler)
+    finished = False
     try:
         futures = {submit(_run_point, experiment, *jobs[i]): i for i in todo}
         for fut in completed(list(futures)):
@@ -326,8 +346,9 @@ def _compute(experiment, jobs, todo, workers, scheduler, points):
             except NiclabError as e:
                 raise _naming(e, points[i]) from e
             yield i, data
+        finished = True
     finally:
-        close()
+        close(finished)
 
 
 def _guarded(experiment, job, point):

@@ -1,6 +1,7 @@
 """niclab.sweep and `niclab sweep`: grids, parallel points, the on-disk cache, Dask."""
 
 import importlib
+import os
 import shutil
 import signal
 import subprocess
@@ -110,6 +111,49 @@ def test_ctrl_c_stops_a_sweep_not_just_its_point_and_the_done_points_stay_cached
         p.kill()
     assert out.strip() == "interrupted", (out, err)
     assert len(list(tmp_path.glob("*.json"))) == 1
+
+
+PARALLEL_INTERRUPT = """
+import os, sys, warnings, niclab
+warnings.simplefilter("ignore", RuntimeWarning)
+sweep = sys.modules["niclab.sweep"]
+workers = []
+real = sweep._executor
+def spy(*args):  # the workers' pids as the sweep closes its pool, for the test to look at
+    submit, completed, close = real(*args)
+    def noting(finished):
+        workers.extend(submit.__self__._processes)
+        close(finished)
+    return submit, completed, noting
+sweep._executor = spy
+try:
+    niclab.sweep("pingpong", {"sizes": [[8, 64 << 20], [16, 64 << 20]]}, repeats=50, workers=2, cache=sys.argv[1],
+                 progress=False)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", *workers)
+"""
+
+
+def test_an_interrupt_of_a_parallel_sweep_stops_its_running_points_too(tmp_path):
+    # As in a notebook, only the sweep's own process is interrupted, not its workers. Each
+    # worker runs fifty 64 MiB round trips (minutes); the sweep used to wait for them.
+    p = subprocess.Popen([sys.executable, "-c", PARALLEL_INTERRUPT, str(tmp_path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(3)  # both points are running by then
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    words = out.split()
+    assert words[:1] == ["interrupted"], (out, err)
+    workers = [int(w) for w in words[1:]]
+    assert workers, "the pool had workers"
+    for pid in workers:  # none is left computing a point nobody will read
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    assert not list(tmp_path.glob("*.json"))
 
 
 def test_the_table_falls_back_to_numpy_without_pandas(monkeypatch):
