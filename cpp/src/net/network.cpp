@@ -121,7 +121,7 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     returns_.assign(links_.size(), {});
     uint32_t returns = 0;
     for (LinkId l = 0; l < links_.size(); ++l) {
-        if (!credits_as_times(l)) continue;
+        if (!credits_as_times()) continue;
         returns_[l].first = returns;
         returns_[l].capacity = links_[l].vcs() * (links_[l].credits_per_vc() / unit_.cost(0));
         returns += returns_[l].capacity;
@@ -546,7 +546,7 @@ void Network::credits_back(LinkId l) {
 }
 
 void Network::return_credits(LinkId l, uint8_t vc, uint32_t n, Time at) {
-    if (!credits_as_times(l)) {
+    if (!credits_as_times()) {
         kernel_.schedule_at(at, [this, l, vc, n] { credit_returned(l, vc, n); }, from_node(l));
         return;
     }

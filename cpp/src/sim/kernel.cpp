@@ -129,10 +129,6 @@ void Kernel::drop_cancelled_top() {
     }
 }
 
-std::vector<Kernel::NodeEntry>& Kernel::node_heap(uint32_t node) {
-    return node_heaps_[node_index(node)];  // the last: events of no node
-}
-
 void Kernel::refresh_node_next(uint32_t node) {
     auto& h = node_heap(node);
     while (!h.empty() && slots_[h.front().slot].generation != h.front().generation) {
@@ -397,6 +393,13 @@ void Kernel::release(std::vector<Runnable*>& waiting) {
 // runnable schedules an earlier event, or cancels the next one), so the parked ones are
 // looked at before every step, as the scan of every runnable would have.
 void Kernel::drive_runnables(Time horizon) {
+    if (ready_.empty() && !renumber_ && parked_.empty() && floor_wait_.empty() && end_wait_.empty()) {
+        // No core is awake but those waiting for an event (a bulk transfer's, both asleep):
+        // a pass would set the horizon and find nothing to run. Pass numbers only order
+        // ready entries, and there are none.
+        horizon_ = std::min(horizon, next_event_time());
+        return;
+    }
     ++pass_;
     if (renumber_) {  // a stopped pass's leftovers and the next pass's: all in this one
         for (Ready& e : ready_) e.pass = pass_;

@@ -285,7 +285,7 @@ private:
         uint8_t vc;
         bool scheduled;
     };
-    bool credits_as_times(LinkId) const { return !params_.credit_events && !wormhole(); }
+    bool credits_as_times() const { return !params_.credit_events && !wormhole(); }
     // Someone waits for a credit of l: a request at the router's output, or a NIC whose
     // injection was refused.
     bool awaits_credit(LinkId l) const {

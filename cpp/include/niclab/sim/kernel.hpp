@@ -260,7 +260,7 @@ private:
         uint32_t slot, generation;
         bool operator<(const NodeEntry& o) const { return time > o.time; }
     };
-    std::vector<NodeEntry>& node_heap(uint32_t node);
+    std::vector<NodeEntry>& node_heap(uint32_t node) { return node_heaps_[node_index(node)]; }  // the last: events of no node
     void park_lookahead(Runnable* r, Time until);
     void release(std::vector<Runnable*>& waiting);
     void check_cross_node(Time at, uint32_t node) const;
