@@ -124,7 +124,10 @@ def spy(*args):  # the workers' pids as the sweep closes its pool, for the test 
     def noting(finished):
         workers.extend(submit.__self__._processes)
         close(finished)
-    return submit, completed, noting
+    def waiting(futures):  # every point submitted: the test may interrupt
+        print("running", flush=True)
+        return completed(futures)
+    return submit, waiting, noting
 sweep._executor = spy
 try:
     niclab.sweep("pingpong", {"sizes": [[8, 64 << 20], [16, 64 << 20]]}, repeats=50, workers=2, cache=sys.argv[1],
@@ -138,15 +141,21 @@ except KeyboardInterrupt:
 def test_an_interrupt_of_a_parallel_sweep_stops_its_running_points_too(tmp_path):
     # As in a notebook, only the sweep's own process is interrupted, not its workers. Each
     # worker runs fifty 64 MiB round trips (minutes); the sweep used to wait for them.
+    # Its own process group, so that a failure leaves no worker behind (killpg below).
     p = subprocess.Popen([sys.executable, "-c", PARALLEL_INTERRUPT, str(tmp_path)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        time.sleep(3)  # both points are running by then
+        assert p.stdout.readline().strip() == "running"
+        time.sleep(1)  # the workers are into their points' runs
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
     finally:
-        p.kill()
-    words = out.split()
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+    words = out.split()  # what followed "running"
     assert words[:1] == ["interrupted"], (out, err)
     workers = [int(w) for w in words[1:]]
     assert workers, "the pool had workers"
