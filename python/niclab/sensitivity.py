@@ -170,6 +170,7 @@ def sensitivity(system="seastar", params=None, step=STEP, baseline=None, workers
     todo = [p for p in params if p not in result.skipped]
     jobs = {}
     submit, completed, close = _executor(workers, scheduler)
+    finished = False
     try:
         for p in todo:
             low, high = _moved(known[p], 1 - step), _moved(known[p], 1 + step)
@@ -182,8 +183,9 @@ def sensitivity(system="seastar", params=None, step=STEP, baseline=None, workers
             runs[(p, side)] = future.result()
             if progress:
                 progress(k + 1, len(jobs), f"{p} {side}")
+        finished = True
     finally:
-        close()
+        close(finished)  # stopped early: its running workers are stopped too
     base_values = {c.key: c.simulated for c in base.checks}
     for row in base_values:
         result.elasticity[row] = {}
