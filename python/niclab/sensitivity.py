@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from . import _niclab
 from .errors import NiclabError
-from .sweep import _executor
+from .sweep import _executing
 from .validation import validate
 
 STEP = 0.10
@@ -169,9 +169,7 @@ def sensitivity(system="seastar", params=None, step=STEP, baseline=None, workers
             result.skipped[p] = "it is 0: a relative step moves nothing"
     todo = [p for p in params if p not in result.skipped]
     jobs = {}
-    submit, completed, close = _executor(workers, scheduler)
-    finished = False
-    try:
+    with _executing(workers, scheduler) as (submit, completed):  # stopped early: its workers are stopped too
         for p in todo:
             low, high = _moved(known[p], 1 - step), _moved(known[p], 1 + step)
             result.steps[p] = (low, known[p], high)
@@ -183,9 +181,6 @@ def sensitivity(system="seastar", params=None, step=STEP, baseline=None, workers
             runs[(p, side)] = future.result()
             if progress:
                 progress(k + 1, len(jobs), f"{p} {side}")
-        finished = True
-    finally:
-        close(finished)  # stopped early: its running workers are stopped too
     base_values = {c.key: c.simulated for c in base.checks}
     for row in base_values:
         result.elasticity[row] = {}

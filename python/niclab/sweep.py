@@ -19,6 +19,7 @@ the spec names and the simulator build itself (the compiled module). A rerun com
 only the points whose hash is new; a rebuilt firmware or simulator misses the cache.
 """
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -264,6 +265,19 @@ def _executor(workers, scheduler):
     return pool.submit, as_completed, close
 
 
+@contextlib.contextmanager
+def _executing(workers, scheduler):
+    """(submit, as_completed) of _executor, closed on leaving: at once if the block
+    raised (Ctrl-C, a failed point, a generator closed early), else after every point."""
+    submit, completed, close = _executor(workers, scheduler)
+    finished = False
+    try:
+        yield submit, completed
+        finished = True
+    finally:
+        close(finished)
+
+
 def sweep(experiment, grid, *, workers=None, scheduler=None, cache=True, progress=True, **base):
     """Run `experiment` once per point of `grid`; return a ``Sweep``.
 
@@ -335,9 +349,7 @@ def _compute(experiment, jobs, todo, workers, scheduler, points):
         for i in todo:
             yield i, _guarded(experiment, jobs[i], points[i])
         return
-    submit, completed, close = _executor(min(workers, len(todo)), scheduler)
-    finished = False
-    try:
+    with _executing(min(workers, len(todo)), scheduler) as (submit, completed):
         futures = {submit(_run_point, experiment, *jobs[i]): i for i in todo}
         for fut in completed(list(futures)):
             i = futures[fut]
@@ -346,9 +358,6 @@ def _compute(experiment, jobs, todo, workers, scheduler, points):
             except NiclabError as e:
                 raise _naming(e, points[i]) from e
             yield i, data
-        finished = True
-    finally:
-        close(finished)
 
 
 def _guarded(experiment, job, point):
