@@ -21,7 +21,7 @@ namespace {
 
 constexpr uint32_t kBytes = 8u << 20;
 
-void run_transfer(benchmark::State& state, uint32_t nodes, nlohmann::json topology, uint32_t dst) {
+void run_transfer(benchmark::State& state, uint32_t nodes, nlohmann::json topology, uint32_t dst, bool lanes = true) {
     double sim_us = 0;
     uint64_t events = 0;
     const std::vector<uint8_t> data(kBytes, 0x5A);
@@ -30,6 +30,7 @@ void run_transfer(benchmark::State& state, uint32_t nodes, nlohmann::json topolo
         system::SystemSpec spec;
         spec.nodes = nodes;
         spec.topology = topology;
+        spec.lanes = lanes;
         spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/examples/raw_msg.elf"};
         system::System sys(spec);
         sys.host_memory(0).write(0x100000, data);
@@ -70,10 +71,13 @@ void run_transfer(benchmark::State& state, uint32_t nodes, nlohmann::json topolo
 }
 
 void BM_Transfer8MB_DirectCable(benchmark::State& state) { run_transfer(state, 2, nullptr, 1); }
+// Packet by packet through the kernel's heap (SystemSpec::lanes off): what the fast path saves.
+void BM_Transfer8MB_DirectCable_PacketByPacket(benchmark::State& state) { run_transfer(state, 2, nullptr, 1, false); }
 void BM_Transfer8MB_Mesh4x4x4CornerToCorner(benchmark::State& state) {
     run_transfer(state, 64, {{"kind", "mesh"}, {"dims", {4, 4, 4}}}, 63);
 }
 BENCHMARK(BM_Transfer8MB_DirectCable)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Transfer8MB_DirectCable_PacketByPacket)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Transfer8MB_Mesh4x4x4CornerToCorner)->Unit(benchmark::kMillisecond);
 
 }  // namespace

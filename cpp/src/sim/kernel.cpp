@@ -30,6 +30,7 @@ uint32_t Kernel::alloc_slot() {
 
 void Kernel::free_slot(uint32_t s) {
     slots_[s].cb.reset();
+    slots_[s].lane = kNoLane;
     ++slots_[s].generation;
     slots_[s].next_free = free_head_;
     free_head_ = s;
@@ -78,11 +79,141 @@ template <class T, class Compare>
     return EventId{s, slots_[s].generation};
 }
 
-EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
+void Kernel::check_not_past(Time at) const {
     if (at < floor_)
         throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ps()) +
                                " ps, kernel at " + std::to_string(floor_.ps()) + " ps");
+}
+
+EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
+    check_not_past(at);
     return insert(Entry{at, now_, seq_++ | (by_core_ ? kByCore : 0), node, 0, 0}, std::move(cb));
+}
+
+// ---- lanes ----
+
+Kernel::Lane Kernel::new_lane() {
+    lanes_.emplace_back();
+    return Lane(lanes_.size() - 1);
+}
+
+void Kernel::set_lanes(bool on) {
+    if (!on) flush_lanes();
+    lanes_on_ = on;
+}
+
+EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node, Lane lane) {
+    // A running core is awake, so an event a core schedules never waits in a lane.
+    if (lane == kNoLane || !lanes_on_ || awake_count_ > 0) return schedule_at(at, std::move(cb), node);
+    check_not_past(at);
+    const uint32_t s = alloc_slot();
+    slots_[s].cb = std::move(cb);
+    slots_[s].node = node;
+    slots_[s].lane = lane;
+    const Entry e{at, now_, seq_++, node, s, slots_[s].generation};
+    // In order from the back: a lane's events mostly come in the order they fire.
+    LaneQueue& q = lanes_[lane];
+    size_t i = q.events.size();
+    q.events.push_back(e);
+    for (; i > q.head && later(q.events[i - 1], e); --i) q.events[i] = q.events[i - 1];
+    q.events[i] = e;
+    if (i == q.head && !q.firing) post_stand_in(lane);
+    return EventId{s, e.generation};
+}
+
+void Kernel::drop_dead_front(LaneQueue& q) {
+    while (q.head < q.events.size() && slots_[q.events[q.head].slot].generation != q.events[q.head].generation) ++q.head;
+    if (q.head == q.events.size()) {
+        q.events.clear();
+        q.head = 0;
+    } else if (q.head >= 1024 && 2 * q.head >= q.events.size()) {  // fired ones: keep the vector short
+        q.events.erase(q.events.begin(), q.events.begin() + std::ptrdiff_t(q.head));
+        q.head = 0;
+    }
+}
+
+// The heap entry for the lane's first event: that event's key, so it fires exactly where
+// the event itself would.
+void Kernel::post_stand_in(Lane lane) {
+    if (lanes_[lane].stand_in.valid()) cancel(lanes_[lane].stand_in);
+    LaneQueue& q = lanes_[lane];
+    q.stand_in = {};
+    drop_dead_front(q);
+    if (q.head == q.events.size()) return;
+    const Entry& f = q.events[q.head];
+    q.stand_in = insert(Entry{f.time, f.made, f.seq, f.node, 0, 0}, [this, lane] { fire_lane(lane); });
+}
+
+// The stand-in fired (fire_next set the time, the node and the key, and counted it): the
+// lane's first event fires, and the next ones while each is the kernel's next event and
+// nothing else could come between - no core awake, the run not over or stopped.
+void Kernel::fire_lane(Lane lane) {
+    lanes_[lane].stand_in = {};
+    lanes_[lane].firing = true;
+    struct Firing {  // also when a callback throws, or the poll below (Cancelled)
+        std::vector<LaneQueue>& lanes;
+        Lane lane;
+        ~Firing() { lanes[lane].firing = false; }
+    } firing{lanes_, lane};
+    for (bool first = true;; first = false) {
+        LaneQueue& q = lanes_[lane];
+        drop_dead_front(q);
+        if (q.head == q.events.size()) return;
+        const Entry e = q.events[q.head];
+        if (first && (e.time != firing_entry_.time || e.made != firing_entry_.made || e.seq != firing_entry_.seq)) {
+            --events_fired_;  // never: a cancelled first event moves the stand-in on (cancel)
+            first = false;
+        }
+        if (!first) {
+            if (stop_ || awake_count_ > 0 || e.time > until_ || (!heap_.empty() && later(e, heap_.front()))) break;
+            if (cancel_ && --cancel_countdown_ == 0) poll_cancel();
+            ++events_fired_;
+            ++lane_fired_;
+            now_ = floor_ = e.time;
+            context_ = e.node;
+        }
+        firing_entry_ = e;
+        ++q.head;
+        Callback cb = std::move(slots_[e.slot].cb);
+        free_slot(e.slot);
+        cb();
+    }
+    lanes_[lane].firing = false;
+    if (awake_count_ == 0) post_stand_in(lane);
+}
+
+// A core woke: the lanes' events go into the heap (and the node heaps, whose next
+// events bound the cores), each with its key.
+void Kernel::flush_lanes() {
+    for (Lane l = 0; l < lanes_.size(); ++l) {
+        if (lanes_[l].stand_in.valid()) cancel(lanes_[l].stand_in);
+        LaneQueue& q = lanes_[l];
+        q.stand_in = {};
+        for (size_t i = q.head; i < q.events.size(); ++i) {
+            const Entry& e = q.events[i];
+            if (slots_[e.slot].generation != e.generation) continue;
+            slots_[e.slot].lane = kNoLane;
+            push_heap_value(heap_, e, Later{});
+            if (lookahead_on()) {
+                push_heap_value(node_heap(e.node), NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
+                Time& next = node_next_at_[node_index(e.node)];
+                next = std::min(next, e.time);
+            }
+            if (e.time < horizon_) horizon_ = e.time;
+        }
+        q.events.clear();
+        q.head = 0;
+    }
+}
+
+void Kernel::set_awake(Runnable* r, bool awake) {
+    if (r->awake_ == awake) return;
+    r->awake_ = awake;
+    if (!awake) {
+        --awake_count_;
+    } else if (awake_count_++ == 0) {
+        flush_lanes();
+    }
 }
 
 EventId Kernel::schedule_reserved(Time at, EventKey key, Callback cb, uint32_t node) {
@@ -111,8 +242,16 @@ void Kernel::cancel(EventId id) {
     Slot& slot = slots_[id.slot];
     if (slot.generation != id.generation) return;
     const uint32_t node = slot.node;
+    const Lane lane = slot.lane;
     // The heap entry stays and is skipped when it surfaces (its generation no longer matches).
     free_slot(id.slot);
+    if (lane != kNoLane) {  // likewise in its lane; its stand-in moves on if it was the first
+        LaneQueue& q = lanes_[lane];
+        if (!q.firing && q.head < q.events.size() && q.events[q.head].slot == id.slot &&
+            q.events[q.head].generation == id.generation)
+            post_stand_in(lane);
+        return;
+    }
     drop_cancelled_top();
     if (!lookahead_on()) return;
     refresh_node_next(node);
@@ -171,7 +310,8 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
         r->waits_ = kWaitNone;
         if (lookahead_on() && r->node_ < nodes) node_runnables_[r->node_].push_back(r);
         if (r->awake_) awake.push_back(r);
-        r->awake_ = r->parked_ = false;
+        set_awake(r, false);
+        r->parked_ = false;
     }
     parked_.clear();
     ready_.clear();
@@ -223,7 +363,7 @@ void Kernel::remove_runnable(Runnable* r) {
     std::make_heap(ready_.begin(), ready_.end());
     leave_waits(r);
     for (auto& v : node_runnables_) drop(v);
-    r->awake_ = false;
+    set_awake(r, false);
     drop_clock(r);
     note_node_reach(r->node_);
 }
@@ -255,14 +395,14 @@ void Kernel::wake(Runnable* r) {
     if (lookahead_on()) {
         if (r->awake_ && (r->waits_ == kWaitNone || r->local_time() == r->parked_at_)) return;
         if (r->waits_ != kWaitNone) leave_waits(r);  // its local time changed while parked (a reset)
-        r->awake_ = true;
+        set_awake(r, true);
         note_clock(r);
         make_ready(r);
         return;
     }
     if (r->awake_ && (!r->parked_ || r->local_time() == r->parked_at_)) return;
     if (r->parked_) leave_waits(r);  // its local time changed while parked (a reset)
-    r->awake_ = true;
+    set_awake(r, true);
     make_ready(r);
 }
 
@@ -448,7 +588,7 @@ void Kernel::drive_runnables(Time horizon) {
             r->granted_ = std::min(r->granted_, horizon_);
         }
         if (!r->active()) {
-            r->awake_ = false;
+            set_awake(r, false);
             drop_clock(r);
             r->granted_ = std::min(r->granted_, r->local_time());  // it went no further
             note_node_reach(r->node_);
@@ -520,6 +660,7 @@ void Kernel::poll_cancel() {
 
 Time Kernel::run_until(Time until, bool stop_when_idle) {
     stop_ = false;
+    until_ = until;
     struct InRun {
         bool& flag;
         explicit InRun(bool& f) : flag(f) { flag = true; }

@@ -25,6 +25,7 @@ System::System(const SystemSpec& spec)
     const host::HostConfig host = host_config(preset_);
     if (preset_.has("ras.heartbeat_timeout_us")) ras_ = RasMonitor(Time::us(preset_.integer("ras.heartbeat_timeout_us")));
     terminals_ = Terminals{spec.nodes, model_.ports_per_node(preset_)};
+    kernel_.set_lanes(spec.lanes);
     if (spec.has_network()) {
         net::NetworkParams np = model_.network_params(preset_);
         np.seed = spec.seed;

@@ -82,9 +82,12 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
         } else if (key == "credit_events") {
             if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
             s.credit_events = v.get<bool>();
+        } else if (key == "lanes") {
+            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
+            s.lanes = v.get<bool>();
         } else {
             throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology, "
-                                   "capture, lookahead, credit_events)");
+                                   "capture, lookahead, credit_events, lanes)");
         }
     }
     if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset
@@ -138,6 +141,7 @@ nlohmann::json SystemSpec::to_json() const {
     if (!firmware.empty()) j["firmware"] = firmware;
     if (!lookahead) j["lookahead"] = false;  // the older kernel, which can move some figures (system_spec.hpp)
     if (credit_events) j["credit_events"] = true;
+    if (!lanes) j["lanes"] = false;
     return j;
 }
 

@@ -3,6 +3,7 @@
 // PacketPort (the system wires it to net::Network); the network hands packets to the
 // RX engine. Keeping this small lets the NIC layer stand without the whole network.
 #include "niclab/net/packet.hpp"
+#include "niclab/sim/kernel.hpp"
 
 namespace niclab::nic {
 
@@ -13,6 +14,8 @@ public:
     virtual bool inject(const net::Packet& p) = 0;
     // The RX engine freed room after refusing a delivery.
     virtual void receive_ready() = 0;
+    // The kernel lane the engine's own events of a transmission go to (net::Network::lane).
+    virtual sim::Kernel::Lane lane() const { return sim::Kernel::kNoLane; }
 };
 
 }  // namespace niclab::nic

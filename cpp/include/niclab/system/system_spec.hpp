@@ -48,6 +48,12 @@ struct SystemSpec {
     // back, as before credits were kept as times (net::NetworkParams::credit_events). The
     // times are the same either way; kept to compare, and recorded by to_json() when on.
     bool credit_events = false;
+    // "lanes" (on by default): a bulk transfer's packets on a direct cable fire as one
+    // train from their kernel lane while both cores sleep, instead of an event apiece
+    // through the heap (sim::Kernel lanes, net::Network::lane). The same events at the
+    // same times in the same order either way; `false` is the packet-by-packet path through
+    // the heap, kept to compare, and recorded by to_json() when off.
+    bool lanes = true;
 
     // The network topology (`fallback` when the spec gives none and it is not null) for
     // nodes × `ports` network ports (terminals.hpp); throws ConfigError("topology...")

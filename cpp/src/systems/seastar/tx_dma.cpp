@@ -87,7 +87,7 @@ void TxDma::try_start() {
     pump_event_ = kernel_.schedule_at(data_ready(std::min<uint64_t>(bytes, net::Packet::kMaxPayload)), [this] {
         pump_event_ = {};
         pump();
-    });
+    }, kernel_.context(), lane());
 }
 
 bool TxDma::gather_packet(net::Packet& p) {
@@ -133,7 +133,7 @@ void TxDma::pump() {
                 pump_event_ = kernel_.schedule_at(ready, [this] {
                     pump_event_ = {};
                     pump();
-                });
+                }, kernel_.context(), lane());
                 return;
             }
         }
