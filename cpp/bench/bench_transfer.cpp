@@ -76,9 +76,13 @@ void BM_Transfer8MB_DirectCable_PacketByPacket(benchmark::State& state) { run_tr
 void BM_Transfer8MB_Mesh4x4x4CornerToCorner(benchmark::State& state) {
     run_transfer(state, 64, {{"kind", "mesh"}, {"dims", {4, 4, 4}}}, 63);
 }
+void BM_Transfer8MB_Mesh4x4x4CornerToCorner_PacketByPacket(benchmark::State& state) {
+    run_transfer(state, 64, {{"kind", "mesh"}, {"dims", {4, 4, 4}}}, 63, false);
+}
 BENCHMARK(BM_Transfer8MB_DirectCable)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Transfer8MB_DirectCable_PacketByPacket)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Transfer8MB_Mesh4x4x4CornerToCorner)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Transfer8MB_Mesh4x4x4CornerToCorner_PacketByPacket)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -18,7 +18,8 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
       dateline_vcs_(topology_.vcs()),
       topology_routers_(topology_.routers()),
       unit_{params.flit_bytes, params.link.overhead_bytes},
-      route_random_(params.seed, "net.route") {
+      route_random_(params.seed, "net.route"),
+      lane_(kernel.new_lane()) {
     if (params.router_delay < Time{}) throw NetworkError("router delay must not be negative");
     if (params.max_payload == 0 || params.max_payload > PacketHeader::kMaxPayloadLimit)
         throw NetworkError("max_payload of " + std::to_string(params.max_payload) + " bytes outside 1..4096");
@@ -118,9 +119,6 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     for (uint32_t r = 0; r < routers_.size(); ++r)
         if (attached[r] != 1) router_node_[r] = sim::kNoNode;
     wakeup_pending_.assign(links_.size(), 0);
-    lanes_.assign(links_.size(), sim::Kernel::kNoLane);
-    if (n_routers == 0)
-        for (NodeId n = 0; n < topology_.nodes(); ++n) lanes_[nics_[n].tx_link] = kernel_.new_lane();
     returns_.assign(links_.size(), {});
     uint32_t returns = 0;
     for (LinkId l = 0; l < links_.size(); ++l) {
@@ -337,7 +335,7 @@ void Network::wake(LinkId l) {
     kernel_.schedule_at(links_[l].busy_until(), [this, l] {
         wakeup_pending_[l] = 0;
         try_send(l);
-    }, from_node(l), lanes_[l]);
+    }, from_node(l), lane_);
 }
 
 void Network::send(LinkId l, PacketHandle h, Time start) {
@@ -349,10 +347,10 @@ void Network::send(LinkId l, PacketHandle h, Time start) {
     slot.tail_arrival = t.tail_arrival;
     if (ends_[l].to_side == Side::Nic) {
         schedule_head(l, h, t.head_arrival);  // before the tail's event: it fires first on a tie
-        kernel_.schedule_at(t.tail_arrival, [this, l, h] { arrive_at_nic(l, h); }, to_node(l), lanes_[l]);
+        kernel_.schedule_at(t.tail_arrival, [this, l, h] { arrive_at_nic(l, h); }, to_node(l), lane_);
     } else {
         slot.eligible_at = t.head_arrival + params_.router_delay;
-        kernel_.schedule_at(slot.eligible_at, [this, l, h] { arrive_at_router(l, h); }, to_node(l));
+        kernel_.schedule_at(slot.eligible_at, [this, l, h] { arrive_at_router(l, h); }, to_node(l), lane_);
     }
 }
 
@@ -439,7 +437,7 @@ uint8_t Network::route(uint32_t router, const PacketHeader& h) {
 void Network::schedule_head(LinkId l, PacketHandle h, Time head_arrival) {
     const NodeId node = ends_[l].to;
     if (!nics_[node].wants_heads) return;
-    kernel_.schedule_at(head_arrival + links_[l].header_time(), [this, node, h] { head_at_nic(node, h); }, node, lanes_[l]);
+    kernel_.schedule_at(head_arrival + links_[l].header_time(), [this, node, h] { head_at_nic(node, h); }, node, lane_);
 }
 
 void Network::head_at_nic(NodeId node, PacketHandle h) {

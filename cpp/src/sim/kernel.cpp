@@ -106,17 +106,20 @@ EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node, Lane lane) {
     // A running core is awake, so an event a core schedules never waits in a lane.
     if (lane == kNoLane || !lanes_on_ || awake_count_ > 0) return schedule_at(at, std::move(cb), node);
     check_not_past(at);
+    // In order from the back: a lane's events mostly come in the order they fire. One that
+    // would pass more than a few (a network's lane with many flows in it) waits in the heap
+    // instead, with the same key: where an event waits never changes when it fires.
+    LaneQueue& q = lanes_[lane];
+    const Entry key{at, now_, seq_++, node, 0, 0};
+    size_t i = q.events.size();
+    while (i > q.head && later(q.events[i - 1], key) && q.events.size() - i < kLaneReach) --i;
+    if (i > q.head && later(q.events[i - 1], key)) return insert(key, std::move(cb));
     const uint32_t s = alloc_slot();
     slots_[s].cb = std::move(cb);
     slots_[s].node = node;
     slots_[s].lane = lane;
-    const Entry e{at, now_, seq_++, node, s, slots_[s].generation};
-    // In order from the back: a lane's events mostly come in the order they fire.
-    LaneQueue& q = lanes_[lane];
-    size_t i = q.events.size();
-    q.events.push_back(e);
-    for (; i > q.head && later(q.events[i - 1], e); --i) q.events[i] = q.events[i - 1];
-    q.events[i] = e;
+    const Entry e{at, key.made, key.seq, node, s, slots_[s].generation};
+    q.events.insert(q.events.begin() + std::ptrdiff_t(i), e);
     if (i == q.head && !q.firing) post_stand_in(lane);
     return EventId{s, e.generation};
 }

@@ -1,12 +1,13 @@
-// The bulk-transfer fast path (SystemSpec "lanes": a message's packets on a direct cable
-// fire as one train from their kernel lane while both NIC cores sleep) against
+// The bulk-transfer fast path (SystemSpec "lanes": a message's packets fire as one train
+// from the network's kernel lane while the NIC cores sleep) against
 // packet-by-packet simulation through the heap ("lanes": false). Every timestamp must be
 // the same: every span of activity the parts record (each packet from injection to
 // delivery, each DMA transfer, every function the firmware ran, the hosts' library
 // code and interrupts), every result the hosts see and when, the kernel's counts of
-// events, and every byte received. Uncontended (one way), both ways at once, and with
-// the receiver's buffering so small that it refuses packets, the network holds them and
-// the sender runs out of credits.
+// events, and every byte received. On a direct cable uncontended (one way), both ways at
+// once, and with the receiver's buffering so small that it refuses packets, the network
+// holds them and the sender runs out of credits; and across a mesh, both ways between
+// far corners, the two trains crossing in its routers.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -37,6 +38,8 @@ struct Outcome {
 };
 
 struct Scenario {
+    uint32_t nodes = 2, a = 0, b = 1;  // the messages go from a to b (and b to a)
+    nlohmann::json topology;
     bool both_ways = false;
     uint32_t messages = 3, length = 200 * 1024;
     nlohmann::json set = nlohmann::json::object();
@@ -44,7 +47,7 @@ struct Scenario {
 };
 
 Outcome run(bool lanes, const Scenario& sc) {
-    system::SystemSpec spec = raw::spec_for(2, nullptr, 0, sc.set);
+    system::SystemSpec spec = raw::spec_for(sc.nodes, sc.topology, 0, sc.set);
     spec.lanes = lanes;
     system::System sys(spec);
     sim::ActivityLog log;
@@ -54,11 +57,12 @@ Outcome run(bool lanes, const Scenario& sc) {
     Outcome o;
     std::vector<std::unique_ptr<seastar::RawNic>> nics;
     std::vector<std::unique_ptr<host::Process>> procs;
-    for (uint32_t n = 0; n < 2; ++n) nics.push_back(std::make_unique<seastar::RawNic>(seastar::seastar_nic(sys, n), sys.host_cpu(n)));
-    for (uint32_t src = 0; src < (sc.both_ways ? 2u : 1u); ++src) {
-        const uint32_t dst = src ^ 1;
+    for (uint32_t n = 0; n < sc.nodes; ++n)
+        nics.push_back(std::make_unique<seastar::RawNic>(seastar::seastar_nic(sys, n), sys.host_cpu(n)));
+    for (uint32_t way = 0; way < (sc.both_ways ? 2u : 1u); ++way) {
+        const uint32_t src = way ? sc.b : sc.a, dst = way ? sc.a : sc.b;
         for (uint32_t i = 0; i < sc.messages; ++i) {
-            sys.host_memory(src).write(kSrc + i * stride, pattern(sc.length, i + 7 * src + 1));
+            sys.host_memory(src).write(kSrc + i * stride, pattern(sc.length, i + 7 * way + 1));
             sys.host_memory(dst).fill(kDst + i * stride, 0xEE, stride);
         }
         procs.push_back(std::make_unique<host::Process>(sys.host_cpu(dst), "receiver", [&, dst](host::ProcessContext& ctx) {
@@ -82,11 +86,11 @@ Outcome run(bool lanes, const Scenario& sc) {
         p->rethrow_if_failed();
         EXPECT_TRUE(p->done()) << p->name() << " did not finish";
     }
-    for (uint32_t src = 0; src < (sc.both_ways ? 2u : 1u); ++src)
+    for (uint32_t way = 0; way < (sc.both_ways ? 2u : 1u); ++way)
         for (uint32_t i = 0; i < sc.messages; ++i) {
             std::vector<uint8_t> got(sc.length);
-            sys.host_memory(src ^ 1).read(kDst + i * stride, got);
-            o.intact.push_back(got == pattern(sc.length, i + 7 * src + 1));
+            sys.host_memory(way ? sc.a : sc.b).read(kDst + i * stride, got);
+            o.intact.push_back(got == pattern(sc.length, i + 7 * way + 1));
         }
     for (const sim::ActivitySpan& s : log.spans())
         o.spans.emplace_back(s.start.ps(), s.end.ps(), s.node, int(s.kind), s.detail, s.peer);
@@ -135,6 +139,16 @@ TEST(RawLanes, RefusedPacketsAndCreditsRunningOutEveryTimestampIsTheSame) {
     const Outcome heap = run(false, sc);
     EXPECT_GT(heap.refused, 0u);
     EXPECT_GT(heap.injections_refused, 0u);
+    same_either_way(sc);
+}
+
+TEST(RawLanes, AcrossAMeshBothWaysEveryTimestampIsTheSame) {
+    Scenario sc;
+    sc.nodes = 8;
+    sc.topology = {{"kind", "mesh"}, {"dims", {2, 2, 2}}};
+    sc.a = 0;
+    sc.b = 7;
+    sc.both_ways = true;
     same_either_way(sc);
 }
 

@@ -149,6 +149,21 @@ TEST(SimKernelLanes, ALanesEventsFireInARunWithoutTheHeap) {
     EXPECT_EQ(k.lane_events_fired(), 98u);  // all but the two that stood in the heap first
 }
 
+TEST(SimKernelLanes, AnEventThatWouldPassManyInItsLaneWaitsInTheHeapAndFiresInItsPlace) {
+    Kernel k;
+    const Kernel::Lane lane = k.new_lane();
+    std::vector<int64_t> times;
+    for (int i = 100; i < 200; ++i) k.schedule_at(Time::ns(i), [&] { times.push_back(k.now().as_ns()); }, 0, lane);
+    k.schedule_at(Time::ns(50), [&] { times.push_back(k.now().as_ns()); }, 0, lane);   // passes all 100
+    k.schedule_at(Time::ns(199), [&] { times.push_back(-k.now().as_ns()); }, 0, lane);  // passes none
+    k.run_until(Time::max());
+    ASSERT_EQ(times.size(), 102u);
+    EXPECT_EQ(times.front(), 50);
+    EXPECT_EQ(times[100], 199);
+    EXPECT_EQ(times[101], -199);
+    EXPECT_EQ(k.lane_events_fired(), 100u);  // all but the one in the heap and the lane's first
+}
+
 TEST(SimKernelLanes, ARunStopsALaneAtItsEndAndLeavesTheRestPending) {
     Kernel k;
     const Kernel::Lane lane = k.new_lane();

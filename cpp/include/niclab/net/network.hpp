@@ -192,12 +192,11 @@ public:
     // Fraction of `elapsed` during which the link was sending (retries included).
     double utilization(LinkId id, Time elapsed) const;
     LinkId injection_link(NodeId node) const { return nics_[node].tx_link; }
-    // The kernel lane (sim::Kernel lanes) of the node's transmit path on a direct cable:
-    // its cable's wake-ups and arrivals wait there, and the NIC's transmit engine puts its
-    // own events there too, so a bulk transfer's packets fire as one train, out of the heap
-    // while both cores sleep. kNoLane behind a router, where a packet's events are spread
-    // over the links of its path.
-    sim::Kernel::Lane lane(NodeId node) const { return lanes_[nics_[node].tx_link]; }
+    // The network's kernel lane (sim::Kernel lanes): its cables' wake-ups and its packets'
+    // arrivals at routers and NICs wait there, and the NICs' transmit engines put their own
+    // events there too, so a bulk transfer's packets fire as one train, out of the heap,
+    // while the cores sleep.
+    sim::Kernel::Lane lane() const { return lane_; }
     LinkId ejection_link(NodeId node) const { return nics_[node].rx_link; }
     const Router& router(uint32_t id) const { return routers_[id]; }
     // Packets inside the network (queued, on a cable, or held for a NIC).
@@ -335,7 +334,6 @@ private:
     std::vector<LinkEnds> ends_;
     std::vector<LinkId> reverse_;  // per link: the cable the other way (flow-control tokens)
     std::vector<uint8_t> wakeup_pending_;  // per link: a try_send is scheduled for busy_until
-    std::vector<sim::Kernel::Lane> lanes_;  // per link: lane(), for a direct cable's
     // Per link, the credits on their way back (credits_as_times): a stretch of
     // credit_returns_ with room for a return per packet its far buffers hold, so that
     // keeping them allocates nothing.
@@ -358,6 +356,7 @@ private:
     uint32_t topology_routers_;  // routers_ beyond these are output-buffer stages
     CreditUnit unit_;
     sim::Random route_random_;
+    sim::Kernel::Lane lane_;  // lane()
     // Wormhole, per link: the packet whose head crossed it and whose tail has not
     // (kNoPacket when free), and what is known of when that tail will pass.
     struct WormHop {

@@ -14,7 +14,7 @@ public:
     virtual bool inject(const net::Packet& p) = 0;
     // The RX engine freed room after refusing a delivery.
     virtual void receive_ready() = 0;
-    // The kernel lane the engine's own events of a transmission go to (net::Network::lane).
+    // The kernel lane the engine's own events of a transmission join (net::Network::lane).
     virtual sim::Kernel::Lane lane() const { return sim::Kernel::kNoLane; }
 };
 

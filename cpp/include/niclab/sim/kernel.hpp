@@ -261,6 +261,7 @@ private:
         bool firing = false;
     };
     std::vector<LaneQueue> lanes_;
+    static constexpr size_t kLaneReach = 32;  // most events a new one may pass in its lane
     bool lanes_on_ = true;
     uint64_t lane_fired_ = 0;
     uint32_t awake_count_ = 0;  // runnables awake: lanes keep events only while none is

@@ -24,7 +24,7 @@ public:
     void receive_ready() override { network_.endpoint_ready(nic_.node_id()); }
     bool deliver(const net::PacketView& p) override { return nic_.rx_dma().deliver(p); }
     void injection_ready() override { nic_.tx_dma().injection_ready(); }
-    sim::Kernel::Lane lane() const override { return network_.lane(nic_.node_id()); }
+    sim::Kernel::Lane lane() const override { return network_.lane(); }
 
 private:
     net::Network& network_;

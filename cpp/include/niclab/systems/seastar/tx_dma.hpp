@@ -53,7 +53,7 @@ private:
     void pump();                         // inject the next packet when its data is in
     void finish();
     Time data_ready(uint64_t bytes_into_message) const;
-    // Its pumps join the packets' events in the port's lane: one train (net::Network::lane).
+    // Its pumps join its packets' events in the network's lane: one train (net::Network::lane).
     sim::Kernel::Lane lane() const { return port_ ? port_->lane() : sim::Kernel::kNoLane; }
 
     sim::Kernel& kernel_;
