@@ -102,9 +102,7 @@ void Kernel::set_lanes(bool on) {
     lanes_on_ = on;
 }
 
-EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node, Lane lane) {
-    // A running core is awake, so an event a core schedules never waits in a lane.
-    if (lane == kNoLane || !lanes_on_ || awake_count_ > 0) return schedule_at(at, std::move(cb), node);
+EventId Kernel::schedule_in_lane(Time at, Callback cb, uint32_t node, Lane lane) {
     check_not_past(at);
     // In order from the back: a lane's events mostly come in the order they fire. One that
     // would pass more than a few (a network's lane with many flows in it) waits in the heap

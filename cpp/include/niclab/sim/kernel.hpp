@@ -40,9 +40,8 @@
 // already have run past it.
 //
 // Lanes (set_lanes, on by default): a model's stream of events that mostly come in the
-// order they fire - a NIC's transmit path on a direct cable: its DMA engine's pumps, its
-// cable's wake-ups and arrivals, a bulk transfer's packet train - may be scheduled into a
-// lane. While no core is awake, a lane keeps its events apart from the heap, in order, and
+// order they fire - a network's cable wake-ups and packet arrivals and its NICs' transmit
+// pumps: a bulk transfer's packet train - may be scheduled into a lane. While no core is awake, a lane keeps its events apart from the heap, in order, and
 // one entry in the heap stands for its next event with that event's key. When it fires,
 // the lane's following events fire straight from the lane for as long as each comes
 // before the heap's next event and within the run: the same events, at the same times, in
@@ -127,7 +126,11 @@ public:
     using Lane = uint32_t;
     static constexpr Lane kNoLane = UINT32_MAX;
     Lane new_lane();
-    EventId schedule_at(Time at, Callback cb, uint32_t node, Lane lane);
+    EventId schedule_at(Time at, Callback cb, uint32_t node, Lane lane) {
+        // A running core is awake, so an event a core schedules never waits in a lane.
+        if (lane == kNoLane || !lanes_on_ || awake_count_ > 0) return schedule_at(at, std::move(cb), node);
+        return schedule_in_lane(at, std::move(cb), node, lane);
+    }
     // Off: every event goes through the heap (to compare; nothing else changes).
     void set_lanes(bool on);
     bool lanes() const { return lanes_on_; }
@@ -266,6 +269,7 @@ private:
     uint64_t lane_fired_ = 0;
     uint32_t awake_count_ = 0;  // runnables awake: lanes keep events only while none is
     Time until_{};              // the running run_until's end
+    EventId schedule_in_lane(Time at, Callback cb, uint32_t node, Lane lane);
     void set_awake(Runnable* r, bool awake);
     void check_not_past(Time at) const;
     void drop_dead_front(LaneQueue& lane);

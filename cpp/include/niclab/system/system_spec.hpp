@@ -48,9 +48,9 @@ struct SystemSpec {
     // back, as before credits were kept as times (net::NetworkParams::credit_events). The
     // times are the same either way; kept to compare, and recorded by to_json() when on.
     bool credit_events = false;
-    // "lanes" (on by default): a bulk transfer's packets on a direct cable fire as one
-    // train from their kernel lane while both cores sleep, instead of an event apiece
-    // through the heap (sim::Kernel lanes, net::Network::lane). The same events at the
+    // "lanes" (on by default): a bulk transfer's packets fire as one train from the
+    // network's kernel lane while the NIC cores sleep, instead of an event apiece through
+    // the heap (sim::Kernel lanes, net::Network::lane). The same events at the
     // same times in the same order either way; `false` is the packet-by-packet path through
     // the heap, kept to compare, and recorded by to_json() when off.
     bool lanes = true;
