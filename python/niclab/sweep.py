@@ -39,7 +39,7 @@ __all__ = ["Sweep", "sweep", "grid_points"]
 
 # Grid keys that are arguments of niclab.run (the system spec); "set.KEY" overrides a
 # preset parameter, "parts.KIND" swaps a part; any other key is an experiment option.
-_RUN_KEYS = ("system", "preset", "nodes", "firmware", "transport", "seed", "topology")
+_RUN_KEYS = ("system", "preset", "nodes", "firmware", "transport", "seed", "topology", "lanes")
 
 
 def default_cache_dir():
@@ -85,7 +85,7 @@ def _point_job(experiment, base, point):
         options["transport"] = transport
     spec = run_spec(system=kw.get("system"), preset=kw.get("preset"), nodes=kw.get("nodes", 2),
                     firmware=kw.get("firmware", _DEFAULT), parts=parts, set=sets, seed=kw.get("seed", 0),
-                    topology=kw.get("topology"))
+                    topology=kw.get("topology"), lanes=kw.get("lanes", True))
     return _spec_with_resolved_firmware(spec), options
 
 
@@ -285,7 +285,7 @@ def sweep(experiment, grid, *, workers=None, scheduler=None, cache=True, progres
     ``"set.KEY"`` overrides a preset parameter (``"set.core.clock_mhz"``),
     ``"parts.KIND"`` swaps a part (``"parts.bus": ["pci-32-33", "pci-64-66"]``),
     ``system``, ``preset``, ``nodes``, ``firmware``, ``transport``, ``seed``,
-    ``topology`` are the run's own, any other key is an experiment option
+    ``topology``, ``lanes`` are the run's own, any other key is an experiment option
     (``"op"``, ``"max_size"``). `base`: what every point shares, as ``niclab.run``'s
     keyword arguments (``system=``, ``set={...}``, ``sizes=[...]`` ...).
 

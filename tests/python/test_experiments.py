@@ -277,3 +277,15 @@ def test_halo3d_exchanges_faces_on_a_grid_and_plots_per_iteration():
     from niclab import plots
     fig = plots.plot(r)
     assert fig.axes[0].get_ylabel() == "time per iteration (us)"
+
+
+def test_lanes_off_is_packet_by_packet_with_the_same_results():
+    # The bulk-transfer fast path against the packet-level mode: every time the same.
+    fast = niclab.run("pingpong", sizes=[1, 65536], repeats=2)
+    packets = niclab.run("pingpong", sizes=[1, 65536], repeats=2, lanes=False)
+    for col in fast.column_names:
+        np.testing.assert_array_equal(packets[col], fast[col])
+    assert packets.system["lanes"] is False and "lanes" not in fast.system
+    with pytest.raises(niclab.ConfigError, match="lanes"):
+        niclab.run("pingpong", sizes=[1], lanes="no")
+
