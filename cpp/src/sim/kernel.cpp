@@ -160,11 +160,7 @@ void Kernel::fire_lane(Lane lane) {
         LaneQueue& q = lanes_[lane];
         drop_dead_front(q);
         if (q.head == q.events.size()) return;
-        const Entry e = q.events[q.head];
-        if (first && (e.time != firing_entry_.time || e.made != firing_entry_.made || e.seq != firing_entry_.seq)) {
-            --events_fired_;  // never: a cancelled first event moves the stand-in on (cancel)
-            first = false;
-        }
+        const Entry e = q.events[q.head];  // the first is the stand-in's: cancelling it moves the stand-in
         if (!first) {
             if (stop_ || awake_count_ > 0 || e.time > until_ || (!heap_.empty() && later(e, heap_.front()))) break;
             if (cancel_ && --cancel_countdown_ == 0) poll_cancel();
