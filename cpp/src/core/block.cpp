@@ -1,21 +1,29 @@
 // Block dispatch: the instruction loop (Cpu::execute) runs a straight run of decoded
 // slots at a time instead of one instruction.
 //
-// A block starts at any slot and runs to the first instruction that is not
-// register-only (a load, store, branch, jump, CSR or system instruction), or to the
-// last word of its fetch line, whichever comes first. Only its last instruction can
-// look at or move the counters, the pc, the horizon or the fetch state; the ones
-// before it read and write registers and nothing else. So when the per-instruction
-// loop would have passed every one of its checks inside the block - the horizon
-// (cycle_ < limit_ before each instruction: cycle_ + block_pre < limit_ before the
-// first) and the fetch line (one line per block) - the block charges its base cost
-// and instruction count once and runs its handlers back to back, and its last
-// instruction finds cycle_, instret_ and pc_ exactly where that loop would have left
-// them. That is what makes every device access, interrupt and trap happen at the same
-// cycle as on the per-instruction path; near the horizon the loop takes that path.
+// A block starts at any slot and runs to the first branch, jump, CSR or system
+// instruction, or to the last word of its fetch line, whichever comes first. The
+// instructions before its last one are register-only, loads or stores. A register-only
+// one reads and writes registers and nothing else. A load or store inside a block goes
+// on to the next slot only on its fast path: an SRAM access through the cached view that
+// costs its base cost and no more (a D-cache hit; a read with the D-cache off, whose
+// fixed latency the block checks against the horizon before going on, block_next), and
+// for a store, into a page without decoded code. Every other path - a miss, a device or
+// host window, the uncached view, a store into code, a misaligned address - leaves the
+// block at that instruction (leave_block): it takes back the cost and count of the
+// slots after it and runs the instruction as the per-instruction loop does. So only an
+// instruction that runs as the loop would run it can look at or move the counters, the
+// pc, the horizon or the fetch state. When the per-instruction loop would have passed
+// every one of its checks inside the block - the horizon (cycle_ < limit_ before each
+// instruction: cycle_ + block_pre < limit_ before the first) and the fetch line (one
+// line per block) - the block charges its base cost and instruction count once and
+// runs its handlers back to back, and an instruction that leaves it, or its last,
+// finds cycle_, instret_ and pc_ exactly where that loop would have left them. That is
+// what makes every device access, interrupt and trap happen at the same cycle as on
+// the per-instruction path; near the horizon the loop takes that path.
 //
 // A block runs as threaded code: each slot's entry is its handler's threaded form
-// (op::chained), which jumps on to the next slot's entry, and the last slot's entry is
+// (op::threaded), which jumps on to the next slot's entry, and the last slot's entry is
 // its plain handler, which returns to the loop with the next pc.
 //
 // Blocks are kept in the decoded slots themselves (Insn::block_*, Insn::entry), each
@@ -55,7 +63,7 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
             std::memcpy(&raw, sram_.data + off + 4 * (n - 1), 4);
             slot = decode(raw, cfg_);
         }
-        if (n == limit || !(slot.entry = op::chained(slot.fn))) break;
+        if (n == limit || !(slot.entry = op::threaded(slot.fn))) break;
     }
     first[n - 1].entry = first[n - 1].fn;
     // A polling loop's closing branch looks for passes to skip (spin.cpp).
@@ -69,6 +77,15 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
         first[k].block_cost = uint16_t(cost);
         first[k].block_pre = uint16_t(cost - last_cost);
     }
+}
+
+uint32_t Cpu::leave_block(const Insn& in, uint32_t pc) {
+    // `in`'s block (which ends where the running one does) holds its own cost and count
+    // and those of the slots after it, which do not run now.
+    cycle_ -= in.block_cost - in.cost;
+    instret_ -= in.block_n - 1u;
+    pc_ = pc;
+    return in.fn(*this, in, pc);
 }
 
 void Cpu::forget_slot(uint32_t sram_offset) {

@@ -160,6 +160,42 @@ Handler chained(Handler fn) {
 #undef NICLAB_CHAINED
     return nullptr;
 }
+
+namespace {
+// A load or store inside a block: the handler's fast path, then on to the next slot.
+template <typename T>
+uint32_t chain_load(Cpu& c, const Insn& in, uint32_t pc) {
+    const uint32_t addr = r1(c, in) + uint32_t(in.imm);
+    uint32_t off;
+    if (!c.sram_hit(addr, sizeof(T), off)) [[unlikely]] return c.leave_block(in, pc);
+    T v;
+    std::memcpy(&v, c.sram_data() + off, sizeof(T));
+    rd(c, in) = uint32_t(int32_t(v));
+    return c.block_next(in, pc + 4);
+}
+template <typename T>
+uint32_t chain_store(Cpu& c, const Insn& in, uint32_t pc) {
+    const uint32_t addr = r1(c, in) + uint32_t(in.imm);
+    uint32_t off;
+    if (!c.sram_data_store_hit(addr, sizeof(T), off)) [[unlikely]] return c.leave_block(in, pc);
+    const T v = T(r2(c, in));
+    std::memcpy(c.sram_data() + off, &v, sizeof(T));
+    return c.block_next(in, pc + 4);
+}
+}  // namespace
+
+Handler threaded(Handler fn) {
+    if (Handler h = chained(fn)) return h;
+    if (fn == lb) return chain_load<int8_t>;
+    if (fn == lh) return chain_load<int16_t>;
+    if (fn == lw) return chain_load<uint32_t>;
+    if (fn == lbu) return chain_load<uint8_t>;
+    if (fn == lhu) return chain_load<uint16_t>;
+    if (fn == sb) return chain_store<uint8_t>;
+    if (fn == sh) return chain_store<uint16_t>;
+    if (fn == sw) return chain_store<uint32_t>;
+    return nullptr;
+}
 // Stands in for the handler of an instruction with a debugger breakpoint (Cpu::set_breakpoint).
 uint32_t debug_trap(Cpu& c, const Insn& in, uint32_t pc) { return c.debug_trap(in, pc); }
 

@@ -33,8 +33,14 @@ NICLAB_OPS(NICLAB_DECLARE_OP)
 
 // A register-only handler's threaded form (execute.cpp): runs it, then jumps straight
 // to the next slot's Insn::entry, so a block runs without returning to the loop.
-// Null for any other handler: those end their block.
+// Null for any other handler.
 Handler chained(Handler fn);
+// A handler's form inside a block: chained() for the register-only operations; for
+// loads and stores, a form whose fast path (an SRAM hit that needs nothing but its
+// base cost and the D-cache's bookkeeping) goes on to the next slot and whose every
+// other path leaves the block there (Cpu::leave_block). Null for any other handler
+// (branches, jumps, CSR and system instructions): those end their block.
+Handler threaded(Handler fn);
 
 }  // namespace niclab::core::op
 

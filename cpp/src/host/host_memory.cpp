@@ -6,8 +6,11 @@
 namespace niclab::host {
 
 HostMemory::Page& HostMemory::page_for_write(uint64_t page_number) {
+    if (Page* page = find_page(page_number)) return *page;
     auto& p = pages_[page_number];
-    if (!p) p = std::make_unique<Page>(Page{});
+    p = std::make_unique<Page>(Page{});
+    last_number_ = page_number;
+    last_page_ = p.get();
     return *p;
 }
 
@@ -20,9 +23,9 @@ void HostMemory::read(uint64_t addr, std::span<uint8_t> out) const {
         uint64_t a = addr + done;
         uint64_t in_page = a % kPageBytes;
         size_t n = std::min<uint64_t>(kPageBytes - in_page, out.size() - done);
-        auto it = pages_.find(a / kPageBytes);
-        if (it == pages_.end()) std::memset(out.data() + done, 0, n);
-        else std::memcpy(out.data() + done, it->second->data() + in_page, n);
+        const Page* page = find_page(a / kPageBytes);
+        if (!page) std::memset(out.data() + done, 0, n);
+        else std::memcpy(out.data() + done, page->data() + in_page, n);
         done += n;
     }
 }
@@ -55,6 +58,7 @@ void HostMemory::fill(uint64_t addr, uint8_t value, uint64_t length) {
             auto it = pages_.find(a / kPageBytes);
             if (it == pages_.end()) continue;
             if (n == kPageBytes) {
+                if (it->second.get() == last_page_) last_number_ = UINT64_MAX;
                 pages_.erase(it);  // a whole page zeroed is untouched again
                 continue;
             }

@@ -31,7 +31,13 @@ constexpr uint32_t slli(uint32_t rd, uint32_t rs1, uint32_t shamt) { return i_ty
 constexpr uint32_t div(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(1, rs2, rs1, 4, rd, 0x33); }
 constexpr uint32_t lw(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 2, rd, 0x03); }
 constexpr uint32_t sw(uint32_t rs2, uint32_t rs1, int32_t imm) { return s_type(imm, rs2, rs1, 2, 0x23); }
+constexpr uint32_t and_(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, rs2, rs1, 7, rd, 0x33); }
+constexpr uint32_t sltiu(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 3, rd, 0x13); }
+constexpr uint32_t lh(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 1, rd, 0x03); }
+constexpr uint32_t lbu(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 4, rd, 0x03); }
+constexpr uint32_t sh(uint32_t rs2, uint32_t rs1, int32_t imm) { return s_type(imm, rs2, rs1, 1, 0x23); }
 constexpr uint32_t beq(uint32_t rs1, uint32_t rs2, int32_t off) { return b_type(off, rs2, rs1, 0); }
+constexpr uint32_t blt(uint32_t rs1, uint32_t rs2, int32_t off) { return b_type(off, rs2, rs1, 4); }
 constexpr uint32_t bne(uint32_t rs1, uint32_t rs2, int32_t off) { return b_type(off, rs2, rs1, 1); }
 constexpr uint32_t jal(uint32_t rd, int32_t off) {
     uint32_t u = uint32_t(off);

@@ -43,7 +43,7 @@ struct Insn {
     uint8_t block_n = 0;
     uint16_t block_cost = 0, block_pre = 0;
     // How a block runs this slot: `fn` if it is the block's last instruction, else fn's
-    // threaded form, which goes on to the next slot's entry (op::chained).
+    // threaded form, which goes on to the next slot's entry (op::threaded).
     Handler entry = nullptr;
 };
 
@@ -183,6 +183,17 @@ public:
     // Charges it and gives the SRAM offset; false means "take the full path".
     bool sram_hit(uint32_t addr, uint32_t size, uint32_t& off);
     bool sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
+    // ---- a load or store inside a block (block.cpp) ----
+    // sram_store_hit for a page without decoded code (the data pages): no decode to forget.
+    bool sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
+    // On to the block's slot after `in`, unless a cost known only when it ran (an SRAM
+    // read with the D-cache off) moved the block's last start to the horizon: then the
+    // block ends before that slot, and the loop goes on from there. Returns the next pc.
+    uint32_t block_next(const Insn& in, uint32_t next_pc);
+    // `in`, inside a block, takes its full path (a miss, a device, a store into code, a
+    // trap): the block stops at it, with the counters where the per-instruction loop
+    // would have them, and it runs as that loop runs it.
+    uint32_t leave_block(const Insn& in, uint32_t pc);
     uint8_t* sram_data() { return sram_.data; }
     template <typename T> bool store(uint32_t addr, T value);
     void trap(uint32_t cause, uint32_t tval);  // synchronous exception at pc_
@@ -411,6 +422,32 @@ inline bool Cpu::sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
     dcache_.mark_dirty(line);
     forget_decode(off);  // code may have been overwritten
     return true;
+}
+
+inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
+    off = addr - sram_.cached_base;
+    if (!dcache_on_ || (addr & (size - 1)) || off >= fast_sram_size_ || code_pages_[off >> kCodePageShift])
+        return false;
+    const uint32_t line = off >> dline_shift_;
+    if (!dcache_.resident(line)) return false;
+    ++dcache_.accesses;
+    dcache_.mark_dirty(line);
+    return true;
+}
+
+inline uint32_t Cpu::block_next(const Insn& in, uint32_t next_pc) {
+    const Insn& next = (&in)[1];
+    // The block charged its whole base cost up front; the next slot's block (which ends
+    // where this one does) holds what is left, so the block's last instruction starts at
+    // cycle_ - (next.block_cost - next.block_pre). Should a cost paid on the way have
+    // moved that to the horizon, the loop takes the rest one instruction at a time: it
+    // stops where the first of them would start at the horizon.
+    if (cycle_ + next.block_pre - next.block_cost >= limit_) [[unlikely]] {
+        cycle_ -= next.block_cost;
+        instret_ -= next.block_n;
+        return next_pc;
+    }
+    return next.entry(*this, next, next_pc);
 }
 
 // ---- inline memory access: the cached SRAM view is the fast path ----

@@ -49,7 +49,22 @@ private:
     uint32_t inbound_pending_ = 0;  // sources with writes on their way
     using Page = std::array<uint8_t, kPageBytes>;
     Page& page_for_write(uint64_t page_number);
+    // The page, or null while untouched. The last one found is remembered: a DMA engine
+    // moves a message 64 bytes at a time through the same page (a hash lookup per packet
+    // was a tenth of a bulk transfer's host time). Pages never move, so it stays valid
+    // until its page is dropped (fill).
+    Page* find_page(uint64_t page_number) const {
+        if (page_number != last_number_) [[unlikely]] {
+            auto it = pages_.find(page_number);
+            if (it == pages_.end()) return nullptr;
+            last_number_ = page_number;
+            last_page_ = it->second.get();
+        }
+        return last_page_;
+    }
     std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+    mutable uint64_t last_number_ = UINT64_MAX;
+    mutable Page* last_page_ = nullptr;
 };
 
 }  // namespace niclab::host
