@@ -2,7 +2,8 @@
 // slots at a time instead of one instruction.
 //
 // A block starts at any slot and runs to the first branch, jump, CSR or system
-// instruction, or to the last word of its fetch line, whichever comes first. The
+// instruction, or to the end of its code page, or - unless the core fetches through
+// its I-cache - to the last word of its fetch line, whichever comes first. The
 // instructions before its last one are register-only, loads or stores. A register-only
 // one reads and writes registers and nothing else. A load or store inside a block goes
 // on to the next slot only on its fast path: an SRAM access through the cached view that
@@ -15,8 +16,10 @@
 // instruction that runs as the loop would run it can look at or move the counters, the
 // pc, the horizon or the fetch state. When the per-instruction loop would have passed
 // every one of its checks inside the block - the horizon (cycle_ < limit_ before each
-// instruction: cycle_ + block_pre < limit_ before the first) and the fetch line (one
-// line per block) - the block charges its base cost and instruction count once and
+// instruction: cycle_ + block_pre < limit_ before the first) and each line it enters
+// (the loop's fetch_hit, which a block's last slot of a line calls before going on: a
+// line that is not an I-cache hit ends the block there, and the loop fetches it) - the
+// block charges its base cost and instruction count once and
 // runs its handlers back to back, and an instruction that leaves it, or its last,
 // finds cycle_, instret_ and pc_ exactly where that loop would have left them. That is
 // what makes every device access, interrupt and trap happen at the same cycle as on
@@ -50,7 +53,10 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
     const uint32_t line_mask = (1u << fetch_shift_) - 1;
     const uint32_t to_line_end = (((pc | line_mask) - pc) >> 2) + 1;
     const uint32_t to_page_end = kCodePageSlots - uint32_t(first - fetch_page_);
-    const uint32_t limit = std::min({to_line_end, to_page_end, (sram_.size - off) >> 2, kMaxBlock});
+    // Into the following lines only while fetching is through the I-cache: otherwise
+    // entering a line costs a fill, and the block would stop at each line's end anyway.
+    const bool lines = fetch_cached_ && icache_on_;
+    const uint32_t limit = std::min({lines ? to_page_end : to_line_end, to_page_end, (sram_.size - off) >> 2, kMaxBlock});
     uint32_t n = 0;
     while (n < limit) {
         Insn& slot = first[n++];
@@ -63,7 +69,8 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
             std::memcpy(&raw, sram_.data + off + 4 * (n - 1), 4);
             slot = decode(raw, cfg_);
         }
-        if (n == limit || !(slot.entry = op::threaded(slot.fn))) break;
+        const bool line_end = ((pc + 4 * n) & line_mask) == 0;  // the next slot starts a line
+        if (n == limit || !(slot.entry = op::threaded(slot.fn, line_end))) break;
     }
     first[n - 1].entry = first[n - 1].fn;
     // A polling loop's closing branch looks for passes to skip (spin.cpp).

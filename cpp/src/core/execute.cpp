@@ -145,10 +145,12 @@ uint32_t decode(Cpu& c, const Insn& in, uint32_t) { return c.decode_and_execute(
 
 namespace {
 // The handler inlined, then a tail jump to the next slot of the block: one indirect
-// jump per instruction, each at its own site, instead of a call and a return through the loop.
-template <Handler H>
+// jump per instruction, each at its own site, instead of a call and a return through the
+// loop. kCross: the slot is the last of its fetch line (Cpu::block_next).
+template <Handler H, bool kCross = false>
 uint32_t chain(Cpu& c, const Insn& in, uint32_t pc) {
     pc = H(c, in, pc);
+    if constexpr (kCross) return c.block_next<true>(in, pc);
     const Insn& next = (&in)[1];
     return next.entry(c, next, pc);
 }
@@ -163,7 +165,7 @@ Handler chained(Handler fn) {
 
 namespace {
 // A load or store inside a block: the handler's fast path, then on to the next slot.
-template <typename T>
+template <typename T, bool kCross>
 uint32_t chain_load(Cpu& c, const Insn& in, uint32_t pc) {
     const uint32_t addr = r1(c, in) + uint32_t(in.imm);
     uint32_t off;
@@ -171,31 +173,36 @@ uint32_t chain_load(Cpu& c, const Insn& in, uint32_t pc) {
     T v;
     std::memcpy(&v, c.sram_data() + off, sizeof(T));
     rd(c, in) = uint32_t(int32_t(v));
-    return c.block_next(in, pc + 4);
+    return c.block_next<kCross>(in, pc + 4);
 }
-template <typename T>
+template <typename T, bool kCross>
 uint32_t chain_store(Cpu& c, const Insn& in, uint32_t pc) {
     const uint32_t addr = r1(c, in) + uint32_t(in.imm);
     uint32_t off;
     if (!c.sram_data_store_hit(addr, sizeof(T), off)) [[unlikely]] return c.leave_block(in, pc);
     const T v = T(r2(c, in));
     std::memcpy(c.sram_data() + off, &v, sizeof(T));
-    return c.block_next(in, pc + 4);
+    return c.block_next<kCross>(in, pc + 4);
+}
+
+template <bool kCross>
+Handler threaded_form(Handler fn) {
+#define NICLAB_THREADED(name) if (fn == name) return chain<name, kCross>;
+    NICLAB_STRAIGHT_OPS(NICLAB_THREADED)
+#undef NICLAB_THREADED
+    if (fn == lb) return chain_load<int8_t, kCross>;
+    if (fn == lh) return chain_load<int16_t, kCross>;
+    if (fn == lw) return chain_load<uint32_t, kCross>;
+    if (fn == lbu) return chain_load<uint8_t, kCross>;
+    if (fn == lhu) return chain_load<uint16_t, kCross>;
+    if (fn == sb) return chain_store<uint8_t, kCross>;
+    if (fn == sh) return chain_store<uint16_t, kCross>;
+    if (fn == sw) return chain_store<uint32_t, kCross>;
+    return nullptr;
 }
 }  // namespace
 
-Handler threaded(Handler fn) {
-    if (Handler h = chained(fn)) return h;
-    if (fn == lb) return chain_load<int8_t>;
-    if (fn == lh) return chain_load<int16_t>;
-    if (fn == lw) return chain_load<uint32_t>;
-    if (fn == lbu) return chain_load<uint8_t>;
-    if (fn == lhu) return chain_load<uint16_t>;
-    if (fn == sb) return chain_store<uint8_t>;
-    if (fn == sh) return chain_store<uint16_t>;
-    if (fn == sw) return chain_store<uint32_t>;
-    return nullptr;
-}
+Handler threaded(Handler fn, bool line_end) { return line_end ? threaded_form<true>(fn) : threaded_form<false>(fn); }
 // Stands in for the handler of an instruction with a debugger breakpoint (Cpu::set_breakpoint).
 uint32_t debug_trap(Cpu& c, const Insn& in, uint32_t pc) { return c.debug_trap(in, pc); }
 

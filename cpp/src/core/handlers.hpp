@@ -38,9 +38,11 @@ Handler chained(Handler fn);
 // A handler's form inside a block: chained() for the register-only operations; for
 // loads and stores, a form whose fast path (an SRAM hit that needs nothing but its
 // base cost and the D-cache's bookkeeping) goes on to the next slot and whose every
-// other path leaves the block there (Cpu::leave_block). Null for any other handler
-// (branches, jumps, CSR and system instructions): those end their block.
-Handler threaded(Handler fn);
+// other path leaves the block there (Cpu::leave_block). With `line_end` (the slot is
+// the last word of its fetch line), it enters the next line as the loop would first
+// (Cpu::block_next). Null for any other handler (branches, jumps, CSR and system
+// instructions): those end their block.
+Handler threaded(Handler fn, bool line_end);
 
 }  // namespace niclab::core::op
 

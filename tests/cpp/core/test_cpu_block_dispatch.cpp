@@ -111,8 +111,10 @@ TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
 
 INSTANTIATE_TEST_SUITE_P(Views, BlockDispatch, core_variants(kUncachedBase), variant_name);
 
-// Loads and stores inside a block, each line of the loop a block with them in its
-// middle: their fast path goes on through the block, every other path leaves it there.
+// Loads and stores inside a block, in the middle of blocks that run on into the next
+// fetch line: their fast path goes on through the block, every other path leaves it
+// there. The I-cache is small, so after an interrupt a block finds the next line gone
+// and ends before it.
 // The D-cache is small, so the loop's walk over 8 KB misses it and writes dirty lines
 // back; besides, loads from the uncached view, a store into the code page, a load that
 // is misaligned once in four passes (a trap the handler steps over), and a device
@@ -179,6 +181,8 @@ CpuOutcome run_memory(const CoreVariant& v, bool blocks) {
     core::CoreConfig cfg;
     cfg.dcache.size_bytes = 2048;  // 64 lines: the walk over 8 KB keeps missing
     cfg.dcache.ways = 2;
+    cfg.icache.size_bytes = 128;   // 4 lines: the loop's three fit until the handler's evict them
+    cfg.icache.ways = 2;
     CoreRig rig(cfg);
     rig.load(0, memory_loop());
     rig.load(kIsr, trap_handler());
@@ -207,6 +211,9 @@ TEST_P(BlockDispatch, LoadsAndStoresInsideBlocksGiveTheSameResults) {
     ASSERT_GT(single.counts.exceptions, 10u) << "no misaligned load trapped";
     ASSERT_GT(single.counts.uncached_loads, 100u);
     ASSERT_GT(single.counts.device_loads, 100u);
+    if (GetParam().caches && GetParam().entry == 0) {  // fetched through the I-cache
+        ASSERT_GT(single.icache_misses, 50u);
+    }
     if (GetParam().caches) {
         ASSERT_GT(single.dcache_misses, 200u);
         ASSERT_GT(single.dcache_writebacks, 100u);

@@ -188,8 +188,10 @@ public:
     bool sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
     // On to the block's slot after `in`, unless a cost known only when it ran (an SRAM
     // read with the D-cache off) moved the block's last start to the horizon: then the
-    // block ends before that slot, and the loop goes on from there. Returns the next pc.
-    uint32_t block_next(const Insn& in, uint32_t next_pc);
+    // block ends before that slot, and the loop goes on from there. With kCross, `in` is
+    // the last word of its fetch line: the next slot is entered as the loop enters a line
+    // (fetch_hit), and where that takes more than an I-cache hit the block ends there too.
+    template <bool kCross> uint32_t block_next(const Insn& in, uint32_t next_pc);
     // `in`, inside a block, takes its full path (a miss, a device, a store into code, a
     // trap): the block stops at it, with the counters where the per-instruction loop
     // would have them, and it runs as that loop runs it.
@@ -435,6 +437,7 @@ inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off
     return true;
 }
 
+template <bool kCross>
 inline uint32_t Cpu::block_next(const Insn& in, uint32_t next_pc) {
     const Insn& next = (&in)[1];
     // The block charged its whole base cost up front; the next slot's block (which ends
@@ -442,7 +445,7 @@ inline uint32_t Cpu::block_next(const Insn& in, uint32_t next_pc) {
     // cycle_ - (next.block_cost - next.block_pre). Should a cost paid on the way have
     // moved that to the horizon, the loop takes the rest one instruction at a time: it
     // stops where the first of them would start at the horizon.
-    if (cycle_ + next.block_pre - next.block_cost >= limit_) [[unlikely]] {
+    if (cycle_ + next.block_pre - next.block_cost >= limit_ || (kCross && !fetch_hit(next_pc))) [[unlikely]] {
         cycle_ -= next.block_cost;
         instret_ -= next.block_n;
         return next_pc;
