@@ -19,11 +19,11 @@
 // instruction: cycle_ + block_pre < limit_ before the first) and each line it enters
 // (the loop's fetch_hit, which a block's last slot of a line calls before going on: a
 // line that is not an I-cache hit ends the block there, and the loop fetches it) - the
-// block charges its base cost and instruction count once and
-// runs its handlers back to back, and an instruction that leaves it, or its last,
-// finds cycle_, instret_ and pc_ exactly where that loop would have left them. That is
-// what makes every device access, interrupt and trap happen at the same cycle as on
-// the per-instruction path; near the horizon the loop takes that path.
+// block charges its base cost and instruction count once and runs its handlers back to
+// back, and an instruction that leaves it, or its last, finds cycle_, instret_ and pc_
+// exactly where that loop would have left them. That is what makes every device access,
+// interrupt and trap happen at the same cycle as on the per-instruction path; near the
+// horizon the loop takes that path.
 //
 // A block runs as threaded code: each slot's entry is its handler's threaded form
 // (op::threaded), which jumps on to the next slot's entry, and the last slot's entry is

@@ -50,9 +50,9 @@ private:
     using Page = std::array<uint8_t, kPageBytes>;
     Page& page_for_write(uint64_t page_number);
     // The page, or null while untouched. The last one found is remembered: a DMA engine
-    // moves a message 64 bytes at a time through the same page (a hash lookup per packet
-    // was a tenth of a bulk transfer's host time). Pages never move, so it stays valid
-    // until its page is dropped (fill).
+    // moves a message 64 bytes at a time through the same page, so a hash lookup per
+    // packet became one per page (0.9 % of an 8 MB transfer's host instructions). Pages
+    // never move, so it stays valid until its page is dropped (fill).
     Page* find_page(uint64_t page_number) const {
         if (page_number != last_number_) [[unlikely]] {
             auto it = pages_.find(page_number);
