@@ -7,6 +7,7 @@
 // blocks), and self-modifying code inside a block. A block that charged a cycle too
 // many, or ran past the horizon, would take an interrupt at another mepc or mcycle,
 // which the interrupt handler logs to SRAM.
+#include <initializer_list>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -23,8 +24,9 @@ constexpr uint32_t kIsr = 0x200, kData = 0x400, kLog = 0x1000, kSmcWord = 0x6c;
 constexpr uint32_t kAckOffset = 8;  // a device store here acknowledges the timer interrupt
 const uint32_t kSmcA = addi(1, 1, 1), kSmcB = addi(1, 1, 3);
 
-std::vector<uint32_t> main_loop() {
-    return {
+// 0x00-0x1c: x9 points at the device, traps go to kIsr, the timer interrupt is on.
+std::vector<uint32_t> with_prologue(std::initializer_list<uint32_t> loop) {
+    std::vector<uint32_t> words = {
         lui(9, FakeBus::kDeviceBase >> 12),  // 0x00
         addi(5, 0, int32_t(kIsr)),           // 0x04
         csrrw(0, kMtvec, 5),                 // 0x08
@@ -33,6 +35,13 @@ std::vector<uint32_t> main_loop() {
         addi(5, 0, 8),                       // 0x14  mstatus.MIE
         csrrs(0, kMstatus, 5),               // 0x18
         nop(),                               // 0x1c
+    };
+    words.insert(words.end(), loop);
+    return words;
+}
+
+std::vector<uint32_t> main_loop() {
+    return with_prologue({
         addi(10, 10, 1),                     // 0x20  loop:
         add(11, 11, 10),                     // 0x24
         xor_(12, 12, 11),                    // 0x28
@@ -57,7 +66,7 @@ std::vector<uint32_t> main_loop() {
         div(3, 2, 10),                       // 0x74
         addi(4, 4, 1),                       // 0x78
         jal(0, 0x20 - 0x7c),                 // 0x7c  -> loop
-    };
+    });
 }
 
 std::vector<uint32_t> interrupt_handler() {
@@ -72,16 +81,22 @@ std::vector<uint32_t> interrupt_handler() {
     };
 }
 
+// The program at 0 and its trap handler at kIsr, the core started as the variant says.
+core::Cpu& start(CoreRig& rig, const CoreVariant& v, bool blocks, const std::vector<uint32_t>& program,
+                 const std::vector<uint32_t>& handler) {
+    rig.load(0, program);
+    rig.load(kIsr, handler);
+    rig.cpu.set_block_dispatch(blocks);
+    rig.cpu.release_reset(v.entry);
+    rig.cpu.set_cache_enable(v.caches, v.caches);
+    return rig.cpu;
+}
+
 // One machine: a core, a fake bus whose interrupt acknowledgement re-arms the timer
 // interrupt at an irregular later time, and events that move the horizon besides.
 CpuOutcome run(const CoreVariant& v, bool blocks) {
     CoreRig rig;
-    rig.load(0, main_loop());
-    rig.load(kIsr, interrupt_handler());
-    core::Cpu& cpu = rig.cpu;
-    cpu.set_block_dispatch(blocks);
-    cpu.release_reset(v.entry);
-    cpu.set_cache_enable(v.caches, v.caches);
+    core::Cpu& cpu = start(rig, v, blocks, main_loop(), interrupt_handler());
     cpu.set_reg(20, kData);
     cpu.set_reg(21, kLog);
     cpu.set_reg(25, kSmcWord);
@@ -123,16 +138,8 @@ INSTANTIATE_TEST_SUITE_P(Views, BlockDispatch, core_variants(kUncachedBase), var
 constexpr uint32_t kWalk = 0x4000, kCodeData = 0x1f0;
 
 std::vector<uint32_t> memory_loop() {
-    return {
-        lui(9, FakeBus::kDeviceBase >> 12),  // 0x00
-        addi(5, 0, int32_t(kIsr)),           // 0x04
-        csrrw(0, kMtvec, 5),                 // 0x08
-        addi(5, 0, int32_t(core::kMipMTIP)), // 0x0c
-        csrrw(0, kMie, 5),                   // 0x10
-        addi(5, 0, 8),                       // 0x14  mstatus.MIE
-        csrrs(0, kMstatus, 5),               // 0x18
-        nop(),                               // 0x1c
-        addi(10, 10, 1),                     // 0x20  loop: one line, one block
+    return with_prologue({
+        addi(10, 10, 1),                     // 0x20  loop
         slli(15, 10, 5),                     // 0x24  a line further each pass
         and_(15, 15, 22),                    // 0x28  ... within 8 KB
         add(16, 20, 15),                     // 0x2c
@@ -145,36 +152,32 @@ std::vector<uint32_t> memory_loop() {
         lh(26, 24, 0),                       // 0x48
         andi(27, 10, 3),                     // 0x4c
         sltiu(27, 27, 1),                    // 0x50  1 once in 4 passes
-        add(28, 24, 27),                     // 0x54
-        lw(29, 28, 0),                       // 0x58  then misaligned: a trap
+        add(7, 24, 27),                      // 0x54
+        lw(29, 7, 0),                        // 0x58  then misaligned: a trap
         add(4, 4, 29),                       // 0x5c
         addi(4, 4, 1),                       // 0x60  the last line
         lw(31, 9, 0),                        // 0x64  device load: leaves the block
         add(18, 18, 31),                     // 0x68
         jal(0, 0x20 - 0x6c),                 // 0x6c  -> loop
-    };
+    });
 }
 
-// The timer's interrupts are logged as in interrupt_handler(); a misaligned load is
-// stepped over, its pc logged.
+// A misaligned load is stepped over, its pc logged; the timer's interrupts go on to
+// interrupt_handler() at 0x20.
 std::vector<uint32_t> trap_handler() {
-    return {
-        csrr(30, kMcause),  // 0x00
-        blt(30, 0, 0x1c),   // 0x04  an interrupt -> 0x20
-        csrr(30, kMepc),    // 0x08
-        addi(30, 30, 4),    // 0x0c
-        csrrw(0, kMepc, 30),// 0x10
-        sw(30, 21, 0),      // 0x14
-        addi(21, 21, 4),    // 0x18
-        mret(),             // 0x1c
-        csrr(30, kMepc),    // 0x20
-        sw(30, 21, 0),      // 0x24
-        csrr(30, kMcycle),  // 0x28
-        sw(30, 21, 4),      // 0x2c
-        addi(21, 21, 8),    // 0x30
-        sw(0, 9, int32_t(kAckOffset)),  // 0x34
-        mret(),             // 0x38
+    std::vector<uint32_t> words = {
+        csrr(30, kMcause),    // 0x00
+        blt(30, 0, 0x1c),     // 0x04  an interrupt -> 0x20
+        csrr(30, kMepc),      // 0x08
+        addi(30, 30, 4),      // 0x0c
+        csrrw(0, kMepc, 30),  // 0x10
+        sw(30, 21, 0),        // 0x14
+        addi(21, 21, 4),      // 0x18
+        mret(),               // 0x1c
     };
+    const std::vector<uint32_t> timer = interrupt_handler();
+    words.insert(words.end(), timer.begin(), timer.end());
+    return words;
 }
 
 CpuOutcome run_memory(const CoreVariant& v, bool blocks) {
@@ -184,12 +187,7 @@ CpuOutcome run_memory(const CoreVariant& v, bool blocks) {
     cfg.icache.size_bytes = 128;   // 4 lines: the loop's three fit until the handler's evict them
     cfg.icache.ways = 2;
     CoreRig rig(cfg);
-    rig.load(0, memory_loop());
-    rig.load(kIsr, trap_handler());
-    core::Cpu& cpu = rig.cpu;
-    cpu.set_block_dispatch(blocks);
-    cpu.release_reset(v.entry);
-    cpu.set_cache_enable(v.caches, v.caches);
+    core::Cpu& cpu = start(rig, v, blocks, memory_loop(), trap_handler());
     cpu.set_reg(20, kWalk);
     cpu.set_reg(21, kLog);
     cpu.set_reg(22, 0x1fe0);
