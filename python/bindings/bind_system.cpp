@@ -46,9 +46,9 @@ std::unordered_map<const System*, std::thread::id>& running() {
 void refuse_if_running_elsewhere(const System& s, const char* what) {
     auto it = running().find(&s);
     if (it != running().end() && it->second != std::this_thread::get_id())
-        throw std::runtime_error(std::string(what) +
-                                 ": the system is being run by another thread; use it from that run's observer or "
-                                 "once the run has returned");
+        throw SystemBusy(what, std::string(what) +
+                                   ": the system is being run by another thread; use it from that run's observer or "
+                                   "once the run has returned");
 }
 
 struct HostMemoryRef {

@@ -2,6 +2,8 @@
 // Shared declarations of the pybind11 module: one bind_* function per layer.
 #include <pybind11/pybind11.h>
 
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +36,19 @@ inline pybind11::str text(std::string_view s) {
 }
 pybind11::object from_json(const nlohmann::json& j);
 
+}  // namespace niclab::bindings
+
+namespace niclab::bindings {
+// A System reached from another thread while one runs it (niclab.errors.SystemBusy).
+class SystemBusy : public std::runtime_error {
+public:
+    SystemBusy(const std::string& operation, const std::string& message)
+        : std::runtime_error(message), operation_(operation) {}
+    const std::string& operation() const { return operation_; }
+
+private:
+    std::string operation_;
+};
 }  // namespace niclab::bindings
 
 namespace niclab::core { class FirmwareFault; }

@@ -132,6 +132,10 @@ void register_errors(py::module_&) {
             d["tap"] = e.tap();
             d["path"] = e.path();
             raise("CaptureError", e.what(), d);
+        } catch (const SystemBusy& e) {
+            py::dict d;
+            d["operation"] = e.operation();
+            raise("SystemBusy", e.what(), d);
         } catch (const niclab::Error& e) {
             raise("NiclabError", e.what(), py::dict());
         }

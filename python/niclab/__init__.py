@@ -14,7 +14,7 @@ from .errors import (BootTimeout, CaptureError, ConfigError, DriverError, DsnicE
                      GrimMemoryError, GrimMulticastError,
                      GrimSocketError,
                      MessageFormatError, NiclabError,
-                     PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, TraceBuildIdMismatch,
+                     PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, SystemBusy, TraceBuildIdMismatch,
                      TraceError, TraceFormatError, UnknownPriorityError)
 from . import capture, experiments, fits
 from .experiments import Result, list_experiments, parts, run, systems

@@ -239,3 +239,14 @@ class CaptureError(NiclabError, ValueError):
         super().__init__(message)
         self.tap = tap
         self.path = path
+
+
+class SystemBusy(NiclabError, RuntimeError):
+    """A System reached from one thread while another thread runs it: its host memory
+    or a second run (a run releases the GIL, and the simulation's state is its own).
+    Use it from that run's observer, or once the run has returned.
+
+    Attributes: ``operation`` (e.g. ``"host memory read"``, ``"run"``).
+    """
+
+    operation = ""

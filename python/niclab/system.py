@@ -105,8 +105,9 @@ class System:
         Runs until simulated time `until_us`, or for `for_us` more microseconds, or
         (neither given) until nothing is left to do. The GIL is released while
         running; another thread that reads or writes this system's host memory, or
-        runs it, meanwhile gets a RuntimeError (the observer, on the run's own thread,
-        may read it). `observer(now_us)` is called every `interval_us` of simulated time;
+        runs it, meanwhile gets a SystemBusy error (a RuntimeError naming the
+        operation; the observer, on the run's own thread, may read it).
+        `observer(now_us)` is called every `interval_us` of simulated time;
         returning False stops the run early (it can be resumed). Ctrl-C stops it too.
         Returns a dict: reached_us, stopped, faulted_nodes, dead_nodes (marked by RAS).
         """

@@ -187,10 +187,14 @@ def test_a_system_running_in_another_thread_refuses_its_host_memory_and_a_second
     runner.start()
     try:
         assert in_observer.wait(30)
-        for touch in (lambda: mem.read(0x1000, 6), lambda: mem.write(0x1000, b"x"), lambda: mem.pages_touched,
-                      lambda: sys_.run(until_us=2000)):
-            with pytest.raises(RuntimeError, match="being run by another thread"):
+        for operation, touch in (("host memory read", lambda: mem.read(0x1000, 6)),
+                                 ("host memory write", lambda: mem.write(0x1000, b"x")),
+                                 ("host memory pages_touched", lambda: mem.pages_touched),
+                                 ("run", lambda: sys_.run(until_us=2000))):
+            with pytest.raises(niclab.SystemBusy, match="being run by another thread") as caught:
                 touch()
+            assert caught.value.operation == operation
+            assert isinstance(caught.value, RuntimeError)
     finally:
         release.set()
         runner.join(30)
