@@ -36,9 +36,6 @@ inline pybind11::str text(std::string_view s) {
 }
 pybind11::object from_json(const nlohmann::json& j);
 
-}  // namespace niclab::bindings
-
-namespace niclab::bindings {
 // A System reached from another thread while one runs it (niclab.errors.SystemBusy).
 class SystemBusy : public std::runtime_error {
 public:
