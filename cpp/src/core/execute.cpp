@@ -147,7 +147,7 @@ namespace {
 // The handler inlined, then a tail jump to the next slot of the block: one indirect
 // jump per instruction, each at its own site, instead of a call and a return through the
 // loop. kCross: the slot is the last of its fetch line (Cpu::block_next).
-template <Handler H, bool kCross = false>
+template <Handler H, bool kCross>
 uint32_t chain(Cpu& c, const Insn& in, uint32_t pc) {
     pc = H(c, in, pc);
     if constexpr (kCross) return c.block_next<true>(in, pc);
@@ -156,11 +156,11 @@ uint32_t chain(Cpu& c, const Insn& in, uint32_t pc) {
 }
 }  // namespace
 
-Handler chained(Handler fn) {
-#define NICLAB_CHAINED(name) if (fn == name) return chain<name>;
-    NICLAB_STRAIGHT_OPS(NICLAB_CHAINED)
-#undef NICLAB_CHAINED
-    return nullptr;
+bool register_only(Handler fn) {
+#define NICLAB_REGISTER_ONLY(name) if (fn == name) return true;
+    NICLAB_STRAIGHT_OPS(NICLAB_REGISTER_ONLY)
+#undef NICLAB_REGISTER_ONLY
+    return false;
 }
 
 namespace {

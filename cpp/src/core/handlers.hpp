@@ -31,15 +31,14 @@ NICLAB_OPS(NICLAB_DECLARE_OP)
 // The closing branch of a polling loop (spin.cpp): the branch, then Cpu::spin_check.
 [[gnu::visibility("hidden")]] uint32_t spin_branch(Cpu& c, const Insn& in, uint32_t pc);
 
-// A register-only handler's threaded form (execute.cpp): runs it, then jumps straight
-// to the next slot's Insn::entry, so a block runs without returning to the loop.
-// Null for any other handler.
-Handler chained(Handler fn);
-// A handler's form inside a block: chained() for the register-only operations; for
-// loads and stores, a form whose fast path (an SRAM hit that needs nothing but its
-// base cost and the D-cache's bookkeeping) goes on to the next slot and whose every
-// other path leaves the block there (Cpu::leave_block). With `line_end` (the slot is
-// the last word of its fetch line), it enters the next line as the loop would first
+// Is it one of NICLAB_STRAIGHT_OPS (execute.cpp)?
+bool register_only(Handler fn);
+// A handler's form inside a block (execute.cpp): it runs the handler, then jumps
+// straight to the next slot's Insn::entry, so a block runs without returning to the
+// loop. For loads and stores, only their fast path (an SRAM hit that needs nothing but
+// its base cost and the D-cache's bookkeeping) goes on to the next slot; every other
+// path leaves the block there (Cpu::leave_block). With `line_end` (the slot is the
+// last word of its fetch line), it enters the next line as the loop would first
 // (Cpu::block_next). Null for any other handler (branches, jumps, CSR and system
 // instructions): those end their block.
 Handler threaded(Handler fn, bool line_end);

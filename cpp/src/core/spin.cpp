@@ -63,7 +63,7 @@ bool spin_loop(const Insn* branch, uint32_t before) {
     uint64_t written = 0;
     for (uint32_t k = 0; k < body; ++k) {
         const Insn& in = head[k];
-        if (!is_load(in.fn) && !op::chained(in.fn)) return false;  // not decoded, or not a load or register-only
+        if (!is_load(in.fn) && !op::register_only(in.fn)) return false;  // not decoded, or not a load or register-only
         written |= bit(in.rd);
     }
     written &= ~bit(32);  // the x0 sink is never read
