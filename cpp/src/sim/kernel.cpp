@@ -1,6 +1,7 @@
 #include "niclab/sim/kernel.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -284,7 +285,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
             if (b >= nodes) throw std::invalid_argument("set_lookahead: neighbour " + std::to_string(b) + " is not a node");
     lookahead_ = std::max(lookahead, Time{});
     neighbours_ = lookahead_on() ? std::move(neighbours) : std::vector<std::vector<uint32_t>>{};
-    clocks_.clear();
+    std::fill(clock_tree_.begin(), clock_tree_.end(), Time::max());
     node_heaps_.assign(lookahead_on() ? nodes + 1 : 0, {});
     node_next_at_.assign(node_heaps_.size(), Time::max());
     node_reach_at_.assign(lookahead_on() ? nodes : 0, Time::max());
@@ -346,7 +347,6 @@ void Kernel::set_runnable_node(Runnable* r, uint32_t node) {
 
 void Kernel::add_runnable(Runnable* r) {
     r->order_ = next_order_++;
-    clock_versions_.push_back(0);  // its place: order_ counts up from 0
     runnables_.push_back(r);
     if (lookahead_on() && r->node_ < node_runnables_.size()) node_runnables_[r->node_].push_back(r);
     r->granted_ = Time{};  // it has run nowhere yet
@@ -425,16 +425,24 @@ void Kernel::unpark(std::vector<Parked>& heap, Time t) {
 
 // ---- lookahead ----
 
-// The earliest time anything can still happen: the next event, or the earliest awake
-// core (a core lagging behind may yet schedule something at its own time) - less the
-// lookahead, the earliest anything can reach another node: a core's reach is added.
-Time Kernel::earliest() {
-    while (!clocks_.empty() && clocks_.front().version != clock_versions_[clocks_.front().order]) {
-        std::pop_heap(clocks_.begin(), clocks_.end());
-        clocks_.pop_back();
+void Kernel::set_clock(uint64_t order, Time at) {
+    if (order >= clock_leaves_) {  // more leaves: the old ones move, the inner entries are made again
+        const size_t leaves = std::max<size_t>(64, std::bit_ceil(order + 1));
+        std::vector<Time> tree(2 * leaves, Time::max());
+        std::copy_n(clock_tree_.begin() + std::ptrdiff_t(clock_leaves_), clock_leaves_, tree.begin() + std::ptrdiff_t(leaves));
+        for (size_t i = leaves - 1; i >= 1; --i) tree[i] = std::min(tree[2 * i], tree[2 * i + 1]);
+        clock_tree_ = std::move(tree);
+        clock_leaves_ = leaves;
     }
-    const Time core = clocks_.empty() ? Time::max() : clocks_.front().at;
-    return std::min(next_event_time(), core);
+    size_t i = clock_leaves_ + order;
+    if (clock_tree_[i] == at) return;
+    clock_tree_[i] = at;
+    // Up the path while the least changes: above an entry that kept its value nothing does.
+    for (i >>= 1; i >= 1; i >>= 1) {
+        const Time least = std::min(clock_tree_[2 * i], clock_tree_[2 * i + 1]);
+        if (clock_tree_[i] == least) break;
+        clock_tree_[i] = least;
+    }
 }
 
 // The earliest an awake runnable's doings can reach another node, less the lookahead.
@@ -444,16 +452,9 @@ Time Kernel::reach_of(const Runnable* r) const {
     return plus(t, reach_[r->node_]);
 }
 
-// Where an awake runnable's clock stands, for earliest(): a fresh entry supersedes its last.
+// Where an awake runnable's clock stands, for earliest(), and its node's least clock.
 void Kernel::note_clock(Runnable* r) {
-    if (clocks_.size() > 4 * runnables_.size() + 64) {  // superseded entries not yet on top
-        clocks_.clear();
-        for (Runnable* a : runnables_)
-            if (a->awake_ && a != r && a != running_) clocks_.push_back(Clock{reach_of(a), clock_versions_[a->order_], a->order_});
-        std::make_heap(clocks_.begin(), clocks_.end());
-    }
-    clocks_.push_back(Clock{reach_of(r), ++clock_versions_[r->order_], r->order_});
-    std::push_heap(clocks_.begin(), clocks_.end());
+    set_clock(r->order_, reach_of(r));
     note_node_reach(r->node_);
 }
 
