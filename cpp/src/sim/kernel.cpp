@@ -327,7 +327,7 @@ void Kernel::set_reach(uint32_t node, Time extra) {
     // Its awake cores' entries in the clocks take the new reach at once: a lower one before
     // anything that relies on it can happen (the running core gets its entry after its run).
     for (Runnable* r : node_runnables_[node])
-        if (r->awake_ && r != running_) note_clock(r);
+        if (r->awake_ && r != running_) note_clock(r, r->local_time());
 }
 
 void Kernel::set_reach_hints(bool on) {
@@ -347,6 +347,8 @@ void Kernel::set_runnable_node(Runnable* r, uint32_t node) {
 
 void Kernel::add_runnable(Runnable* r) {
     r->order_ = next_order_++;
+    const std::span<const std::byte> hot = r->hot_memory();
+    hot_.push_back(Hot{hot.data(), std::min<uint32_t>(kHotLines, uint32_t((hot.size() + 63) / 64))});
     runnables_.push_back(r);
     if (lookahead_on() && r->node_ < node_runnables_.size()) node_runnables_[r->node_].push_back(r);
     r->granted_ = Time{};  // it has run nowhere yet
@@ -393,7 +395,7 @@ void Kernel::wake(Runnable* r) {
         if (r->awake_ && (r->waits_ == kWaitNone || r->local_time() == r->parked_at_)) return;
         if (r->waits_ != kWaitNone) leave_waits(r);  // its local time changed while parked (a reset)
         set_awake(r, true);
-        note_clock(r);
+        note_clock(r, r->local_time());
         make_ready(r);
         return;
     }
@@ -446,23 +448,25 @@ void Kernel::set_clock(uint64_t order, Time at) {
 }
 
 // The earliest an awake runnable's doings can reach another node, less the lookahead.
-Time Kernel::reach_of(const Runnable* r) const {
-    const Time t = r->local_time();
-    if (!reach_hints_ || r->node_ >= reach_.size()) return t;
-    return plus(t, reach_[r->node_]);
+Time Kernel::reach_at(uint32_t node, Time t) const {
+    if (!reach_hints_ || node >= reach_.size()) return t;
+    return plus(t, reach_[node]);
 }
 
-// Where an awake runnable's clock stands, for earliest(), and its node's least clock.
-void Kernel::note_clock(Runnable* r) {
-    set_clock(r->order_, reach_of(r));
-    note_node_reach(r->node_);
+// Where an awake runnable's clock stands (its local time t), for earliest(), and its
+// node's least clock: for the node's only core, that one.
+void Kernel::note_clock(Runnable* r, Time t) {
+    const Time at = reach_at(r->node_, t);
+    set_clock(r->order_, at);
+    if (r->node_ < node_reach_at_.size() && node_runnables_[r->node_].size() == 1) node_reach_at_[r->node_] = at;
+    else note_node_reach(r->node_);
 }
 
 void Kernel::note_node_reach(uint32_t node) {
     if (node >= node_reach_at_.size()) return;
     Time least = Time::max();
     for (const Runnable* o : node_runnables_[node])
-        if (o->awake_ && o != running_) least = std::min(least, reach_of(o));
+        if (o->awake_ && o != running_) least = std::min(least, reach_at(node, o->local_time()));
     node_reach_at_[node] = least;
 }
 
@@ -473,25 +477,29 @@ Time Kernel::far_bound(const Runnable* r) {
     // neighbours (and r's node's other cores, as without neighbours) over one. A
     // neighbour's asleep core is woken by its node's events, which bound it.
     Time near = plus(e, lookahead_ + lookahead_);
-    for (const Runnable* o : node_runnables_[r->node_])
-        if (o != r && o->awake_) near = std::min(near, plus(reach_of(o), lookahead_));
+    if (const auto& mine = node_runnables_[r->node_]; mine.size() > 1)
+        for (const Runnable* o : mine)
+            if (o != r && o->awake_) near = std::min(near, plus(reach_at(o->node_, o->local_time()), lookahead_));
     for (uint32_t b : neighbours_[r->node_]) near = std::min(near, plus(std::min(node_next(b), node_reach_at_[b]), lookahead_));
     return near;
 }
 
 Time Kernel::horizon_of(const Runnable* r, Time until) {
+    run_far_known_ = false;
     if (r->node_ >= node_wait_.size()) return std::min(until, next_event_time());
     const Time cap = std::min({until, node_next(r->node_), node_next(kNoNode)});
     // The far bound is never below the earliest time plus a lookahead: its scan of the
     // neighbours matters only when that is below the node's own bounds (a halo's cores
     // are mostly held by their own node's events: the scan cost a tenth of a 512-node run).
-    return plus(earliest(), lookahead_) >= cap ? cap : std::min(cap, far_bound(r));
+    if (plus(earliest(), lookahead_) >= cap) return cap;
+    run_far_ = far_bound(r);
+    run_far_known_ = true;
+    return std::min(cap, run_far_);
 }
 
 // Runnable r stopped at or past its horizon: it waits for whichever bound holds it.
 // One of no node waits as without lookahead, for the horizon to pass it.
-void Kernel::park_lookahead(Runnable* r, Time until) {
-    const Time t = r->local_time();
+void Kernel::park_lookahead(Runnable* r, Time until, Time t) {
     if (r->node_ >= node_wait_.size()) return park(r);
     r->parked_at_ = t;
     if (t >= until) {
@@ -503,12 +511,14 @@ void Kernel::park_lookahead(Runnable* r, Time until) {
     } else if (node_next(r->node_) <= t) {
         r->waits_ = kWaitNode;
         node_wait_[r->node_].push_back(r);
-    } else if (plus(earliest(), lookahead_) <= t && far_bound(r) <= t) {
+    } else if (plus(earliest(), lookahead_) <= t && (run_far_known_ ? run_far_ : far_bound(r)) <= t) {
         // Looked at again once the earliest time has come within a picosecond of it:
         // its next run covers nearly the whole lookahead (a margin of half of it, and
         // runs of half, took 1.09x the time on a 512-node halo), or more with neighbours
         // named (every neighbour is then at the earliest time or later). Above zero: the
-        // earliest core would otherwise wait for itself to pass.
+        // earliest core would otherwise wait for itself to pass. The far bound is the one
+        // its run had: while it ran only its own node moved on (a far bound gone up since,
+        // by a cancelled event, holds it back a little longer, no more).
         r->waits_ = kWaitFloor;
         floor_wait_.push_back(Parked{t - Time::ps(1), r->order_, r});
         std::push_heap(floor_wait_.begin(), floor_wait_.end());
@@ -561,6 +571,7 @@ void Kernel::drive_runnables(Time horizon) {
         Runnable* r = ready_.front().r;
         std::pop_heap(ready_.begin(), ready_.end());
         ready_.pop_back();
+        if (!ready_.empty()) prefetch(ready_.front().order);  // most likely the next to run
         driving_ = true;
         cursor_ = r->order_;
         if (ahead) {
@@ -591,14 +602,15 @@ void Kernel::drive_runnables(Time horizon) {
             r->granted_ = std::min(r->granted_, r->local_time());  // it went no further
             note_node_reach(r->node_);
         } else {
-            if (r->local_time() >= horizon_) {
-                if (ahead) park_lookahead(r, horizon);  // by the earliest time without its own clock
+            const Time t = r->local_time();
+            if (t >= horizon_) {
+                if (ahead) park_lookahead(r, horizon, t);  // by the earliest time without its own clock
                 else park(r);
             } else {  // stopped short (a stop request): the next pass
                 ready_.push_back(Ready{pass_ + 1, r->order_, r});
                 std::push_heap(ready_.begin(), ready_.end());
             }
-            if (ahead) note_clock(r);
+            if (ahead) note_clock(r, t);
         }
     }
     in_pass_ = driving_ = false;

@@ -172,6 +172,7 @@ public:
     Time local_time() const override { return reset_time_ + clock_.cycles(cycle_); }
     bool active() const override { return state_ == State::Running; }
     void run(sim::Kernel& kernel) override;
+    std::span<const std::byte> hot_memory() const override { return std::as_bytes(std::span(this, 1)); }
 
     // ---- used by the instruction handlers (execute.cpp) ----
     uint32_t x_[33] = {};  // x0..x31 and the x0 sink

@@ -51,7 +51,9 @@
 // lane events go to the heap as any other.
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "niclab/sim/error.hpp"
@@ -96,6 +98,10 @@ public:
 
     // The node it belongs to (Kernel::set_runnable_node; kNoNode: none).
     uint32_t node() const { return node_; }
+    // The memory a run starts by reading (a core's own object): the kernel prefetches it
+    // while the runnable before this one runs. On a large system every run finds its
+    // core's state out of the host's caches. Taken once, when the runnable is added.
+    virtual std::span<const std::byte> hot_memory() const { return {}; }
 
 private:
     friend class Kernel;
@@ -309,21 +315,25 @@ private:
         bool operator<(const NodeEntry& o) const { return time > o.time; }
     };
     std::vector<NodeEntry>& node_heap(uint32_t node) { return node_heaps_[node_index(node)]; }  // the last: events of no node
-    void park_lookahead(Runnable* r, Time until);
+    void park_lookahead(Runnable* r, Time until, Time t);  // t: its local time
+    // The far bound of the run under way, if horizon_of looked at it.
+    Time run_far_{};
+    bool run_far_known_ = false;
     void release(std::vector<Runnable*>& waiting);
     void check_cross_node(Time at, uint32_t node) const;
     // The earliest time anything can still happen: the next event, or the earliest awake
     // core but the running one (a core lagging behind may yet schedule something at its
     // own time), with its reach added.
     Time earliest() const { return std::min(next_event_time(), clock_tree_.empty() ? Time::max() : clock_tree_[1]); }
-    void note_clock(Runnable* r);
-    // Per node: the least clock plus reach (reach_of) of its awake cores but the running
+    void note_clock(Runnable* r, Time t);
+    // Per node: the least clock plus reach (reach_at) of its awake cores but the running
     // one, noted with each core's clock and when one sleeps. far_bound reads six
     // neighbours' at every core run; calling each core's local_time() through its object
     // missed the cache (far_bound was a tenth of a 2,048-node halo).
     std::vector<Time> node_reach_at_;
     void note_node_reach(uint32_t node);
-    Time reach_of(const Runnable* r) const;
+    // The earliest a core of `node` at local time t can reach another node, less the lookahead.
+    Time reach_at(uint32_t node, Time t) const;
     bool lookahead_on() const { return lookahead_ > Time{}; }
     // Heap entries carry their keys, so ordering them reads no runnable.
     struct Ready {
@@ -344,6 +354,17 @@ private:
     std::vector<Slot> slots_;
     uint32_t free_head_ = UINT32_MAX;
     std::vector<Runnable*> runnables_;  // all, in registration order
+    // By order: each runnable's hot_memory(), in cache lines (at most kHotLines).
+    struct Hot {
+        const std::byte* begin = nullptr;
+        uint32_t lines = 0;
+    };
+    static constexpr uint32_t kHotLines = 24;
+    std::vector<Hot> hot_;
+    void prefetch(uint64_t order) const {
+        const Hot& h = hot_[order];
+        for (uint32_t i = 0; i < h.lines; ++i) __builtin_prefetch(h.begin + 64 * i);
+    }
     std::vector<Ready> ready_;          // awake and to be visited: a min-heap
     std::vector<Parked> parked_;        // awake and at or past the horizon: a min-heap
     // Lookahead: each node's events and those of no node (last), as heaps of the same
