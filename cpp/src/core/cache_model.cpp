@@ -17,7 +17,9 @@ void CacheModel::configure(const CacheConfig& cfg, uint32_t memory_bytes) {
     line_shift_ = uint32_t(std::countr_zero(cfg.line_bytes));
     ways_ = cfg.ways;
     sets_ = cfg.size_bytes / (cfg.line_bytes * cfg.ways);
-    state_.assign(memory_bytes >> line_shift_, Absent);
+    const size_t words = ((memory_bytes >> line_shift_) + 63) / 64;
+    resident_.assign(words, 0);
+    dirty_.assign(words, 0);
     tags_.assign(size_t(sets_) * ways_, kNone);
     victim_.assign(sets_, 0);
     accesses = misses = writebacks = 0;
@@ -30,11 +32,13 @@ bool CacheModel::fill(uint32_t line) {
     way = (way + 1 == ways_) ? 0 : way + 1;
     bool dirty = false;
     if (slot != kNone) {
-        dirty = state_[slot] == Dirty;
-        state_[slot] = Absent;
+        dirty = test(dirty_, slot);
+        resident_[slot >> 6] &= ~bit(slot);
+        dirty_[slot >> 6] &= ~bit(slot);
     }
     slot = line;
-    state_[line] = Clean;
+    resident_[line >> 6] |= bit(line);
+    dirty_[line >> 6] &= ~bit(line);
     ++misses;
     if (dirty) ++writebacks;
     return dirty;
@@ -44,8 +48,9 @@ uint32_t CacheModel::invalidate_all() {
     uint32_t dirty = 0;
     for (uint32_t& t : tags_) {
         if (t != kNone) {
-            dirty += state_[t] == Dirty;
-            state_[t] = Absent;
+            dirty += test(dirty_, t);
+            resident_[t >> 6] &= ~bit(t);
+            dirty_[t >> 6] &= ~bit(t);
             t = kNone;
         }
     }
