@@ -4,15 +4,18 @@
 // C Portals firmware on every NIC. Each size runs in a child process of its own, so its
 // peak resident memory is its own; the parent prints one line per size:
 //
-//   nodes  shape  build s  setup s  halo s  peak RSS MB  MB/node  events/s  messages/s  sim us  events/msg  runs/msg  instr/msg
+//   nodes  shape  build s  setup s  halo s  peak RSS MB  MB/node  events/s  messages/s  sim us  events/msg  runs/msg  instr/msg  held n/nb/e %
 //
 // `build` is constructing the system (loading and booting the firmware on every NIC),
 // `setup` the Portals set-up of every process, `halo` the timed exchange. events/s and
 // messages/s are over the halo's wall time; "sim us" is the halo's simulated time, to the
 // picosecond; events/msg and runs/msg are the kernel's events and the runs the NIC cores
 // were cut into (sim::Kernel::runnable_runs) per message of the halo, and instr/msg the
-// firmware instructions all NICs retired per message. A size that exceeds --max-gb (an address-
-// space limit on the child) reports "out of memory" instead of taking the machine down.
+// firmware instructions all NICs retired per message. "held n/nb/e %" is what held the
+// halo's runs, in percent (sim::Kernel::Hold): their own node's next event (or one of no
+// node), their neighbours, the earliest time anywhere plus two lookaheads. A size that
+// exceeds --max-gb (an address space limit on the child) reports "out of memory" instead
+// of taking the machine down.
 //
 //   bench_scale [--nodes 64,512,2048] [--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]
 //               [--no-lookahead] [--credit-events] [--no-lanes]
@@ -31,6 +34,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <new>
 #include <string>
@@ -92,6 +96,9 @@ std::vector<uint32_t> neighbours(const Shape& s, uint32_t node) {
 struct Figures {
     double build_s = 0, setup_s = 0, halo_s = 0, sim_us = 0;
     uint64_t events = 0, messages = 0, runs = 0, instructions = 0;
+    // Of the halo's runs, those held by their node's next event (or one of no node), by
+    // their neighbours, and by the earliest time plus two lookaheads (sim::Kernel::Hold).
+    uint64_t held_node = 0, held_neighbours = 0, held_earliest = 0;
     bool ok = false;
     char error[200] = {};
 };
@@ -148,6 +155,14 @@ Figures run(const Shape& shape, const Options& o) {
     f.setup_s = seconds_since(t);
     const uint64_t events0 = sys.kernel().events_fired();
     const uint64_t runs0 = sys.kernel().runnable_runs();
+    using Hold = sim::Kernel::Hold;
+    const auto held = [&](std::initializer_list<Hold> holds) {
+        uint64_t sum = 0;
+        for (Hold h : holds) sum += sys.kernel().runs_held_by(h);
+        return sum;
+    };
+    const uint64_t node0 = held({Hold::Node, Hold::NoNode}), neighbours0 = held({Hold::Neighbours}),
+                   earliest0 = held({Hold::Earliest});
     const auto instructions = [&] {
         uint64_t sum = 0;
         for (uint32_t n = 0; n < spec.nodes; ++n) sum += sys.nic(n).cpu().instret();
@@ -159,6 +174,9 @@ Figures run(const Shape& shape, const Options& o) {
     f.halo_s = seconds_since(t);
     f.events = sys.kernel().events_fired() - events0;
     f.runs = sys.kernel().runnable_runs() - runs0;
+    f.held_node = held({Hold::Node, Hold::NoNode}) - node0;
+    f.held_neighbours = held({Hold::Neighbours}) - neighbours0;
+    f.held_earliest = held({Hold::Earliest}) - earliest0;
     f.instructions = instructions() - instructions0;
     for (uint32_t n = 0; n < spec.nodes; ++n) f.messages += uint64_t(o.iterations) * neighbours(shape, n).size();
     f.sim_us = (sys.now() - start).as_us();
@@ -223,8 +241,9 @@ int main(int argc, char** argv) {
     std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s%s%s\n", o.size,
                 o.iterations, o.lookahead ? "" : ", no kernel lookahead", o.credit_events ? ", an event per credit" : "",
                 o.lanes ? "" : ", no kernel lanes");
-    std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s %10s\n", "nodes", "shape", "build s", "setup s", "halo s",
-                "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us", "events/msg", "runs/msg", "instr/msg");
+    std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s %10s %15s\n", "nodes", "shape", "build s", "setup s", "halo s",
+                "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us", "events/msg", "runs/msg", "instr/msg",
+                "held n/nb/e %");
     for (const Shape& shape : o.shapes) {
         int fds[2];
         if (pipe(fds) != 0) return 1;
@@ -259,10 +278,13 @@ int main(int argc, char** argv) {
                         got ? f.error : "the child died (killed or crashed)", rss_mb);
             continue;
         }
-        std::printf("%8u %10s %8.2f %8.2f %8.2f %12.0f %8.2f %11.3g %11.3g %14.6f %10.0f %9.0f %10.0f\n", shape.nodes(), name,
+        const auto pct = [&](uint64_t n) { return f.runs ? 100.0 * double(n) / double(f.runs) : 0.0; };
+        char held[32];
+        std::snprintf(held, sizeof held, "%.0f/%.0f/%.0f", pct(f.held_node), pct(f.held_neighbours), pct(f.held_earliest));
+        std::printf("%8u %10s %8.2f %8.2f %8.2f %12.0f %8.2f %11.3g %11.3g %14.6f %10.0f %9.0f %10.0f %15s\n", shape.nodes(), name,
                     f.build_s, f.setup_s, f.halo_s, rss_mb, rss_mb / shape.nodes(), double(f.events) / f.halo_s,
                     double(f.messages) / f.halo_s, f.sim_us, double(f.events) / double(f.messages),
-                    double(f.runs) / double(f.messages), double(f.instructions) / double(f.messages));
+                    double(f.runs) / double(f.messages), double(f.instructions) / double(f.messages), held);
         std::fflush(stdout);
     }
     return 0;

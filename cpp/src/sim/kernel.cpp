@@ -508,28 +508,35 @@ void Kernel::note_node_reach(uint32_t node) {
 
 Time Kernel::far_bound(const Runnable* r) {
     const Time e = earliest();  // without r's own clock (see drive_runnables)
+    hold_ = Hold::Earliest;
     if (neighbours_.empty()) return plus(e, lookahead_);
     // Nodes that are not neighbours reach r's node over two cables at least; the
     // neighbours (and r's node's other cores, as without neighbours) over one. A
     // neighbour's asleep core is woken by its node's events, which bound it.
-    Time near = plus(e, lookahead_ + lookahead_);
+    Time near = Time::max();
     if (const auto& mine = node_runnables_[r->node_]; mine.size() > 1)
         for (const Runnable* o : mine)
             if (o != r && o->awake_) near = std::min(near, plus(reach_at(o->node_, o->local_time()), lookahead_));
     for (uint32_t b : neighbours_[r->node_]) near = std::min(near, plus(std::min(node_next(b), node_reach_at_[b]), lookahead_));
-    return near;
+    const Time far = plus(e, lookahead_ + lookahead_);
+    if (near < far) hold_ = Hold::Neighbours;
+    return std::min(near, far);
 }
 
 Time Kernel::horizon_of(const Runnable* r, Time until) {
     run_far_known_ = false;
     if (r->node_ >= node_wait_.size()) return std::min(until, next_event_time());
-    const Time cap = std::min({until, node_next(r->node_), node_next(kNoNode)});
+    const Time own = node_next(r->node_), none = node_next(kNoNode);
+    const Time cap = std::min({until, own, none});
+    hold_ = cap == until ? Hold::End : cap == own ? Hold::Node : Hold::NoNode;
     // The far bound is never below the earliest time plus a lookahead: its scan of the
     // neighbours matters only when that is below the node's own bounds (a halo's cores
     // are mostly held by their own node's events: the scan cost a tenth of a 512-node run).
     if (plus(earliest(), lookahead_) >= cap) return cap;
+    const Hold held = hold_;
     run_far_ = far_bound(r);
     run_far_known_ = true;
+    if (cap <= run_far_) hold_ = held;
     return std::min(cap, run_far_);
 }
 
@@ -624,6 +631,7 @@ void Kernel::drive_runnables(Time horizon) {
             by_core_ = true;
             running_ = r;
             ++runs_;
+            if (ahead) ++held_[size_t(hold_)];
             r->run(*this);
             running_ = nullptr;
             context_ = kNoNode;

@@ -273,5 +273,45 @@ TEST(SimKernelNeighbours, NeighboursOfTheWrongNodesAreRejected) {
     EXPECT_NO_THROW(k.set_lookahead(Time::ns(20), 2, {{1}, {0}}));
 }
 
+// What held each run (Kernel::Hold, which bench_scale reports): each bound is counted where
+// it is the one that stops the core, and the counts add up to the runs.
+TEST(SimKernelHold, EachRunCountsWhatHeldIt) {
+    using Hold = Kernel::Hold;
+    const auto held = [](const Kernel& k) {
+        uint64_t n = 0;
+        for (Hold h : {Hold::End, Hold::Node, Hold::NoNode, Hold::Neighbours, Hold::Earliest}) n += k.runs_held_by(h);
+        return n;
+    };
+    OneCore one(Time::ns(7), Time::us(1));  // its node's events and one of no node stop it
+    for (int64_t t : {100, 250, 600}) one.k.schedule_at(Time::ns(t), [] {}, 0);
+    one.k.schedule_at(Time::ns(300), [] {}, kNoNode);
+    one.k.run_until(Time::ns(1000));
+    EXPECT_EQ(one.k.runs_held_by(Hold::Node), 3u);
+    EXPECT_EQ(one.k.runs_held_by(Hold::NoNode), 1u);
+    EXPECT_EQ(one.k.runs_held_by(Hold::End), 1u);
+    EXPECT_EQ(held(one.k), one.k.runnable_runs());
+
+    TwoNodes two(Time::ns(100));  // node 1's events, a lookahead on
+    two.k.run_until(Time::ns(1000));
+    EXPECT_GT(two.k.runs_held_by(Hold::Earliest), 5u);
+    EXPECT_EQ(two.k.runs_held_by(Hold::Node) + two.k.runs_held_by(Hold::Neighbours), 0u);
+    EXPECT_EQ(held(two.k), two.k.runnable_runs());
+
+    Line named(Time::ns(20), true, 1, Time::ns(20)), alone(Time::ns(20), false, 1, Time::ns(20));
+    named.k.run_until(Time::ns(6000));
+    alone.k.run_until(Time::ns(6000));
+    EXPECT_GT(named.k.runs_held_by(Hold::Neighbours), named.k.runnable_runs() / 10);
+    EXPECT_EQ(alone.k.runs_held_by(Hold::Neighbours), 0u);  // none named
+    EXPECT_EQ(held(named.k), named.k.runnable_runs());
+
+    Kernel every;  // no lookahead: nothing is counted
+    Core core(Time::ns(5));
+    every.add_runnable(&core);
+    every.schedule_at(Time::ns(50), [] {});
+    every.run_until(Time::ns(100));
+    EXPECT_GT(every.runnable_runs(), 0u);
+    EXPECT_EQ(held(every), 0u);
+}
+
 }  // namespace
 }  // namespace niclab::sim

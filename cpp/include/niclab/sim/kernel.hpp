@@ -50,6 +50,7 @@
 // so a core waking puts every lane's events back into it, and while any core is awake
 // lane events go to the heap as any other.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -227,6 +228,13 @@ public:
     // Runs of a runnable (each up to its horizon): how finely the horizons cut the cores'
     // work, which is what a large system's host time goes into.
     uint64_t runnable_runs() const { return runs_; }
+    // What held each run, with lookahead (where its horizon came from when it started):
+    // the run's end; the next event of its own node, or of no node; what its neighbours
+    // can do a lookahead on (their next events and cores, or another core of its node);
+    // the earliest time anything can happen plus two lookahead (one, with no neighbours
+    // named). Where a large system's runs stop, so where its host time goes (bench_scale).
+    enum class Hold : uint8_t { End, Node, NoNode, Neighbours, Earliest };
+    uint64_t runs_held_by(Hold h) const { return held_[size_t(h)]; }
 
 private:
     struct Entry {
@@ -411,6 +419,8 @@ private:
     uint64_t seq_ = 0;
     uint64_t events_fired_ = 0;
     uint64_t runs_ = 0;
+    std::array<uint64_t, 5> held_{};
+    Hold hold_ = Hold::End;  // horizon_of's, for the run it starts
     bool stop_ = false;
     ActivityLog* activity_ = nullptr;
     const std::atomic<bool>* cancel_ = nullptr;
