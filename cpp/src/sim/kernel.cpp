@@ -508,19 +508,16 @@ void Kernel::note_node_reach(uint32_t node) {
 
 Time Kernel::far_bound(const Runnable* r) {
     const Time e = earliest();  // without r's own clock (see drive_runnables)
-    hold_ = Hold::Earliest;
     if (neighbours_.empty()) return plus(e, lookahead_);
     // Nodes that are not neighbours reach r's node over two cables at least; the
     // neighbours (and r's node's other cores, as without neighbours) over one. A
     // neighbour's asleep core is woken by its node's events, which bound it.
-    Time near = Time::max();
+    Time near = plus(e, lookahead_ + lookahead_);
     if (const auto& mine = node_runnables_[r->node_]; mine.size() > 1)
         for (const Runnable* o : mine)
             if (o != r && o->awake_) near = std::min(near, plus(reach_at(o->node_, o->local_time()), lookahead_));
     for (uint32_t b : neighbours_[r->node_]) near = std::min(near, plus(std::min(node_next(b), node_reach_at_[b]), lookahead_));
-    const Time far = plus(e, lookahead_ + lookahead_);
-    if (near < far) hold_ = Hold::Neighbours;
-    return std::min(near, far);
+    return near;
 }
 
 Time Kernel::horizon_of(const Runnable* r, Time until) {
@@ -533,10 +530,10 @@ Time Kernel::horizon_of(const Runnable* r, Time until) {
     // neighbours matters only when that is below the node's own bounds (a halo's cores
     // are mostly held by their own node's events: the scan cost a tenth of a 512-node run).
     if (plus(earliest(), lookahead_) >= cap) return cap;
-    const Hold held = hold_;
     run_far_ = far_bound(r);
     run_far_known_ = true;
-    if (cap <= run_far_) hold_ = held;
+    if (run_far_ < cap)  // below the earliest time's bound, a neighbour's held it
+        hold_ = !neighbours_.empty() && run_far_ < plus(earliest(), lookahead_ + lookahead_) ? Hold::Neighbours : Hold::Earliest;
     return std::min(cap, run_far_);
 }
 

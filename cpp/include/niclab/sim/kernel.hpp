@@ -231,7 +231,7 @@ public:
     // What held each run, with lookahead (where its horizon came from when it started):
     // the run's end; the next event of its own node, or of no node; what its neighbours
     // can do a lookahead on (their next events and cores, or another core of its node);
-    // the earliest time anything can happen plus two lookahead (one, with no neighbours
+    // the earliest time anything can happen plus two lookaheads (one, with no neighbours
     // named). Where a large system's runs stop, so where its host time goes (bench_scale).
     enum class Hold : uint8_t { End, Node, NoNode, Neighbours, Earliest };
     uint64_t runs_held_by(Hold h) const { return held_[size_t(h)]; }
