@@ -104,7 +104,7 @@ constexpr int kWarmup = 50;
 
 void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     const uint32_t bytes = uint32_t(state.range(0));
-    uint64_t round_trips = 0, instructions = 0, events = 0;
+    uint64_t round_trips = 0, instructions = 0, events = 0, runs = 0;
     for (auto _ : state) {
         state.PauseTiming();
         TwoNodes two;
@@ -115,12 +115,13 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
         host::Process pb(two.sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[1], 0, bytes, false, kWarmup + kRoundTrips, [](int) {}); });
         two.sys.run_until(Time::max());  // to the end of the warm-up
         const uint64_t instret0 = two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret();
-        const uint64_t events0 = two.sys.kernel().events_fired();
+        const uint64_t events0 = two.sys.kernel().events_fired(), runs0 = two.sys.kernel().runnable_runs();
         state.ResumeTiming();
 
         two.sys.run_until(Time::max());
 
         state.PauseTiming();
+        runs += two.sys.kernel().runnable_runs() - runs0;
         instructions += two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret() - instret0;
         events += two.sys.kernel().events_fired() - events0;
         if (const std::string error = incomplete(pa, pb); !error.empty()) {
@@ -132,9 +133,12 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     }
     state.counters["round_trips_per_s"] = benchmark::Counter(double(round_trips), benchmark::Counter::kIsRate);
     // Where a round trip's host time goes: firmware instructions on both NICs, and
-    // kernel events (device completions, packets, host process steps).
-    state.counters["fw_instr_per_rt"] = double(instructions) / double(std::max<uint64_t>(round_trips, 1));
-    state.counters["events_per_rt"] = double(events) / double(std::max<uint64_t>(round_trips, 1));
+    // kernel events (device completions, packets, host process steps), and the cores'
+    // runs (each a stretch of firmware up to a device access's time or the horizon).
+    const double rts = double(std::max<uint64_t>(round_trips, 1));
+    state.counters["fw_instr_per_rt"] = double(instructions) / rts;
+    state.counters["events_per_rt"] = double(events) / rts;
+    state.counters["runs_per_rt"] = double(runs) / rts;
 }
 BENCHMARK(BM_PortalsPutPingPongSteady)->Arg(0)->Arg(8)->Unit(benchmark::kMillisecond);
 

@@ -205,6 +205,7 @@ void Cpu::execute() {
         if (blocks) {
             if (in.block_n == 0) [[unlikely]] build_block(&in, pc);
             if (cycle_ + in.block_pre < limit_) [[likely]] {  // the whole block is before the horizon
+                chain_left_ = kMaxChain;
                 pc = run_block(&in, pc);
                 continue;
             }

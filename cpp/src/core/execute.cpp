@@ -203,6 +203,24 @@ Handler threaded_form(Handler fn) {
 }  // namespace
 
 Handler threaded(Handler fn, bool line_end) { return line_end ? threaded_form<true>(fn) : threaded_form<false>(fn); }
+
+namespace {
+// A block's closing branch or jump: its target's block runs next from here (each branch
+// its own indirect jump, as inside a block) unless the loop would do otherwise.
+template <Handler H>
+uint32_t chain_end(Cpu& c, const Insn& in, uint32_t pc) {
+    return c.chain_to(H(c, in, pc));
+}
+}  // namespace
+
+Handler block_end(Handler fn) {
+#define NICLAB_BLOCK_END(name) if (fn == name) return chain_end<name>;
+    NICLAB_BLOCK_END(jal) NICLAB_BLOCK_END(jalr)
+    NICLAB_BLOCK_END(beq) NICLAB_BLOCK_END(bne) NICLAB_BLOCK_END(blt)
+    NICLAB_BLOCK_END(bge) NICLAB_BLOCK_END(bltu) NICLAB_BLOCK_END(bgeu)
+#undef NICLAB_BLOCK_END
+    return fn;
+}
 // Stands in for the handler of an instruction with a debugger breakpoint (Cpu::set_breakpoint).
 uint32_t debug_trap(Cpu& c, const Insn& in, uint32_t pc) { return c.debug_trap(in, pc); }
 

@@ -42,6 +42,9 @@ bool register_only(Handler fn);
 // (Cpu::block_next). Null for any other handler (branches, jumps, CSR and system
 // instructions): those end their block.
 Handler threaded(Handler fn, bool line_end);
+// A block's last handler as the block runs it: for a branch or jump, the handler and then
+// on into the block at the next pc (Cpu::chain_to); any other handler as it is.
+Handler block_end(Handler fn);
 
 }  // namespace niclab::core::op
 

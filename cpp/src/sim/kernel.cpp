@@ -465,7 +465,9 @@ void Kernel::unpark(std::vector<Parked>& heap, Time t) {
 
 void Kernel::set_clock(uint64_t order, Time at) {
     if (order >= clock_leaves_) {  // more leaves: the old ones move, the inner entries are made again
-        const size_t leaves = std::max<size_t>(64, std::bit_ceil(order + 1));
+        // As many leaves as runnables, rounded up: each update walks the tree's height
+        // (two cores: one level, not six; 5 % of a round trip's host time at 64 leaves).
+        const size_t leaves = std::max<size_t>(2, std::bit_ceil(order + 1));
         std::vector<Time> tree(2 * leaves, Time::max());
         std::copy_n(clock_tree_.begin() + std::ptrdiff_t(clock_leaves_), clock_leaves_, tree.begin() + std::ptrdiff_t(leaves));
         for (size_t i = leaves - 1; i >= 1; --i) tree[i] = std::min(tree[2 * i], tree[2 * i + 1]);

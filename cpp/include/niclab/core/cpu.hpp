@@ -28,6 +28,8 @@ namespace niclab::core {
 
 class Cpu;
 struct Insn;
+// Most blocks one chain of them enters (Cpu::chain_to).
+constexpr uint32_t kMaxChain = 16;
 // Executes one instruction at `pc`; returns the next pc.
 using Handler = uint32_t (*)(Cpu&, const Insn&, uint32_t pc);
 
@@ -193,6 +195,10 @@ public:
     // the last word of its fetch line: the next slot is entered as the loop enters a line
     // (fetch_hit), and where that takes more than an I-cache hit the block ends there too.
     template <bool kCross> uint32_t block_next(const Insn& in, uint32_t next_pc);
+    // A block that ends in a branch or jump goes on into the block at its target without
+    // returning to the loop, when the loop would run that block whole next (block.cpp);
+    // otherwise returns the pc to the loop, which then does exactly what it would have.
+    uint32_t chain_to(uint32_t pc);
     // `in`, inside a block, takes its full path (a miss, a device, a store into code, a
     // trap): the block stops at it, with the counters where the per-instruction loop
     // would have them, and it runs as that loop runs it.
@@ -331,6 +337,7 @@ private:
     };
     SpinPass spin_;
     uint64_t bursts_ = 0;
+    uint32_t chain_left_ = 0;  // blocks a chain may still enter before the loop takes over (chain_to)
     // Device loads the bus did not call pure (Bus::pure_read), and the cycle of the last
     // device load, at which it synchronized the kernel.
     uint64_t impure_loads_ = 0;
@@ -452,6 +459,24 @@ inline uint32_t Cpu::block_next(const Insn& in, uint32_t next_pc) {
         return next_pc;
     }
     return next.entry(*this, next, next_pc);
+}
+
+// The loop's step for the blocks path, taken from a block's closing branch or jump: the
+// same checks in the same order (the horizon, the fetch line, the slot's block), so
+// every counter and fetch is where the loop would leave it; any check that the loop
+// would follow another way returns the pc to it. A chain enters at most kMaxChain
+// blocks, so a build without tail calls (unoptimised) keeps its stack bounded.
+inline uint32_t Cpu::chain_to(uint32_t pc) {
+    if (cycle_ >= limit_ || chain_left_ == 0) return pc;
+    pc_ = pc;
+    if ((pc >> fetch_shift_) != fetch_line_ && !fetch_hit(pc)) return pc;  // the loop fetches it
+    const Insn& in = fetch_page_[(pc - fetch_base_) >> 2];
+    if (in.block_n == 0 || cycle_ + in.block_pre >= limit_) return pc;  // to be built, or near the horizon
+    --chain_left_;
+    cycle_ += in.block_cost;
+    instret_ += in.block_n;
+    pc_ = pc + 4 * (in.block_n - 1u);
+    return in.entry(*this, in, pc);
 }
 
 // ---- inline memory access: the cached SRAM view is the fast path ----
