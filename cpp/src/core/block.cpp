@@ -9,7 +9,7 @@
 // on to the next slot only on its fast path: an SRAM access through the cached view that
 // costs its base cost and no more (a D-cache hit; a read with the D-cache off, whose
 // fixed latency the block checks against the horizon before going on, block_next), and
-// for a store, into a page without decoded code. Every other path - a miss, a device or
+// for a store, into a word no decode covers. Every other path - a miss, a device or
 // host window, the uncached view, a store into code, a misaligned address - leaves the
 // block at that instruction (leave_block): it takes back the cost and count of the
 // slots after it and runs the instruction as the per-instruction loop does. So only an

@@ -131,7 +131,8 @@ INSTANTIATE_TEST_SUITE_P(Views, BlockDispatch, core_variants(kUncachedBase), var
 // there. The I-cache is small, so after an interrupt a block finds the next line gone
 // and ends before it.
 // The D-cache is small, so the loop's walk over 8 KB misses it and writes dirty lines
-// back; besides, loads from the uncached view, a store into the code page, a load that
+// back; besides, loads from the uncached view, a store into the code page (a word no
+// decode covers, as a firmware's globals after its text: the block goes on), a load that
 // is misaligned once in four passes (a trap the handler steps over), and a device
 // load, all mid-block. With the caches off, every SRAM load inside a block costs its
 // read latency, which the block checks against the horizon before going on.
@@ -148,7 +149,7 @@ std::vector<uint32_t> memory_loop() {
         lbu(18, 23, 3),                      // 0x38  the uncached view: leaves the block
         add(19, 19, 17),                     // 0x3c
         add(19, 19, 18),                     // 0x40  the next line
-        sh(10, 24, 0),                       // 0x44  into the code page: leaves the block
+        sh(10, 24, 0),                       // 0x44  into the code page, a word never decoded: on through the block
         lh(26, 24, 0),                       // 0x48
         andi(27, 10, 3),                     // 0x4c
         sltiu(27, 27, 1),                    // 0x50  1 once in 4 passes

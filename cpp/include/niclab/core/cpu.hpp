@@ -187,7 +187,8 @@ public:
     bool sram_hit(uint32_t addr, uint32_t size, uint32_t& off);
     bool sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
     // ---- a load or store inside a block (block.cpp) ----
-    // sram_store_hit for a page without decoded code (the data pages): no decode to forget.
+    // sram_store_hit for a word no decode covers (a data page, or a code page's word never
+    // decoded): no decode to forget.
     bool sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
     // On to the block's slot after `in`, unless a cost known only when it ran (an SRAM
     // read with the D-cache off) moved the block's last start to the horizon: then the
@@ -436,7 +437,11 @@ inline bool Cpu::sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
 
 inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
     off = addr - sram_.cached_base;
-    if (!dcache_on_ || (addr & (size - 1)) || off >= fast_sram_size_ || code_pages_[off >> kCodePageShift])
+    if (!dcache_on_ || (addr & (size - 1)) || off >= fast_sram_size_) return false;
+    // Into a code page, a word never decoded: no block covers it (forget_decode), so the
+    // block goes on - a firmware's globals often share the page where its text ends.
+    if (const Insn* page = code_pages_[off >> kCodePageShift];
+        page && page[(off & kCodePageMask) >> 2].fn != kDecodeHandler)
         return false;
     const uint32_t line = off >> dline_shift_;
     if (!dcache_.resident(line)) return false;

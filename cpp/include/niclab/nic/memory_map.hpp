@@ -4,7 +4,8 @@
 // its NIC; the core sees only this map. Word registers share the NIC's MMIO timing;
 // a window brings its own (the path behind it is the window's business).
 #include <cstdint>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "niclab/sim/time.hpp"
 
@@ -76,7 +77,9 @@ private:
     void add(Range r);
 
     MmioTiming timing_;
-    std::vector<Range> ranges_;  // in map order
+    // In map order, inside the NIC's object: every device access of the core scans them,
+    // and on a large system a separate allocation was a host cache miss each time.
+    boost::container::small_vector<Range, 6> ranges_;
     mutable uint64_t window_reads_ = 0, window_writes_ = 0;
 };
 
