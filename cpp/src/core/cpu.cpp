@@ -157,17 +157,6 @@ void Cpu::run(sim::Kernel& kernel) {
     if (debug_ && debug_pending_) [[unlikely]] debug_after_burst();  // e.g. the watchdog fired
 }
 
-// A block (block.cpp): the handlers of all but the last instruction run with the
-// block's base cost and count already charged, and pc_ at the last one (they look at
-// none of these); the last one runs with all three where the per-instruction loop
-// would have them. The slots' entries chain from one to the next. Returns the next pc.
-inline uint32_t Cpu::run_block(const Insn* in, uint32_t pc) {
-    cycle_ += in->block_cost;
-    instret_ += in->block_n;
-    pc_ = pc + 4 * (in->block_n - 1u);
-    return in->entry(*this, *in, pc);
-}
-
 template <bool kProfile>
 void Cpu::execute() {
     // The pc lives in a register across instructions (handlers take and return it);
@@ -206,7 +195,7 @@ void Cpu::execute() {
             if (in.block_n == 0) [[unlikely]] build_block(&in, pc);
             if (cycle_ + in.block_pre < limit_) [[likely]] {  // the whole block is before the horizon
                 chain_left_ = kMaxChain;
-                pc = run_block(&in, pc);
+                pc = run_block(in, pc);
                 continue;
             }
         }

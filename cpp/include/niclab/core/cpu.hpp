@@ -239,7 +239,7 @@ private:
         return true;
     }
     void build_block(Insn* first, uint32_t pc);
-    uint32_t run_block(const Insn* in, uint32_t pc);
+    uint32_t run_block(const Insn& in, uint32_t pc);
     void take_trap(uint32_t mcause, uint32_t tval, uint32_t epc);
     void check_interrupts();
     void dcache_miss(uint32_t line);
@@ -478,6 +478,14 @@ inline uint32_t Cpu::chain_to(uint32_t pc) {
     const Insn& in = fetch_page_[(pc - fetch_base_) >> 2];
     if (in.block_n == 0 || cycle_ + in.block_pre >= limit_) return pc;  // to be built, or near the horizon
     --chain_left_;
+    return run_block(in, pc);
+}
+
+// A block (block.cpp): the handlers of all but the last instruction run with the
+// block's base cost and count already charged, and pc_ at the last one (they look at
+// none of these); the last one runs with all three where the per-instruction loop
+// would have them. The slots' entries chain from one to the next. Returns the next pc.
+inline uint32_t Cpu::run_block(const Insn& in, uint32_t pc) {
     cycle_ += in.block_cost;
     instret_ += in.block_n;
     pc_ = pc + 4 * (in.block_n - 1u);
