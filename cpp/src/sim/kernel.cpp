@@ -39,15 +39,16 @@ void Kernel::free_slot(uint32_t s) {
 
 namespace {
 
-// std::push_heap of v, sifted the same way (the same layout), but comparing v where it
-// is rather than reading it back from the heap's end: push_heap's read of an entry just
-// written field by field stalled on store forwarding (a third of schedule_at's time).
-template <class T, class Compare>
+// A push onto a kArity-ary heap, comparing v where it is rather than reading it back
+// from the heap's end: std::push_heap's read of an entry just written field by field
+// stalled on store forwarding (a third of schedule_at's time). With kArity 2 it is
+// std::push_heap's layout, which the node heaps keep (std::pop_heap pops them).
+template <size_t kArity, class T, class Compare>
 [[gnu::always_inline]] inline void push_heap_value(std::vector<T>& heap, const T v, Compare less) {
     size_t hole = heap.size();
     heap.push_back(v);
     while (hole > 0) {
-        const size_t parent = (hole - 1) / 2;
+        const size_t parent = (hole - 1) / kArity;
         if (!less(heap[parent], v)) break;
         heap[hole] = heap[parent];
         hole = parent;
@@ -59,19 +60,11 @@ template <class T, class Compare>
 // half as many levels, each a cache line or three (bench_kernel, 1,024 events pending:
 // 13.5M events/s with a binary heap, 15.3M). Keys are unique, so any heap pops the same
 // order.
-constexpr size_t kArity = 4;
+constexpr size_t kEventArity = 4;
 
 template <class T, class Compare>
 [[gnu::always_inline]] inline void push_event(std::vector<T>& heap, const T v, Compare later) {
-    size_t hole = heap.size();
-    heap.push_back(v);
-    while (hole > 0) {
-        const size_t parent = (hole - 1) / kArity;
-        if (!later(heap[parent], v)) break;
-        heap[hole] = heap[parent];
-        hole = parent;
-    }
-    heap[hole] = v;
+    push_heap_value<kEventArity>(heap, v, later);
 }
 
 template <class T, class Compare>
@@ -82,10 +75,10 @@ void pop_event(std::vector<T>& heap, Compare later) {
     if (n == 0) return;
     size_t hole = 0;
     for (;;) {
-        const size_t first = hole * kArity + 1;
+        const size_t first = hole * kEventArity + 1;
         if (first >= n) break;
         size_t best = first;
-        for (size_t c = first + 1; c < std::min(first + kArity, n); ++c)
+        for (size_t c = first + 1; c < std::min(first + kEventArity, n); ++c)
             if (later(heap[best], heap[c])) best = c;
         if (!later(v, heap[best])) break;
         heap[hole] = heap[best];
@@ -111,7 +104,7 @@ void pop_event(std::vector<T>& heap, Compare later) {
     push_event(heap_, Entry{at, entry.made, entry.seq, node, s, generation}, Later{});
     if (lookahead_on()) {
         auto& h = node_heap(node);
-        push_heap_value(h, NodeEntry{at, s, generation}, std::less<NodeEntry>{});
+        push_heap_value<2>(h, NodeEntry{at, s, generation}, std::less<NodeEntry>{});
         Time& next = node_next_at_[node_index(node)];
         next = std::min(next, at);
     }
@@ -232,7 +225,7 @@ void Kernel::flush_lanes() {
             slots_[e.slot].lane = kNoLane;
             push_event(heap_, e, Later{});
             if (lookahead_on()) {
-                push_heap_value(node_heap(e.node), NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
+                push_heap_value<2>(node_heap(e.node), NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
                 Time& next = node_next_at_[node_index(e.node)];
                 next = std::min(next, e.time);
             }

@@ -419,7 +419,7 @@ private:
     uint64_t seq_ = 0;
     uint64_t events_fired_ = 0;
     uint64_t runs_ = 0;
-    std::array<uint64_t, 5> held_{};
+    std::array<uint64_t, size_t(Hold::Earliest) + 1> held_{};  // runs by Hold
     Hold hold_ = Hold::End;  // horizon_of's, for the run it starts
     bool stop_ = false;
     ActivityLog* activity_ = nullptr;
