@@ -17,6 +17,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "host_call.hpp"
 #include "niclab/systems/dsnic/csp.hpp"
 #include "niclab/systems/dsnic/model.hpp"
@@ -36,6 +37,7 @@ constexpr uint64_t kSendBase = 0x40'0000'0000ull, kRecvBase = 0x80'0000'0000ull;
 
 class CspNode {
 public:
+    const system::System& system() const { return sys_; }  // for the thread guard
     CspNode(system::System& sys, size_t node)
         : sys_(sys), node_(uint32_t(node)), driver_(dsnic::driver(sys, node)), calls_(sys, node_, "csp") {}
 
@@ -158,7 +160,7 @@ private:
 }  // namespace
 
 void bind_dsnic(py::module_& m) {
-    py::class_<CspNode>(m, "CspNode",
+    guarded_class<CspNode>(m, "CspNode",
                         "A DSNIC node's CSP channels (seed 003 Table 1): open(peer, vl, capacity), send(peer, vl, data, "
                         "mode, tag), wait(peer, vl), recv(peer, vl), probe(peer, vl), alt([(peer, vl), ...]). Each call is "
                         "a host process making the driver's system calls while the simulation runs.")

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "niclab/debug/gdb_server.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/system.hpp"
@@ -32,11 +33,12 @@ std::unique_ptr<GdbServer> make_server(System& s, int64_t node, int64_t port) {
 }  // namespace
 
 void bind_gdb(py::module_& m) {
-    py::class_<GdbServer>(m, "GdbServer")
-        .def_property_readonly("port", &GdbServer::port)
+    guarded_class<GdbServer>(m, "GdbServer")
+        .def_constant("port", &GdbServer::port)
         .def_property_readonly("connected", &GdbServer::connected)
         .def_property_readonly("sessions_ended", &GdbServer::sessions_ended)
         .def("wait_for_attach", [](GdbServer& g, double timeout_s) {
+            RunMark mark(guard_key(g), "GdbServer.wait_for_attach");  // a session runs the core
             // In short waits, so Ctrl-C in the terminal still stops a `niclab gdb` nobody attached to.
             auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
             for (;;) {
@@ -51,12 +53,13 @@ void bind_gdb(py::module_& m) {
             }
         }, py::arg("timeout_s") = -1.0)
         .def("poll", [](GdbServer& g) {
+            RunMark mark(guard_key(g), "GdbServer.poll");
             py::gil_scoped_release release;
             g.poll_idle();
         })
         .def("close", &GdbServer::close);
 
-    m.def("gdb_server", &make_server, py::arg("system"), py::arg("node"), py::arg("port") = 0,
+    m.def("gdb_server", guarded("gdb_server", &make_server), py::arg("system"), py::arg("node"), py::arg("port") = 0,
           py::keep_alive<0, 1>());  // the server uses the system's NIC: keep the system alive
 }
 

@@ -12,6 +12,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "host_call.hpp"
 #include "niclab/fw/grim_fw.h"
 #include "niclab/systems/grim/grim.hpp"
@@ -27,6 +28,7 @@ constexpr uint64_t kStage = 0x3800'0000;
 
 class GrimNode {
 public:
+    const system::System& system() const { return sys_; }  // for the thread guard
     GrimNode(system::System& sys, size_t node, uint32_t lc)
         : sys_(sys), node_(uint32_t(node)), ep_(grim::endpoint(sys, node, lc)), calls_(sys, node_, "grim") {}
 
@@ -138,7 +140,7 @@ private:
 }  // namespace
 
 void bind_grim(py::module_& m) {
-    py::class_<GrimNode>(m, "GrimNode",
+    guarded_class<GrimNode>(m, "GrimNode",
                          "A GRIM node's endpoint on one logical channel (seed 004 §4.3-4.5): handler(name), am_send(dst, name, args, data, lc), poll(), "
                          "wait(count), rm_write_p(dst, remote, data, notify, value), malloc_pinned(bytes), pin_pages(bytes), pa(va), "
                          "write(va, data), read(va, bytes), rm_write_v(dst, remote, src, bytes, notify, value), "

@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "host_call.hpp"
 #include "niclab/fw/grim_fw.h"
 #include "niclab/systems/grim/grim.hpp"
@@ -24,6 +25,7 @@ constexpr uint64_t kMcStage = grim::Multicast::kReassemblyBase + grim::Multicast
 
 class GrimMulticast {
 public:
+    const system::System& system() const { return sys_; }  // for the thread guard
     GrimMulticast(system::System& sys, size_t node) : sys_(sys), node_(uint32_t(node)), calls_(sys, node_, "grim") {
         grim::multicast(sys, node);  // fails here on another system or firmware
     }
@@ -91,7 +93,7 @@ private:
 }  // namespace
 
 void bind_grim_mc(py::module_& m) {
-    py::class_<GrimMulticast>(m, "GrimMulticast",
+    guarded_class<GrimMulticast>(m, "GrimMulticast",
                               "A GRIM node's multicast calls (seed 004 §8.1, Tables C.8-C.9): find_tree(name), subscribe(id, channels), "
                               "subscribe_by_name(name, channels), unsubscribe(id, channels), send_mc(id, handler, args, data), "
                               "broadcast(handler, args, data), tree(id), table(id). Each call is a host process.")

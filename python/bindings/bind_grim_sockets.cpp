@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "host_call.hpp"
 #include "niclab/systems/grim/grim.hpp"
 #include "niclab/systems/grim/sockets.hpp"
@@ -26,6 +27,7 @@ constexpr uint64_t kStageBytes = 16ull << 20;
 
 class GrimSockets {
 public:
+    const system::System& system() const { return sys_; }  // for the thread guard
     GrimSockets(system::System& sys, size_t node) : sys_(sys), node_(uint32_t(node)), so_(grim::sockets(sys, node)), calls_(sys, node_, "grim sockets") {}
 
     int connect(uint32_t node, uint32_t port) {
@@ -91,7 +93,7 @@ private:
 }  // namespace
 
 void bind_grim_sockets(py::module_& m) {
-    py::class_<GrimSockets>(m, "GrimSockets",
+    guarded_class<GrimSockets>(m, "GrimSockets",
                             "GRIM's sockets emulation on one node (seed 004 §8.3): connect(node, port), accept(port), write(fd, data), "
                             "read(fd, max, all), available(fd), close(fd), stats(). Each call is a host process.")
         .def(py::init([](system::System& sys, size_t node) {

@@ -3,6 +3,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/sim/error.hpp"
 #include "niclab/systems/seastar/host_bridge.hpp"
@@ -34,6 +35,7 @@ py::dict boot_report(const nic::BootReport& r) {
 }
 
 py::dict load(EmbeddedNic& n, const std::filesystem::path& path) {
+    RunMark mark(guard_key(n), "Nic.load_firmware");  // the boot runs the system
     nic::BootReport r;
     {
         py::gil_scoped_release release;
@@ -60,7 +62,7 @@ py::dict cache_stats(const core::CacheModel& c, bool enabled) {
 }  // namespace
 
 void bind_nic(py::module_& m) {
-    py::class_<EmbeddedNic>(m, "Nic")
+    guarded_class<EmbeddedNic>(m, "Nic")
         .def_property_readonly("loads", &nic::EmbeddedNic::loads)
         .def_property_readonly("node_id", &EmbeddedNic::node_id)
         .def("load_firmware", &load, py::arg("path"))

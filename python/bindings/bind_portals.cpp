@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "niclab/msg/portals/ni.hpp"
 #include "niclab/systems/seastar/portals_process.hpp"
 #include "niclab/system/system.hpp"
@@ -66,7 +67,7 @@ ptl_process_id_t pid_of(const std::pair<uint32_t, uint32_t>& p) { return {p.firs
 }  // namespace
 
 void bind_portals(py::module_& m) {
-    py::class_<PortalsInterface>(m, "PortalsInterface")
+    guarded_class<PortalsInterface>(m, "PortalsInterface")
         .def(py::init([](system::System& sys, size_t node, uint32_t pid, bool accelerated) {
             return std::make_unique<PortalsInterface>(sys, node, pid, accelerated);
         }), py::arg("system"), py::arg("node"), py::arg("pid"), py::arg("accelerated") = false, py::keep_alive<1, 2>())

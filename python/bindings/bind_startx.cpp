@@ -22,6 +22,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "host_call.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/system/system.hpp"
@@ -82,6 +83,7 @@ py::dict status_dict(const Status& s, uint64_t at_ps) {
 
 class JamNode {
 public:
+    const system::System& system() const { return sys_; }  // for the thread guard
     JamNode(system::System& sys, size_t node)
         : sys_(sys), node_(uint32_t(node)), jam_(startx::jam(sys, node)), rpc_(startx::jam_rpc(sys, node)) {
         tx_ = jam_.allocate(kMaxBytes, 64);
@@ -215,7 +217,7 @@ py::dict pio_receive(JamNode& n, int priority, bool wait, bool wide) {
 }  // namespace
 
 void bind_startx(py::module_& m) {
-    py::class_<JamNode>(m, "JamNode")
+    guarded_class<JamNode>(m, "JamNode")
         .def(py::init([](system::System& sys, size_t node) {
             if (node >= sys.node_count())
                 throw py::index_error("node " + std::to_string(node) + ": the system has " +

@@ -1,13 +1,12 @@
 // niclab._niclab.System: a cluster built from a spec dict; runs release the GIL and
 // report progress to an optional Python observer between slices of simulated time.
 #include <chrono>
-#include <thread>
-#include <unordered_map>
 
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "niclab/system/preset.hpp"
 #include "niclab/system/published.hpp"
 #include "niclab/system/system.hpp"
@@ -33,40 +32,14 @@ py::list parameter_list(const system::Preset& preset) {
     return out;
 }
 
-// The thread running each System, while it runs: a run releases the GIL, so another
-// Python thread could reach in meanwhile. Its host memory is the simulation's own state
-// (a read lands the DMA writes due, bus/hypertransport.hpp) and a second run would step
-// the same kernel: both are refused, by name. The run's own observer, on its thread, may.
-// Only touched with the GIL held.
-std::unordered_map<const System*, std::thread::id>& running() {
-    static std::unordered_map<const System*, std::thread::id> threads;
-    return threads;
-}
-
-void refuse_if_running_elsewhere(const System& s, const char* what) {
-    auto it = running().find(&s);
-    if (it != running().end() && it->second != std::this_thread::get_id())
-        throw SystemBusy(what, std::string(what) +
-                                   ": the system is being run by another thread; use it from that run's observer or "
-                                   "once the run has returned");
-}
-
 struct HostMemoryRef {
     host::HostMemory* mem;
     const System* sys;
+    const System& system() const { return *sys; }
 };
 
 py::dict run(System& s, Time until, py::object observer, double interval_us) {
-    refuse_if_running_elsewhere(s, "run");
-    // Marked for the run (an observer's nested run on this thread keeps the mark).
-    struct Mark {
-        const System* s;
-        bool own;
-        explicit Mark(const System* sys) : s(sys), own(running().emplace(sys, std::this_thread::get_id()).second) {}
-        ~Mark() {
-            if (own) running().erase(s);  // back under the GIL: the result is being built
-        }
-    } mark(&s);
+    RunMark mark(guard_key(s), "run");  // released back under the GIL, as the result is built
     bool interrupted = false;
     const bool observed = !observer.is_none();
     auto last_signal_check = std::chrono::steady_clock::now();
@@ -105,25 +78,22 @@ py::dict run(System& s, Time until, py::object observer, double interval_us) {
 }  // namespace
 
 void bind_system(py::module_& m) {
-    py::class_<HostMemoryRef>(m, "HostMemory")
+    guarded_class<HostMemoryRef>(m, "HostMemory")
         .def("read", [](const HostMemoryRef& h, uint64_t addr, uint64_t length) {
-            refuse_if_running_elsewhere(*h.sys, "host memory read");
             if (length > (uint64_t(1) << 32)) throw py::value_error("read of " + std::to_string(length) + " bytes: at most 4 GiB at once");
             std::string out(length, '\0');
             h.mem->read(addr, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
             return py::bytes(out);
         }, py::arg("address"), py::arg("length"))
         .def("write", [](HostMemoryRef& h, uint64_t addr, const py::bytes& data) {
-            refuse_if_running_elsewhere(*h.sys, "host memory write");
             std::string_view v = data;
             h.mem->write(addr, {reinterpret_cast<const uint8_t*>(v.data()), v.size()});
         }, py::arg("address"), py::arg("data"))
         .def_property_readonly("pages_touched", [](const HostMemoryRef& h) {
-            refuse_if_running_elsewhere(*h.sys, "host memory pages_touched");
             return h.mem->pages_touched();
         });
 
-    py::class_<System>(m, "System")
+    guarded_class<System>(m, "System")
         .def(py::init([](const py::dict& spec) {
             return std::make_unique<System>(system::SystemSpec::from_json(to_json(spec, "")));
         }), py::arg("spec"))

@@ -8,6 +8,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include "bindings.hpp"
+#include "system_guard.hpp"
 #include "niclab/fw/build_id.hpp"
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/trace/chrome_json.hpp"
@@ -136,10 +137,10 @@ void bind_trace(py::module_& m) {
 
     // Nic.trace(): read the ring now, through the debug back door (no simulated time).
     auto nic = py::reinterpret_borrow<py::class_<nic::EmbeddedNic>>(m.attr("Nic"));
-    nic.def("trace", [](const nic::EmbeddedNic& n) {
+    nic.def("trace", guarded("Nic.trace", [](const nic::EmbeddedNic& n) {
         Trace t = nic::read_trace(n);
         return wrap(std::move(t), n.image()->path());
-    }, "The firmware's trace ring, read now without costing the firmware simulated time "
+    }), "The firmware's trace ring, read now without costing the firmware simulated time "
        "(a niclab.trace.Trace decoded with the loaded ELF's symbols).");
 }
 

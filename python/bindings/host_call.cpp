@@ -1,5 +1,7 @@
 #include "host_call.hpp"
 
+#include "system_guard.hpp"
+
 #include <pybind11/pybind11.h>
 
 namespace py = pybind11;
@@ -8,6 +10,7 @@ namespace niclab::bindings {
 
 bool HostCalls::perform(const std::string& what, std::function<void(host::ProcessContext&)> op,
                         const std::function<void(const std::string&)>& busy) {
+    RunMark mark(guard_key(sys_), library_ + " " + what);  // the call runs the system
     for (auto it = kept_.begin(); it != kept_.end();)  // processes an earlier error left behind
         it = (*it)->done() ? kept_.erase(it) : it + 1;
     auto state = std::make_shared<CallState>();

@@ -242,11 +242,14 @@ class CaptureError(NiclabError, ValueError):
 
 
 class SystemBusy(NiclabError, RuntimeError):
-    """A System reached from one thread while another thread runs it: its host memory
-    or a second run (a run releases the GIL, and the simulation's state is its own).
-    Use it from that run's observer, or once the run has returned.
+    """A System reached from one thread while another thread runs it: the System, its
+    NICs, host memory, host libraries (Portals, JAM, CSP, GRIM) or GDB server, or a
+    second run (a run releases the GIL, and the simulation's state is its own). A host
+    library's call, a firmware load and a GDB session run the system too. Use it from
+    that run's observer, or once the run has returned.
 
-    Attributes: ``operation`` (e.g. ``"host memory read"``, ``"run"``).
+    Attributes: ``operation``, the class and method refused (e.g. ``"Nic.peek32"``,
+    ``"HostMemory.read"``, ``"System.run_until_ps"``, ``"JamNode.send"``).
     """
 
     operation = ""

@@ -104,9 +104,10 @@ class System:
 
         Runs until simulated time `until_us`, or for `for_us` more microseconds, or
         (neither given) until nothing is left to do. The GIL is released while
-        running; another thread that reads or writes this system's host memory, or
-        runs it, meanwhile gets a SystemBusy error (a RuntimeError naming the
-        operation; the observer, on the run's own thread, may read it).
+        running; another thread that uses this system meanwhile (its NICs, host
+        memory, host libraries, or a second run) gets a SystemBusy error (a
+        RuntimeError naming the operation); the observer, on the run's own thread,
+        may use them all.
         `observer(now_us)` is called every `interval_us` of simulated time;
         returning False stops the run early (it can be resumed). Ctrl-C stops it too.
         Returns a dict: reached_us, stopped, faulted_nodes, dead_nodes (marked by RAS).

@@ -31,6 +31,7 @@ public:
     GdbServer(const GdbServer&) = delete;
     GdbServer& operator=(const GdbServer&) = delete;
 
+    const nic::EmbeddedNic& nic() const { return nic_; }
     uint16_t port() const { return listener_ ? listener_->port() : 0; }
     bool connected() const { return conn_ && conn_->open(); }
     // Debuggers that have detached (or gone away) so far.

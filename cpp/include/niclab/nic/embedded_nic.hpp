@@ -61,6 +61,7 @@ public:
     uint32_t node_id() const { return cfg_.node_id; }
     const EmbeddedNicConfig& config() const { return cfg_; }
     sim::Kernel& kernel() { return kernel_; }
+    const sim::Kernel& kernel() const { return kernel_; }
     core::Cpu& cpu() { return *cpu_; }
     const core::Cpu& cpu() const { return *cpu_; }
     ControlBlock& control() { return *control_; }

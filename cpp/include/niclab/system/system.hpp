@@ -38,6 +38,7 @@ public:
     const Preset& preset() const { return preset_; }
     const SystemModel& model() const { return model_; }
     sim::Kernel& kernel() { return kernel_; }
+    const sim::Kernel& kernel() const { return kernel_; }
     Time now() const { return kernel_.now(); }
     size_t node_count() const { return nodes_.size(); }
     // The embedded-core NIC of a node; niclab::Error for a system whose NICs have no

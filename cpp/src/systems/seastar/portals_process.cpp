@@ -7,7 +7,8 @@ namespace niclab::seastar {
 using namespace portals;
 
 PortalsProcess::PortalsProcess(system::System& sys, size_t node, uint32_t pid, bool accelerated)
-    : nal_(portals(sys, node)),
+    : system_(sys),
+      nal_(portals(sys, node)),
       accel_(accelerated ? &seastar::accelerated(sys, node, pid) : nullptr),
       ni_(accel_ ? static_cast<Nal&>(*accel_) : nal_, pid, accel_ ? accel_->limits() : Limits{}),
       injector_(sys.host_cpu(node), ni_, (accel_ ? "portals-accel-injector-" : "portals-injector-") + std::to_string(pid)) {

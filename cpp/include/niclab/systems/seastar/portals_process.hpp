@@ -29,6 +29,7 @@ public:
     // or (accelerated) if its firmware has no accelerated process.
     PortalsProcess(system::System& sys, size_t node, uint32_t pid, bool accelerated = false);
 
+    const system::System& system() const { return system_; }  // the one the process is on
     SsNal& nal() { return nal_; }  // the kernel driver: its counters and the firmware's control block
     AccelNal* accel() { return accel_; }  // the accelerated process's driver, or null (generic mode)
     portals::Ni& ni() { return ni_; }
@@ -57,6 +58,7 @@ private:
     // (Nal::me_attached ...), posted by the injector; generic mode keeps it all in the library.
     void tell_nal(std::function<void(host::ProcessContext&, portals::Nal&)> f);
 
+    system::System& system_;
     SsNal& nal_;
     AccelNal* accel_;
     portals::Ni ni_;
