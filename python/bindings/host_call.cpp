@@ -1,8 +1,8 @@
 #include "host_call.hpp"
 
-#include "system_guard.hpp"
-
 #include <pybind11/pybind11.h>
+
+#include "system_guard.hpp"
 
 namespace py = pybind11;
 
