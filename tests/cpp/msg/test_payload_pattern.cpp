@@ -1,0 +1,57 @@
+// The benchmark payload (payload_pattern.hpp): every byte is the generator's word for
+// its position, whichever way the host makes them (eight words at a time with AVX-512,
+// one at a time otherwise), and a check finds a changed byte at its offset.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "niclab/host/host_memory.hpp"
+#include "niclab/msg/payload_pattern.hpp"
+#include "niclab/msg/transport.hpp"
+
+namespace niclab::msg {
+namespace {
+
+// The definition, a byte at a time: byte p is byte p % 8 of splitmix64(key ^ (p / 8)).
+uint8_t reference_byte(uint64_t key, uint64_t p) {
+    uint64_t x = key ^ (p >> 3);
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    return uint8_t(x >> (8 * (p & 7)));
+}
+
+TEST(PayloadPattern, EveryByteIsTheDefinitionsAtEveryLengthAndStart) {
+    for (uint64_t key : {uint64_t{0}, uint64_t{1}, uint64_t{0xDEADBEEF12345678}, pattern_key(7, 3, 8 << 20)})
+        for (uint64_t first : {uint64_t{0}, uint64_t{8}, uint64_t{64}, uint64_t{4096}, uint64_t{65536 * 3 + 8}, (uint64_t{1} << 40) + 16})
+            for (size_t n = 0; n <= 300; ++n) {
+                std::vector<uint8_t> out(n, 0xA5);
+                pattern_chunk(key, first, out);
+                for (size_t i = 0; i < n; ++i)
+                    ASSERT_EQ(out[i], reference_byte(key, first + i))
+                        << "key " << key << ", first " << first << ", " << n << " bytes, byte " << i;
+            }
+}
+
+TEST(PayloadPattern, AFilledBufferChecksAndAChangedByteIsFoundAtItsOffset) {
+    host::HostMemory memory;
+    const uint64_t addr = 0x10000, bytes = 200'000, key = pattern_key(1, 0, bytes);
+    fill_pattern(memory, addr, bytes, key);
+    EXPECT_NO_THROW(check_pattern(memory, addr, bytes, key, 1, 0, "message"));
+    std::vector<uint8_t> b(1);
+    memory.read(addr + 131'077, b);
+    b[0] ^= 0x10;
+    memory.write(addr + 131'077, b);
+    try {
+        check_pattern(memory, addr, bytes, key, 1, 0, "message");
+        FAIL() << "a changed byte passed the check";
+    } catch (const TransportError& e) {
+        EXPECT_NE(std::string(e.what()).find("at offset 131077"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace niclab::msg
