@@ -118,7 +118,7 @@ public:
 
     template <class F, class... Extra>
     guarded_class& def(const char* name, F&& f, const Extra&... extra) {
-        Base::def(name, guard_detail::wrap(name_ + "." + name, std::forward<F>(f)), extra...);
+        Base::def(name, guarded(name_ + "." + name, std::forward<F>(f)), extra...);
         return *this;
     }
     template <class Init, class... Extra>
@@ -129,7 +129,7 @@ public:
     }
     template <class F, class... Extra>
     guarded_class& def_property_readonly(const char* name, F&& f, const Extra&... extra) {
-        Base::def_property_readonly(name, guard_detail::wrap(name_ + "." + name, std::forward<F>(f)), extra...);
+        Base::def_property_readonly(name, guarded(name_ + "." + name, std::forward<F>(f)), extra...);
         return *this;
     }
     // A fact fixed when the object was made, which no run changes (a GDB server's port,

@@ -14,11 +14,20 @@ namespace {
 
 constexpr size_t kChunk = 64 * 1024;
 
-uint64_t splitmix64(uint64_t x) {
+// splitmix64's steps on one word, or on each lane of a vector of them (the compiler's
+// vector types take the same operators, lane by lane). In place: a vector passed or
+// returned by value would change the ABI where the caller has no AVX-512.
+template <class Word>
+[[gnu::always_inline]] inline void splitmix64_steps(Word& x) {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
+    x ^= x >> 31;
+}
+
+uint64_t splitmix64(uint64_t x) {
+    splitmix64_steps(x);
+    return x;
 }
 
 // Scratch for patterns and checks: these run inside host-process fibers, whose stacks
@@ -48,12 +57,9 @@ __attribute__((target("avx512f,avx512dq"))) size_t pattern_words_avx512(uint64_t
     const Words lanes = {0, 1, 2, 3, 4, 5, 6, 7};
     size_t i = 0;
     for (; i + 64 <= out.size(); i += 64) {
-        // Lane l is word ((first + i) >> 3) + l, which is (first + i + 8 l) >> 3: splitmix64 of each.
+        // Lane l is word ((first + i) >> 3) + l, which is (first + i + 8 l) >> 3.
         Words x = key ^ (((first + i) >> 3) + lanes);
-        x += 0x9E3779B97F4A7C15ull;
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-        x ^= x >> 31;
+        splitmix64_steps(x);
         std::memcpy(out.data() + i, &x, 64);  // lanes in order, each little-endian
     }
     return i;
