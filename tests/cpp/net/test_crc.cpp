@@ -61,5 +61,24 @@ TEST(Crc, SlicedMatchesBytewiseAtEveryLengthAndSplit) {
     }
 }
 
+// Batched, the CRC is the same whatever the pieces: shorter than the batch, exactly
+// it, longer, and the value read between pieces.
+TEST(Crc, BatchEqualsTheRunningCrcForAnyPieces) {
+    std::vector<uint8_t> data(3000);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = uint8_t(i * 131 + 7);
+    const uint32_t whole = crc32(data);
+    for (size_t piece : {1, 7, 16, 17, 64, 100, 2999}) {
+        Crc32Batch<16> batch;
+        for (size_t at = 0; at < data.size(); at += piece)
+            batch.add(std::span<const uint8_t>(data).subspan(at, std::min(piece, data.size() - at)));
+        EXPECT_EQ(batch.value(), whole) << "pieces of " << piece;
+        batch.clear();
+        batch.add(std::span<const uint8_t>(data).first(1000));
+        EXPECT_EQ(batch.value(), crc32(std::span<const uint8_t>(data).first(1000)));
+        batch.add(std::span<const uint8_t>(data).subspan(1000));
+        EXPECT_EQ(batch.value(), whole) << "read halfway, then continued";
+    }
+}
+
 }  // namespace
 }  // namespace niclab::net

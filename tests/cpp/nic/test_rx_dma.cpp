@@ -334,6 +334,31 @@ TEST_F(rx_dma, CorruptedPayloadIsACrcError) {
     EXPECT_EQ(engine->crc_errors(), 1u);
 }
 
+// The message CRC is folded a ring at a time (RxDma::fold_crc): with a ring that 64-byte
+// packets do not divide, the folds span its wrap, and a flipped bit anywhere is still seen.
+TEST_F(rx_dma, CrcFoldedAcrossTheRingsWrapSeesEveryCorruptPacket) {
+    cfg.rx_buffer_bytes = 200;
+    build();
+    auto data = pattern(2000, 16);
+    uint32_t tag = 20;
+    for (size_t bad : {size_t(0), size_t(3), size_t(17), size_t(31), SIZE_MAX}) {
+        auto ps = packets_of(5, uint32_t(tag), data);
+        if (bad != SIZE_MAX) ps[bad].payload[bad % 16] ^= 0x40;  // the last packet carries 16 bytes
+        ASSERT_TRUE(engine->deliver(ps[0]));
+        deposit(event(tag - 20).slot, 0, 2000, 0x8000, tag, true);
+        for (size_t k = 1; k < ps.size(); ++k) ASSERT_TRUE(engine->deliver(ps[k])) << k;
+        run();
+        const auto c = completion(tag - 20);
+        EXPECT_EQ(c.tag, tag);
+        EXPECT_EQ(c.status, bad == SIZE_MAX ? uint32_t(NICLAB_DMA_OK) : uint32_t(NICLAB_DMA_CRC_ERROR)) << "bad packet " << bad;
+        if (bad == SIZE_MAX) {
+            EXPECT_EQ(host(0x8000, 2000), data);
+        }
+        ++tag;
+    }
+    EXPECT_EQ(engine->crc_errors(), 4u);
+}
+
 TEST_F(rx_dma, NoFreeSlotRefusesTheHeadSignalsOnceAndResumesWhenOneFrees) {
     std::vector<std::vector<uint8_t>> data;
     for (uint32_t i = 0; i <= NICLAB_RXDMA_SLOTS; ++i) data.push_back(pattern(100, 100 + i));

@@ -116,7 +116,7 @@ int RxDma::allocate_slot(const net::PacketView& head) {
         s.message_id = head.message_id;
         s.bytes = head.message_bytes;
         s.arrived = s.consumed = s.deposited = 0;
-        s.crc = s.expected_crc = 0;
+        s.crc = s.expected_crc = s.crc_pending = 0;
         s.tail_seen = s.host_fault = s.end_seen = false;
         s.buf_start = s.buf_len = 0;
         s.deposits.clear();
@@ -165,12 +165,13 @@ bool RxDma::deliver(const net::PacketView& p) {
     }
     // Append to the ring buffer: at most two contiguous pieces.
     const size_t cap = s.buffer.size(), at = (s.buf_start + s.buf_len) % cap;
+    if (s.crc_pending + p.length > cap) fold_crc(s);
     const size_t first = std::min<size_t>(p.length, cap - at);
     std::memcpy(&s.buffer[at], p.payload.data(), first);
     std::memcpy(&s.buffer[0], p.payload.data() + first, p.length - first);
     s.buf_len += p.length;
     s.arrived += p.length;
-    s.crc = net::crc32(p.data(), s.crc);
+    s.crc_pending += p.length;
     if (p.tail) {
         s.tail_seen = true;
         s.expected_crc = p.message_crc;
@@ -238,6 +239,17 @@ void RxDma::drain(Slot& s, uint32_t) {
     }
 }
 
+// The ring's last crc_pending bytes are the stream's newest, ending where the next packet
+// goes: consuming bytes moves the ring's start, never that end.
+void RxDma::fold_crc(Slot& s) {
+    const size_t cap = s.buffer.size();
+    const size_t at = (s.buf_start + s.buf_len + cap - s.crc_pending) % cap;
+    const size_t first = std::min<size_t>(s.crc_pending, cap - at);
+    s.crc = net::crc32(s.buffer.subspan(at, first), s.crc);
+    s.crc = net::crc32(s.buffer.first(s.crc_pending - first), s.crc);
+    s.crc_pending = 0;
+}
+
 bool RxDma::wanted_more(const Slot& s) {
     for (size_t i = s.deposit_next; i < s.deposits.size(); ++i) {
         uint64_t total = uint64_t(s.deposits[i].discard) + s.deposits[i].length;
@@ -249,6 +261,7 @@ bool RxDma::wanted_more(const Slot& s) {
 void RxDma::maybe_complete(Slot& s, uint32_t index) {
     if (!s.busy || !s.end_seen || !s.tail_seen || s.consumed != s.bytes) return;
     if (cpls_.full()) return;  // retried when the firmware frees a completion entry
+    fold_crc(s);
     uint32_t status = NICLAB_DMA_OK;
     if (s.host_fault) status = NICLAB_DMA_HOST_FAULT;
     else if (s.crc != s.expected_crc) status = NICLAB_DMA_CRC_ERROR;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "niclab/net/crc.hpp"
-
 namespace niclab::seastar {
 
 TxDma::TxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg, uint32_t node_id, RaiseIrq raise)
@@ -69,6 +67,7 @@ void TxDma::try_start() {
     }
     const uint32_t* first = cmds_.entry(cmds_.head);
     msg_ = Message{};
+    crc_.clear();
     msg_.active = true;
     msg_.first_cmd = msg_.cmd = cmds_.head;
     msg_.end_cmd = end;
@@ -114,10 +113,10 @@ bool TxDma::gather_packet(net::Packet& p) {
             msg_.cmd_offset = 0;
         }
     }
-    msg_.crc = net::crc32(p.data(), msg_.crc);
+    crc_.add(p.data());
     msg_.sent += n;
     p.tail = msg_.sent == msg_.bytes;
-    if (p.tail) p.message_crc = msg_.crc;
+    if (p.tail) p.message_crc = crc_.value();
     return p.tail;
 }
 

@@ -66,6 +66,10 @@ private:
         uint64_t consumed = 0;       // bytes taken by deposit commands (written or discarded)
         uint64_t deposited = 0;      // bytes written to host memory
         uint32_t crc = 0, expected_crc = 0;
+        // The last crc_pending bytes written to the ring are not in crc yet: they are folded
+        // in a ring at a time (net::Crc32Batch's reason), before a packet would overwrite
+        // them and when the message completes (fold_crc).
+        uint32_t crc_pending = 0;
         bool tail_seen = false, host_fault = false;
         std::span<uint8_t> buffer;    // arrived, not yet consumed (ring of rx_buffer_bytes in buffers_)
         uint32_t buf_start = 0, buf_len = 0;
@@ -80,6 +84,7 @@ private:
     void take_commands();
     void drain(Slot& s, uint32_t index);
     void maybe_complete(Slot& s, uint32_t index);
+    static void fold_crc(Slot& s);
     static bool wanted_more(const Slot& s);  // deposit commands asked for more than arrived
     void write_host(uint64_t addr, const uint8_t* data, uint32_t n, Slot& s);
     void set_refused(bool refused);

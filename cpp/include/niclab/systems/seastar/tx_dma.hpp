@@ -11,6 +11,7 @@
 
 #include "niclab/fw/hw.h"
 #include "niclab/bus/hypertransport.hpp"
+#include "niclab/net/crc.hpp"
 #include "niclab/net/packet.hpp"
 #include "niclab/nic/device_ring.hpp"
 #include "niclab/nic/memory_map.hpp"
@@ -43,7 +44,6 @@ private:
         uint64_t bytes = 0, sent = 0;        // message length, bytes already in packets
         uint32_t cmd = 0;                     // command being read
         uint64_t cmd_offset = 0;              // bytes of it already read
-        uint32_t crc = 0;
         uint16_t sequence = 0;
         Time data_start{};                    // when host data starts streaming in (the bus says)
         uint32_t status = 0;
@@ -65,6 +65,7 @@ private:
     nic::DeviceRing cmds_;
     nic::DeviceRing cpls_;
     Message msg_;
+    net::Crc32Batch<1024> crc_;  // the message's end-to-end CRC over the bytes sent so far
     net::Packet packet_;        // the packet waiting for a credit
     bool packet_waiting_ = false;
     bool waiting_for_credit_ = false;
