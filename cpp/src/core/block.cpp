@@ -2,14 +2,15 @@
 // slots at a time instead of one instruction.
 //
 // A block starts at any slot and runs to the first branch, jump, CSR or system
-// instruction, or to the end of its code page, or - unless the core fetches through
-// its I-cache - to the last word of its fetch line, whichever comes first. The
+// instruction, or to the end of its code page, whichever comes first. The
 // instructions before its last one are register-only, loads or stores. A register-only
 // one reads and writes registers and nothing else. A load or store inside a block goes
 // on to the next slot only on its fast path: an SRAM access through the cached view that
-// costs its base cost and no more (a D-cache hit; a read with the D-cache off, whose
-// fixed latency the block checks against the horizon before going on, block_next), and
-// for a store, into a word no decode covers. Every other path - a miss, a device or
+// costs its base cost and no more, or a cost fixed by the configuration that the block
+// checks against the horizon before going on (block_next) - a D-cache hit; with the
+// D-cache off, a read's latency or a store's posted write (whose wait for a free slot
+// reckons from the store's own cycle, not from the block's charged end) - and for a
+// store, into a word no decode covers. Every other path - a miss, a device or
 // host window, the uncached view, a store into code, a misaligned address - leaves the
 // block at that instruction (leave_block): it takes back the cost and count of the
 // slots after it and runs the instruction as the per-instruction loop does. So only an
@@ -17,8 +18,9 @@
 // pc, the horizon or the fetch state. When the per-instruction loop would have passed
 // every one of its checks inside the block - the horizon (cycle_ < limit_ before each
 // instruction: cycle_ + block_pre < limit_ before the first) and each line it enters
-// (the loop's fetch_hit, which a block's last slot of a line calls before going on: a
-// line that is not an I-cache hit ends the block there, and the loop fetches it) - the
+// (Cpu::fetch_next_line, which a block's last slot of a line calls before going on: an
+// I-cache hit costs nothing, a fetch not through the I-cache its fixed line fill, and a
+// line that misses the I-cache ends the block there, and the loop fetches it) - the
 // block charges its base cost and instruction count once and runs its handlers back to
 // back, and an instruction that leaves it, or its last, finds cycle_, instret_ and pc_
 // exactly where that loop would have left them. That is what makes every device access,
@@ -54,12 +56,9 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
     // takes the per-instruction path), so decoding here needs no breakpoint check.
     const uint32_t off = pc_sram_offset();
     const uint32_t line_mask = (1u << fetch_shift_) - 1;
-    const uint32_t to_line_end = (((pc | line_mask) - pc) >> 2) + 1;
     const uint32_t to_page_end = kCodePageSlots - uint32_t(first - fetch_page_);
-    // Into the following lines only while fetching is through the I-cache: otherwise
-    // entering a line costs a fill, and the block would stop at each line's end anyway.
-    const bool lines = fetch_cached_ && icache_on_;
-    const uint32_t limit = std::min({lines ? to_page_end : to_line_end, to_page_end, (sram_.size - off) >> 2, kMaxBlock});
+    // Into the following lines: each is entered as the loop enters it (block_next<true>).
+    const uint32_t limit = std::min({to_page_end, (sram_.size - off) >> 2, kMaxBlock});
     uint32_t n = 0;
     while (n < limit) {
         Insn& slot = first[n++];

@@ -23,6 +23,8 @@ Cpu::Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus)
     dcache_.configure(cfg.dcache, sram.size);
     fetch_shift_ = icache_.line_shift();
     dline_shift_ = dcache_.line_shift();
+    icache_fill_ = line_fill_cycles(icache_);
+    dcache_fill_ = line_fill_cycles(dcache_);
     const uint32_t line_mask = (1u << fetch_shift_) - 1;
     code_key_ = CodeKey{decode_inputs(cfg), fetch_shift_, sram.cached_base & line_mask, sram.uncached_base & line_mask};
     write_slots_.assign(std::max<uint32_t>(cfg.posted_writes, 1), 0);
@@ -105,7 +107,7 @@ void Cpu::invalidate_icache() {
 
 void Cpu::flush_dcache() {
     uint32_t dirty = dcache_.invalidate_all();
-    for (uint32_t i = 0; i < dirty; ++i) posted_write(line_fill_cycles(dcache_));
+    for (uint32_t i = 0; i < dirty; ++i) posted_write(dcache_fill_);
 }
 
 void Cpu::invalidate_code(uint32_t sram_offset, uint32_t length) {
@@ -239,7 +241,7 @@ bool Cpu::fetch_slow() {
             uint32_t line = off >> fetch_shift_;
             if (!icache_.resident(line)) {
                 icache_.fill(line);
-                fill = line_fill_cycles(icache_);
+                fill = icache_fill_;
             }
         } else if (cfg_.uncached_fetch_fills_line) {
             // Not cacheable here (the I-cache off, or the uncached view): PPC440x5 User's
@@ -247,7 +249,7 @@ bool Cpu::fetch_slow() {
             // line, "even if the caching inhibited (I) storage attribute is set", into its
             // line fill buffer, from which the instructions go to the core as requested.
             // So a miss that allocates nothing: the line is read again once left.
-            fill = line_fill_cycles(icache_);
+            fill = icache_fill_;
         }
         cycle_ += fill;
         stall_cycles_ += fill;
@@ -353,19 +355,21 @@ uint32_t Cpu::line_fill_cycles(const CacheModel& c) const {
 }
 
 void Cpu::dcache_miss(uint32_t line) {
-    uint32_t cost = line_fill_cycles(dcache_);
-    if (dcache_.fill(line)) cost += line_fill_cycles(dcache_);  // write back the dirty victim first
+    uint32_t cost = dcache_fill_;
+    if (dcache_.fill(line)) cost += dcache_fill_;  // write back the dirty victim first
     cycle_ += cost;
     stall_cycles_ += cost;
 }
 
-void Cpu::posted_write(uint32_t occupancy_cycles) {
+void Cpu::posted_write(uint32_t occupancy_cycles, uint64_t charged_ahead) {
     uint64_t& slot = write_slots_[write_next_];
-    if (slot > cycle_) {  // every slot busy: wait for the oldest write to complete
-        stall_cycles_ += slot - cycle_;
-        cycle_ = slot;
+    uint64_t now = cycle_ - charged_ahead;
+    if (slot > now) {  // every slot busy: wait for the oldest write to complete
+        stall_cycles_ += slot - now;
+        cycle_ += slot - now;
+        now = slot;
     }
-    write_bus_free_ = std::max(write_bus_free_, cycle_) + occupancy_cycles;
+    write_bus_free_ = std::max(write_bus_free_, now) + occupancy_cycles;
     slot = write_bus_free_;
     write_next_ = (write_next_ + 1) % uint32_t(write_slots_.size());
 }

@@ -179,7 +179,7 @@ template <typename T, bool kCross>
 uint32_t chain_store(Cpu& c, const Insn& in, uint32_t pc) {
     const uint32_t addr = r1(c, in) + uint32_t(in.imm);
     uint32_t off;
-    if (!c.sram_data_store_hit(addr, sizeof(T), off)) [[unlikely]] return c.leave_block(in, pc);
+    if (!c.sram_data_store_hit(addr, sizeof(T), off, uint32_t(in.block_cost - in.cost))) [[unlikely]] return c.leave_block(in, pc);
     const T v = T(r2(c, in));
     std::memcpy(c.sram_data() + off, &v, sizeof(T));
     return c.block_next<kCross>(in, pc + 4);

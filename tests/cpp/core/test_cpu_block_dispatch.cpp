@@ -220,5 +220,58 @@ TEST_P(BlockDispatch, LoadsAndStoresInsideBlocksGiveTheSameResults) {
     expect_same_outcome(blocks, single);
 }
 
+// A core without a D-cache (a LANai) posts its SRAM stores: a block goes on through them,
+// each waiting for a free slot of the write buffer as the per-instruction loop's would,
+// though the block charged its whole base cost before the first. A small, slow buffer
+// makes bursts of stores stall mid-block, and the timer's interrupts cut the blocks
+// anywhere.
+std::vector<uint32_t> store_burst_loop() {
+    return with_prologue({
+        addi(10, 10, 1),                     // 0x20  loop
+        sw(10, 20, 0),                       // 0x24  a burst of stores ...
+        sw(10, 20, 4),                       // 0x28
+        addi(11, 11, 3),                     // 0x2c
+        sh(11, 20, 8),                       // 0x30
+        sh(10, 20, 10),                      // 0x34
+        lw(12, 20, 4),                       // 0x38  ... a load between ...
+        add(13, 13, 12),                     // 0x3c
+        sw(13, 20, 12),                      // 0x40  ... and more
+        sw(11, 20, 16),                      // 0x44
+        xor_(14, 13, 11),                    // 0x48
+        sw(14, 20, 20),                      // 0x4c
+        andi(15, 10, 15),                    // 0x50
+        bne(15, 0, 0x8),                     // 0x54  -> 0x5c, 15 passes of 16
+        sw(10, 9, 0),                        // 0x58  device store
+        addi(4, 4, 1),                       // 0x5c
+        jal(0, 0x20 - 0x60),                 // 0x60  -> loop
+    });
+}
+
+CpuOutcome run_store_bursts(bool blocks) {
+    core::CoreConfig cfg;
+    cfg.posted_writes = 2;
+    cfg.sram_write_cycles = 7;
+    CoreRig rig(cfg);
+    const CoreVariant caches_off{"CachesOff", false, 0};
+    core::Cpu& cpu = start(rig, caches_off, blocks, store_burst_loop(), interrupt_handler());
+    cpu.set_reg(20, kData);
+    cpu.set_reg(21, kLog);
+    rig.timer_rearmed_on_ack(Time::ns(110), FakeBus::kDeviceBase + kAckOffset,
+                             [](uint32_t acks) { return Time::ns(60 + (acks * 47) % 277); });
+    for (int64_t ns = 3; ns < 40000; ns += 29) rig.kernel.schedule_at(Time::ns(ns), [] {});
+    rig.kernel.run_until(Time::us(40));
+    return outcome_of(cpu, rig.bus, rig.sram);
+}
+
+TEST(BlockDispatchCachesOff, PostedStoresStallInsideBlocksAsOnThePerInstructionPath) {
+    const CpuOutcome blocks = run_store_bursts(true);
+    const CpuOutcome single = run_store_bursts(false);
+
+    ASSERT_GT(single.regs[4], 100u) << "the loop did not run";
+    ASSERT_GT(single.counts.interrupts, 50u);
+    ASSERT_GT(single.stall, single.regs[4] * 7) << "the write buffer never filled";
+    expect_same_outcome(blocks, single);
+}
+
 }  // namespace
 }  // namespace niclab::test

@@ -188,13 +188,15 @@ public:
     bool sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
     // ---- a load or store inside a block (block.cpp) ----
     // sram_store_hit for a word no decode covers (a data page, or a code page's word never
-    // decoded): no decode to forget.
-    bool sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
+    // decoded): no decode to forget. With the D-cache off the store is a posted write; the
+    // block has charged `charged_ahead` cycles past the loop's view of it (posted_write).
+    bool sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off, uint32_t charged_ahead);
     // On to the block's slot after `in`, unless a cost known only when it ran (an SRAM
-    // read with the D-cache off) moved the block's last start to the horizon: then the
-    // block ends before that slot, and the loop goes on from there. With kCross, `in` is
-    // the last word of its fetch line: the next slot is entered as the loop enters a line
-    // (fetch_hit), and where that takes more than an I-cache hit the block ends there too.
+    // read or a posted store with the D-cache off, a line fill) moved the block's last start
+    // to the horizon: then the block ends before that slot, and the loop goes on from there.
+    // With kCross, `in` is the last word of its fetch line: the next slot is entered as the
+    // loop enters a line (fetch_next_line), and where that is an I-cache miss the block ends
+    // there too.
     template <bool kCross> uint32_t block_next(const Insn& in, uint32_t next_pc);
     // A block that ends in a branch or jump goes on into the block at its target without
     // returning to the loop, when the loop would run that block whole next (block.cpp);
@@ -238,6 +240,21 @@ private:
         fetch_line_ = pc >> fetch_shift_;
         return true;
     }
+    // A block runs on into the next line of its page (block_next<true>): that line's fetch as
+    // fetch_slow would make it, inline, where its cost needs no look at the I-cache's state -
+    // a hit, or a fetch not through the I-cache (the I-cache off, or the uncached view), whose
+    // fill is the same every time. False leaves the fetch to the loop: a miss, or another page.
+    bool fetch_next_line(uint32_t pc) {
+        if (fetch_cached_ && icache_on_) return fetch_hit(pc);
+        const uint32_t rel = pc - fetch_base_;
+        if (rel > kCodePageMask || fetch_page_offset_ + rel >= sram_.size || !fetch_page_) return false;
+        if (cfg_.uncached_fetch_fills_line) {
+            cycle_ += icache_fill_;
+            stall_cycles_ += icache_fill_;
+        }
+        fetch_line_ = pc >> fetch_shift_;
+        return true;
+    }
     void build_block(Insn* first, uint32_t pc);
     uint32_t run_block(const Insn& in, uint32_t pc);
     void take_trap(uint32_t mcause, uint32_t tval, uint32_t epc);
@@ -251,7 +268,11 @@ private:
         return line;
     }
     uint32_t line_fill_cycles(const CacheModel& c) const;
-    void posted_write(uint32_t occupancy_cycles);
+    // A write into the core's posted-write buffer (SRAM with the D-cache off, a dirty line
+    // written back): it waits for a free slot, then for the write bus. `charged_ahead`:
+    // cycles cycle_ holds past the loop's view of the writing instruction (a block charges
+    // its whole base cost up front, so a store inside it passes the rest of the block's).
+    void posted_write(uint32_t occupancy_cycles, uint64_t charged_ahead = 0);
     bool load_slow(uint32_t addr, unsigned size, uint32_t& out);
     bool store_slow(uint32_t addr, unsigned size, uint32_t value);
     void refresh_limit();
@@ -287,6 +308,9 @@ private:
     uint32_t dline_shift_ = 5;
     CacheModel icache_;
     CacheModel dcache_;
+    // line_fill_cycles of each, fixed with the configuration: a core without caches pays
+    // the I-side one at every fetch line it enters (a division a line was 8 % of the ISS).
+    uint32_t icache_fill_ = 0, dcache_fill_ = 0;
 
     // Posted writes: completion cycle of each outstanding slot (a ring).
     std::vector<uint64_t> write_slots_;
@@ -373,6 +397,7 @@ private:
     void lose_fetch_page() {
         reset_fetch();
         fetch_cached_ = false;  // fetch_hit would reuse fetch_page_
+        fetch_page_ = nullptr;  // and so would fetch_next_line
     }
     // Code at `sram_offset` may have changed: decode it again when next executed.
     void forget_decode(uint32_t sram_offset);
@@ -435,14 +460,18 @@ inline bool Cpu::sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
     return true;
 }
 
-inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
+inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off, uint32_t charged_ahead) {
     off = addr - sram_.cached_base;
-    if (!dcache_on_ || (addr & (size - 1)) || off >= fast_sram_size_) return false;
+    if ((addr & (size - 1)) || off >= fast_sram_size_) return false;
     // Into a code page, a word never decoded: no block covers it (forget_decode), so the
     // block goes on - a firmware's globals often share the page where its text ends.
     if (const Insn* page = code_pages_[off >> kCodePageShift];
         page && page[(off & kCodePageMask) >> 2].fn != kDecodeHandler)
         return false;
+    if (!dcache_on_) {  // a core without a D-cache (a LANai): its stores are posted writes
+        posted_write(cfg_.sram_write_cycles, charged_ahead);
+        return true;
+    }
     const uint32_t line = off >> dline_shift_;
     if (!dcache_.resident(line)) return false;
     ++dcache_.accesses;
@@ -458,11 +487,15 @@ inline uint32_t Cpu::block_next(const Insn& in, uint32_t next_pc) {
     // cycle_ - (next.block_cost - next.block_pre). Should a cost paid on the way have
     // moved that to the horizon, the loop takes the rest one instruction at a time: it
     // stops where the first of them would start at the horizon.
-    if (cycle_ + next.block_pre - next.block_cost >= limit_ || (kCross && !fetch_hit(next_pc))) [[unlikely]] {
+    if (cycle_ + next.block_pre - next.block_cost >= limit_ || (kCross && !fetch_next_line(next_pc))) [[unlikely]] {
         cycle_ -= next.block_cost;
         instret_ -= next.block_n;
         return next_pc;
     }
+    // A line fill moved the rest of the block on. The loop, whose check came before that
+    // fetch, runs `next` regardless; register-only slots after it check nothing, so past
+    // the horizon now, `next` runs alone and the loop takes the rest.
+    if (kCross && cycle_ + next.block_pre - next.block_cost >= limit_) [[unlikely]] return leave_block(next, next_pc);
     return next.entry(*this, next, next_pc);
 }
 
