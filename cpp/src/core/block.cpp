@@ -88,6 +88,13 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
     }
 }
 
+bool Cpu::posted_data_store(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in) {
+    off = addr - sram_.cached_base;
+    if (dcache_on_ || (addr & (size - 1)) || off >= fast_sram_size_ || decoded_word(off)) return false;
+    posted_write(cfg_.sram_write_cycles, in.block_cost - in.cost);
+    return true;
+}
+
 uint32_t Cpu::leave_block(const Insn& in, uint32_t pc) {
     // `in`'s block (which ends where the running one does) holds its own cost and count
     // and those of the slots after it, which do not run now.

@@ -175,11 +175,23 @@ uint32_t chain_load(Cpu& c, const Insn& in, uint32_t pc) {
     rd(c, in) = uint32_t(int32_t(v));
     return c.block_next<kCross>(in, pc + 4);
 }
+// A store inside a block off the D-cache hit path: with the D-cache off, the posted write
+// (out of line, so the hit path keeps no frame); otherwise the block ends at it.
+template <typename T, bool kCross>
+[[gnu::noinline]] uint32_t chain_posted_store(Cpu& c, const Insn& in, uint32_t pc) {
+    const uint32_t addr = r1(c, in) + uint32_t(in.imm);
+    uint32_t off;
+    if (!c.posted_data_store(addr, sizeof(T), off, in)) return c.leave_block(in, pc);
+    const T v = T(r2(c, in));
+    std::memcpy(c.sram_data() + off, &v, sizeof(T));
+    return c.block_next<kCross>(in, pc + 4);
+}
 template <typename T, bool kCross>
 uint32_t chain_store(Cpu& c, const Insn& in, uint32_t pc) {
     const uint32_t addr = r1(c, in) + uint32_t(in.imm);
     uint32_t off;
-    if (!c.sram_data_store_hit(addr, sizeof(T), off, uint32_t(in.block_cost - in.cost))) [[unlikely]] return c.leave_block(in, pc);
+    if (!c.sram_data_store_hit(addr, sizeof(T), off)) [[unlikely]]
+        return c.dcache_enabled() ? c.leave_block(in, pc) : chain_posted_store<T, kCross>(c, in, pc);
     const T v = T(r2(c, in));
     std::memcpy(c.sram_data() + off, &v, sizeof(T));
     return c.block_next<kCross>(in, pc + 4);

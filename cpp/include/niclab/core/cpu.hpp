@@ -188,9 +188,12 @@ public:
     bool sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
     // ---- a load or store inside a block (block.cpp) ----
     // sram_store_hit for a word no decode covers (a data page, or a code page's word never
-    // decoded): no decode to forget. With the D-cache off the store is a posted write; the
-    // block has charged `charged_ahead` cycles past the loop's view of it (posted_write).
-    bool sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off, uint32_t charged_ahead);
+    // decoded): no decode to forget. With the D-cache off, false: see posted_data_store.
+    bool sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off);
+    // The same with the D-cache off, where the store is a posted write (a LANai's SRAM):
+    // true when it went into the write buffer, waiting from the store's own cycle (the
+    // block charged the base cost of `in`'s later slots too: posted_write's charged_ahead).
+    bool posted_data_store(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in);
     // On to the block's slot after `in`, unless a cost known only when it ran (an SRAM
     // read or a posted store with the D-cache off, a line fill) moved the block's last start
     // to the horizon: then the block ends before that slot, and the loop goes on from there.
@@ -206,6 +209,10 @@ public:
     // trap): the block stops at it, with the counters where the per-instruction loop
     // would have them, and it runs as that loop runs it.
     uint32_t leave_block(const Insn& in, uint32_t pc);
+    // Into a code page, a word decoded: a store there must forget it (forget_decode). One
+    // never decoded lets a block go on - a firmware's globals often share the page where
+    // its text ends.
+    bool decoded_word(uint32_t sram_offset) const;
     uint8_t* sram_data() { return sram_.data; }
     template <typename T> bool store(uint32_t addr, T value);
     void trap(uint32_t cause, uint32_t tval);  // synchronous exception at pc_
@@ -460,18 +467,14 @@ inline bool Cpu::sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
     return true;
 }
 
-inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off, uint32_t charged_ahead) {
+inline bool Cpu::decoded_word(uint32_t sram_offset) const {
+    const Insn* page = code_pages_[sram_offset >> kCodePageShift];
+    return page && page[(sram_offset & kCodePageMask) >> 2].fn != kDecodeHandler;
+}
+
+inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
     off = addr - sram_.cached_base;
-    if ((addr & (size - 1)) || off >= fast_sram_size_) return false;
-    // Into a code page, a word never decoded: no block covers it (forget_decode), so the
-    // block goes on - a firmware's globals often share the page where its text ends.
-    if (const Insn* page = code_pages_[off >> kCodePageShift];
-        page && page[(off & kCodePageMask) >> 2].fn != kDecodeHandler)
-        return false;
-    if (!dcache_on_) {  // a core without a D-cache (a LANai): its stores are posted writes
-        posted_write(cfg_.sram_write_cycles, charged_ahead);
-        return true;
-    }
+    if (!dcache_on_ || (addr & (size - 1)) || off >= fast_sram_size_ || decoded_word(off)) return false;
     const uint32_t line = off >> dline_shift_;
     if (!dcache_.resident(line)) return false;
     ++dcache_.accesses;
@@ -492,9 +495,10 @@ inline uint32_t Cpu::block_next(const Insn& in, uint32_t next_pc) {
         instret_ -= next.block_n;
         return next_pc;
     }
-    // A line fill moved the rest of the block on. The loop, whose check came before that
-    // fetch, runs `next` regardless; register-only slots after it check nothing, so past
-    // the horizon now, `next` runs alone and the loop takes the rest.
+    // A line fill (a fetch not through the I-cache) moved the rest of the block on. The
+    // loop, whose check came before that fetch, runs `next` regardless; register-only slots
+    // after it check nothing, so past the horizon now, `next` runs alone and the loop takes
+    // the rest.
     if (kCross && cycle_ + next.block_pre - next.block_cost >= limit_) [[unlikely]] return leave_block(next, next_pc);
     return next.entry(*this, next, next_pc);
 }
