@@ -89,8 +89,7 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
 }
 
 bool Cpu::posted_data_store(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in) {
-    off = addr - sram_.cached_base;
-    if (dcache_on_ || (addr & (size - 1)) || off >= fast_sram_size_ || decoded_word(off)) return false;
+    if (dcache_on_ || !data_word_store(addr, size, off)) return false;
     posted_write(cfg_.sram_write_cycles, in.block_cost - in.cost);
     return true;
 }

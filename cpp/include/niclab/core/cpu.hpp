@@ -209,10 +209,11 @@ public:
     // trap): the block stops at it, with the counters where the per-instruction loop
     // would have them, and it runs as that loop runs it.
     uint32_t leave_block(const Insn& in, uint32_t pc);
-    // Into a code page, a word decoded: a store there must forget it (forget_decode). One
-    // never decoded lets a block go on - a firmware's globals often share the page where
-    // its text ends.
-    bool decoded_word(uint32_t sram_offset) const;
+    // A store a block can go on through whatever the caches: aligned, into the fast SRAM
+    // view (its offset in `off`), and into a word no decode covers. A decoded word must be
+    // forgotten (forget_decode); one never decoded need not - a firmware's globals often
+    // share the page where its text ends.
+    bool data_word_store(uint32_t addr, uint32_t size, uint32_t& off) const;
     uint8_t* sram_data() { return sram_.data; }
     template <typename T> bool store(uint32_t addr, T value);
     void trap(uint32_t cause, uint32_t tval);  // synchronous exception at pc_
@@ -467,14 +468,15 @@ inline bool Cpu::sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
     return true;
 }
 
-inline bool Cpu::decoded_word(uint32_t sram_offset) const {
-    const Insn* page = code_pages_[sram_offset >> kCodePageShift];
-    return page && page[(sram_offset & kCodePageMask) >> 2].fn != kDecodeHandler;
+inline bool Cpu::data_word_store(uint32_t addr, uint32_t size, uint32_t& off) const {
+    off = addr - sram_.cached_base;
+    if ((addr & (size - 1)) || off >= fast_sram_size_) return false;
+    const Insn* page = code_pages_[off >> kCodePageShift];
+    return !page || page[(off & kCodePageMask) >> 2].fn == kDecodeHandler;
 }
 
 inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
-    off = addr - sram_.cached_base;
-    if (!dcache_on_ || (addr & (size - 1)) || off >= fast_sram_size_ || decoded_word(off)) return false;
+    if (!dcache_on_ || !data_word_store(addr, size, off)) return false;
     const uint32_t line = off >> dline_shift_;
     if (!dcache_.resident(line)) return false;
     ++dcache_.accesses;
