@@ -554,8 +554,15 @@ void Network::return_credits(LinkId l, uint8_t vc, uint32_t n, Time at) {
     Returns& r = returns_[l];
     if (r.size == r.capacity)  // a credit is in one return at most: never
         throw std::logic_error("network: link " + std::to_string(l) + " has more credits on their way back than its far buffers hold");
+    // Field by field: a record built on the stack and copied in was read back whole
+    // before its fields were stored (a stall on store forwarding: most of this function's
+    // time in a bulk transfer).
     CreditReturn& c = returns_of(l)[r.size++];
-    c = CreditReturn{at, kernel_.reserve_key(), n, vc, false};
+    c.at = at;
+    c.key = kernel_.reserve_key();
+    c.n = n;
+    c.vc = vc;
+    c.scheduled = false;
     if (awaits_credit(l)) schedule_return(l, c);
 }
 

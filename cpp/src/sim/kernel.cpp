@@ -19,17 +19,22 @@ Kernel::Kernel() {
     slots_.reserve(1024);
 }
 
-uint32_t Kernel::alloc_slot() {
-    if (free_head_ != UINT32_MAX) {
-        uint32_t s = free_head_;
-        free_head_ = slots_[s].next_free;
-        return s;
-    }
+// Inline: every event takes a slot and gives it back (called apart, the two were a
+// twentieth of a bulk transfer's host instructions); growing is the rare path.
+inline uint32_t Kernel::alloc_slot() {
+    if (free_head_ == UINT32_MAX) [[unlikely]]
+        return grow_slots();
+    const uint32_t s = free_head_;
+    free_head_ = slots_[s].next_free;
+    return s;
+}
+
+uint32_t Kernel::grow_slots() {
     slots_.emplace_back();
     return uint32_t(slots_.size() - 1);
 }
 
-void Kernel::free_slot(uint32_t s) {
+inline void Kernel::free_slot(uint32_t s) {
     slots_[s].cb.reset();
     slots_[s].lane = kNoLane;
     ++slots_[s].generation;
@@ -146,21 +151,43 @@ EventId Kernel::schedule_in_lane(Time at, Callback cb, uint32_t node, Lane lane)
     while (i > q.head && later(q.events[i - 1], key) && q.events.size() - i < kLaneReach) --i;
     if (i > q.head && later(q.events[i - 1], key)) return insert(key, std::move(cb));
     const uint32_t s = alloc_slot();
-    slots_[s].cb = std::move(cb);
-    slots_[s].node = node;
-    slots_[s].lane = lane;
-    const Entry e{at, key.made, key.seq, node, s, slots_[s].generation};
-    q.events.insert(q.events.begin() + std::ptrdiff_t(i), e);
+    Slot& slot = slots_[s];
+    slot.cb = std::move(cb);
+    slot.node = node;
+    slot.lane = lane;
+    // Room at i, the entry then written field by field where it goes: built on the stack
+    // and copied in, it was read back whole before its fields were stored, and that
+    // stall on store forwarding was two fifths of this function's time.
+    q.events.emplace_back();
+    Entry* ev = q.events.data();
+    for (size_t k = q.events.size() - 1; k > i; --k) ev[k] = ev[k - 1];
+    Entry& e = ev[i];
+    e.time = at;
+    e.made = key.made;
+    e.seq = key.seq;
+    e.node = node;
+    e.slot = s;
+    e.generation = slot.generation;
     if (i == q.head && !q.firing) post_stand_in(lane);
-    return EventId{s, e.generation};
+    return EventId{s, slot.generation};
 }
 
-void Kernel::drop_dead_front(LaneQueue& q) {
+// Inline for the common case, checked at every event a lane fires: the first is live
+// and the fired ones before it are too few to trim.
+inline void Kernel::drop_dead_front(LaneQueue& q) {
+    if (q.head < q.events.size() && q.head < kLaneTrim) {
+        const Entry& f = q.events[q.head];
+        if (slots_[f.slot].generation == f.generation) return;
+    }
+    drop_dead_front_slow(q);
+}
+
+void Kernel::drop_dead_front_slow(LaneQueue& q) {
     while (q.head < q.events.size() && slots_[q.events[q.head].slot].generation != q.events[q.head].generation) ++q.head;
     if (q.head == q.events.size()) {
         q.events.clear();
         q.head = 0;
-    } else if (q.head >= 1024 && 2 * q.head >= q.events.size()) {  // fired ones: keep the vector short
+    } else if (q.head >= kLaneTrim && 2 * q.head >= q.events.size()) {  // fired ones: keep the vector short
         q.events.erase(q.events.begin(), q.events.begin() + std::ptrdiff_t(q.head));
         q.head = 0;
     }

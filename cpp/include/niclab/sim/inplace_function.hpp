@@ -1,11 +1,17 @@
 #pragma once
 // A move-only callable stored inline (no heap), so scheduling an event never
 // allocates. Captures larger than Capacity are a compile error, not a slow path.
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace niclab {
 
@@ -19,10 +25,14 @@ public:
         using Fn = std::decay_t<F>;
         static_assert(sizeof(Fn) <= Capacity, "event capture too large for InplaceFunction");
         static_assert(alignof(Fn) <= alignof(std::max_align_t));
-        ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(f));
-        // Copied whole when moved (see Ops): the bytes past the callable are set too.
-        if constexpr (kTrivial<Fn>) std::memset(storage_ + sizeof(Fn), 0, Capacity - sizeof(Fn));
-        ops_ = &ops_for<Fn>;
+        if constexpr (kTrivial<Fn>) {
+            // Copied whole when moved (see Manage): the bytes past the callable are set too.
+            store_words<sizeof(Fn)>(reinterpret_cast<const unsigned char*>(std::addressof(f)));
+        } else {
+            ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(f));
+        }
+        call_ = [](void* p) { (*static_cast<Fn*>(p))(); };
+        if constexpr (!kTrivial<Fn>) manage_ = &manage_for<Fn>;
     }
 
     InplaceFunction(InplaceFunction&& o) noexcept { move_from(o); }
@@ -34,44 +44,78 @@ public:
     InplaceFunction& operator=(const InplaceFunction&) = delete;
     ~InplaceFunction() { reset(); }
 
-    void operator()() { ops_->call(storage_); }
-    explicit operator bool() const { return ops_ != nullptr; }
+    void operator()() { call_(storage_); }
+    explicit operator bool() const { return call_ != nullptr; }
     void reset() {
-        if (ops_) {
-            if (ops_->destroy) ops_->destroy(storage_);
-            ops_ = nullptr;
-        }
+        if (manage_) manage_->destroy(storage_);
+        call_ = nullptr;
+        manage_ = nullptr;
     }
 
 private:
-    // move and destroy are null for a trivially copyable callable (a lambda capturing
-    // `this` and a few numbers, as nearly every event's does): its bytes are copied and
-    // nothing is called. An event's callback is moved twice and destroyed once, and
-    // those three indirect calls were a tenth of the kernel's work per event.
-    struct Ops {
-        void (*call)(void*);
+    // A trivially copyable callable (a lambda capturing `this` and a few numbers, as
+    // nearly every event's does) has no Manage: its bytes are copied and nothing is
+    // called. An event's callback is moved twice and destroyed once, and those three
+    // indirect calls were a tenth of the kernel's work per event. The call pointer sits
+    // in the object itself, beside the bytes: reaching it, or the move, through a table
+    // was a chain of two dependent loads at every event a lane fires (a fifth of
+    // Kernel::fire_lane's time in a bulk transfer).
+    struct Manage {
         void (*move)(void* dst, void* src);
         void (*destroy)(void*);
     };
     template <typename Fn>
     static constexpr bool kTrivial = std::is_trivially_copyable_v<Fn> && std::is_trivially_destructible_v<Fn>;
     template <typename Fn>
-    static constexpr Ops ops_for{
-        [](void* p) { (*static_cast<Fn*>(p))(); },
-        kTrivial<Fn> ? nullptr
-                     : +[](void* d, void* s) { ::new (d) Fn(std::move(*static_cast<Fn*>(s))); static_cast<Fn*>(s)->~Fn(); },
-        kTrivial<Fn> ? nullptr : +[](void* p) { static_cast<Fn*>(p)->~Fn(); },
+    static constexpr Manage manage_for{
+        +[](void* d, void* s) { ::new (d) Fn(std::move(*static_cast<Fn*>(s))); static_cast<Fn*>(s)->~Fn(); },
+        +[](void* p) { static_cast<Fn*>(p)->~Fn(); },
     };
+    // A lambda's captures were just stored one by one, each by its own width, and a
+    // wider load spanning several of them waits for them all to reach the cache instead
+    // of taking them from the store buffer. Copying the lambda as the compiler does, 16
+    // bytes at a time, cost that stall at every event scheduled (two thirds of
+    // net::Network::send's time in a bulk transfer), and moving it on read it back again.
+    // So the bytes are read 4 at a time (a capture is at least that wide or padded to
+    // it), each kept apart in a register so they are not merged into a wide load, and
+    // stored 16 at a time, which the move's 16-byte loads then take straight over.
+    // (A lambda's padding is read along, harmlessly: nothing reads it back but the copy.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+    template <std::size_t N>
+    [[gnu::always_inline]] void store_words(const unsigned char* src) {
+#if defined(__SSE2__)
+        static_assert(Capacity % 16 == 0);
+        auto word = [src](std::size_t i) -> int {
+            if (i * 4 >= N) return 0;
+            uint32_t w = 0;
+            std::memcpy(&w, src + i * 4, std::min<std::size_t>(4, N - i * 4));
+            asm("" : "+r"(w));  // kept a 4-byte load
+            return int(w);
+        };
+        for (std::size_t v = 0; v < Capacity / 16; ++v)
+            _mm_store_si128(reinterpret_cast<__m128i*>(storage_ + v * 16),
+                            _mm_setr_epi32(word(v * 4), word(v * 4 + 1), word(v * 4 + 2), word(v * 4 + 3)));
+#else
+        std::memcpy(storage_, src, N);
+        std::memset(storage_ + N, 0, Capacity - N);
+#endif
+    }
+#pragma GCC diagnostic pop
     void move_from(InplaceFunction& o) {
-        if (!o.ops_) return;
-        if (o.ops_->move) o.ops_->move(storage_, o.storage_);
+        if (!o.call_) return;
+        if (o.manage_) o.manage_->move(storage_, o.storage_);
         else std::memcpy(storage_, o.storage_, Capacity);
-        ops_ = o.ops_;
-        o.ops_ = nullptr;
+        call_ = o.call_;
+        manage_ = o.manage_;
+        o.call_ = nullptr;
+        o.manage_ = nullptr;
     }
 
     alignas(std::max_align_t) unsigned char storage_[Capacity];
-    const Ops* ops_ = nullptr;
+    void (*call_)(void*) = nullptr;
+    const Manage* manage_ = nullptr;  // null: trivially copyable
 };
 
 }  // namespace niclab

@@ -287,10 +287,13 @@ private:
     void set_awake(Runnable* r, bool awake);
     void check_not_past(Time at) const;
     void drop_dead_front(LaneQueue& lane);
+    void drop_dead_front_slow(LaneQueue& lane);
+    static constexpr size_t kLaneTrim = 1024;  // fired entries a lane keeps before it trims them
     void post_stand_in(Lane lane);
     void fire_lane(Lane lane);
     void flush_lanes();  // every lane's events into the heap
     uint32_t alloc_slot();
+    uint32_t grow_slots();
     void free_slot(uint32_t s);
     void drive_runnables(Time horizon);
     bool fire_next(Time until);
