@@ -563,6 +563,7 @@ void Network::return_credits(LinkId l, uint8_t vc, uint32_t n, Time at) {
     c.n = n;
     c.vc = vc;
     c.scheduled = false;
+    c.unused = 0;
     if (awaits_credit(l)) schedule_return(l, c);
 }
 
