@@ -126,5 +126,42 @@ TEST(SimInplaceFunction, ATriviallyCopyableCaptureMovesWhole) {
     EXPECT_EQ(sum, 7u);
 }
 
+// A trivially copyable capture is stored word by word (InplaceFunction::store_words):
+// captures of 1, 3, 5, 13 and 47 bytes, the last word only partly theirs, and bytes and
+// shorts packed together, each arrive whole after two moves.
+template <std::size_t N>
+void expect_bytes_survive() {
+    std::array<uint8_t, N> bytes{};
+    for (std::size_t i = 0; i < N; ++i) bytes[i] = uint8_t(0xA5 ^ (i * 37 + N));
+    std::array<uint8_t, N> seen{};
+    std::array<uint8_t, N>* out = &seen;
+    Fn a = [bytes, out] { *out = bytes; };
+    Fn b = std::move(a);
+    Fn c;
+    c = std::move(b);
+    c();
+    EXPECT_EQ(seen, bytes) << N << "-byte capture";
+}
+
+TEST(SimInplaceFunction, CapturesOfAnySizeArriveWhole) {
+    expect_bytes_survive<1>();
+    expect_bytes_survive<3>();
+    expect_bytes_survive<5>();
+    expect_bytes_survive<13>();
+    expect_bytes_survive<40>();  // with the pointer: 48, the full capacity
+    uint8_t b1 = 0xC3;
+    uint16_t s = 0xBEEF;
+    bool flag = true;
+    uint32_t w = 0x12345678;
+    uint64_t got = 0;
+    Fn packed = [b1, flag, s, w, &got] { got = (uint64_t(b1) << 56) | (uint64_t(flag) << 48) | (uint64_t(s) << 32) | w; };
+    Fn moved = std::move(packed);
+    moved();
+    EXPECT_EQ(got, 0xC301BEEF12345678u);
+    auto lone = [] {};
+    Fn empty_capture = lone;
+    empty_capture();
+}
+
 }  // namespace
 }  // namespace niclab

@@ -76,9 +76,10 @@ private:
     // of taking them from the store buffer. Copying the lambda as the compiler does, 16
     // bytes at a time, cost that stall at every event scheduled (two thirds of
     // net::Network::send's time in a bulk transfer), and moving it on read it back again.
-    // So the bytes are read 4 at a time (a capture is at least that wide or padded to
-    // it), each kept apart in a register so they are not merged into a wide load, and
-    // stored 16 at a time, which the move's 16-byte loads then take straight over.
+    // So the bytes are read 4 at a time (the width of an index; a pointer or a time
+    // forwards to two such loads), each kept apart in a register so they are not merged
+    // into a wide load, and stored 16 at a time, which the move's 16-byte loads then take
+    // straight over.
     // (A lambda's padding is read along, harmlessly: nothing reads it back but the copy.)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
