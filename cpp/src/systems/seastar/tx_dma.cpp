@@ -101,10 +101,6 @@ bool TxDma::gather_packet(net::Packet& p) {
     p.message_bytes = uint32_t(msg_.bytes);
     uint32_t n = uint32_t(std::min<uint64_t>(net::Packet::kMaxPayload, msg_.bytes - msg_.sent));
     p.length = uint16_t(n);
-    // Every header field before the payload: the network copies the header whole right
-    // after, and a field stored last was still on its way to the cache then (a stall on
-    // store forwarding). Only a tail's message CRC comes after its bytes.
-    p.tail = msg_.sent + n == msg_.bytes;
     uint32_t filled = 0;
     while (filled < n) {  // gather across the message's regions
         const uint32_t* c = cmds_.entry(msg_.cmd);
@@ -121,6 +117,7 @@ bool TxDma::gather_packet(net::Packet& p) {
     }
     crc_.add(p.data());
     msg_.sent += n;
+    p.tail = msg_.sent == msg_.bytes;
     if (p.tail) p.message_crc = crc_.value();
     return p.tail;
 }
