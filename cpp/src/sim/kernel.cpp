@@ -404,7 +404,7 @@ void Kernel::set_runnable_node(Runnable* r, uint32_t node) {
 void Kernel::add_runnable(Runnable* r) {
     r->order_ = next_order_++;
     const std::span<const std::byte> hot = r->hot_memory();
-    hot_.push_back(Hot{hot.data(), std::min<uint32_t>(kHotLines, uint32_t((hot.size() + 63) / 64))});
+    hot_.push_back(Hot{hot.data(), hot.data() + std::min<size_t>(64 * kHotLines, hot.size())});
     runnables_.push_back(r);
     if (lookahead_on() && r->node_ < node_runnables_.size()) node_runnables_[r->node_].push_back(r);
     r->granted_ = Time{};  // it has run nowhere yet
@@ -534,12 +534,14 @@ Time Kernel::far_bound(const Runnable* r) {
     // Nodes that are not neighbours reach r's node over two cables at least; the
     // neighbours (and r's node's other cores, as without neighbours) over one. A
     // neighbour's asleep core is woken by its node's events, which bound it.
-    Time near = plus(e, lookahead_ + lookahead_);
+    // The least of what reaches it in one lookahead, then the lookahead added once (plus
+    // saturates, so adding it to the least is adding it to each).
+    Time one = Time::max();
     if (const auto& mine = node_runnables_[r->node_]; mine.size() > 1)
         for (const Runnable* o : mine)
-            if (o != r && o->awake_) near = std::min(near, plus(reach_at(o->node_, o->local_time()), lookahead_));
-    for (uint32_t b : neighbours_[r->node_]) near = std::min(near, plus(std::min(node_next(b), node_reach_at_[b]), lookahead_));
-    return near;
+            if (o != r && o->awake_) one = std::min(one, reach_at(o->node_, o->local_time()));
+    for (uint32_t b : neighbours_[r->node_]) one = std::min({one, node_next_at_[b], node_reach_at_[b]});  // b is a node
+    return std::min(plus(e, lookahead_ + lookahead_), plus(one, lookahead_));
 }
 
 Time Kernel::horizon_of(const Runnable* r, Time until) {

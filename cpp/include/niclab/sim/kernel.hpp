@@ -365,16 +365,19 @@ private:
     std::vector<Slot> slots_;
     uint32_t free_head_ = UINT32_MAX;
     std::vector<Runnable*> runnables_;  // all, in registration order
-    // By order: each runnable's hot_memory(), in cache lines (at most kHotLines).
+    // By order: each runnable's hot_memory(), at most kHotLines cache lines of it.
     struct Hot {
         const std::byte* begin = nullptr;
-        uint32_t lines = 0;
+        const std::byte* end = nullptr;
     };
     static constexpr uint32_t kHotLines = 24;
     std::vector<Hot> hot_;
+    // By pointer and unrolled: a loop counting lines cost about 37 host instructions a
+    // run more (callgrind, a 64-node halo, whose runs take about 1,900 each).
     void prefetch(uint64_t order) const {
         const Hot& h = hot_[order];
-        for (uint32_t i = 0; i < h.lines; ++i) __builtin_prefetch(h.begin + 64 * i);
+#pragma GCC unroll 8
+        for (const std::byte* p = h.begin; p < h.end; p += 64) __builtin_prefetch(p);
     }
     std::vector<Ready> ready_;          // awake and to be visited: a min-heap
     std::vector<Parked> parked_;        // awake and at or past the horizon: a min-heap
