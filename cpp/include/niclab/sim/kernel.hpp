@@ -372,8 +372,8 @@ private:
     };
     static constexpr uint32_t kHotLines = 24;
     std::vector<Hot> hot_;
-    // By pointer and unrolled: a loop counting lines cost about 37 host instructions a
-    // run more (callgrind, a 64-node halo, whose runs take about 1,900 each).
+    // By pointer and unrolled: a loop counting lines cost about 49 host instructions a
+    // run more (callgrind, a 64-node halo, whose runs take about 2,500 each).
     void prefetch(uint64_t order) const {
         const Hot& h = hot_[order];
 #pragma GCC unroll 8
