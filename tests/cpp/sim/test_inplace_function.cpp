@@ -165,6 +165,13 @@ TEST(SimInplaceFunction, CapturesOfAnySizeArriveWhole) {
     Fn moved = std::move(f);
     moved();
     EXPECT_EQ(seen_packed, 0x5A01C3u);
+    // A lambda capturing nothing is one byte of padding: stored and called all the same.
+    static int empty_calls = 0;
+    auto lone = [] { ++empty_calls; };
+    Fn empty_capture = lone;
+    Fn empty_moved = std::move(empty_capture);
+    empty_moved();
+    EXPECT_EQ(empty_calls, 1);
 }
 
 }  // namespace
