@@ -15,7 +15,8 @@
 // halo's runs, in percent (sim::Kernel::Hold): their own node's next event (or one of no
 // node), their neighbours, the earliest time anywhere plus two lookaheads. A size that
 // exceeds --max-gb (an address space limit on the child) reports "out of memory" instead
-// of taking the machine down.
+// of taking the machine down. A halo longer than ten seconds says how far it is on stderr
+// (node 0's iterations), every ten seconds.
 //
 //   bench_scale [--nodes 64,512,2048] [--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]
 //               [--no-lookahead] [--credit-events] [--no-lanes]
@@ -107,9 +108,25 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// A long halo (Red Storm's takes most of an hour) says how far it is, on stderr, at most
+// every ten seconds of wall time: node 0's iterations, which its host process reports as it
+// finishes each. Printing changes nothing in the simulation; short halos print nothing.
+struct Progress {
+    uint32_t nodes = 0, iterations = 0;
+    std::chrono::steady_clock::time_point began, last;
+    void iteration(uint32_t done, double sim_us) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::seconds(10)) return;
+        last = now;
+        std::fprintf(stderr, "bench_scale: %u nodes, node 0 finished iteration %u of %u: %.3f us simulated, %.0f s into the halo\n",
+                     nodes, done, iterations, sim_us, std::chrono::duration<double>(now - began).count());
+    }
+};
+
 // One size, in this (child) process.
 Figures run(const Shape& shape, const Options& o) {
     Figures f;
+    Progress progress{shape.nodes(), o.iterations, {}, {}};
     auto t = std::chrono::steady_clock::now();
     system::SystemSpec spec;
     spec.nodes = shape.nodes();
@@ -146,6 +163,7 @@ Figures run(const Shape& shape, const Options& o) {
                 for (uint32_t p : peers) ni.put(ctx, out, PTL_NOACK_REQ, {p, 0}, 0, 0, 1, 0);
                 for (size_t got = 0; got < peers.size();)
                     if (ni.eq_wait(ctx, eq).type == PTL_EVENT_PUT_END) ++got;
+                if (n == 0) progress.iteration(i + 1, (ctx.now() - start).as_us());
             }
             ++done;
         }));
@@ -170,6 +188,7 @@ Figures run(const Shape& shape, const Options& o) {
     };
     const uint64_t instructions0 = instructions();
     t = std::chrono::steady_clock::now();
+    progress.began = progress.last = t;
     sys.run_until(Time::max());
     f.halo_s = seconds_since(t);
     f.events = sys.kernel().events_fired() - events0;
