@@ -16,7 +16,7 @@ constexpr uint32_t kMisaRV32IM = (1u << 30) | (1u << 8) | (1u << 12);  // MXL=1,
 }  // namespace
 
 Cpu::Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus)
-    : sram_(sram), fast_sram_size_(sram.size), kernel_(kernel), cfg_(cfg), clock_(Clock::from_mhz(cfg.clock_mhz)), bus_(bus) {
+    : clock_(Clock::from_mhz(cfg.clock_mhz)), sram_(sram), fast_sram_size_(sram.size), kernel_(kernel), cfg_(cfg), bus_(bus) {
     code_pages_.resize((sram.size + kCodePageMask) >> kCodePageShift);
     private_pages_.resize(code_pages_.size());
     icache_.configure(cfg.icache, sram.size);

@@ -65,6 +65,19 @@ class Cpu final : public sim::Runnable {
 public:
     enum class State { Reset, Running, Waiting, Halted, Faulted };
 
+private:
+    // What the kernel reads of a core that is not running - local_time(), active() -
+    // first, in the cache lines of the Runnable's own fields: on a large system an event
+    // that wakes a core finds it out of the host's caches, and the state, the reset time,
+    // the clock and the cycle counter were four lines apart. The burst's counters follow.
+    State state_ = State::Reset;
+    Time reset_time_{};
+    Clock clock_;
+    uint64_t cycle_ = 0;
+    uint64_t limit_ = 0;           // stop the current burst at this cycle
+    uint64_t instret_ = 0;
+
+public:
     Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus);
 
     // ---- lifecycle (seed 000 §3.2: hold in reset, write the image, release) ----
@@ -298,10 +311,7 @@ private:
     bool watch_hit(uint32_t addr, uint32_t size, bool store);
     void reset_fetch() { fetch_line_ = UINT32_MAX; }
 
-    // Hot state first.
-    uint64_t cycle_ = 0;
-    uint64_t limit_ = 0;           // stop the current burst at this cycle
-    uint64_t instret_ = 0;
+    // Hot state first (the cycle counters are at the top of the object).
     uint32_t fetch_line_ = UINT32_MAX;  // pc >> fetch_shift_ of the last checked line
     uint32_t fetch_shift_ = 5;
     uint32_t fetch_base_ = 0;      // address of the executing code page in its SRAM view
@@ -330,7 +340,6 @@ private:
     uint32_t mepc_ = 0, mcause_ = 0, mtval_ = 0;
     int64_t mcycle_offset_ = 0, minstret_offset_ = 0;
 
-    State state_ = State::Reset;
     std::optional<FaultInfo> fault_;
     uint32_t exit_code_ = 0;
     uint64_t last_progress_ = 0;
@@ -340,7 +349,6 @@ private:
     std::function<uint32_t(sim::ActivityLog&, uint32_t)> namer_;
     std::vector<uint32_t> function_ids_;         // per SRAM word: 1 + its function's detail id, 0 unknown
     const sim::ActivityLog* function_ids_log_ = nullptr;
-    Time reset_time_{};
     Time stop_time_{};
     uint32_t watch_offset_ = UINT32_MAX;
     std::function<void()> watch_cb_;
@@ -380,7 +388,6 @@ private:
 
     sim::Kernel& kernel_;
     CoreConfig cfg_;
-    Clock clock_;
     Bus& bus_;
     // Decoded instructions (code_pages.cpp): a slot per SRAM word, kept per code page
     // and found when the pc first enters the page. A NIC's text is a few pages of its
