@@ -166,7 +166,8 @@ TEST(SimInplaceFunction, CapturesOfAnySizeArriveWhole) {
     moved();
     EXPECT_EQ(seen_packed, 0x5A01C3u);
     // A lambda capturing nothing is one byte of padding: stored and called all the same.
-    static int empty_calls = 0;
+    static int empty_calls;  // static: a lambda that captures nothing can still count
+    empty_calls = 0;         // (reset here, so a repeated run of the test counts afresh)
     auto lone = [] { ++empty_calls; };
     Fn empty_capture = lone;
     Fn empty_moved = std::move(empty_capture);
