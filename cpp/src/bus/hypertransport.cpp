@@ -154,11 +154,11 @@ HyperTransport::PendingWrite& HyperTransport::push_pending() {
     if (pending_count_ == pending_.size()) {  // grow (rare): unroll the ring into a larger one
         std::vector<PendingWrite> grown(pending_.size() * 2);
         for (uint32_t i = 0; i < pending_count_; ++i)
-            grown[i] = std::move(pending_[(pending_head_ + i) % pending_.size()]);
+            grown[i] = std::move(pending_[(pending_head_ + i) & (pending_.size() - 1)]);
         pending_ = std::move(grown);
         pending_head_ = 0;
     }
-    return pending_[(pending_head_ + pending_count_++) % pending_.size()];
+    return pending_[(pending_head_ + pending_count_++) & (pending_.size() - 1)];
 }
 
 void HyperTransport::land_due() {
@@ -167,7 +167,7 @@ void HyperTransport::land_due() {
         PendingWrite& w = pending_[pending_head_];
         if (!kernel_.passed(w.at, w.key, w.node)) return;
         memory_.land(w.addr, w.data);
-        pending_head_ = uint32_t((pending_head_ + 1) % pending_.size());
+        pending_head_ = uint32_t((pending_head_ + 1) & (pending_.size() - 1));
         if (--pending_count_ == 0) memory_.inbound_ends();
     }
 }

@@ -40,26 +40,27 @@ Link::Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_p
         throw NetworkError("a link has 1 to " + std::to_string(kMaxVcs) + " virtual channels, not " + std::to_string(vcs));
     if (credits_per_vc == 0) throw NetworkError("a link needs at least one buffer (credit) per virtual channel");
     for (uint32_t v = 0; v < vcs; ++v) credits_[v] = credits_per_vc;
+    int64_t num, den;  // the fraction, reduced below
     if (params.wire_bits_per_s) {
-        ps_num_ = int64_t(params.token_bits) * 1'000'000'000'000;
-        ps_den_ = int64_t(params.wire_bits_per_s);
+        num = int64_t(params.token_bits) * 1'000'000'000'000;
+        den = int64_t(params.wire_bits_per_s);
         auto bits = [&](uint32_t n) {
-            return Time::ps((int64_t(n) * 1'000'000'000'000 + ps_den_ - 1) / ps_den_);
+            return Time::ps((int64_t(n) * 1'000'000'000'000 + den - 1) / den);
         };
         end_time_ = bits(params.end_bits);
         fct_time_ = bits(params.fct_bits);
         fct_chars_ = params.fct_chars;
     } else if (params.wire_bytes_per_s) {
-        ps_num_ = 1'000'000'000'000;
-        ps_den_ = int64_t(params.wire_bytes_per_s);
+        num = 1'000'000'000'000;
+        den = int64_t(params.wire_bytes_per_s);
     } else {
-        ps_num_ = int64_t(max_payload) * 1'000'000'000'000;
-        ps_den_ = int64_t(max_payload + params.overhead_bytes) * int64_t(params.payload_bytes_per_s);
+        num = int64_t(max_payload) * 1'000'000'000'000;
+        den = int64_t(max_payload + params.overhead_bytes) * int64_t(params.payload_bytes_per_s);
     }
-    const int64_t g = std::gcd(ps_num_, ps_den_);
-    ps_num_ /= g;
-    ps_den_ /= g;
-    max_wire_64_ = (std::numeric_limits<int64_t>::max() - ps_den_) / ps_num_;
+    const int64_t g = std::gcd(num, den);
+    ps_num_ = num / g;
+    ps_den_ = uint64_t(den / g);
+    max_wire_64_ = (std::numeric_limits<int64_t>::max() - den / g) / ps_num_;
     set_bit_error_rate(params.bit_error_rate);
 }
 

@@ -1,19 +1,16 @@
 #include "niclab/sim/stats.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
 
 namespace niclab::sim {
 
-void Accumulator::add(double x) {
-    ++n_;
-    sum_ += x;
-    double d = x - mean_;
-    mean_ += d / double(n_);
-    m2_ += d * (x - mean_);
-    if (x < min_) min_ = x;
-    if (x > max_) max_ = x;
+double Accumulator::variance() const {
+    if (n_ < 2) return 0.0;
+    // Rounding can leave a hair below zero for identical values.
+    return std::max(0.0, (sum_d2_ - sum_d_ * sum_d_ / double(n_)) / double(n_ - 1));
 }
 
 double Accumulator::stddev() const { return std::sqrt(variance()); }

@@ -37,7 +37,7 @@ TEST(SimStatsAccumulator, EmptyAndSingle) {
     EXPECT_EQ(a.sum(), 0.0);
 }
 
-// Welford's update stays accurate on a large offset where the naive formula fails.
+// The shifted sums stay accurate on a large offset where the naive formula fails.
 TEST(SimStatsAccumulator, LargeOffsetKeepsVariance) {
     Accumulator a;
     for (double x : {1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16}) a.add(x);

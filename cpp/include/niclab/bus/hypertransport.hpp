@@ -28,6 +28,7 @@
 
 #include "niclab/host/host_memory.hpp"
 #include "niclab/sim/activity.hpp"
+#include "niclab/sim/divisor.hpp"
 #include "niclab/sim/error.hpp"
 #include "niclab/sim/kernel.hpp"
 #include "niclab/sim/time.hpp"
@@ -42,20 +43,22 @@ public:
 
 // Every value is a SeaStar preset parameter and keeps its key and citation there
 // (systems/seastar/presets/seastar.json); the defaults are the preset's values.
+// The three divisors are sim::Divisor: DMA engines ask for these times once or more per
+// packet.
 struct HyperTransportParams {
     // dma.host_bandwidth_mb_s — seed 001 §2: 2.8 GB/s payload per direction after
     // protocol overheads. Bulk data (DMA) holds its channel bytes / this rate.
-    uint64_t payload_mb_s = 2800;
+    sim::Divisor<uint64_t> payload_mb_s = 2800;
     // dma.host_read_latency_ns — seed 000 §2: a DMA read's request to its first data
     // (host memory about ten SRAM reads away).
     Time dma_read_latency = Time::ns(160);
     // dma.read_request_bytes — HyperTransport: a sized read returns at most 16 dwords
     // (4-bit count field), so a DMA engine reads host memory in requests of this size.
-    uint32_t dma_read_bytes = 64;
+    sim::Divisor<uint64_t> dma_read_bytes = 64;
     // dma.max_outstanding_reads — assumption (preset): the read requests one DMA engine
     // keeps in flight. With N of them a stream runs at min(payload rate, N x bytes /
     // (latency + a request's link time)): Little's law on the tags.
-    uint32_t dma_outstanding_reads = 4;
+    sim::Divisor<uint64_t> dma_outstanding_reads = 4;
     // host_bridge.read_latency_ns — seed 000 §2: the core's load from host memory
     // through a bridge window, round trip (its 4-byte response's link time included).
     Time bridge_read_latency = Time::ns(160);
@@ -171,7 +174,8 @@ private:
     Time free_[2][3]{};  // [direction][channel]
 
     // Posted writes to host memory not yet landed, in completion order (one channel,
-    // FIFO): a ring that grows to the working set and then allocates nothing.
+    // FIFO): a ring that grows to the working set and then allocates nothing. Its size is
+    // a power of two, so a position wraps with a mask.
     std::vector<PendingWrite> pending_;
     uint32_t pending_head_ = 0, pending_count_ = 0;
 };

@@ -49,22 +49,29 @@ private:
     uint32_t inbound_pending_ = 0;  // sources with writes on their way
     using Page = std::array<uint8_t, kPageBytes>;
     Page& page_for_write(uint64_t page_number);
-    // The page, or null while untouched. The last one found is remembered: a DMA engine
-    // moves a message 64 bytes at a time through the same page, so a hash lookup per
-    // packet became one per page (0.9 % of an 8 MB transfer's host instructions). Pages
-    // never move, so it stays valid until its page is dropped (fill).
+    // The page, or null while untouched. The pages found last are remembered, a few by
+    // their number's low bits: a DMA engine moves a message 64 bytes at a time through the
+    // same page, so a hash lookup per packet became one per page (0.9 % of an 8 MB
+    // transfer's host instructions); with one remembered page, a host or engine touching
+    // another page between two packets (a receive landing while a send reads) cost a
+    // lookup each time again. Pages never move, so an entry stays valid until its page
+    // is dropped (fill).
     Page* find_page(uint64_t page_number) const {
-        if (page_number != last_number_) [[unlikely]] {
+        Recent& r = recent_[page_number % kRecent];
+        if (r.number != page_number) [[unlikely]] {
             auto it = pages_.find(page_number);
             if (it == pages_.end()) return nullptr;
-            last_number_ = page_number;
-            last_page_ = it->second.get();
+            r = {page_number, it->second.get()};
         }
-        return last_page_;
+        return r.page;
     }
+    struct Recent {
+        uint64_t number = UINT64_MAX;
+        Page* page = nullptr;
+    };
+    static constexpr uint64_t kRecent = 8;
     std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
-    mutable uint64_t last_number_ = UINT64_MAX;
-    mutable Page* last_page_ = nullptr;
+    mutable std::array<Recent, kRecent> recent_{};
 };
 
 }  // namespace niclab::host

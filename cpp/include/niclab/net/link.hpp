@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "niclab/net/packet.hpp"
+#include "niclab/sim/divisor.hpp"
 #include "niclab/sim/random.hpp"
 #include "niclab/sim/time.hpp"
 
@@ -104,8 +105,8 @@ public:
 
     LinkId id() const { return id_; }
     Time latency() const { return latency_; }
-    // Computed, not tabled: thousands of links share the numbers, and a division is
-    // cheaper than the cache misses of a per-link table.
+    // Computed, not tabled: thousands of links share the numbers, and a division (by
+    // multiplication: sim::Divisor) is cheaper than the cache misses of a per-link table.
     Time serialization(unsigned payload_length) const {
         return wire_time(payload_length + overhead_bytes_) + end_time_;
     }
@@ -120,10 +121,10 @@ public:
     Time wire_time(int64_t wire) const {
         int64_t ps;
         if (wire <= max_wire_64_) {
-            ps = (wire * ps_num_ + ps_den_ - 1) / ps_den_;
+            ps = int64_t(uint64_t(wire * ps_num_ + int64_t(ps_den_.value()) - 1) / ps_den_);
         } else {  // long packets on a slow reference: the product needs more than 63 bits
             __extension__ using u128 = unsigned __int128;
-            ps = int64_t((u128(wire) * u128(ps_num_) + u128(ps_den_ - 1)) / u128(ps_den_));
+            ps = int64_t((u128(wire) * u128(ps_num_) + u128(ps_den_.value() - 1)) / u128(ps_den_.value()));
         }
         return Time::ps(ps > 0 ? ps : 1);
     }
@@ -173,7 +174,7 @@ private:
     // (or 1e12 / wire rate); max_wire_64_ is the longest packet whose product fits.
     int64_t overhead_bytes_;
     int64_t ps_num_ = 1;
-    int64_t ps_den_ = 1;
+    sim::Divisor<uint64_t> ps_den_ = 1;
     int64_t max_wire_64_ = 0;
     Time end_time_{};       // the end-of-packet token
     Time fct_time_{};       // one flow-control token; zero when FCTs are not modelled

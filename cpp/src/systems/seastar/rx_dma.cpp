@@ -7,6 +7,12 @@
 
 namespace niclab::seastar {
 
+namespace {
+// A position in a slot's ring, at most one lap past its end: a compare, not a division
+// (two per packet).
+size_t wrap(size_t at, size_t cap) { return at >= cap ? at - cap : at; }
+}  // namespace
+
 RxDma::RxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg, RaiseIrq raise)
     : kernel_(kernel), bus_(bus), cfg_(cfg), raise_(std::move(raise)),
       events_(NICLAB_RXDMA_EVT_RING, NICLAB_RXDMA_EVT_BYTES, NICLAB_DMA_FIFO_ENTRIES), cmds_(NICLAB_RXDMA_CMD_RING, NICLAB_RXDMA_CMD_BYTES, NICLAB_DMA_FIFO_ENTRIES),
@@ -164,7 +170,7 @@ bool RxDma::deliver(const net::PacketView& p) {
         return false;
     }
     // Append to the ring buffer: at most two contiguous pieces.
-    const size_t cap = s.buffer.size(), at = (s.buf_start + s.buf_len) % cap;
+    const size_t cap = s.buffer.size(), at = wrap(s.buf_start + s.buf_len, cap);
     if (s.crc_pending + p.length > cap) fold_crc(s);
     const size_t first = std::min<size_t>(p.length, cap - at);
     std::memcpy(&s.buffer[at], p.payload.data(), first);
@@ -232,7 +238,7 @@ void RxDma::drain(Slot& s, uint32_t) {
             return;  // waiting for the firmware's next deposit command
         }
         // (after the END command is used up, the rest of the message is discarded)
-        s.buf_start = uint32_t((s.buf_start + chunk) % s.buffer.size());
+        s.buf_start = uint32_t(wrap(s.buf_start + chunk, s.buffer.size()));
         s.buf_len -= chunk;
         s.consumed += chunk;
         let_held_in();  // room again for a packet the network holds
