@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "niclab/sim/copy_bytes.hpp"
+
 namespace niclab::bus {
 
 void HyperTransportParams::validate() const {
@@ -139,7 +141,8 @@ Time HyperTransport::dma_write(Time at, uint64_t addr, std::span<const uint8_t> 
     PendingWrite& w = push_pending();
     w.addr = addr;
     w.at = done;
-    w.data.assign(data.begin(), data.end());
+    w.data.resize(data.size());
+    sim::copy_bytes(w.data.data(), data.data(), data.size());
     // It lands when host memory is next looked at, if due by then (land_due), rather than
     // in an event of its own; it keeps the place that event would have had, scheduled now,
     // so it is in before anything scheduled later for the same picosecond (a completion the

@@ -3,21 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "niclab/sim/copy_bytes.hpp"
+
 namespace niclab::host {
 
-namespace {
-// A DMA engine moves 64 bytes at a time: that size is copied as a constant, in a few
-// vector moves; left to a run-time size, the compiler chose `rep movs`, whose start-up
-// was most of a packet's read or landing.
-// Any other size goes to the library's memcpy: inlined with the bound of a page, the
-// compiler chose `rep movs` again (a third of read()'s time in a 1 B-8 MB sweep, whose
-// odd sizes and page crossings are common).
-[[gnu::noinline]] void copy_any(uint8_t* to, const uint8_t* from, size_t n) { std::memcpy(to, from, n); }
-inline void copy_bytes(uint8_t* to, const uint8_t* from, size_t n) {
-    if (n == 64) std::memcpy(to, from, 64);
-    else copy_any(to, from, n);
-}
-}  // namespace
+using sim::copy_bytes;
 
 HostMemory::Page& HostMemory::page_for_write(uint64_t page_number) {
     if (Page* page = find_page(page_number)) return *page;

@@ -7,6 +7,7 @@
 #include "niclab/net/network_error.hpp"
 #include "niclab/net/routing.hpp"
 #include "niclab/sim/activity.hpp"
+#include "niclab/sim/copy_bytes.hpp"
 
 namespace niclab::net {
 
@@ -247,7 +248,7 @@ bool Network::inject(NodeId node, const PacketView& packet) {
     // One value serves every hop unless a source route is consumed on the way.
     slot.header.link_crc = link_crcs_ ? compute_link_crc(packet) : 0;
     slot.stripped = 0;
-    std::copy(packet.payload.begin(), packet.payload.end(), pool_.payload(h).begin());
+    sim::copy_bytes(pool_.payload(h).data(), packet.payload.data(), packet.payload.size());
     slot.injected_at = kernel_.now();
     slot.eligible_at = kernel_.now();
     slot.tail_arrival = Time{};

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "niclab/net/crc.hpp"
+#include "niclab/sim/copy_bytes.hpp"
 
 namespace niclab::seastar {
 
@@ -173,8 +174,8 @@ bool RxDma::deliver(const net::PacketView& p) {
     const size_t cap = s.buffer.size(), at = wrap(s.buf_start + s.buf_len, cap);
     if (s.crc_pending + p.length > cap) fold_crc(s);
     const size_t first = std::min<size_t>(p.length, cap - at);
-    std::memcpy(&s.buffer[at], p.payload.data(), first);
-    std::memcpy(&s.buffer[0], p.payload.data() + first, p.length - first);
+    sim::copy_bytes(&s.buffer[at], p.payload.data(), first);
+    if (p.length > first) std::memcpy(&s.buffer[0], p.payload.data() + first, p.length - first);
     s.buf_len += p.length;
     s.arrived += p.length;
     s.crc_pending += p.length;
