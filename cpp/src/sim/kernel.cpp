@@ -403,8 +403,6 @@ void Kernel::set_runnable_node(Runnable* r, uint32_t node) {
 
 void Kernel::add_runnable(Runnable* r) {
     r->order_ = next_order_++;
-    by_order_.push_back(r);
-    ready_.reserve_orders(next_order_);
     const std::span<const std::byte> hot = r->hot_memory();
     hot_.push_back(Hot{hot.data(), hot.data() + std::min<size_t>(64 * kHotLines, hot.size())});
     runnables_.push_back(r);
@@ -416,8 +414,8 @@ void Kernel::add_runnable(Runnable* r) {
 void Kernel::remove_runnable(Runnable* r) {
     auto drop = [r](std::vector<Runnable*>& v) { v.erase(std::remove(v.begin(), v.end(), r), v.end()); };
     drop(runnables_);
-    ready_.erase(r->order_);
-    by_order_[r->order_] = nullptr;
+    ready_.erase(std::remove_if(ready_.begin(), ready_.end(), [r](const Ready& e) { return e.r == r; }), ready_.end());
+    std::make_heap(ready_.begin(), ready_.end());
     leave_waits(r);
     for (auto& v : node_runnables_) drop(v);
     set_awake(r, false);
@@ -443,7 +441,9 @@ void Kernel::leave_waits(Runnable* r) {
 // lower order than the runnable it is at) waits for the next pass, exactly as a scan
 // of every runnable in registration order would reach it.
 void Kernel::make_ready(Runnable* r) {
-    ready_.push(r->order_, !in_pass_ || (driving_ && r->order_ <= cursor_));
+    const uint64_t pass = !in_pass_ || (driving_ && r->order_ <= cursor_) ? pass_ + 1 : pass_;
+    ready_.push_back(Ready{pass, r->order_, r});
+    std::push_heap(ready_.begin(), ready_.end());
 }
 
 void Kernel::wake(Runnable* r) {
@@ -614,10 +614,9 @@ void Kernel::drive_runnables(Time horizon) {
     }
     ++pass_;
     if (renumber_) {  // a stopped pass's leftovers and the next pass's: all in this one
-        ready_.merge();
+        for (Ready& e : ready_) e.pass = pass_;
+        std::make_heap(ready_.begin(), ready_.end());
         renumber_ = false;
-    } else {
-        ready_.advance();
     }
     in_pass_ = true;
     const bool ahead = lookahead_on();
@@ -632,9 +631,11 @@ void Kernel::drive_runnables(Time horizon) {
         if (ahead && !floor_wait_.empty()) unpark(floor_wait_, earliest());
         // With lookahead every ready core runs before the next event fires (one let go in
         // mid-pass may lag behind it); without, the next pass's wait for the next step.
-        if (ready_.empty() || (!ahead && !ready_.has_current())) break;
-        Runnable* r = by_order_[ready_.pop()];
-        if (!ready_.empty()) prefetch(ready_.front());  // most likely the next to run
+        if (ready_.empty() || (!ahead && ready_.front().pass != pass_)) break;
+        Runnable* r = ready_.front().r;
+        std::pop_heap(ready_.begin(), ready_.end());
+        ready_.pop_back();
+        if (!ready_.empty()) prefetch(ready_.front().order);  // most likely the next to run
         driving_ = true;
         cursor_ = r->order_;
         if (ahead) {
@@ -671,7 +672,8 @@ void Kernel::drive_runnables(Time horizon) {
                 if (ahead) park_lookahead(r, horizon, t);  // by the earliest time without its own clock
                 else park(r);
             } else {  // stopped short (a stop request): the next pass
-                ready_.push(r->order_, true);
+                ready_.push_back(Ready{pass_ + 1, r->order_, r});
+                std::push_heap(ready_.begin(), ready_.end());
             }
             if (ahead) note_clock(r, t);
         }
@@ -710,12 +712,11 @@ bool Kernel::fire_next(Time until) {
 bool Kernel::runnable_behind(Time t) const {
     const auto behind = [t](const auto& e) { return e.r->active() && e.r->local_time() < t; };
     const auto behind_r = [t](const Runnable* r) { return r->active() && r->local_time() < t; };
-    bool any = std::any_of(parked_.begin(), parked_.end(), behind) ||
+    bool any = std::any_of(ready_.begin(), ready_.end(), behind) || std::any_of(parked_.begin(), parked_.end(), behind) ||
                std::any_of(floor_wait_.begin(), floor_wait_.end(), behind) ||
                std::any_of(global_wait_.begin(), global_wait_.end(), behind_r) ||
                std::any_of(end_wait_.begin(), end_wait_.end(), behind_r);
     for (const auto& v : node_wait_) any = any || std::any_of(v.begin(), v.end(), behind_r);
-    ready_.for_each([&](uint64_t order) { any = any || behind_r(by_order_[order]); });
     return any;
 }
 

@@ -59,7 +59,6 @@
 
 #include "niclab/sim/error.hpp"
 #include "niclab/sim/inplace_function.hpp"
-#include "niclab/sim/ready_queue.hpp"
 #include "niclab/sim/time.hpp"
 
 namespace niclab::sim {
@@ -348,6 +347,11 @@ private:
     Time reach_at(uint32_t node, Time t) const;
     bool lookahead_on() const { return lookahead_ > Time{}; }
     // Heap entries carry their keys, so ordering them reads no runnable.
+    struct Ready {
+        uint64_t pass, order;  // visited in pass order, then registration order
+        Runnable* r;
+        bool operator<(const Ready& o) const { return pass != o.pass ? pass > o.pass : order > o.order; }
+    };
     struct Parked {
         Time at;  // its local time: ready again once the horizon is past it
         uint64_t order;
@@ -375,8 +379,7 @@ private:
 #pragma GCC unroll 8
         for (const std::byte* p = h.begin; p < h.end; p += 64) __builtin_prefetch(p);
     }
-    ReadyQueue ready_;                  // awake and to be visited, by registration order
-    std::vector<Runnable*> by_order_;   // each runnable at its registration order (null once removed)
+    std::vector<Ready> ready_;          // awake and to be visited: a min-heap
     std::vector<Parked> parked_;        // awake and at or past the horizon: a min-heap
     // Lookahead: each node's events and those of no node (last), as heaps of the same
     // entries (a fired or cancelled one is dropped when it surfaces); the runnables
