@@ -60,7 +60,7 @@ Link::Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_p
     const int64_t g = std::gcd(num, den);
     ps_num_ = num / g;
     ps_den_ = uint64_t(den / g);
-    max_wire_64_ = (std::numeric_limits<int64_t>::max() - den / g) / ps_num_;
+    max_wire_64_ = (std::numeric_limits<int64_t>::max() - int64_t(ps_den_.value())) / ps_num_;
     set_bit_error_rate(params.bit_error_rate);
 }
 

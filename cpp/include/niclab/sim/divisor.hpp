@@ -18,7 +18,10 @@ public:
     Divisor(T d = 1) { *this = d; }  // NOLINT: implicit, it stands for the integer
     Divisor& operator=(T d) {
         value_ = d;
-        if (d != 0) div_ = libdivide::divider<T>(d);  // zero stays unusable, as `/ 0` is
+        // libdivide cannot prepare a zero; dividing by a zero Divisor is undefined, as
+        // `/ 0` is: its owner validates first (HyperTransportParams::validate, Link's
+        // rate checks).
+        if (d != 0) div_ = libdivide::divider<T>(d);
         return *this;
     }
     operator T() const { return value_; }
