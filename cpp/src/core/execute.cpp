@@ -150,7 +150,7 @@ namespace {
 template <Handler H, bool kCross>
 uint32_t chain(Cpu& c, const Insn& in, uint32_t pc) {
     pc = H(c, in, pc);
-    if constexpr (kCross) return c.block_next<true>(in, pc);
+    if constexpr (kCross) return c.block_next<true, false>(in, pc);
     const Insn& next = (&in)[1];
     return next.entry(c, next, pc);
 }
@@ -173,7 +173,8 @@ uint32_t chain_load(Cpu& c, const Insn& in, uint32_t pc) {
     T v;
     std::memcpy(&v, c.sram_data() + off, sizeof(T));
     rd(c, in) = uint32_t(int32_t(v));
-    return c.block_next<kCross>(in, pc + 4);
+    // A D-cache hit costs nothing past the base cost; with the D-cache off the read's latency.
+    return c.dcache_enabled() ? c.block_next<kCross, false>(in, pc + 4) : c.block_next<kCross>(in, pc + 4);
 }
 // A store inside a block off the D-cache hit path: with the D-cache off, the posted write
 // (out of line, so the hit path keeps no frame); otherwise the block ends at it.
@@ -194,7 +195,7 @@ uint32_t chain_store(Cpu& c, const Insn& in, uint32_t pc) {
         return c.dcache_enabled() ? c.leave_block(in, pc) : chain_posted_store<T, kCross>(c, in, pc);
     const T v = T(r2(c, in));
     std::memcpy(c.sram_data() + off, &v, sizeof(T));
-    return c.block_next<kCross>(in, pc + 4);
+    return c.block_next<kCross, false>(in, pc + 4);  // a D-cache hit: no cost past the base
 }
 
 template <bool kCross>

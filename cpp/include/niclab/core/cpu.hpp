@@ -212,8 +212,11 @@ public:
     // to the horizon: then the block ends before that slot, and the loop goes on from there.
     // With kCross, `in` is the last word of its fetch line: the next slot is entered as the
     // loop enters a line (fetch_next_line), and where that is an I-cache miss the block ends
-    // there too.
-    template <bool kCross> uint32_t block_next(const Insn& in, uint32_t next_pc);
+    // there too. kCharged: `in` may have charged such a cost. A slot that charged none (a
+    // register-only one, a D-cache hit) leaves the last start where the check before it
+    // found it (cycle_ - the last slot's cost < limit_, and nothing in a block moves
+    // limit_), so its own check could not fail and is left out.
+    template <bool kCross, bool kCharged = true> uint32_t block_next(const Insn& in, uint32_t next_pc);
     // A block that ends in a branch or jump goes on into the block at its target without
     // returning to the loop, when the loop would run that block whole next (block.cpp);
     // otherwise returns the pc to the loop, which then does exactly what it would have.
@@ -491,7 +494,7 @@ inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off
     return true;
 }
 
-template <bool kCross>
+template <bool kCross, bool kCharged>
 inline uint32_t Cpu::block_next(const Insn& in, uint32_t next_pc) {
     const Insn& next = (&in)[1];
     // The block charged its whole base cost up front; the next slot's block (which ends
@@ -499,7 +502,7 @@ inline uint32_t Cpu::block_next(const Insn& in, uint32_t next_pc) {
     // cycle_ - (next.block_cost - next.block_pre). Should a cost paid on the way have
     // moved that to the horizon, the loop takes the rest one instruction at a time: it
     // stops where the first of them would start at the horizon.
-    if (cycle_ + next.block_pre - next.block_cost >= limit_ || (kCross && !fetch_next_line(next_pc))) [[unlikely]] {
+    if ((kCharged && cycle_ + next.block_pre - next.block_cost >= limit_) || (kCross && !fetch_next_line(next_pc))) [[unlikely]] {
         cycle_ -= next.block_cost;
         instret_ -= next.block_n;
         return next_pc;
