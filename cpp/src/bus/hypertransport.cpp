@@ -52,10 +52,6 @@ Time HyperTransportParams::read_stream_time(uint64_t bytes) const {
            transfer_time(bytes - request * dma_read_bytes);
 }
 
-void HyperTransport::note(sim::Activity kind, Time start, Time end) const {
-    if (sim::ActivityLog* log = kernel_.activity()) log->record(kind, node_, start, end);
-}
-
 Time HyperTransport::free_at(Direction d, Channel c) const {
     return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)];
 }

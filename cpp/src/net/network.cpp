@@ -495,7 +495,7 @@ void Network::offer_packets(NodeId node) {
             ++stats_.packets_delivered;
             stats_.bytes_delivered += slot.header.length;
             stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
-            stats_.latency_ns.add((kernel_.now() - slot.injected_at).as_ns());
+            stats_.latency_ns.add(kernel_.now() - slot.injected_at);
             if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::Network, node, slot.injected_at, kernel_.now(), 0, slot.header.src);
             const uint32_t cost = unit_.cost(slot.header.length);
             const LinkId rx = nic.rx_link;

@@ -117,10 +117,9 @@ void pop_event(std::vector<T>& heap, Compare later) {
     return EventId{s, slots_[s].generation};
 }
 
-void Kernel::check_not_past(Time at) const {
-    if (at < floor_)
-        throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ps()) +
-                               " ps, kernel at " + std::to_string(floor_.ps()) + " ps");
+void Kernel::scheduled_in_past(Time at) const {
+    throw std::logic_error("event scheduled in the past: at " + std::to_string(at.ps()) + " ps, kernel at " +
+                           std::to_string(floor_.ps()) + " ps");
 }
 
 EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {

@@ -159,7 +159,10 @@ private:
         uint32_t node = 0;
         std::vector<uint8_t> data;  // capacity kept from use to use
     };
-    void note(sim::Activity kind, Time start, Time end) const;  // into the activity log, if any
+    // Into the activity log, if one is attached (a check per transaction, inline).
+    void note(sim::Activity kind, Time start, Time end) const {
+        if (sim::ActivityLog* log = kernel_.activity()) [[unlikely]] log->record(kind, node_, start, end);
+    }
     Time& slot(Direction d, Channel c);
     // Hold channel (d, c) for `occupancy` from `earliest` on; returns the start.
     Time reserve(Direction d, Channel c, Time earliest, Time occupancy);

@@ -150,7 +150,7 @@ struct NetworkStats {
     uint64_t corrupted_delivered = 0; // packets delivered with a flipped bit (retry off)
     uint32_t max_buffer_occupancy = 0; // most packets seen in one input or receive buffer
     Time max_queueing{};             // longest wait of a packet for an output at one router
-    sim::Accumulator latency_ns;     // injection to delivery, ns
+    sim::TimeStats latency_ns;       // injection to delivery (read in ns)
 };
 
 class Network {

@@ -20,8 +20,10 @@ class InplaceFunction {
 public:
     InplaceFunction() = default;
 
+    // Always inline: built once per event scheduled, and a call for it cost more than
+    // storing the few words of a capture.
     template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, InplaceFunction>>>
-    InplaceFunction(F&& f) {  // NOLINT: implicit by design, like std::function
+    [[gnu::always_inline]] InplaceFunction(F&& f) {  // NOLINT: implicit by design, like std::function
         using Fn = std::decay_t<F>;
         static_assert(sizeof(Fn) <= Capacity, "event capture too large for InplaceFunction");
         static_assert(alignof(Fn) <= alignof(std::max_align_t));

@@ -285,7 +285,10 @@ private:
     Time until_{};              // the running run_until's end
     EventId schedule_in_lane(Time at, Callback cb, uint32_t node, Lane lane);
     void set_awake(Runnable* r, bool awake);
-    void check_not_past(Time at) const;
+    void check_not_past(Time at) const {
+        if (at < floor_) [[unlikely]] scheduled_in_past(at);
+    }
+    [[noreturn, gnu::cold]] void scheduled_in_past(Time at) const;  // std::logic_error naming both times
     void drop_dead_front(LaneQueue& lane);
     void drop_dead_front_slow(LaneQueue& lane);
     static constexpr size_t kLaneTrim = 1024;  // fired entries a lane keeps before it trims them

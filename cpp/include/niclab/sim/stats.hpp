@@ -1,42 +1,36 @@
 #pragma once
-// Simple statistics for components: counters, running mean/variance (sums of the
-// deviations from the first value), and power-of-two histograms. All integer or double arithmetic in a fixed order,
-// so identical runs give identical statistics.
+// Simple statistics for components: durations summed exactly, and power-of-two
+// histograms. Integer arithmetic in a fixed order, so identical runs give identical
+// statistics.
 #include <array>
 #include <cstdint>
-#include <limits>
+
+#include "niclab/sim/time.hpp"
 
 namespace niclab::sim {
 
-// Sums of each value's deviation from the first (the shifted-data method): as accurate
-// as Welford's update on data far from zero, which it replaced, without its division per
-// value (a network adds one per packet delivered: 4 % of a bulk transfer's host time).
-class Accumulator {
+// Durations (a packet's latency): summed exactly in whole picoseconds and read in
+// nanoseconds. Integer sums need no division per value (the network adds one per packet
+// delivered), and the mean is exact however many values come in.
+class TimeStats {
 public:
-    void add(double x) {
-        if (n_ == 0) shift_ = x;
+    void add(Time d) {
         ++n_;
-        sum_ += x;
-        const double d = x - shift_;
-        sum_d_ += d;
-        sum_d2_ += d * d;
-        if (x < min_) min_ = x;
-        if (x > max_) max_ = x;
+        sum_ += d;
+        if (d < min_) min_ = d;
+        if (d > max_) max_ = d;
     }
     uint64_t count() const { return n_; }
-    double mean() const { return n_ ? shift_ + sum_d_ / double(n_) : 0.0; }
-    double variance() const;
-    double stddev() const;
-    double min() const { return n_ ? min_ : 0.0; }
-    double max() const { return n_ ? max_ : 0.0; }
-    double sum() const { return sum_; }
-    void reset() { *this = Accumulator(); }
+    Time sum() const { return sum_; }
+    // In nanoseconds; 0 while empty.
+    double mean() const { return n_ ? double(sum_.ps()) / double(n_) / 1e3 : 0.0; }
+    double min() const { return n_ ? min_.as_ns() : 0.0; }
+    double max() const { return n_ ? max_.as_ns() : 0.0; }
+    void reset() { *this = TimeStats(); }
 
 private:
     uint64_t n_ = 0;
-    double shift_ = 0, sum_d_ = 0, sum_d2_ = 0, sum_ = 0;
-    double min_ = std::numeric_limits<double>::infinity();
-    double max_ = -std::numeric_limits<double>::infinity();
+    Time sum_{}, min_ = Time::max(), max_{};
 };
 
 // Bucket i counts values v with 2^(i-1) <= v < 2^i (bucket 0 counts v == 0).
