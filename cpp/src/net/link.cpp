@@ -64,8 +64,7 @@ Link::Link(LinkId id, const LinkParams& params, uint32_t vcs, uint32_t credits_p
     set_bit_error_rate(params.bit_error_rate);
 }
 
-void Link::send_flow_control(Time now, uint32_t chars) {
-    if (fct_time_ == Time{}) return;
+void Link::count_flow_control(Time now, uint32_t chars) {
     fct_pending_chars_ += chars;
     const uint32_t fcts = fct_pending_chars_ / fct_chars_;
     fct_pending_chars_ %= fct_chars_;
@@ -107,7 +106,7 @@ Transmission Link::transmit(Time start, const PacketHeader& h, std::span<uint8_t
     Transmission t;
     Time offset{};
     unsigned bit = 0;
-    while (draw_error(payload.size(), bit)) {
+    while (!p_clean_.empty() && draw_error(payload.size(), bit)) {  // no call on an error-free link
         // The flip is made in place and undone when the CRC catches it, so a long
         // packet is not copied per error.
         payload[bit / 8] ^= uint8_t(1u << (bit % 8));

@@ -435,9 +435,8 @@ uint8_t Network::route(uint32_t router, const PacketHeader& h) {
     return port;
 }
 
-void Network::schedule_head(LinkId l, PacketHandle h, Time head_arrival) {
+void Network::schedule_head_event(LinkId l, PacketHandle h, Time head_arrival) {
     const NodeId node = ends_[l].to;
-    if (!nics_[node].wants_heads) return;
     kernel_.schedule_at(head_arrival + links_[l].header_time(), [this, node, h] { head_at_nic(node, h); }, node, lane_);
 }
 
@@ -447,10 +446,10 @@ void Network::head_at_nic(NodeId node, PacketHandle h) {
     if (!(nic.delivery_blocked & (1u << pool_[h].header.vnet))) offer_packets(node);
 }
 
-bool Network::announce_head(NicPort& nic, PacketHandle h) {
+bool Network::tell_head(NicPort& nic, PacketHandle h) {
     const PacketSlot& slot = pool_[h];
     PacketHandle& told = nic.told[slot.header.vnet];
-    if (!nic.wants_heads || told == h) return true;
+    if (told == h) return true;
     if (!nic.endpoint->head_arrived(PacketView(slot.header, pool_.payload(h)), slot.tail_arrival)) {
         ++stats_.heads_refused;
         return false;

@@ -139,7 +139,7 @@ void Kernel::set_lanes(bool on) {
     lanes_on_ = on;
 }
 
-EventId Kernel::schedule_in_lane(Time at, Callback cb, uint32_t node, Lane lane) {
+EventId Kernel::schedule_in_lane(Time at, SmallCall call, uint32_t node, Lane lane) {
     check_not_past(at);
     // In order from the back: a lane's events mostly come in the order they fire. One that
     // would pass more than a few (a network's lane with many flows in it) waits in the heap
@@ -147,26 +147,30 @@ EventId Kernel::schedule_in_lane(Time at, Callback cb, uint32_t node, Lane lane)
     LaneQueue& q = lanes_[lane];
     const Entry key{at, now_, seq_++, node, 0, 0};
     size_t i = q.events.size();
-    while (i > q.head && later(q.events[i - 1], key) && q.events.size() - i < kLaneReach) --i;
-    if (i > q.head && later(q.events[i - 1], key)) return insert(key, std::move(cb));
+    while (i > q.head && later(q.events[i - 1].key, key) && q.events.size() - i < kLaneReach) --i;
+    if (i > q.head && later(q.events[i - 1].key, key)) return insert(key, Callback(call));
     const uint32_t s = alloc_slot();
     Slot& slot = slots_[s];
-    slot.cb = std::move(cb);
     slot.node = node;
     slot.lane = lane;
     // Room at i, the entry then written field by field where it goes: built on the stack
     // and copied in, it was read back whole before its fields were stored, and that
     // stall on store forwarding was two fifths of this function's time.
+    // Room at i: most go last, or one before the last; no more than kLaneReach move.
     q.events.emplace_back();
-    Entry* ev = q.events.data();
-    for (size_t k = q.events.size() - 1; k > i; --k) ev[k] = ev[k - 1];
-    Entry& e = ev[i];
+    LaneEntry* ev = q.events.data();
+    for (size_t k = q.events.size() - 1; k > i; --k) {
+        ev[k] = ev[k - 1];
+        asm("" ::: "memory");  // kept a move of one entry: as a memmove call it cost more than it moved
+    }
+    Entry& e = ev[i].key;
     e.time = at;
     e.made = key.made;
     e.seq = key.seq;
     e.node = node;
     e.slot = s;
     e.generation = slot.generation;
+    ev[i].call = call;
     if (i == q.head && !q.firing) post_stand_in(lane);
     return EventId{s, slot.generation};
 }
@@ -175,14 +179,14 @@ EventId Kernel::schedule_in_lane(Time at, Callback cb, uint32_t node, Lane lane)
 // and the fired ones before it are too few to trim.
 inline void Kernel::drop_dead_front(LaneQueue& q) {
     if (q.head < q.events.size() && q.head < kLaneTrim) {
-        const Entry& f = q.events[q.head];
+        const Entry& f = q.events[q.head].key;
         if (slots_[f.slot].generation == f.generation) return;
     }
     drop_dead_front_slow(q);
 }
 
 void Kernel::drop_dead_front_slow(LaneQueue& q) {
-    while (q.head < q.events.size() && slots_[q.events[q.head].slot].generation != q.events[q.head].generation) ++q.head;
+    while (q.head < q.events.size() && slots_[q.events[q.head].key.slot].generation != q.events[q.head].key.generation) ++q.head;
     if (q.head == q.events.size()) {
         q.events.clear();
         q.head = 0;
@@ -200,7 +204,7 @@ void Kernel::post_stand_in(Lane lane) {
     q.stand_in = {};
     drop_dead_front(q);
     if (q.head == q.events.size()) return;
-    const Entry& f = q.events[q.head];
+    const Entry& f = q.events[q.head].key;
     q.stand_in = insert(Entry{f.time, f.made, f.seq, f.node, 0, 0}, [this, lane] { fire_lane(lane); });
 }
 
@@ -219,7 +223,9 @@ void Kernel::fire_lane(Lane lane) {
         LaneQueue& q = lanes_[lane];
         drop_dead_front(q);
         if (q.head == q.events.size()) return;
-        const Entry e = q.events[q.head];  // the first is the stand-in's: cancelling it moves the stand-in
+        // Copied: a callback may grow the lane. The first is the stand-in's: cancelling it moves the stand-in.
+        const Entry e = q.events[q.head].key;
+        const SmallCall call = q.events[q.head].call;
         if (!first) {
             if (stop_ || awake_count_ > 0 || e.time > until_ || (!heap_.empty() && later(e, heap_.front()))) break;
             if (cancel_ && --cancel_countdown_ == 0) poll_cancel();
@@ -230,9 +236,8 @@ void Kernel::fire_lane(Lane lane) {
         }
         firing_entry_ = e;
         ++q.head;
-        Callback cb = std::move(slots_[e.slot].cb);
         free_slot(e.slot);
-        cb();
+        call();
     }
     lanes_[lane].firing = false;
     if (awake_count_ == 0) post_stand_in(lane);
@@ -246,9 +251,10 @@ void Kernel::flush_lanes() {
         LaneQueue& q = lanes_[l];
         q.stand_in = {};
         for (size_t i = q.head; i < q.events.size(); ++i) {
-            const Entry& e = q.events[i];
+            const Entry& e = q.events[i].key;
             if (slots_[e.slot].generation != e.generation) continue;
             slots_[e.slot].lane = kNoLane;
+            slots_[e.slot].cb = Callback(q.events[i].call);
             push_event(heap_, e, Later{});
             if (lookahead_on()) {
                 push_heap_value<2>(node_heap(e.node), NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
@@ -303,8 +309,8 @@ void Kernel::cancel(EventId id) {
     free_slot(id.slot);
     if (lane != kNoLane) {  // likewise in its lane; its stand-in moves on if it was the first
         LaneQueue& q = lanes_[lane];
-        if (!q.firing && q.head < q.events.size() && q.events[q.head].slot == id.slot &&
-            q.events[q.head].generation == id.generation)
+        if (!q.firing && q.head < q.events.size() && q.events[q.head].key.slot == id.slot &&
+            q.events[q.head].key.generation == id.generation)
             post_stand_in(lane);
         return;
     }

@@ -5,6 +5,8 @@
 // order, and cores see the same, with lanes on as with every event through the heap.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -162,6 +164,23 @@ TEST(SimKernelLanes, AnEventThatWouldPassManyInItsLaneWaitsInTheHeapAndFiresInIt
     EXPECT_EQ(times[100], 199);
     EXPECT_EQ(times[101], -199);
     EXPECT_EQ(k.lane_events_fired(), 100u);  // all but the one in the heap and the lane's first
+}
+
+// A lane keeps a callable in its entry (sim::SmallCall, 16 bytes of captures); a larger one
+// waits in the heap with the key it was given, so it fires in the same place.
+TEST(SimKernelLanes, ACallableTooLargeForTheLaneWaitsInTheHeapAndFiresInItsPlace) {
+    static_assert(!SmallCall::fits<decltype([a = std::array<uint64_t, 3>{}] { (void)a; })>);
+    Kernel k;
+    const Kernel::Lane lane = k.new_lane();
+    std::vector<int64_t> order;
+    for (int i = 1; i <= 10; ++i) k.schedule_at(Time::ns(i), [&order, i] { order.push_back(i); }, 0, lane);
+    const std::array<int64_t, 3> big{-5, 7, 9};
+    k.schedule_at(Time::ns(5), [&order, big] { order.push_back(big[0]); }, 0, lane);  // after the 5 made before it
+    for (int i = 11; i <= 12; ++i) k.schedule_at(Time::ns(i), [&order, i] { order.push_back(i); }, 0, lane);
+    k.run_until(Time::max());
+    EXPECT_EQ(order, (std::vector<int64_t>{1, 2, 3, 4, 5, -5, 6, 7, 8, 9, 10, 11, 12}));
+    EXPECT_EQ(k.events_fired(), 13u);
+    EXPECT_EQ(k.lane_events_fired(), 10u);  // not the large one, nor the two firsts that stood in the heap
 }
 
 TEST(SimKernelLanes, ARunStopsALaneAtItsEndAndLeavesTheRestPending) {

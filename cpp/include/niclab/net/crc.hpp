@@ -10,6 +10,8 @@
 #include <cstring>
 #include <span>
 
+#include "niclab/sim/copy_bytes.hpp"
+
 namespace niclab::net {
 
 // CRC-16-CCITT (poly 0x1021, init 0xFFFF, no reflection, no final xor: "CCITT-FALSE").
@@ -35,7 +37,7 @@ public:
             crc_ = crc32(bytes, crc_);
             return;
         }
-        std::memcpy(buf_.data() + size_, bytes.data(), bytes.size());
+        sim::copy_bytes(buf_.data() + size_, bytes.data(), bytes.size());  // a packet's 64 as a constant
         size_ += uint32_t(bytes.size());
     }
     uint32_t value() {

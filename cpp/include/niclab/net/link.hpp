@@ -141,7 +141,9 @@ public:
     // The receiver at the far end of the reverse cable freed `chars` characters of
     // buffer: this link carries the flow-control tokens for them, after whatever it is
     // sending (a worm's FCTs interleave with its characters, so they lengthen it).
-    void send_flow_control(Time now, uint32_t chars);
+    void send_flow_control(Time now, uint32_t chars) {
+        if (fct_time_ > Time{}) [[unlikely]] count_flow_control(now, chars);  // character-coded links only
+    }
 
     uint32_t vcs() const { return vcs_; }
     uint32_t credits(uint32_t vc) const { return credits_[vc]; }
@@ -161,6 +163,7 @@ public:
 
 private:
     bool draw_error(std::size_t length, unsigned& bit);
+    void count_flow_control(Time now, uint32_t chars);
 
     LinkId id_;
     Time latency_;

@@ -274,10 +274,15 @@ private:
     void arrive_at_nic(LinkId l, PacketHandle h);
     // The head of h starts its way in over the receive cable l at head_arrival: endpoints
     // that want heads hear of it once its header characters are across.
-    void schedule_head(LinkId l, PacketHandle h, Time head_arrival);
+    // Inline for the common case (an endpoint that does not want heads: no call per packet).
+    void schedule_head(LinkId l, PacketHandle h, Time head_arrival) {
+        if (nics_[ends_[l].to].wants_heads) [[unlikely]] schedule_head_event(l, h, head_arrival);
+    }
+    void schedule_head_event(LinkId l, PacketHandle h, Time head_arrival);
     void head_at_nic(NodeId node, PacketHandle h);
     // Tells the endpoint of h's head unless it knows already; false if it refused.
-    bool announce_head(NicPort& nic, PacketHandle h);
+    bool announce_head(NicPort& nic, PacketHandle h) { return !nic.wants_heads || tell_head(nic, h); }
+    bool tell_head(NicPort& nic, PacketHandle h);
     void credit_returned(LinkId l, uint8_t vc, uint32_t n);
     // The receiver of l freed n credits of `vc`; they are back at the sender at `at`.
     void return_credits(LinkId l, uint8_t vc, uint32_t n, Time at);

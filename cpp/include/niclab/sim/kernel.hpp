@@ -46,7 +46,9 @@
 // the lane's following events fire straight from the lane for as long as each comes
 // before the heap's next event and within the run: the same events, at the same times, in
 // the same order, each counted as fired, without a heap entry apiece (an 8 MB transfer
-// spent two fifths of its host time on the heap). Cores read the heap for their horizons,
+// spent two fifths of its host time on the heap); its callable waits in its entry (a
+// sim::SmallCall: 16 bytes of captures at most; a larger one waits in the heap), so it is
+// written once and called from there. Cores read the heap for their horizons,
 // so a core waking puts every lane's events back into it, and while any core is awake
 // lane events go to the heap as any other.
 #include <algorithm>
@@ -59,6 +61,7 @@
 
 #include "niclab/sim/error.hpp"
 #include "niclab/sim/inplace_function.hpp"
+#include "niclab/sim/small_call.hpp"
 #include "niclab/sim/time.hpp"
 
 namespace niclab::sim {
@@ -133,10 +136,14 @@ public:
     using Lane = uint32_t;
     static constexpr Lane kNoLane = UINT32_MAX;
     Lane new_lane();
-    EventId schedule_at(Time at, Callback cb, uint32_t node, Lane lane) {
+    // A lane keeps a callable that fits a SmallCall in the event's own entry; a larger one
+    // waits in the heap (where an event waits never changes when it fires).
+    template <typename F>
+    EventId schedule_at(Time at, F&& f, uint32_t node, Lane lane) {
         // A running core is awake, so an event a core schedules never waits in a lane.
-        if (lane == kNoLane || !lanes_on_ || awake_count_ > 0) return schedule_at(at, std::move(cb), node);
-        return schedule_in_lane(at, std::move(cb), node, lane);
+        if constexpr (SmallCall::fits<F>)
+            if (lane != kNoLane && lanes_on_ && awake_count_ == 0) return schedule_in_lane(at, SmallCall(f), node, lane);
+        return schedule_at(at, Callback(std::forward<F>(f)), node);
     }
     // Off: every event goes through the heap (to compare; nothing else changes).
     void set_lanes(bool on);
@@ -271,8 +278,13 @@ private:
     inline EventId insert(const Entry& e, Callback cb);  // kernel.cpp, the only user
     // A lane's events, earliest first from `head` (cancelled ones stay until they surface),
     // and the heap entry standing for the first; `firing` while fire_lane fires them.
+    struct LaneEntry {
+        LaneEntry() {}  // left unset: schedule_in_lane writes every field where it goes
+        Entry key;
+        SmallCall call;  // its slot's callback stays empty while it waits here
+    };
     struct LaneQueue {
-        std::vector<Entry> events;
+        std::vector<LaneEntry> events;
         size_t head = 0;
         EventId stand_in;
         bool firing = false;
@@ -283,7 +295,7 @@ private:
     uint64_t lane_fired_ = 0;
     uint32_t awake_count_ = 0;  // runnables awake: lanes keep events only while none is
     Time until_{};              // the running run_until's end
-    EventId schedule_in_lane(Time at, Callback cb, uint32_t node, Lane lane);
+    EventId schedule_in_lane(Time at, SmallCall call, uint32_t node, Lane lane);
     void set_awake(Runnable* r, bool awake);
     void check_not_past(Time at) const {
         if (at < floor_) [[unlikely]] scheduled_in_past(at);
