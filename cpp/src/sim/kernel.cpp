@@ -36,7 +36,6 @@ uint32_t Kernel::grow_slots() {
 
 inline void Kernel::free_slot(uint32_t s) {
     slots_[s].cb.reset();
-    slots_[s].lane = kNoLane;
     ++slots_[s].generation;
     slots_[s].next_free = free_head_;
     free_head_ = s;
@@ -149,10 +148,6 @@ EventId Kernel::schedule_in_lane(Time at, SmallCall call, uint32_t node, Lane la
     size_t i = q.events.size();
     while (i > q.head && later(q.events[i - 1].key, key) && q.events.size() - i < kLaneReach) --i;
     if (i > q.head && later(q.events[i - 1].key, key)) return insert(key, Callback(call));
-    const uint32_t s = alloc_slot();
-    Slot& slot = slots_[s];
-    slot.node = node;
-    slot.lane = lane;
     // Room at i, the entry then written field by field where it goes: built on the stack
     // and copied in, it was read back whole before its fields were stored, and that
     // stall on store forwarding was two fifths of this function's time.
@@ -168,25 +163,20 @@ EventId Kernel::schedule_in_lane(Time at, SmallCall call, uint32_t node, Lane la
     e.made = key.made;
     e.seq = key.seq;
     e.node = node;
-    e.slot = s;
-    e.generation = slot.generation;
     ev[i].call = call;
     if (i == q.head && !q.firing) post_stand_in(lane);
-    return EventId{s, slot.generation};
+    return lane_id(key.seq);
 }
 
 // Inline for the common case, checked at every event a lane fires: the first is live
 // and the fired ones before it are too few to trim.
 inline void Kernel::drop_dead_front(LaneQueue& q) {
-    if (q.head < q.events.size() && q.head < kLaneTrim) {
-        const Entry& f = q.events[q.head].key;
-        if (slots_[f.slot].generation == f.generation) return;
-    }
+    if (q.head < q.events.size() && q.head < kLaneTrim && q.events[q.head].call) return;
     drop_dead_front_slow(q);
 }
 
 void Kernel::drop_dead_front_slow(LaneQueue& q) {
-    while (q.head < q.events.size() && slots_[q.events[q.head].key.slot].generation != q.events[q.head].key.generation) ++q.head;
+    while (q.head < q.events.size() && !q.events[q.head].call) ++q.head;
     if (q.head == q.events.size()) {
         q.events.clear();
         q.head = 0;
@@ -235,8 +225,7 @@ void Kernel::fire_lane(Lane lane) {
             context_ = e.node;
         }
         firing_entry_ = e;
-        ++q.head;
-        free_slot(e.slot);
+        ++q.head;  // fired: cancelling it now finds nothing
         call();
     }
     lanes_[lane].firing = false;
@@ -246,15 +235,19 @@ void Kernel::fire_lane(Lane lane) {
 // A core woke: the lanes' events go into the heap (and the node heaps, whose next
 // events bound the cores), each with its key.
 void Kernel::flush_lanes() {
+    std::erase_if(flushed_, [this](const auto& f) { return slots_[f.second.slot].generation != f.second.generation; });
     for (Lane l = 0; l < lanes_.size(); ++l) {
         if (lanes_[l].stand_in.valid()) cancel(lanes_[l].stand_in);
         LaneQueue& q = lanes_[l];
         q.stand_in = {};
         for (size_t i = q.head; i < q.events.size(); ++i) {
-            const Entry& e = q.events[i].key;
-            if (slots_[e.slot].generation != e.generation) continue;
-            slots_[e.slot].lane = kNoLane;
+            if (!q.events[i].call) continue;
+            Entry e = q.events[i].key;
+            e.slot = alloc_slot();
+            e.generation = slots_[e.slot].generation;
             slots_[e.slot].cb = Callback(q.events[i].call);
+            slots_[e.slot].node = e.node;
+            flushed_.emplace_back(e.seq, EventId{e.slot, e.generation});
             push_event(heap_, e, Later{});
             if (lookahead_on()) {
                 push_heap_value<2>(node_heap(e.node), NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
@@ -300,25 +293,37 @@ void Kernel::check_cross_node(Time at, uint32_t node) const {
 }
 
 void Kernel::cancel(EventId id) {
-    if (!id.valid() || id.slot >= slots_.size()) return;
+    if (!id.valid()) return;
+    if (id.slot & kLaneId) return cancel_in_lanes(id);
+    if (id.slot >= slots_.size()) return;
     Slot& slot = slots_[id.slot];
     if (slot.generation != id.generation) return;
     const uint32_t node = slot.node;
-    const Lane lane = slot.lane;
     // The heap entry stays and is skipped when it surfaces (its generation no longer matches).
     free_slot(id.slot);
-    if (lane != kNoLane) {  // likewise in its lane; its stand-in moves on if it was the first
-        LaneQueue& q = lanes_[lane];
-        if (!q.firing && q.head < q.events.size() && q.events[q.head].key.slot == id.slot &&
-            q.events[q.head].key.generation == id.generation)
-            post_stand_in(lane);
-        return;
-    }
     drop_cancelled_top();
     if (!lookahead_on()) return;
     refresh_node_next(node);
     // A core waiting for this event would wait for ever: look at it again.
     release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
+}
+
+// A lane event waiting in its lane is left with no call (its stand-in moves on if it was
+// the first); one a flush moved to the heap is cancelled there; a fired one is no more.
+void Kernel::cancel_in_lanes(EventId id) {
+    const uint64_t seq = lane_seq(id);
+    for (Lane l = 0; l < lanes_.size(); ++l) {
+        LaneQueue& q = lanes_[l];
+        for (size_t i = q.head; i < q.events.size(); ++i) {
+            LaneEntry& e = q.events[i];
+            if (e.key.seq != seq || !e.call) continue;
+            e.call.clear();
+            if (i == q.head && !q.firing) post_stand_in(l);
+            return;
+        }
+    }
+    for (const auto& [s, in_heap] : flushed_)
+        if (s == seq) return cancel(in_heap);
 }
 
 void Kernel::drop_cancelled_top() {

@@ -183,6 +183,29 @@ TEST(SimKernelLanes, ACallableTooLargeForTheLaneWaitsInTheHeapAndFiresInItsPlace
     EXPECT_EQ(k.lane_events_fired(), 10u);  // not the large one, nor the two firsts that stood in the heap
 }
 
+// A lane's event keeps the id it was given wherever it waits: in its lane, or in the heap
+// after a waking core moved the lanes' events there; cancelling a fired one does nothing.
+TEST(SimKernelLanes, ALaneEventIsCancelledByItsIdInItsLaneAndAfterAFlushToTheHeap) {
+    Kernel k;
+    Core core;
+    uint64_t fired_count = 0;
+    core.node0_fired = &fired_count;
+    k.add_runnable(&core);
+    k.run_until(Time::ns(100));  // the core's 12 steps: it sleeps from then on
+    ASSERT_FALSE(core.active());
+    const Kernel::Lane lane = k.new_lane();
+    std::vector<int> order;
+    std::vector<EventId> ids;
+    for (int i = 1; i <= 6; ++i) ids.push_back(k.schedule_at(Time::ns(100 + i), [&order, i] { order.push_back(i); }, 0, lane));
+    k.cancel(ids[2]);  // in its lane
+    k.schedule_at(Time::ns(101), [&] { core.wake_at(k); }, 0);  // flushes the lane into the heap
+    k.schedule_at(Time::ns(102), [&] { k.cancel(ids[4]); }, 0);
+    k.run_until(Time::ns(103));
+    k.cancel(ids[0]);  // fired: nothing
+    k.run_until(Time::max());
+    EXPECT_EQ(order, (std::vector<int>{1, 2, 4, 6}));
+}
+
 TEST(SimKernelLanes, ARunStopsALaneAtItsEndAndLeavesTheRestPending) {
     Kernel k;
     const Kernel::Lane lane = k.new_lane();

@@ -32,6 +32,8 @@ public:
         call_ = [](const void* p) { (*static_cast<const Fn*>(p))(); };
     }
     void operator()() const { call_(bytes_); }
+    explicit operator bool() const { return call_ != nullptr; }
+    void clear() { call_ = nullptr; }
 
 private:
     // As InplaceFunction::store_words: the captures were just stored one by one, so
