@@ -138,7 +138,7 @@ void Kernel::set_lanes(bool on) {
     lanes_on_ = on;
 }
 
-EventId Kernel::schedule_in_lane(Time at, SmallCall call, uint32_t node, Lane lane) {
+EventId Kernel::schedule_in_lane_slow(Time at, SmallCall call, uint32_t node, Lane lane) {
     check_not_past(at);
     // In order from the back: a lane's events mostly come in the order they fire. One that
     // would pass more than a few (a network's lane with many flows in it) waits in the heap
@@ -163,6 +163,7 @@ EventId Kernel::schedule_in_lane(Time at, SmallCall call, uint32_t node, Lane la
     e.made = key.made;
     e.seq = key.seq;
     e.node = node;
+    e.slot = e.generation = 0;
     ev[i].call = call;
     if (i == q.head && !q.firing) post_stand_in(lane);
     return lane_id(key.seq);
