@@ -9,9 +9,8 @@
 #include <new>
 #include <type_traits>
 #include <utility>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+
+#include "niclab/sim/capture_bytes.hpp"
 
 namespace niclab {
 
@@ -29,7 +28,7 @@ public:
         static_assert(alignof(Fn) <= alignof(std::max_align_t));
         if constexpr (kTrivial<Fn>) {
             // Copied whole when moved (see Manage): the bytes past the callable are set too.
-            store_words<sizeof(Fn)>(reinterpret_cast<const unsigned char*>(std::addressof(f)));
+            sim::store_capture<sizeof(Fn), Capacity>(storage_, reinterpret_cast<const unsigned char*>(std::addressof(f)));
         } else {
             ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(f));
         }
@@ -73,39 +72,6 @@ private:
         +[](void* d, void* s) { ::new (d) Fn(std::move(*static_cast<Fn*>(s))); static_cast<Fn*>(s)->~Fn(); },
         +[](void* p) { static_cast<Fn*>(p)->~Fn(); },
     };
-    // A lambda's captures were just stored one by one, each by its own width, and a
-    // wider load spanning several of them waits for them all to reach the cache instead
-    // of taking them from the store buffer. Copying the lambda as the compiler does, 16
-    // bytes at a time, cost that stall at every event scheduled (two thirds of
-    // net::Network::send's time in a bulk transfer), and moving it on read it back again.
-    // So the bytes are read 4 at a time (the width of an index; a pointer or a time
-    // forwards to two such loads), each kept apart in a register so they are not merged
-    // into a wide load, and stored 16 at a time, which the move's 16-byte loads then take
-    // straight over.
-    // (A lambda's padding is read along, harmlessly: nothing reads it back but the copy.)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-    template <std::size_t N>
-    [[gnu::always_inline]] void store_words(const unsigned char* src) {
-#if defined(__SSE2__)
-        static_assert(Capacity % 16 == 0);
-        auto word = [src](std::size_t i) -> int {
-            if (i * 4 >= N) return 0;
-            uint32_t w = 0;
-            std::memcpy(&w, src + i * 4, std::min<std::size_t>(4, N - i * 4));
-            asm("" : "+r"(w));  // kept a 4-byte load
-            return int(w);
-        };
-        for (std::size_t v = 0; v < Capacity / 16; ++v)
-            _mm_store_si128(reinterpret_cast<__m128i*>(storage_ + v * 16),
-                            _mm_setr_epi32(word(v * 4), word(v * 4 + 1), word(v * 4 + 2), word(v * 4 + 3)));
-#else
-        std::memcpy(storage_, src, N);
-        std::memset(storage_ + N, 0, Capacity - N);
-#endif
-    }
-#pragma GCC diagnostic pop
     void move_from(InplaceFunction& o) {
         if (!o.call_) return;
         if (o.manage_) o.manage_->move(storage_, o.storage_);
