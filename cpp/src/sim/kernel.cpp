@@ -148,10 +148,10 @@ EventId Kernel::schedule_in_lane_slow(Time at, SmallCall call, uint32_t node, La
     size_t i = q.events.size();
     while (i > q.head && later(q.events[i - 1].key, key) && q.events.size() - i < kLaneReach) --i;
     if (i > q.head && later(q.events[i - 1].key, key)) return insert(key, Callback(call));
-    // Room at i, the entry then written field by field where it goes: built on the stack
-    // and copied in, it was read back whole before its fields were stored, and that
-    // stall on store forwarding was two fifths of this function's time.
-    // Room at i: most go last, or one before the last; no more than kLaneReach move.
+    // Room at i (no more than kLaneReach entries move), the entry then written field by
+    // field where it goes: built on the stack and copied in, it was read back whole before
+    // its fields were stored, and that stall on store forwarding was two fifths of this
+    // function's time.
     q.events.emplace_back();
     LaneEntry* ev = q.events.data();
     for (size_t k = q.events.size() - 1; k > i; --k) {

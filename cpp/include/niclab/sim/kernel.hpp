@@ -276,8 +276,6 @@ private:
         bool operator()(const Entry& a, const Entry& b) const { return later(a, b); }
     };
     inline EventId insert(const Entry& e, Callback cb);  // kernel.cpp, the only user
-    // A lane's events, earliest first from `head` (cancelled ones stay until they surface),
-    // and the heap entry standing for the first; `firing` while fire_lane fires them.
     // A lane's event has no slot: its key and its call are all there is of it, and a
     // cancelled one is left with no call. Firing it reads nothing else (the slot's
     // generation and callback, each a load behind the entry's, were two fifths of
@@ -295,6 +293,8 @@ private:
     static uint64_t lane_seq(EventId id) { return (uint64_t(id.slot & ~kLaneId) << 32) | id.generation; }
     std::vector<std::pair<uint64_t, EventId>> flushed_;
     void cancel_in_lanes(EventId id);
+    // A lane's events, earliest first from `head` (cancelled ones stay until they surface),
+    // and the heap entry standing for the first; `firing` while fire_lane fires them.
     struct LaneQueue {
         std::vector<LaneEntry> events;
         size_t head = 0;
