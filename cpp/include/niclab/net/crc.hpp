@@ -7,7 +7,6 @@
 // every byte a SeaStar sends and receives).
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <span>
 
 #include "niclab/sim/copy_bytes.hpp"

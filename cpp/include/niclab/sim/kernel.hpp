@@ -281,9 +281,19 @@ private:
     // generation and callback, each a load behind the entry's, were two fifths of
     // fire_lane's time in a bulk transfer).
     struct LaneEntry {
-        LaneEntry() {}  // left unset: schedule_in_lane writes every field where it goes
+        LaneEntry() {}  // left unset: set() writes every field where it goes
         Entry key;       // slot and generation unused
         SmallCall call;  // empty once cancelled
+        // Field by field where the entry lies: built on the stack and copied in, it was read
+        // back whole before its fields were stored (a stall on store forwarding).
+        void set(Time at, Time made, uint64_t seq, uint32_t node, SmallCall c) {
+            key.time = at;
+            key.made = made;
+            key.seq = seq;
+            key.node = node;
+            key.slot = key.generation = 0;
+            call = c;
+        }
     };
     // A lane event's id is its sequence number (63 bits: a lane's events are never a
     // core's) under kLaneId; once a flush has moved it to the heap, flushed_ gives its
@@ -312,13 +322,7 @@ private:
     EventId schedule_in_lane(Time at, SmallCall call, uint32_t node, Lane lane) {
         LaneQueue& q = lanes_[lane];
         if (at >= floor_ && q.events.size() > q.head && q.events.back().key.time < at) [[likely]] {
-            LaneEntry& e = q.events.emplace_back();
-            e.key.time = at;
-            e.key.made = now_;
-            e.key.seq = seq_;
-            e.key.node = node;
-            e.key.slot = e.key.generation = 0;
-            e.call = call;
+            q.events.emplace_back().set(at, now_, seq_, node, call);
             return lane_id(seq_++);
         }
         return schedule_in_lane_slow(at, call, node, lane);
