@@ -12,7 +12,7 @@ using sim::copy_bytes;
 HostMemory::Page& HostMemory::page_for_write(uint64_t page_number) {
     if (Page* page = find_page(page_number)) return *page;
     auto& p = pages_[page_number];
-    p = std::make_unique<Page>(Page{});
+    p = std::make_unique<Page>();  // zeroed where it lies (Page{} was zeroed on the stack, then copied)
     recent_[page_number % kRecent] = {page_number, p.get()};
     return *p;
 }
