@@ -119,6 +119,8 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     }
     for (uint32_t r = 0; r < routers_.size(); ++r)
         if (attached[r] != 1) router_node_[r] = sim::kNoNode;
+    own_routers_ = n_routers > 0 && !wormhole() && routers_.size() == topology_routers_ &&
+                   std::count(router_node_.begin(), router_node_.end(), sim::kNoNode) == 0;
     wakeup_pending_.assign(links_.size(), 0);
     returns_.assign(links_.size(), {});
     uint32_t returns = 0;
@@ -336,7 +338,7 @@ void Network::wake(LinkId l) {
     kernel_.schedule_at(links_[l].busy_until(), [this, l] {
         wakeup_pending_[l] = 0;
         try_send(l);
-    }, from_node(l), lane_);
+    }, from_owner(l), lane_);
 }
 
 void Network::send(LinkId l, PacketHandle h, Time start) {
@@ -351,7 +353,7 @@ void Network::send(LinkId l, PacketHandle h, Time start) {
         kernel_.schedule_at(t.tail_arrival, [this, l, h] { arrive_at_nic(l, h); }, to_node(l), lane_);
     } else {
         slot.eligible_at = t.head_arrival + params_.router_delay;
-        kernel_.schedule_at(slot.eligible_at, [this, l, h] { arrive_at_router(l, h); }, to_node(l), lane_);
+        kernel_.schedule_at(slot.eligible_at, [this, l, h] { arrive_at_router(l, h); }, to_owner(l), lane_);
     }
 }
 
@@ -548,7 +550,7 @@ void Network::credits_back(LinkId l) {
 
 void Network::return_credits(LinkId l, uint8_t vc, uint32_t n, Time at) {
     if (!credits_as_times()) {
-        kernel_.schedule_at(at, [this, l, vc, n] { credit_returned(l, vc, n); }, from_node(l));
+        kernel_.schedule_at(at, [this, l, vc, n] { credit_returned(l, vc, n); }, from_owner(l));
         return;
     }
     Returns& r = returns_[l];
@@ -595,7 +597,7 @@ void Network::watch_credits(LinkId l) {
 void Network::schedule_return(LinkId l, CreditReturn& c) {
     c.scheduled = true;
     const uint64_t seq = c.key.seq;
-    kernel_.schedule_reserved(c.at, c.key, [this, l, seq] { credit_due(l, seq); }, from_node(l));
+    kernel_.schedule_reserved(c.at, c.key, [this, l, seq] { credit_due(l, seq); }, from_owner(l));
 }
 
 // Return i of link l has come back: its credits count, its record goes.
@@ -664,6 +666,20 @@ std::vector<std::vector<uint32_t>> Network::neighbours() const {
             if (std::find(out[x].begin(), out[x].end(), y) == out[x].end()) out[x].push_back(y);
     }
     return out;
+}
+
+Time Network::router_delay(NodeId n) const {
+    if (n >= nics_.size() || !own_routers_) return Time{};
+    // A packet's head is in a cable and its header later (the head event; the tail's
+    // later still); a credit for the NIC's packet goes back once that packet is on a
+    // cable out, so a serialization of the shortest packet and a cable later at least.
+    const Router& r = routers_[topology_.router_of(n)];
+    Time shortest_out = Time::max();
+    for (uint8_t p = 0; p < r.port_count(); ++p)
+        if (r.out_link(p) != UINT32_MAX) shortest_out = std::min(shortest_out, links_[r.out_link(p)].serialization(0));
+    const Link& rx = links_[nics_[n].rx_link];
+    const Link& tx = links_[nics_[n].tx_link];
+    return std::min(rx.latency() + rx.header_time(), tx.latency() + shortest_out);
 }
 
 double Network::utilization(LinkId id, Time elapsed) const {

@@ -95,21 +95,24 @@ void pop_event(std::vector<T>& heap, Compare later) {
 
 // Both ways of scheduling end here, inlined into each: on a bulk transfer this is the
 // hottest code there is (14.7 % of an 8 MB transfer as a call of its own).
-[[gnu::always_inline]] inline EventId Kernel::insert(const Entry& entry, Callback cb) {
+[[gnu::always_inline]] inline EventId Kernel::insert(const Entry& entry, Callback cb, uint32_t owner) {
     const Time at = entry.time;
     const uint32_t node = entry.node;
     // Outside a run (a test or benchmark setting things up between runs) nothing checks:
     // that is input from outside the model, at the time the run stopped.
-    if (lookahead_on() && in_run_ && node != context_ && at < now_ + cross_node_span()) check_cross_node(at, node);
+    if (lookahead_on() && in_run_ && at < now_ + cross_node_span()) {
+        if (node != context_) check_cross_node(at, owner);
+        else if (firing_ && owner == node && firing_owner_ == (node | kRouterEvent)) check_router_event(at, node);
+    }
     const uint32_t s = alloc_slot();
     slots_[s].cb = std::move(cb);
-    slots_[s].node = node;
+    slots_[s].node = owner;
     const uint32_t generation = slots_[s].generation;
     push_event(heap_, Entry{at, entry.made, entry.seq, node, s, generation}, Later{});
     if (lookahead_on()) {
-        auto& h = node_heap(node);
-        push_heap_value<2>(h, NodeEntry{at, s, generation}, std::less<NodeEntry>{});
-        Time& next = node_next_at_[node_index(node)];
+        const size_t i = node_index(owner);
+        push_heap_value<2>(node_heaps_[i], NodeEntry{at, s, generation}, std::less<NodeEntry>{});
+        Time& next = node_next_at_[i];
         next = std::min(next, at);
     }
     if (at < horizon_) horizon_ = at;
@@ -123,7 +126,7 @@ void Kernel::scheduled_in_past(Time at) const {
 
 EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
     check_not_past(at);
-    return insert(Entry{at, now_, seq_++ | (by_core_ ? kByCore : 0), node, 0, 0}, std::move(cb));
+    return insert(Entry{at, now_, seq_++ | (by_core_ ? kByCore : 0), plain(node), 0, 0}, std::move(cb), node);
 }
 
 // ---- lanes ----
@@ -144,10 +147,10 @@ EventId Kernel::schedule_in_lane_slow(Time at, SmallCall call, uint32_t node, La
     // would pass more than a few (a network's lane with many flows in it) waits in the heap
     // instead, with the same key: where an event waits never changes when it fires.
     LaneQueue& q = lanes_[lane];
-    const Entry key{at, now_, seq_++, node, 0, 0};
+    const Entry key{at, now_, seq_++, plain(node), 0, 0};
     size_t i = q.events.size();
     while (i > q.head && later(q.events[i - 1].key, key) && q.events.size() - i < kLaneReach) --i;
-    if (i > q.head && later(q.events[i - 1].key, key)) return insert(key, Callback(call));
+    if (i > q.head && later(q.events[i - 1].key, key)) return insert(key, Callback(call), node);
     // Room at i (no more than kLaneReach entries move), the entry then written where it
     // goes (LaneEntry::set: the store-forwarding stall it avoids was two fifths of this
     // function's time).
@@ -189,7 +192,7 @@ void Kernel::post_stand_in(Lane lane) {
     drop_dead_front(q);
     if (q.head == q.events.size()) return;
     const Entry& f = q.events[q.head].key;
-    q.stand_in = insert(Entry{f.time, f.made, f.seq, f.node, 0, 0}, [this, lane] { fire_lane(lane); });
+    q.stand_in = insert(Entry{f.time, f.made, f.seq, f.node, 0, 0}, [this, lane] { fire_lane(lane); }, f.slot);
 }
 
 // The stand-in fired (fire_next set the time, the node and the key, and counted it): the
@@ -218,6 +221,7 @@ void Kernel::fire_lane(Lane lane) {
             now_ = floor_ = e.time;
             context_ = e.node;
         }
+        firing_owner_ = e.slot;  // the owner (LaneEntry::set)
         firing_entry_ = e;
         ++q.head;  // fired: cancelling it now finds nothing
         call();
@@ -237,16 +241,17 @@ void Kernel::flush_lanes() {
         for (size_t i = q.head; i < q.events.size(); ++i) {
             if (!q.events[i].call) continue;
             Entry e = q.events[i].key;
+            const uint32_t owner = e.slot;
             e.slot = alloc_slot();
             e.generation = slots_[e.slot].generation;
             slots_[e.slot].cb = Callback(q.events[i].call);
-            slots_[e.slot].node = e.node;
+            slots_[e.slot].node = owner;
             flushed_.emplace_back(e.seq, EventId{e.slot, e.generation});
             push_event(heap_, e, Later{});
             if (lookahead_on()) {
-                push_heap_value<2>(node_heap(e.node), NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
-                Time& next = node_next_at_[node_index(e.node)];
-                next = std::min(next, e.time);
+                const size_t k = node_index(owner);
+                push_heap_value<2>(node_heaps_[k], NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
+                node_next_at_[k] = std::min(node_next_at_[k], e.time);
             }
             if (e.time < horizon_) horizon_ = e.time;
         }
@@ -266,16 +271,19 @@ void Kernel::set_awake(Runnable* r, bool awake) {
 }
 
 EventId Kernel::schedule_reserved(Time at, EventKey key, Callback cb, uint32_t node) {
-    if (at < floor_ || (at == floor_ && firing_ && later(firing_entry_, Entry{at, key.made, key.seq, node, 0, 0})))
+    if (at < floor_ || (at == floor_ && firing_ && later(firing_entry_, Entry{at, key.made, key.seq, plain(node), 0, 0})))
         throw std::logic_error("event with a reserved key scheduled where it would already have fired: at " +
                                std::to_string(at.ps()) + " ps, kernel at " + std::to_string(floor_.ps()) + " ps");
-    return insert(Entry{at, key.made, key.seq, node, 0, 0}, std::move(cb));
+    return insert(Entry{at, key.made, key.seq, plain(node), 0, 0}, std::move(cb), node);
 }
 
 // A cross-node event sooner than the lookahead: harmless unless a core of its node (any
 // core, for an event of no node) may already have run past it.
-void Kernel::check_cross_node(Time at, uint32_t node) const {
-    auto past = [&](const Runnable* r) { return r->awake_ && r->granted_ > at; };
+void Kernel::check_cross_node(Time at, uint32_t owner) const {
+    const uint32_t node = plain(owner);
+    // A router's event reaches the node's cores a router delay after it fires.
+    const Time seen = owner != node ? plus(at, router_delay(node)) : at;
+    auto past = [&](const Runnable* r) { return r->awake_ && r->granted_ > seen; };
     bool broken = false;
     if (node < node_runnables_.size()) broken = std::any_of(node_runnables_[node].begin(), node_runnables_[node].end(), past);
     else broken = std::any_of(runnables_.begin(), runnables_.end(), past);
@@ -292,12 +300,12 @@ void Kernel::cancel(EventId id) {
     if (id.slot >= slots_.size()) return;
     Slot& slot = slots_[id.slot];
     if (slot.generation != id.generation) return;
-    const uint32_t node = slot.node;
+    const uint32_t owner = slot.node, node = plain(owner);
     // The heap entry stays and is skipped when it surfaces (its generation no longer matches).
     free_slot(id.slot);
     drop_cancelled_top();
     if (!lookahead_on()) return;
-    refresh_node_next(node);
+    refresh_node_next(owner);
     // A core waiting for this event would wait for ever: look at it again.
     release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
 }
@@ -326,13 +334,38 @@ void Kernel::drop_cancelled_top() {
     while (!heap_.empty() && slots_[heap_.front().slot].generation != heap_.front().generation) pop_event(heap_, Later{});
 }
 
-void Kernel::refresh_node_next(uint32_t node) {
-    auto& h = node_heap(node);
+void Kernel::refresh_index(size_t i) {
+    auto& h = node_heaps_[i];
     while (!h.empty() && slots_[h.front().slot].generation != h.front().generation) {
         std::pop_heap(h.begin(), h.end());
         h.pop_back();
     }
-    node_next_at_[node_index(node)] = h.empty() ? Time::max() : h.front().time;
+    node_next_at_[i] = h.empty() ? Time::max() : h.front().time;
+}
+
+Time Kernel::own_bound(uint32_t n) const {
+    return std::min(node_next_at_[2 * size_t(n)], plus(node_next_at_[2 * size_t(n) + 1], router_delay(n)));
+}
+
+void Kernel::set_router_delay(uint32_t node, Time delay) {
+    if (node == kNoNode) return;
+    if (node >= kRouterEvent) throw std::invalid_argument("set_router_delay: node " + std::to_string(node) + " is out of range");
+    if (node >= router_delay_.size()) router_delay_.resize(size_t(node) + 1, Time{});
+    router_delay_[node] = std::max(delay, Time{});
+    router_delay_max_ = std::max(router_delay_max_, router_delay_[node]);
+}
+
+// A router event of `node` scheduling an event of the node's NIC within the router delay:
+// harmless unless a core of the node may already have run past it.
+void Kernel::check_router_event(Time at, uint32_t node) const {
+    if (node >= node_runnables_.size()) return;
+    const bool broken = std::any_of(node_runnables_[node].begin(), node_runnables_[node].end(),
+                                    [&](const Runnable* r) { return r->awake_ && r->granted_ > at; });
+    if (!broken) return;
+    throw std::logic_error("an event of node " + std::to_string(node) + " at " + std::to_string(at.ps()) +
+                           " ps scheduled by its router's event at " + std::to_string(now_.ps()) +
+                           " ps, sooner than the node's router delay of " + std::to_string(router_delay(node).ps()) +
+                           " ps, while a core of the node may have run past it");
 }
 
 void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vector<uint32_t>> neighbours) {
@@ -346,7 +379,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     lookahead_ = std::max(lookahead, Time{});
     neighbours_ = lookahead_on() ? std::move(neighbours) : std::vector<std::vector<uint32_t>>{};
     std::fill(clock_tree_.begin(), clock_tree_.end(), Time::max());
-    node_heaps_.assign(lookahead_on() ? nodes + 1 : 0, {});
+    node_heaps_.assign(lookahead_on() ? 2 * size_t(nodes) + 1 : 0, {});
     node_next_at_.assign(node_heaps_.size(), Time::max());
     node_reach_at_.assign(lookahead_on() ? nodes : 0, Time::max());
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
@@ -356,11 +389,11 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     end_wait_.clear();
     for (const Entry& e : heap_)
         if (lookahead_on() && slots_[e.slot].generation == e.generation) {
-            auto& h = node_heap(e.node);
+            auto& h = node_heap(slots_[e.slot].node);
             h.push_back(NodeEntry{e.time, e.slot, e.generation});
             std::push_heap(h.begin(), h.end());
         }
-    for (uint32_t n = 0; n < node_heaps_.size(); ++n) refresh_node_next(n);
+    for (size_t i = 0; i < node_heaps_.size(); ++i) refresh_index(i);
     // Every awake runnable is looked at afresh in the next pass.
     std::vector<Runnable*> awake;
     for (Runnable* r : runnables_) {
@@ -540,28 +573,33 @@ Time Kernel::far_bound(const Runnable* r) {
     // neighbour's asleep core is woken by its node's events, which bound it.
     // The least of what reaches it in one lookahead, then the lookahead added once (plus
     // saturates, so adding it to the least is adding it to each).
+    // Another node's doings reach r through its node's router, so a router delay later.
     Time one = Time::max();
     if (const auto& mine = node_runnables_[r->node_]; mine.size() > 1)
         for (const Runnable* o : mine)
             if (o != r && o->awake_) one = std::min(one, reach_at(o->node_, o->local_time()));
-    for (uint32_t b : neighbours_[r->node_]) one = std::min({one, node_next_at_[b], node_reach_at_[b]});  // b is a node
-    return std::min(plus(e, lookahead_ + lookahead_), plus(one, lookahead_));
+    Time far = Time::max();
+    for (uint32_t b : neighbours_[r->node_]) far = std::min({far, node_next_any(b), node_reach_at_[b]});  // b is a node
+    const Time d = router_delay(r->node_);
+    return std::min({plus(e, lookahead_ + lookahead_ + d), plus(one, lookahead_), plus(far, lookahead_ + d)});
 }
 
 Time Kernel::horizon_of(const Runnable* r, Time until) {
     run_far_known_ = false;
     if (r->node_ >= node_wait_.size()) return std::min(until, next_event_time());
-    const Time own = node_next(r->node_), none = node_next(kNoNode);
+    const Time own = own_bound(r->node_), none = node_next(kNoNode);
     const Time cap = std::min({until, own, none});
     hold_ = cap == until ? Hold::End : cap == own ? Hold::Node : Hold::NoNode;
     // The far bound is never below the earliest time plus a lookahead: its scan of the
     // neighbours matters only when that is below the node's own bounds (a halo's cores
     // are mostly held by their own node's events: the scan cost a tenth of a 512-node run).
-    if (plus(earliest(), lookahead_) >= cap) return cap;
+    // (With neighbours named and no other core on its node, a router delay more.)
+    const Time d = neighbours_.empty() || node_runnables_[r->node_].size() > 1 ? Time{} : router_delay(r->node_);
+    if (plus(earliest(), lookahead_ + d) >= cap) return cap;
     run_far_ = far_bound(r);
     run_far_known_ = true;
     if (run_far_ < cap)  // below the earliest time's bound, a neighbour's held it
-        hold_ = !neighbours_.empty() && run_far_ < plus(earliest(), lookahead_ + lookahead_) ? Hold::Neighbours : Hold::Earliest;
+        hold_ = !neighbours_.empty() && run_far_ < plus(earliest(), lookahead_ + lookahead_ + d) ? Hold::Neighbours : Hold::Earliest;
     return std::min(cap, run_far_);
 }
 
@@ -576,7 +614,7 @@ void Kernel::park_lookahead(Runnable* r, Time until, Time t) {
     } else if (node_next(kNoNode) <= t) {
         r->waits_ = kWaitGlobal;
         global_wait_.push_back(r);
-    } else if (node_next(r->node_) <= t) {
+    } else if (own_bound(r->node_) <= t) {
         r->waits_ = kWaitNode;
         node_wait_[r->node_].push_back(r);
     } else if (plus(earliest(), lookahead_) <= t && (run_far_known_ ? run_far_ : far_bound(r)) <= t) {
@@ -691,7 +729,7 @@ bool Kernel::fire_next(Time until) {
     pop_event(heap_, Later{});
     Slot& slot = slots_[e.slot];
     now_ = floor_ = e.time;
-    const uint32_t node = slot.node;
+    const uint32_t owner = slot.node, node = plain(owner);
     Callback cb = std::move(slot.cb);
     free_slot(e.slot);
     drop_cancelled_top();
@@ -700,11 +738,12 @@ bool Kernel::fire_next(Time until) {
         // Its entry in its node's heap goes now, while that heap is small: left until a
         // core asks for the node's next event, a sweep's 8 MB transfer with both cores
         // asleep piled up millions there (a third of the sweep's time popping them).
-        refresh_node_next(node);
+        refresh_node_next(owner);
         // The cores its node's next event held may go on (all of them, for an event of none).
         release(node < node_wait_.size() ? node_wait_[node] : global_wait_);
     }
     context_ = node;
+    firing_owner_ = owner;
     firing_ = true;
     firing_entry_ = e;
     cb();

@@ -1,15 +1,18 @@
 // The kernel's reach on the SeaStar (sim::Kernel::set_reach, seastar::RxDma::set_reach):
 // while a NIC holds back no packet, what its core does reaches another node no sooner
-// than a host read plus a cable, and the other cores run that far past it. It must move
-// no time: an incast on the tiny pools, where the receiver's RX engine makes the network
-// hold packets again and again, runs with the reaches and without them (the kernel's
-// plain lookahead), and every span of every part and every arrival is the same.
+// than a host read plus a cable, and the other cores run that far past it; and its router
+// delay (sim::Kernel::set_router_delay): its router's events, and through them every other
+// node's, reach its core a cable late. Neither may move time: an incast on the tiny pools,
+// where the receiver's RX engine makes the network hold packets again and again (and its
+// core lets them in), runs with them and without (the kernel's plain lookahead), and every
+// span of every part and every arrival is the same.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <tuple>
 
+#include "niclab/net/network.hpp"
 #include "niclab/sim/activity.hpp"
 #include "portals_harness.hpp"
 
@@ -25,6 +28,7 @@ struct Spans {
     std::vector<std::tuple<uint32_t, int, std::string, uint32_t, int64_t, int64_t>> spans;  // node, kind, detail, peer, start, end
     std::vector<std::tuple<uint32_t, uint32_t, int64_t, int64_t>> arrivals;             // src, tag, announced, done
     uint64_t refusals = 0;
+    uint64_t runs = 0;  // of the cores: where the kernel stopped them, all it may change
     bool finished = true;
 };
 
@@ -50,9 +54,12 @@ void add_merged(Spans& out, const sim::ActivityLog& log) {
 
 // Every node sends kMessages to node 0 (the incast); with `both`, node 0 sends as many
 // to each of them at the same time, so cores are busy on both sides of held packets.
-Spans incast(bool reach, bool both = false) {
+Spans incast(bool reach, bool both = false, bool router = true) {
     system::System sys(ptl::spec(kSenders + 1, "portals_tiny"));
     sys.kernel().set_reach_hints(reach);
+    EXPECT_GT(sys.network()->router_delay(0), Time{}) << "each SeaStar has its router";
+    if (!router)
+        for (uint32_t n = 0; n <= kSenders; ++n) sys.kernel().set_router_delay(n, Time{});
     sim::ActivityLog log;
     sys.kernel().set_activity(&log);
     std::map<uint32_t, NodeScript> senders;
@@ -75,6 +82,7 @@ Spans incast(bool reach, bool both = false) {
     add_merged(out, log);
     for (const Incoming& in : rx.received) out.arrivals.emplace_back(in.src, in.hdr.match_bits_lo, in.announced.ps(), in.done.ps());
     out.refusals = seastar::seastar_nic(sys, 0).rx_dma().refusals();
+    out.runs = sys.kernel().runnable_runs();
     out.finished = rx.finished;
     for (auto& [s, script] : senders) out.finished = out.finished && script.finished;
     return out;
@@ -95,6 +103,16 @@ TEST(PortalsReach, HeldPacketsBothWaysMoveNoTime) {
     const Spans with = incast(true, true), without = incast(false, true);
     ASSERT_TRUE(with.finished && without.finished);
     EXPECT_GT(with.refusals, 10u);
+    EXPECT_EQ(with.arrivals, without.arrivals);
+    ASSERT_EQ(with.spans.size(), without.spans.size());
+    for (size_t i = 0; i < with.spans.size(); ++i) ASSERT_EQ(with.spans[i], without.spans[i]) << "span " << i;
+}
+
+TEST(PortalsReach, RouterDelaysMoveNoTime) {
+    const Spans with = incast(true, true, true), without = incast(true, true, false);
+    ASSERT_TRUE(with.finished && without.finished);
+    EXPECT_GT(with.refusals, 10u);
+    EXPECT_LT(with.runs, without.runs) << "the cores ran further between stops";
     EXPECT_EQ(with.arrivals, without.arrivals);
     ASSERT_EQ(with.spans.size(), without.spans.size());
     for (size_t i = 0; i < with.spans.size(); ++i) ASSERT_EQ(with.spans[i], without.spans[i]) << "span " << i;

@@ -227,6 +227,12 @@ public:
     // no node (a shared switch: its events reach every node one cable after they fire)
     // or when there is no lookahead.
     std::vector<std::vector<uint32_t>> neighbours() const;
+    // The least delay from an event of node n's router to anything at its NIC: the
+    // cables between them (a packet's arrival, a credit back for one it sent). Zero where
+    // there are no neighbours (above) or n has no router of its own. The kernel's router
+    // delay (sim::Kernel::set_router_delay), for a NIC whose core sees none of the
+    // network's state but through its own events.
+    Time router_delay(NodeId n) const;
     // Packet observer (packet_tap.hpp), or nullptr; one at a time. The tap must stay
     // alive while set.
     void set_tap(PacketTap* tap);
@@ -354,9 +360,18 @@ private:
     void drop_return(LinkId l, uint32_t i) { returns_of(l)[i] = returns_of(l)[--returns_[l].size]; }
     std::vector<Router> routers_;
     std::vector<uint32_t> router_node_;  // the node whose router it is (sim::kNoNode: a switch of none or many)
+    bool own_routers_ = false;           // every router is one node's (router_delay)
     uint32_t node_of(Side side, uint32_t id) const { return side == Side::Nic ? id : router_node_[id]; }
     uint32_t from_node(LinkId l) const { return node_of(ends_[l].from_side, ends_[l].from); }
     uint32_t to_node(LinkId l) const { return node_of(ends_[l].to_side, ends_[l].to); }
+    // Whose an event at a link's end is, for the kernel: a node's router's events are
+    // router events (sim::Kernel::kRouterEvent), which reach its NIC only over a cable.
+    uint32_t owner_of(Side side, uint32_t id) const {
+        const uint32_t n = node_of(side, id);
+        return side == Side::Router && n != sim::kNoNode ? n | sim::Kernel::kRouterEvent : n;
+    }
+    uint32_t from_owner(LinkId l) const { return owner_of(ends_[l].from_side, ends_[l].from); }
+    uint32_t to_owner(LinkId l) const { return owner_of(ends_[l].to_side, ends_[l].to); }
     std::vector<NicPort> nics_;
     PacketPool pool_;
     NetworkStats stats_;

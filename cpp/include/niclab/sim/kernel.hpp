@@ -29,7 +29,10 @@
 // and the neighbours' own next events and clocks (plus their reach) plus L bound the
 // rest. One laggard then holds back its neighbours by L and everyone else by 2L (a
 // 512-node halo of puts: 9 % faster; at 2,048 nodes no faster, the cores there being
-// held by their own node's events). It is also exact where stopping at every event is not:
+// held by their own node's events). A node whose router's events are marked as such
+// (kRouterEvent, set_router_delay) lets its core run a router delay past them, and past
+// everything the other nodes do, which reaches it through that router (a halo of puts on
+// SeaStars: a third fewer core runs). It is also exact where stopping at every event is not:
 // there, a core run to the next event early in a pass can pass an event another core,
 // later in the same pass, schedules for its node (system::SystemSpec::lookahead).
 // Events of one time are ordered by the time they were scheduled at, then by whether a
@@ -165,7 +168,7 @@ public:
     // stops at its node's events, which are no longer there to stop it).
     bool passed(Time at, EventKey key, uint32_t node) const {
         if (at != now_) return at < now_;
-        return !firing_ || later(firing_entry_, Entry{at, key.made, key.seq, node, 0, 0});
+        return !firing_ || later(firing_entry_, Entry{at, key.made, key.seq, plain(node), 0, 0});
     }
     // The node whose event or core is running (kNoNode outside the run, or in an event of none).
     uint32_t context() const { return context_; }
@@ -200,6 +203,19 @@ public:
     // ignores them all (to compare: the times must not move).
     void set_reach(uint32_t node, Time extra);
     void set_reach_hints(bool on);
+    // Router events: an event scheduled for `node | kRouterEvent` is an event of the node's
+    // router (its part of the network), ordered as an event of `node` (the same key), but
+    // one that changes nothing the node's cores can see sooner than the node's router delay
+    // after it fires (set_router_delay): what it does reaches the NIC over a cable. With
+    // neighbours named, everything another node does reaches a core through its router, so
+    // the core may run that much further past other nodes' events and its own router's.
+    // A router event scheduling an event of its own node's NIC sooner than that, while a
+    // core of the node may have run past it, is a logic_error, as a cross-node event inside
+    // the lookahead is. A model sets a delay only where its cores see nothing of the
+    // router's state directly (SeaStar: its core reaches the network through its DMA
+    // engines' events); zero (the default) keeps router events as any other.
+    static constexpr uint32_t kRouterEvent = 1u << 30;
+    void set_router_delay(uint32_t node, Time delay);
 
     // Fire events and drive runnables until simulated time `until` (inclusive for
     // events), or until request_stop(). With `stop_when_idle`, a run that runs out of
@@ -258,7 +274,7 @@ private:
         Callback cb;
         uint32_t generation = 0;
         uint32_t next_free = UINT32_MAX;
-        uint32_t node = kNoNode;
+        uint32_t node = kNoNode;  // with kRouterEvent for a router's
     };
     // Events of one time: by when they were made, those a core made after those an
     // event made, then by node, then in the order made. Each key is the same whether or
@@ -275,23 +291,27 @@ private:
     struct Later {
         bool operator()(const Entry& a, const Entry& b) const { return later(a, b); }
     };
-    inline EventId insert(const Entry& e, Callback cb);  // kernel.cpp, the only user
+    // e.node is the event's node for its order; owner the node with kRouterEvent for a
+    // router's event (the node heap it waits in).
+    inline EventId insert(const Entry& e, Callback cb, uint32_t owner);  // kernel.cpp, the only user
+    static uint32_t plain(uint32_t node) { return node == kNoNode ? node : node & ~kRouterEvent; }
     // A lane's event has no slot: its key and its call are all there is of it, and a
     // cancelled one is left with no call. Firing it reads nothing else (the slot's
     // generation and callback, each a load behind the entry's, were two fifths of
     // fire_lane's time in a bulk transfer).
     struct LaneEntry {
         LaneEntry() {}  // left unset: set() writes every field where it goes
-        Entry key;       // slot and generation unused
+        Entry key;       // slot: the owner (the node, with kRouterEvent for a router's); generation unused
         SmallCall call;  // empty once cancelled
         // Field by field where the entry lies: built on the stack and copied in, it was read
         // back whole before its fields were stored (a stall on store forwarding).
-        void set(Time at, Time made, uint64_t seq, uint32_t node, SmallCall c) {
+        void set(Time at, Time made, uint64_t seq, uint32_t owner, SmallCall c) {
             key.time = at;
             key.made = made;
             key.seq = seq;
-            key.node = node;
-            key.slot = key.generation = 0;
+            key.node = plain(owner);
+            key.slot = owner;
+            key.generation = 0;
             call = c;
         }
     };
@@ -356,15 +376,35 @@ private:
     // The earliest anything another node does (or another core of r's node) can reach r.
     Time far_bound(const Runnable* r);
     // Sooner than this after now, a cross-node event may be one a core ran past.
-    Time cross_node_span() const { return (neighbours_.empty() ? lookahead_ : lookahead_ + lookahead_) + reach_max_; }
-    // The node's next live event (kNoNode: the next of none), kept in a dense array: the
-    // neighbour bound reads six of them per core run, and at 2,048 nodes chasing each
-    // node's heap for them missed the cache (a fifth of a halo's time).
-    Time node_next(uint32_t node) const { return node_next_at_[node_index(node)]; }
-    // A node's place in the per-node arrays (node_heaps_, node_next_at_): events of no node last.
-    size_t node_index(uint32_t node) const { return std::min<size_t>(node, node_next_at_.size() - 1); }
-    // Drops the node's fired and cancelled events off its heap's top and notes its next.
-    void refresh_node_next(uint32_t node);
+    Time cross_node_span() const {
+        return (neighbours_.empty() ? lookahead_ : lookahead_ + lookahead_) + reach_max_ + router_delay_max_;
+    }
+    // The next live event of an owner (a node's NIC, its router, or kNoNode: the next of
+    // none), kept in a dense array: the neighbour bound reads six nodes' per core run, and
+    // at 2,048 nodes chasing each node's heap for them missed the cache (a fifth of a
+    // halo's time).
+    Time node_next(uint32_t owner) const { return node_next_at_[node_index(owner)]; }
+    // Node n's next event of either kind: what reaches its neighbours a lookahead on.
+    Time node_next_any(uint32_t n) const { return std::min(node_next_at_[2 * size_t(n)], node_next_at_[2 * size_t(n) + 1]); }
+    // What bounds node n's cores: its NIC's next event, or its router's plus the router delay.
+    Time own_bound(uint32_t n) const;
+    // Only with neighbours named: without, cores stop at other nodes' events a lookahead on.
+    Time router_delay(uint32_t n) const { return !neighbours_.empty() && n < router_delay_.size() ? router_delay_[n] : Time{}; }
+    // An owner's place in the per-owner arrays (node_heaps_, node_next_at_): node n's NIC
+    // at 2n, its router at 2n + 1, events of no node (or of a node past the last) last.
+    size_t node_index(uint32_t owner) const {
+        const size_t last = node_next_at_.size() - 1;
+        if (owner == kNoNode) return last;
+        const size_t n = owner & ~kRouterEvent;
+        return 2 * n < last ? 2 * n + ((owner & kRouterEvent) ? 1 : 0) : last;
+    }
+    // Drops the owner's fired and cancelled events off its heap's top and notes its next.
+    void refresh_node_next(uint32_t owner) { refresh_index(node_index(owner)); }
+    void refresh_index(size_t i);
+    std::vector<Time> router_delay_;  // set_router_delay, by node (grown on demand)
+    Time router_delay_max_{};
+    uint32_t firing_owner_ = kNoNode;  // the firing event's owner (with kRouterEvent for a router's)
+    void check_router_event(Time at, uint32_t node) const;
     // A node's pending events, for its next one's time only: ordered by time alone (ties
     // do not matter there), half the size of an Entry.
     struct NodeEntry {
@@ -372,7 +412,7 @@ private:
         uint32_t slot, generation;
         bool operator<(const NodeEntry& o) const { return time > o.time; }
     };
-    std::vector<NodeEntry>& node_heap(uint32_t node) { return node_heaps_[node_index(node)]; }  // the last: events of no node
+    std::vector<NodeEntry>& node_heap(uint32_t owner) { return node_heaps_[node_index(owner)]; }
     void park_lookahead(Runnable* r, Time until, Time t);  // t: its local time
     // The far bound of the run under way, if horizon_of looked at it.
     Time run_far_{};

@@ -21,7 +21,13 @@ public:
           bus_(std::make_unique<bus::HyperTransport>(sys.kernel(), sys.host_memory(node), params_.bus)),
           nic_(std::make_unique<SeaStar>(sys.kernel(), params_.nic, *bus_)) {
         bus_->set_node(node);
-        if (sys.network()) port_ = std::make_unique<NetPort>(*sys.network(), *nic_);
+        if (sys.network()) {
+            port_ = std::make_unique<NetPort>(*sys.network(), *nic_);
+            // Its core sees the network only through its NIC's events (DMA engines, packet
+            // arrivals) and touches it only by letting in a held packet, whose credits go
+            // back as times: its router's events reach it a cable late.
+            sys.kernel().set_router_delay(node, sys.network()->router_delay(node));
+        }
     }
     ~SeaStarNode() override {
         if (nal_) nal_->retire();

@@ -1,0 +1,135 @@
+// Router events (Kernel::kRouterEvent, set_router_delay): a node's router's events reach
+// its core only a router delay after they fire, so the core runs that far past them, and
+// with neighbours named, past everything another node does (which reaches it through its
+// router). Fake cores in a line of nodes, each with a router: a core now and then sends to
+// a neighbour, whose router takes the packet a cable later and hands it to its NIC a
+// cable after that, where the arrival records the receiving core's clock.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "niclab/sim/kernel.hpp"
+
+namespace niclab::sim {
+namespace {
+
+class Core : public Runnable {
+public:
+    explicit Core(Time step) : step_(step) {}
+    Time local_time() const override { return local_; }
+    bool active() const override { return true; }
+    void run(Kernel& k) override {
+        ++runs;
+        while (local_ < k.horizon()) {
+            if (on_step) on_step(k, local_);
+            local_ += step_;
+        }
+    }
+    int runs = 0;
+    std::function<void(Kernel&, Time)> on_step;
+
+private:
+    Time local_{};
+    Time step_;
+};
+
+constexpr Time kCable = Time::ns(20);  // the lookahead, and the router-to-NIC cable
+
+// Nodes 0..4 in a line. `router_delay` zero: router events are plain events of the node.
+struct RoutedLine {
+    static constexpr uint32_t kNodes = 5;
+    Kernel k;
+    std::vector<std::unique_ptr<Core>> cores;
+    std::vector<std::tuple<uint32_t, uint32_t, Time, Time>> arrivals;  // from, to, when, the core's clock then
+    RoutedLine(Time lookahead, Time router_delay, Time to_nic = kCable) {
+        std::vector<std::vector<uint32_t>> next(kNodes);
+        for (uint32_t n = 0; n + 1 < kNodes; ++n) {
+            next[n].push_back(n + 1);
+            next[n + 1].push_back(n);
+        }
+        for (uint32_t n = 0; n < kNodes; ++n) {
+            cores.push_back(std::make_unique<Core>(Time::ns(n == 0 ? 1 : 3 + n)));
+            k.add_runnable(cores[n].get());
+            k.set_runnable_node(cores[n].get(), n);
+            k.set_router_delay(n, router_delay);
+            int steps = 0;
+            cores[n]->on_step = [this, n, to_nic, steps](Kernel& kk, Time t) mutable {
+                if (++steps % (n == 0 ? 89 : 37 + 5 * n) != 0) return;
+                const uint32_t to = n + 1 < kNodes ? n + 1 : n - 1;
+                kk.sync_to(t);
+                // The router takes it a cable later, and its NIC a cable after that.
+                kk.schedule_at(t + kCable, [this, n, to, to_nic] {
+                    k.schedule_in(to_nic, [this, n, to] { arrivals.emplace_back(n, to, k.now(), cores[to]->local_time()); }, to);
+                }, to | Kernel::kRouterEvent);
+            };
+        }
+        k.set_lookahead(lookahead, kNodes, next);
+    }
+    int runs() const {
+        int n = 0;
+        for (const auto& c : cores) n += c->runs;
+        return n;
+    }
+};
+
+// Every arrival finds its core where it finds it when the router's events bound the core
+// at once (the lookahead alone, exact: kernel.hpp); the delay saves runs.
+TEST(SimKernelRouter, ARouterDelayLetsCoresRunFurtherAndMovesNothing) {
+    RoutedLine plain(kCable, Time{}), routed(kCable, kCable);
+    for (RoutedLine* l : {&plain, &routed}) l->k.run_until(Time::ns(8000));
+    EXPECT_GT(plain.arrivals.size(), 100u);
+    EXPECT_EQ(routed.arrivals, plain.arrivals);
+    EXPECT_LT(routed.runs() * 4, plain.runs() * 3) << routed.runs() << " runs with the router delay, " << plain.runs() << " without";
+}
+
+// A router event of its own node holds a core a router delay past it; its NIC's event
+// holds it where it is.
+TEST(SimKernelRouter, ACoreStopsARouterDelayPastItsRoutersEvent) {
+    for (const bool router : {false, true}) {
+        Kernel k;
+        Core core(Time::ns(7));
+        k.add_runnable(&core);
+        k.set_runnable_node(&core, 0);
+        k.set_router_delay(0, Time::ns(30));
+        k.set_lookahead(Time::us(1), 2, {{1}, {0}});
+        Time seen{};
+        k.schedule_at(Time::ns(100), [&] { seen = core.local_time(); }, router ? 0 | Kernel::kRouterEvent : 0);
+        k.run_until(Time::ns(500));
+        EXPECT_EQ(seen, router ? Time::ns(133) : Time::ns(105)) << (router ? "router event" : "NIC event");
+    }
+}
+
+// A router whose event hands its NIC something sooner than the router delay breaks the
+// promise the core ran on: the kernel says so, naming the node and the delay (with the
+// delay zero, the same events are fine).
+TEST(SimKernelRouter, ARouterEventReachingItsNicSoonerThanTheRouterDelayIsALogicError) {
+    RoutedLine broken(kCable, kCable, Time::ns(5)), plain(kCable, Time{}, Time::ns(5));
+    try {
+        broken.k.run_until(Time::ns(8000));
+        ADD_FAILURE() << "no error";
+    } catch (const std::logic_error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("router delay of 20000 ps"), std::string::npos) << what;
+        EXPECT_NE(what.find("scheduled by its router's event"), std::string::npos) << what;
+    }
+    EXPECT_NO_THROW(plain.k.run_until(Time::ns(8000)));
+}
+
+// A router event is ordered as an event of its node: with the same key, the same place.
+TEST(SimKernelRouter, RouterEventsFireInTheOrderOfTheirNodesEvents) {
+    Kernel k;
+    k.set_lookahead(Time::ns(20), 2, {{1}, {0}});
+    k.set_router_delay(0, Time::ns(20));
+    std::vector<int> order;
+    for (int i = 0; i < 6; ++i)
+        k.schedule_at(Time::ns(50), [&order, i] { order.push_back(i); }, i % 2 ? 0 | Kernel::kRouterEvent : 0);
+    k.run_until(Time::ns(100));
+    EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+}
+
+}  // namespace
+}  // namespace niclab::sim
