@@ -102,7 +102,7 @@ void pop_event(std::vector<T>& heap, Compare later) {
     // that is input from outside the model, at the time the run stopped.
     if (lookahead_on() && in_run_ && at < now_ + cross_node_span()) {
         if (node != context_) check_cross_node(at, owner);
-        else if (firing_ && owner == node && firing_owner_ == (node | kRouterEvent)) check_router_event(at, node);
+        else if (firing_ && owner == node && node != kNoNode && firing_owner_ == (node | kRouterEvent)) check_router_event(at, node);
     }
     const uint32_t s = alloc_slot();
     slots_[s].cb = std::move(cb);
