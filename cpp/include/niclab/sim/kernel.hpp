@@ -294,7 +294,9 @@ private:
     // e.node is the event's node for its order; owner the node with kRouterEvent for a
     // router's event (the node heap it waits in).
     inline EventId insert(const Entry& e, Callback cb, uint32_t owner);  // kernel.cpp, the only user
-    static uint32_t plain(uint32_t node) { return node == kNoNode ? node : node & ~kRouterEvent; }
+    // The node without the router flag; kNoNode (its top bit set, unlike any node's) as it
+    // is. Without a branch: it is on every lane event's way.
+    static uint32_t plain(uint32_t node) { return node & (~kRouterEvent | uint32_t(int32_t(node) >> 31)); }
     // A lane's event has no slot: its key and its call are all there is of it, and a
     // cancelled one is left with no call. Firing it reads nothing else (the slot's
     // generation and callback, each a load behind the entry's, were two fifths of
