@@ -11,30 +11,12 @@
 #include <vector>
 
 #include "niclab/sim/kernel.hpp"
+#include "stepping_core.hpp"
 
 namespace niclab::sim {
 namespace {
 
-class Core : public Runnable {
-public:
-    explicit Core(Time step) : step_(step) {}
-    Time local_time() const override { return local_; }
-    bool active() const override { return active_; }
-    void run(Kernel& k) override {
-        ++runs;
-        while (active_ && local_ < k.horizon()) {
-            if (on_step) on_step(k, local_);
-            local_ += step_;
-        }
-    }
-    bool active_ = true;
-    int runs = 0;
-    std::function<void(Kernel&, Time)> on_step;  // at the start of each step, at its time
-
-private:
-    Time local_{};
-    Time step_;
-};
+using Core = test::SteppingCore;
 
 // A kernel with lookahead over two nodes and a core of node 0.
 struct OneCore {

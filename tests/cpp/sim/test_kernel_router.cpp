@@ -13,29 +13,12 @@
 #include <vector>
 
 #include "niclab/sim/kernel.hpp"
+#include "stepping_core.hpp"
 
 namespace niclab::sim {
 namespace {
 
-class Core : public Runnable {
-public:
-    explicit Core(Time step) : step_(step) {}
-    Time local_time() const override { return local_; }
-    bool active() const override { return true; }
-    void run(Kernel& k) override {
-        ++runs;
-        while (local_ < k.horizon()) {
-            if (on_step) on_step(k, local_);
-            local_ += step_;
-        }
-    }
-    int runs = 0;
-    std::function<void(Kernel&, Time)> on_step;
-
-private:
-    Time local_{};
-    Time step_;
-};
+using Core = test::SteppingCore;
 
 constexpr Time kCable = Time::ns(20);  // the lookahead, and the router-to-NIC cable
 
