@@ -213,7 +213,8 @@ public:
     // core of the node may have run past it, is a logic_error, as a cross-node event inside
     // the lookahead is. A model sets a delay only where its cores see nothing of the
     // router's state directly (SeaStar: its core reaches the network through its DMA
-    // engines' events); zero (the default) keeps router events as any other.
+    // engines' events); zero (the default) keeps router events as any other. Nodes are
+    // numbered below the flag.
     static constexpr uint32_t kRouterEvent = 1u << 30;
     void set_router_delay(uint32_t node, Time delay);
 
@@ -253,10 +254,12 @@ public:
     // work, which is what a large system's host time goes into.
     uint64_t runnable_runs() const { return runs_; }
     // What held each run, with lookahead (where its horizon came from when it started):
-    // the run's end; the next event of its own node, or of no node; what its neighbours
-    // can do a lookahead on (their next events and cores, or another core of its node);
-    // the earliest time anything can happen plus two lookaheads (one, with no neighbours
-    // named). Where a large system's runs stop, so where its host time goes (bench_scale).
+    // the run's end; the next event of its own node (its router's: plus the router
+    // delay), or of no node; what its neighbours can do a lookahead on (their next events
+    // and cores, or another core of its node), and a router delay; the earliest time
+    // anything can happen plus two lookaheads and a router delay (one lookahead, with no
+    // neighbours named). Where a large system's runs stop, so where its host time goes
+    // (bench_scale).
     enum class Hold : uint8_t { End, Node, NoNode, Neighbours, Earliest };
     uint64_t runs_held_by(Hold h) const { return held_[size_t(h)]; }
 
