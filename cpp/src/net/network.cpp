@@ -640,17 +640,13 @@ void Network::credit_due(LinkId l, uint64_t seq) {
 // instructions at the same times (the kernel checks every cross-node event against it).
 Time Network::lookahead() const {
     if (wormhole() || routers_.size() != topology_routers_) return Time{};
-    std::vector<Time> shortest_out(routers_.size(), Time::max());  // per router: its quickest packet out
-    for (LinkId l = 0; l < links_.size(); ++l)
-        if (ends_[l].from_side == Side::Router)
-            shortest_out[ends_[l].from] = std::min(shortest_out[ends_[l].from], links_[l].serialization(0));
     Time least = Time::max();
     for (LinkId l = 0; l < links_.size(); ++l) {
         if (from_node(l) == to_node(l)) continue;
         const Link& link = links_[l];
         const bool router = ends_[l].to_side == Side::Router;
         const Time packet = link.latency() + (router ? params_.router_delay : link.header_time());
-        const Time credit = link.latency() + (router ? shortest_out[ends_[l].to] : Time{});
+        const Time credit = link.latency() + (router ? shortest_out(ends_[l].to) : Time{});
         least = std::min({least, packet, credit});
     }
     return least == Time::max() ? Time{} : least;
@@ -673,13 +669,18 @@ Time Network::router_delay(NodeId n) const {
     // A packet's head is in a cable and its header later (the head event; the tail's
     // later still); a credit for the NIC's packet goes back once that packet is on a
     // cable out, so a serialization of the shortest packet and a cable later at least.
-    const Router& r = routers_[topology_.router_of(n)];
-    Time shortest_out = Time::max();
-    for (uint8_t p = 0; p < r.port_count(); ++p)
-        if (r.out_link(p) != UINT32_MAX) shortest_out = std::min(shortest_out, links_[r.out_link(p)].serialization(0));
     const Link& rx = links_[nics_[n].rx_link];
     const Link& tx = links_[nics_[n].tx_link];
-    return std::min(rx.latency() + rx.header_time(), tx.latency() + shortest_out);
+    return std::min(rx.latency() + rx.header_time(), tx.latency() + shortest_out(topology_.router_of(n)));
+}
+
+// The soonest a packet can leave router r: the shortest packet's serialization on its
+// quickest cable out (a credit for the buffer a packet held goes back no sooner).
+Time Network::shortest_out(uint32_t r) const {
+    Time least = Time::max();
+    for (uint8_t p = 0; p < routers_[r].port_count(); ++p)
+        if (const LinkId out = routers_[r].out_link(p); out != UINT32_MAX) least = std::min(least, links_[out].serialization(0));
+    return least;
 }
 
 double Network::utilization(LinkId id, Time elapsed) const {

@@ -361,6 +361,7 @@ private:
     std::vector<Router> routers_;
     std::vector<uint32_t> router_node_;  // the node whose router it is (sim::kNoNode: a switch of none or many)
     bool own_routers_ = false;           // every router is one node's (router_delay)
+    Time shortest_out(uint32_t router) const;
     uint32_t node_of(Side side, uint32_t id) const { return side == Side::Nic ? id : router_node_[id]; }
     uint32_t from_node(LinkId l) const { return node_of(ends_[l].from_side, ends_[l].from); }
     uint32_t to_node(LinkId l) const { return node_of(ends_[l].to_side, ends_[l].to); }
