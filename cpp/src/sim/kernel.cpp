@@ -378,6 +378,14 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
             if (b >= nodes) throw std::invalid_argument("set_lookahead: neighbour " + std::to_string(b) + " is not a node");
     lookahead_ = std::max(lookahead, Time{});
     neighbours_ = lookahead_on() ? std::move(neighbours) : std::vector<std::vector<uint32_t>>{};
+    two_hops_.assign(neighbours_.size(), {});
+    for (uint32_t n = 0; n < neighbours_.size(); ++n) {
+        for (uint32_t b : neighbours_[n])
+            for (uint32_t c : neighbours_[b])
+                if (c != n && std::find(neighbours_[n].begin(), neighbours_[n].end(), c) == neighbours_[n].end()) two_hops_[n].push_back(c);
+        std::sort(two_hops_[n].begin(), two_hops_[n].end());
+        two_hops_[n].erase(std::unique(two_hops_[n].begin(), two_hops_[n].end()), two_hops_[n].end());
+    }
     std::fill(clock_tree_.begin(), clock_tree_.end(), Time::max());
     node_heaps_.assign(lookahead_on() ? 2 * size_t(nodes) + 1 : 0, {});
     node_next_at_.assign(node_heaps_.size(), Time::max());
@@ -568,20 +576,22 @@ void Kernel::note_node_reach(uint32_t node) {
 Time Kernel::far_bound(const Runnable* r) {
     const Time e = earliest();  // without r's own clock (see drive_runnables)
     if (neighbours_.empty()) return plus(e, lookahead_);
-    // Nodes that are not neighbours reach r's node over two cables at least; the
-    // neighbours (and r's node's other cores, as without neighbours) over one. A
+    // The neighbours (and r's node's other cores, as without neighbours) reach r's node
+    // over one cable at least, their neighbours over two, every other node over three. A
     // neighbour's asleep core is woken by its node's events, which bound it.
     // The least of what reaches it in one lookahead, then the lookahead added once (plus
-    // saturates, so adding it to the least is adding it to each).
+    // saturates, so adding it to the least is adding it to each); the same two hops on.
     // Another node's doings reach r through its node's router, so a router delay later.
     Time one = Time::max();
     if (const auto& mine = node_runnables_[r->node_]; mine.size() > 1)
         for (const Runnable* o : mine)
             if (o != r && o->awake_) one = std::min(one, reach_at(o->node_, o->local_time()));
-    Time far = Time::max();
+    Time far = Time::max(), farther = Time::max();
     for (uint32_t b : neighbours_[r->node_]) far = std::min({far, node_next_any(b), node_reach_at_[b]});  // b is a node
+    for (uint32_t b : two_hops_[r->node_]) farther = std::min({farther, node_next_any(b), node_reach_at_[b]});
     const Time d = router_delay(r->node_);
-    return std::min({plus(e, lookahead_ + lookahead_ + d), plus(one, lookahead_), plus(far, lookahead_ + d)});
+    return std::min({plus(e, lookahead_ * 3 + d), plus(one, lookahead_), plus(far, lookahead_ + d),
+                     plus(farther, lookahead_ + lookahead_ + d)});
 }
 
 Time Kernel::horizon_of(const Runnable* r, Time until) {
@@ -599,7 +609,7 @@ Time Kernel::horizon_of(const Runnable* r, Time until) {
     run_far_ = far_bound(r);
     run_far_known_ = true;
     if (run_far_ < cap)  // below the earliest time's bound, a neighbour's held it
-        hold_ = !neighbours_.empty() && run_far_ < plus(earliest(), lookahead_ + lookahead_ + d) ? Hold::Neighbours : Hold::Earliest;
+        hold_ = !neighbours_.empty() && run_far_ < plus(earliest(), lookahead_ * 3 + d) ? Hold::Neighbours : Hold::Earliest;
     return std::min(cap, run_far_);
 }
 

@@ -196,32 +196,50 @@ TEST(SimKernelReach, LoweringTheReachFromAnEventKeepsEveryArrivalInPlace) {
 // sending now and then to a node `hops` along, what it sends arriving `delay` later.
 // Node 0's core steps in 1 ns, the others in 5 ns, and the others send rarely: with the
 // lookahead alone every core waits for node 0's, one lookahead past it; with neighbours
-// named, only node 1's does, and nodes 2-4 run two lookaheads past it. An arrival is
-// (sender, receiver, time): what the model sees, the same whatever the kernel does.
+// named, only node 1's does, node 2 runs two lookaheads past it and nodes 3-4 three. An
+// arrival is (sender, receiver, time, the receiver's core's clock): with the lookahead
+// (exact) the same whatever the kernel knows of neighbours; a core run past its arrival
+// would show.
 struct Line {
     static constexpr uint32_t kNodes = 5;
     Kernel k;
     std::vector<std::unique_ptr<Core>> cores;
-    std::vector<std::tuple<uint32_t, uint32_t, Time>> arrivals;
-    Line(Time lookahead, bool neighbours, uint32_t hops, Time delay) {
+    std::vector<std::tuple<uint32_t, uint32_t, Time, Time>> arrivals;  // from, to, when, the receiving core's clock then
+    // `ring`: the neighbours named are those of a ring (a cable from node 4 to node 0 as
+    // well, which nothing sends over): node 3 is then two hops from node 0, not three.
+    // `idle`: nodes without a core (nothing there runs ahead or sends).
+    Line(Time lookahead, bool neighbours, uint32_t hops, Time delay, bool ring = false, std::vector<uint32_t> idle = {}) {
         std::vector<std::vector<uint32_t>> next(kNodes);
         for (uint32_t n = 0; n + 1 < kNodes; ++n) {
             next[n].push_back(n + 1);
             next[n + 1].push_back(n);
         }
+        if (ring) {
+            next[0].push_back(kNodes - 1);
+            next[kNodes - 1].push_back(0);
+        }
         for (uint32_t n = 0; n < kNodes; ++n) {
             cores.push_back(std::make_unique<Core>(Time::ns(n == 0 ? 1 : 5)));
+            if (std::find(idle.begin(), idle.end(), n) != idle.end()) continue;
             k.add_runnable(cores[n].get());
             k.set_runnable_node(cores[n].get(), n);
             int steps = 0;
             cores[n]->on_step = [this, n, hops, delay, steps](Kernel& kk, Time t) mutable {
                 if (++steps % (n == 0 ? 97 : 151 + 7 * n) != 0) return;
+                if (n + hops >= kNodes && n < hops) return;  // no node `hops` along either way
                 const uint32_t to = n + hops < kNodes ? n + hops : n - hops;
                 kk.sync_to(t);
-                kk.schedule_at(t + delay, [this, n, to] { arrivals.emplace_back(n, to, k.now()); }, to);
+                kk.schedule_at(t + delay, [this, n, to] { arrivals.emplace_back(n, to, k.now(), cores[to]->local_time()); }, to);
             };
         }
         k.set_lookahead(lookahead, kNodes, neighbours ? next : std::vector<std::vector<uint32_t>>{});
+    }
+    // What was sent, without the receiving cores' clocks (the kernel that stops at every
+    // event, not exact, can find a core elsewhere).
+    std::vector<std::tuple<uint32_t, uint32_t, Time>> sent() const {
+        std::vector<std::tuple<uint32_t, uint32_t, Time>> out;
+        for (const auto& [from, to, when, clock] : arrivals) out.emplace_back(from, to, when);
+        return out;
     }
     int runs(uint32_t from) const {
         int n = 0;
@@ -234,11 +252,11 @@ TEST(SimKernelNeighbours, NamedNeighboursLetFarCoresRunFurtherAndMoveNothing) {
     Line every(Time{}, false, 1, Time::ns(20)), alone(Time::ns(20), false, 1, Time::ns(20)),
         named(Time::ns(20), true, 1, Time::ns(20));
     for (Line* l : {&every, &alone, &named}) l->k.run_until(Time::ns(6000));
-    EXPECT_EQ(alone.arrivals, every.arrivals);
-    EXPECT_EQ(named.arrivals, every.arrivals);
+    EXPECT_EQ(alone.sent(), every.sent());
+    EXPECT_EQ(named.arrivals, alone.arrivals);
     EXPECT_GT(named.arrivals.size(), 60u);
-    // Nodes 2-4 run up to two lookaheads past node 0's core instead of one: a quarter
-    // fewer runs at least (about 30 % here; their own node's arrivals stop them too).
+    // Nodes 2-4 run up to two or three lookaheads past node 0's core instead of one: a
+    // quarter fewer runs at least (their own node's arrivals stop them too).
     EXPECT_LT(named.runs(2) * 4, alone.runs(2) * 3) << named.runs(2) << " runs named, " << alone.runs(2) << " not";
 }
 
@@ -246,6 +264,32 @@ TEST(SimKernelNeighbours, AnEventForANodeTwoHopsAwaySoonerThanTwoLookaheadsIsALo
     Line named(Time::ns(20), true, 2, Time::ns(30)), alone(Time::ns(20), false, 2, Time::ns(30));
     EXPECT_THROW(named.k.run_until(Time::ns(3000)), std::logic_error);
     EXPECT_NO_THROW(alone.k.run_until(Time::ns(3000)));
+}
+
+// Two hops on, what a node does reaches a core two lookaheads later; three hops on and
+// beyond, three (Kernel::far_bound): events sent that far that late find every core where
+// the lookahead alone finds it. The nodes between have no core, whose clock would hold the
+// receiver back as much.
+TEST(SimKernelNeighbours, EventsTwoAndThreeHopsAwayFindTheirCoresWhereTheLookaheadAloneDoes) {
+    for (uint32_t hops : {2u, 3u}) {
+        const Time delay = Time::ns(20) * int64_t(hops);
+        const std::vector<uint32_t> idle = hops == 2 ? std::vector<uint32_t>{1, 3} : std::vector<uint32_t>{1, 2};
+        Line alone(Time::ns(20), false, hops, delay, false, idle), named(Time::ns(20), true, hops, delay, false, idle);
+        for (Line* l : {&alone, &named}) l->k.run_until(Time::ns(6000));
+        EXPECT_EQ(named.arrivals, alone.arrivals) << hops << " hops";
+        EXPECT_GT(named.arrivals.size(), 30u) << hops << " hops";
+    }
+}
+
+// Node 3 is three hops from node 0's busy core on the line, two on the ring: on the line
+// it runs three lookaheads past that core instead of two, and so stops less often (about
+// a tenth; its own node's arrivals stop it too). The same arrivals either way.
+TEST(SimKernelNeighbours, ANodeThreeHopsAwayRunsThreeLookaheadsPast) {
+    Line line(Time::ns(20), true, 1, Time::ns(20)), ring(Time::ns(20), true, 1, Time::ns(20), true);
+    for (Line* l : {&line, &ring}) l->k.run_until(Time::ns(6000));
+    EXPECT_EQ(line.arrivals, ring.arrivals);
+    const int on_line = line.cores[3]->runs, on_ring = ring.cores[3]->runs;
+    EXPECT_LT(on_line * 20, on_ring * 19) << on_line << " runs three hops away, " << on_ring << " two hops away";
 }
 
 TEST(SimKernelNeighbours, NeighboursOfTheWrongNodesAreRejected) {

@@ -24,12 +24,13 @@
 // next event, or the earliest awake core's clock plus its node's reach, set_reach) plus
 // L, whichever is first. Nothing another
 // node does can reach it sooner. A model that names each node's neighbours (the nodes
-// it has a cable to, set_lookahead) lets cores run further: what a node that is not a
-// neighbour does crosses at least two cables, so the earliest time plus 2L bounds it,
-// and the neighbours' own next events and clocks (plus their reach) plus L bound the
-// rest. One laggard then holds back its neighbours by L and everyone else by 2L (a
-// 512-node halo of puts: 9 % faster; at 2,048 nodes no faster, the cores there being
-// held by their own node's events). A node whose router's events are marked as such
+// it has a cable to, set_lookahead) lets cores run further: what a node k cables away
+// does crosses k cables, so the neighbours' own next events and clocks (plus their
+// reach) plus L bound it, their neighbours' plus 2L, and the earliest time plus 3L the
+// rest. One laggard then holds back its neighbours by L, theirs by 2L and everyone else
+// by 3L (a 512-node halo of puts: 9 % faster with neighbours; at 2,048 nodes no faster,
+// the cores there being held by their own node's events; the third lookahead then cut
+// its runs by 3 %). A node whose router's events are marked as such
 // (kRouterEvent, set_router_delay) lets its core run a router delay past them, and past
 // everything the other nodes do, which reaches it through that router (a halo of puts on
 // SeaStars: a third fewer core runs). It is also exact where stopping at every event is not:
@@ -255,11 +256,11 @@ public:
     uint64_t runnable_runs() const { return runs_; }
     // What held each run, with lookahead (where its horizon came from when it started):
     // the run's end; the next event of its own node (its router's: plus the router
-    // delay), or of no node; what its neighbours can do a lookahead on (their next events
-    // and cores, or another core of its node), and a router delay; the earliest time
-    // anything can happen plus two lookaheads and a router delay (one lookahead, with no
-    // neighbours named). Where a large system's runs stop, so where its host time goes
-    // (bench_scale).
+    // delay), or of no node; what its neighbours can do a lookahead on, or theirs two
+    // (their next events and cores, or another core of its node), and a router delay;
+    // the earliest time anything can happen plus three lookaheads and a router delay (one
+    // lookahead, with no neighbours named). Where a large system's runs stop, so where
+    // its host time goes (bench_scale).
     enum class Hold : uint8_t { End, Node, NoNode, Neighbours, Earliest };
     uint64_t runs_held_by(Hold h) const { return held_[size_t(h)]; }
 
@@ -382,7 +383,7 @@ private:
     Time far_bound(const Runnable* r);
     // Sooner than this after now, a cross-node event may be one a core ran past.
     Time cross_node_span() const {
-        return (neighbours_.empty() ? lookahead_ : lookahead_ + lookahead_) + reach_max_ + router_delay_max_;
+        return (neighbours_.empty() ? lookahead_ : lookahead_ * 3) + reach_max_ + router_delay_max_;
     }
     // The next live event of an owner (a node's NIC, its router, or kNoNode: the next of
     // none), kept in a dense array: the neighbour bound reads six nodes' per core run, and
@@ -495,6 +496,7 @@ private:
     std::vector<Runnable*> global_wait_, end_wait_;
     std::vector<std::vector<Runnable*>> node_runnables_;  // lookahead: each node's runnables
     std::vector<std::vector<uint32_t>> neighbours_;       // lookahead: set_lookahead's (empty: none named)
+    std::vector<std::vector<uint32_t>> two_hops_;         // each node's neighbours' neighbours, not its own
     std::vector<Time> reach_;   // set_reach, by node (grown on demand; kept across set_lookahead)
     Time reach_max_{};          // the largest reach ever set: cross-node events sooner are checked
     bool reach_hints_ = true;
