@@ -674,6 +674,13 @@ Time Network::router_delay(NodeId n) const {
     return std::min(rx.latency() + rx.header_time(), tx.latency() + shortest_out(topology_.router_of(n)));
 }
 
+Time Network::nic_delay(NodeId n) const {
+    if (n >= nics_.size() || !own_routers_) return Time{};
+    // A packet's head reaches the router a cable after it leaves (send: arrive_at_router
+    // a router delay later still); a credit for a packet the NIC took, a cable after.
+    return std::min(links_[nics_[n].tx_link].latency() + params_.router_delay, links_[nics_[n].rx_link].latency());
+}
+
 // The soonest a packet can leave router r: the shortest packet's serialization on its
 // quickest cable out (a credit for the buffer a packet held goes back no sooner).
 Time Network::shortest_out(uint32_t r) const {

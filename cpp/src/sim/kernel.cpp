@@ -103,6 +103,7 @@ void pop_event(std::vector<T>& heap, Compare later) {
     if (lookahead_on() && in_run_ && at < now_ + cross_node_span()) {
         if (node != context_) check_cross_node(at, owner);
         else if (firing_ && owner == node && node != kNoNode && firing_owner_ == (node | kRouterEvent)) check_router_event(at, node);
+        else if (owner == (node | kRouterEvent) && owner != kNoNode && !(firing_ && firing_owner_ == owner)) check_nic_event(at, node);
     }
     const uint32_t s = alloc_slot();
     slots_[s].cb = std::move(cb);
@@ -368,6 +369,36 @@ void Kernel::check_router_event(Time at, uint32_t node) const {
                            " ps, while a core of the node may have run past it");
 }
 
+void Kernel::set_nic_delay(uint32_t node, Time delay) {
+    if (node == kNoNode) return;
+    if (node >= kRouterEvent) throw std::invalid_argument("set_nic_delay: node " + std::to_string(node) + " is out of range");
+    if (node >= nic_delay_.size()) nic_delay_.resize(size_t(node) + 1, Time{});
+    nic_delay_[node] = std::max(delay, Time{});
+    nic_delay_max_ = std::max(nic_delay_max_, nic_delay_[node]);
+}
+
+// The NIC's doing reaches the router no sooner than the NIC delay after the NIC acts, or
+// after the core's clock and reach: harmless unless a core a lookahead or two away, or
+// three anywhere, has run past where it then reaches it.
+void Kernel::check_nic_event(Time at, uint32_t node) const {
+    if (node >= two_hops_.size()) return;
+    const Time acted = running_ && !firing_ ? reach_at(node, running_->local_time()) : now_;
+    if (at >= plus(acted, nic_delay(node))) return;
+    auto past = [&](uint32_t b, Time hops) {
+        return std::any_of(node_runnables_[b].begin(), node_runnables_[b].end(),
+                           [&](const Runnable* r) { return r->awake_ && r->granted_ > plus(at, hops + router_delay(b)); });
+    };
+    bool broken = false;
+    for (uint32_t b : neighbours_[node]) broken = broken || past(b, lookahead_);
+    for (uint32_t b : two_hops_[node]) broken = broken || past(b, lookahead_ + lookahead_);
+    for (uint32_t b = 0; b < node_runnables_.size() && !broken; ++b) broken = b != node && past(b, lookahead_ * 3);
+    if (!broken) return;
+    throw std::logic_error("an event of node " + std::to_string(node) + "'s router at " + std::to_string(at.ps()) +
+                           " ps scheduled by its NIC or core at " + std::to_string(acted.ps()) +
+                           " ps, sooner than the node's NIC delay of " + std::to_string(nic_delay(node).ps()) +
+                           " ps, while a core it reaches may have run past it");
+}
+
 void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vector<uint32_t>> neighbours) {
     if (in_pass_) throw std::logic_error("set_lookahead during a run");
     if (!neighbours.empty() && neighbours.size() != nodes)
@@ -573,6 +604,11 @@ void Kernel::note_node_reach(uint32_t node) {
     node_reach_at_[node] = least;
 }
 
+Time Kernel::next_at_router(uint32_t b) const {
+    const Time x = nic_delay(b);
+    return std::min({plus(node_next_at_[2 * size_t(b)], x), node_next_at_[2 * size_t(b) + 1], plus(node_reach_at_[b], x)});
+}
+
 Time Kernel::far_bound(const Runnable* r) {
     const Time e = earliest();  // without r's own clock (see drive_runnables)
     if (neighbours_.empty()) return plus(e, lookahead_);
@@ -587,8 +623,8 @@ Time Kernel::far_bound(const Runnable* r) {
         for (const Runnable* o : mine)
             if (o != r && o->awake_) one = std::min(one, reach_at(o->node_, o->local_time()));
     Time far = Time::max(), farther = Time::max();
-    for (uint32_t b : neighbours_[r->node_]) far = std::min({far, node_next_any(b), node_reach_at_[b]});  // b is a node
-    for (uint32_t b : two_hops_[r->node_]) farther = std::min({farther, node_next_any(b), node_reach_at_[b]});
+    for (uint32_t b : neighbours_[r->node_]) far = std::min(far, next_at_router(b));  // b is a node
+    for (uint32_t b : two_hops_[r->node_]) farther = std::min(farther, next_at_router(b));
     const Time d = router_delay(r->node_);
     return std::min({plus(e, lookahead_ * 3 + d), plus(one, lookahead_), plus(far, lookahead_ + d),
                      plus(farther, lookahead_ + lookahead_ + d)});

@@ -23,12 +23,14 @@ using Core = test::SteppingCore;
 constexpr Time kCable = Time::ns(20);  // the lookahead, and the router-to-NIC cable
 
 // Nodes 0..4 in a line. `router_delay` zero: router events are plain events of the node.
+// `to_router` above zero: a core's packet goes through its own router first, that long
+// after it sends (the NIC-to-router cable), and the node's NIC delay is `nic_delay`.
 struct RoutedLine {
     static constexpr uint32_t kNodes = 5;
     Kernel k;
     std::vector<std::unique_ptr<Core>> cores;
     std::vector<std::tuple<uint32_t, uint32_t, Time, Time>> arrivals;  // from, to, when, the core's clock then
-    RoutedLine(Time lookahead, Time router_delay, Time to_nic = kCable) {
+    RoutedLine(Time lookahead, Time router_delay, Time to_nic = kCable, Time to_router = {}, Time nic_delay = {}) {
         std::vector<std::vector<uint32_t>> next(kNodes);
         for (uint32_t n = 0; n + 1 < kNodes; ++n) {
             next[n].push_back(n + 1);
@@ -39,15 +41,22 @@ struct RoutedLine {
             k.add_runnable(cores[n].get());
             k.set_runnable_node(cores[n].get(), n);
             k.set_router_delay(n, router_delay);
+            k.set_nic_delay(n, nic_delay);
             int steps = 0;
-            cores[n]->on_step = [this, n, to_nic, steps](Kernel& kk, Time t) mutable {
+            cores[n]->on_step = [this, n, to_nic, to_router, steps](Kernel& kk, Time t) mutable {
                 if (++steps % (n == 0 ? 89 : 37 + 5 * n) != 0) return;
                 const uint32_t to = n + 1 < kNodes ? n + 1 : n - 1;
                 kk.sync_to(t);
                 // The router takes it a cable later, and its NIC a cable after that.
-                kk.schedule_at(t + kCable, [this, n, to, to_nic] {
+                auto at_router = [this, n, to, to_nic] {
                     k.schedule_in(to_nic, [this, n, to] { arrivals.emplace_back(n, to, k.now(), cores[to]->local_time()); }, to);
-                }, to | Kernel::kRouterEvent);
+                };
+                if (to_router == Time{}) {
+                    kk.schedule_at(t + kCable, at_router, to | Kernel::kRouterEvent);
+                    return;
+                }
+                kk.schedule_at(t + to_router, [this, to, at_router] { k.schedule_in(kCable, at_router, to | Kernel::kRouterEvent); },
+                               n | Kernel::kRouterEvent);
             };
         }
         k.set_lookahead(lookahead, kNodes, next);
@@ -98,6 +107,33 @@ TEST(SimKernelRouter, ARouterEventReachingItsNicSoonerThanTheRouterDelayIsALogic
         const std::string what = e.what();
         EXPECT_NE(what.find("router delay of 20000 ps"), std::string::npos) << what;
         EXPECT_NE(what.find("scheduled by its router's event"), std::string::npos) << what;
+    }
+    EXPECT_NO_THROW(plain.k.run_until(Time::ns(8000)));
+}
+
+// A core's packets reach its own router a NIC-to-router cable after it sends them: with
+// that as the nodes' NIC delay, the other cores run that much further past it, and every
+// arrival finds its core where it does without.
+TEST(SimKernelRouter, ANicDelayLetsOtherCoresRunFurtherAndMovesNothing) {
+    const Time to_router = Time::ns(10);
+    RoutedLine plain(kCable, kCable, kCable, to_router), delayed(kCable, kCable, kCable, to_router, to_router);
+    for (RoutedLine* l : {&plain, &delayed}) l->k.run_until(Time::ns(8000));
+    EXPECT_GT(plain.arrivals.size(), 100u);
+    EXPECT_EQ(delayed.arrivals, plain.arrivals);
+    EXPECT_LT(delayed.runs() * 100, plain.runs() * 97) << delayed.runs() << " runs with the NIC delay, " << plain.runs() << " without";
+}
+
+// A core whose packet reaches its router sooner than the NIC delay promised: the kernel
+// says so, naming the node and the delay (with the delay zero, the same events are fine).
+TEST(SimKernelRouter, ARouterEventSoonerThanTheNicDelayIsALogicError) {
+    RoutedLine broken(kCable, kCable, kCable, Time::ns(2), Time::ns(10)), plain(kCable, kCable, kCable, Time::ns(2));
+    try {
+        broken.k.run_until(Time::ns(8000));
+        ADD_FAILURE() << "no error";
+    } catch (const std::logic_error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("NIC delay of 10000 ps"), std::string::npos) << what;
+        EXPECT_NE(what.find("'s router at"), std::string::npos) << what;
     }
     EXPECT_NO_THROW(plain.k.run_until(Time::ns(8000)));
 }

@@ -233,6 +233,10 @@ public:
     // delay (sim::Kernel::set_router_delay), for a NIC whose core sees none of the
     // network's state but through its own events.
     Time router_delay(NodeId n) const;
+    // The other way: the least delay from anything node n's NIC does to its router (a
+    // packet's head over the transmit cable, a credit back over the receive cable). Zero
+    // where router_delay is. The kernel's NIC delay (sim::Kernel::set_nic_delay).
+    Time nic_delay(NodeId n) const;
     // Packet observer (packet_tap.hpp), or nullptr; one at a time. The tap must stay
     // alive while set.
     void set_tap(PacketTap* tap);

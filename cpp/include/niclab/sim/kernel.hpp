@@ -218,6 +218,14 @@ public:
     // numbered below the flag.
     static constexpr uint32_t kRouterEvent = 1u << 30;
     void set_router_delay(uint32_t node, Time delay);
+    // The other way: nothing the node's NIC or cores do (its events of no router, its
+    // cores past their reach) changes its router's state sooner than its NIC delay: what
+    // they send reaches the router over a cable. With neighbours named, the other nodes'
+    // cores then run that much further past the node's NIC events and cores. A router
+    // event of the node scheduled from them sooner than that, once a core it reaches may
+    // have run past what it can do, is a logic_error. Zero (the default) for every node
+    // without one; SeaStar sets both (net::Network::nic_delay).
+    void set_nic_delay(uint32_t node, Time delay);
 
     // Fire events and drive runnables until simulated time `until` (inclusive for
     // events), or until request_stop(). With `stop_when_idle`, a run that runs out of
@@ -383,7 +391,7 @@ private:
     Time far_bound(const Runnable* r);
     // Sooner than this after now, a cross-node event may be one a core ran past.
     Time cross_node_span() const {
-        return (neighbours_.empty() ? lookahead_ : lookahead_ * 3) + reach_max_ + router_delay_max_;
+        return (neighbours_.empty() ? lookahead_ : lookahead_ * 3) + reach_max_ + router_delay_max_ + nic_delay_max_;
     }
     // The next live event of an owner (a node's NIC, its router, or kNoNode: the next of
     // none), kept in a dense array: the neighbour bound reads six nodes' per core run, and
@@ -396,6 +404,13 @@ private:
     Time own_bound(uint32_t n) const;
     // Only with neighbours named: without, cores stop at other nodes' events a lookahead on.
     Time router_delay(uint32_t n) const { return !neighbours_.empty() && n < router_delay_.size() ? router_delay_[n] : Time{}; }
+    Time nic_delay(uint32_t n) const { return !neighbours_.empty() && n < nic_delay_.size() ? nic_delay_[n] : Time{}; }
+    // What node b can do next, as its router sees it: its router's next event, its NIC's
+    // and its cores' a NIC delay on. A lookahead or two on, it bounds the cores b reaches.
+    Time next_at_router(uint32_t b) const;
+    // A router event of `node` at `at`, scheduled by its NIC or a core of it: sooner than
+    // the NIC delay, a logic_error if a core it reaches may have run past it.
+    void check_nic_event(Time at, uint32_t node) const;
     // An owner's place in the per-owner arrays (node_heaps_, node_next_at_): node n's NIC
     // at 2n, its router at 2n + 1, events of no node (or of a node past the last) last.
     size_t node_index(uint32_t owner) const {
@@ -409,6 +424,8 @@ private:
     void refresh_index(size_t i);
     std::vector<Time> router_delay_;  // set_router_delay, by node (grown on demand)
     Time router_delay_max_{};
+    std::vector<Time> nic_delay_;  // set_nic_delay, by node (grown on demand)
+    Time nic_delay_max_{};
     uint32_t firing_owner_ = kNoNode;  // the firing event's owner (with kRouterEvent for a router's)
     void check_router_event(Time at, uint32_t node) const;
     // A node's pending events, for its next one's time only: ordered by time alone (ties

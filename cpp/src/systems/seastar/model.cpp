@@ -25,8 +25,10 @@ public:
             port_ = std::make_unique<NetPort>(*sys.network(), *nic_);
             // Its core sees the network only through its NIC's events (DMA engines, packet
             // arrivals) and touches it only by letting in a held packet, whose credits go
-            // back as times: its router's events reach it a cable late.
+            // back as times: its router's events reach it a cable late, and what it and its
+            // NIC do reaches the router a cable late.
             sys.kernel().set_router_delay(node, sys.network()->router_delay(node));
+            sys.kernel().set_nic_delay(node, sys.network()->nic_delay(node));
         }
     }
     ~SeaStarNode() override {
