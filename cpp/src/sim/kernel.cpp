@@ -604,12 +604,12 @@ void Kernel::note_node_reach(uint32_t node) {
     node_reach_at_[node] = least;
 }
 
-Time Kernel::next_at_router(uint32_t b) const {
+inline Time Kernel::next_at_router(uint32_t b) const {
     const Time x = nic_delay(b);
     return std::min({plus(node_next_at_[2 * size_t(b)], x), node_next_at_[2 * size_t(b) + 1], plus(node_reach_at_[b], x)});
 }
 
-Time Kernel::far_bound(const Runnable* r) {
+Time Kernel::far_bound(const Runnable* r, Time cap) {
     const Time e = earliest();  // without r's own clock (see drive_runnables)
     if (neighbours_.empty()) return plus(e, lookahead_);
     // The neighbours (and r's node's other cores, as without neighbours) reach r's node
@@ -624,10 +624,13 @@ Time Kernel::far_bound(const Runnable* r) {
             if (o != r && o->awake_) one = std::min(one, reach_at(o->node_, o->local_time()));
     Time far = Time::max(), farther = Time::max();
     for (uint32_t b : neighbours_[r->node_]) far = std::min(far, next_at_router(b));  // b is a node
-    for (uint32_t b : two_hops_[r->node_]) farther = std::min(farther, next_at_router(b));
     const Time d = router_delay(r->node_);
-    return std::min({plus(e, lookahead_ * 3 + d), plus(one, lookahead_), plus(far, lookahead_ + d),
-                     plus(farther, lookahead_ + lookahead_ + d)});
+    const Time near = std::min({plus(e, lookahead_ * 3 + d), plus(one, lookahead_), plus(far, lookahead_ + d)});
+    // Two hops on nothing comes sooner than the earliest time plus two lookaheads: at or
+    // below that, the scan of some eighteen nodes (a 3-D mesh) changes nothing.
+    if (std::min(near, cap) <= plus(e, lookahead_ + lookahead_ + d)) return near;
+    for (uint32_t b : two_hops_[r->node_]) farther = std::min(farther, next_at_router(b));
+    return std::min(near, plus(farther, lookahead_ + lookahead_ + d));
 }
 
 Time Kernel::horizon_of(const Runnable* r, Time until) {
@@ -642,7 +645,7 @@ Time Kernel::horizon_of(const Runnable* r, Time until) {
     // (With neighbours named and no other core on its node, a router delay more.)
     const Time d = neighbours_.empty() || node_runnables_[r->node_].size() > 1 ? Time{} : router_delay(r->node_);
     if (plus(earliest(), lookahead_ + d) >= cap) return cap;
-    run_far_ = far_bound(r);
+    run_far_ = far_bound(r, cap);
     run_far_known_ = true;
     if (run_far_ < cap)  // below the earliest time's bound, a neighbour's held it
         hold_ = !neighbours_.empty() && run_far_ < plus(earliest(), lookahead_ * 3 + d) ? Hold::Neighbours : Hold::Earliest;
@@ -663,7 +666,7 @@ void Kernel::park_lookahead(Runnable* r, Time until, Time t) {
     } else if (own_bound(r->node_) <= t) {
         r->waits_ = kWaitNode;
         node_wait_[r->node_].push_back(r);
-    } else if (plus(earliest(), lookahead_) <= t && (run_far_known_ ? run_far_ : far_bound(r)) <= t) {
+    } else if (plus(earliest(), lookahead_) <= t && (run_far_known_ ? run_far_ : far_bound(r, Time::max())) <= t) {
         // Looked at again once the earliest time has come within a picosecond of it:
         // its next run covers nearly the whole lookahead (a margin of half of it, and
         // runs of half, took 1.09x the time on a 512-node halo), or more with neighbours

@@ -387,8 +387,9 @@ private:
     // Lookahead: the horizon of runnable r, where it must wait, and what wakes the waiting.
     enum Wait : uint8_t { kWaitNone, kWaitFloor, kWaitNode, kWaitGlobal, kWaitEnd };
     Time horizon_of(const Runnable* r, Time until);
-    // The earliest anything another node does (or another core of r's node) can reach r.
-    Time far_bound(const Runnable* r);
+    // The earliest anything another node does (or another core of r's node) can reach r;
+    // exact below `cap`, at or above it only known to be at or above it.
+    Time far_bound(const Runnable* r, Time cap);
     // Sooner than this after now, a cross-node event may be one a core ran past.
     Time cross_node_span() const {
         return (neighbours_.empty() ? lookahead_ : lookahead_ * 3) + reach_max_ + router_delay_max_ + nic_delay_max_;
@@ -437,7 +438,8 @@ private:
     };
     std::vector<NodeEntry>& node_heap(uint32_t owner) { return node_heaps_[node_index(owner)]; }
     void park_lookahead(Runnable* r, Time until, Time t);  // t: its local time
-    // The far bound of the run under way, if horizon_of looked at it.
+    // The far bound of the run under way, if horizon_of looked at it (exact below the
+    // run's other bounds; a core held by one of those waits for that one).
     Time run_far_{};
     bool run_far_known_ = false;
     void release(std::vector<Runnable*>& waiting);
