@@ -348,12 +348,18 @@ Time Kernel::own_bound(uint32_t n) const {
     return std::min(node_next_at_[2 * size_t(n)], plus(node_next_at_[2 * size_t(n) + 1], router_delay(n)));
 }
 
-void Kernel::set_router_delay(uint32_t node, Time delay) {
+// A router or NIC delay of one node into its table (grown on demand), and the largest so
+// far, which widens the span in which cross-node events are checked.
+void Kernel::set_node_delay(const char* what, std::vector<Time>& delays, Time& max, uint32_t node, Time delay) {
     if (node == kNoNode) return;
-    if (node >= kRouterEvent) throw std::invalid_argument("set_router_delay: node " + std::to_string(node) + " is out of range");
-    if (node >= router_delay_.size()) router_delay_.resize(size_t(node) + 1, Time{});
-    router_delay_[node] = std::max(delay, Time{});
-    router_delay_max_ = std::max(router_delay_max_, router_delay_[node]);
+    if (node >= kRouterEvent) throw std::invalid_argument(std::string(what) + ": node " + std::to_string(node) + " is out of range");
+    if (node >= delays.size()) delays.resize(size_t(node) + 1, Time{});
+    delays[node] = std::max(delay, Time{});
+    max = std::max(max, delays[node]);
+}
+
+void Kernel::set_router_delay(uint32_t node, Time delay) {
+    set_node_delay("set_router_delay", router_delay_, router_delay_max_, node, delay);
 }
 
 // A router event of `node` scheduling an event of the node's NIC within the router delay:
@@ -369,13 +375,7 @@ void Kernel::check_router_event(Time at, uint32_t node) const {
                            " ps, while a core of the node may have run past it");
 }
 
-void Kernel::set_nic_delay(uint32_t node, Time delay) {
-    if (node == kNoNode) return;
-    if (node >= kRouterEvent) throw std::invalid_argument("set_nic_delay: node " + std::to_string(node) + " is out of range");
-    if (node >= nic_delay_.size()) nic_delay_.resize(size_t(node) + 1, Time{});
-    nic_delay_[node] = std::max(delay, Time{});
-    nic_delay_max_ = std::max(nic_delay_max_, nic_delay_[node]);
-}
+void Kernel::set_nic_delay(uint32_t node, Time delay) { set_node_delay("set_nic_delay", nic_delay_, nic_delay_max_, node, delay); }
 
 // The NIC's doing reaches the router no sooner than the NIC delay after the NIC acts, or
 // after the core's clock and reach: harmless unless a core a lookahead or two away, or
@@ -421,6 +421,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     node_heaps_.assign(lookahead_on() ? 2 * size_t(nodes) + 1 : 0, {});
     node_next_at_.assign(node_heaps_.size(), Time::max());
     node_reach_at_.assign(lookahead_on() ? nodes : 0, Time::max());
+    if (nic_delay_.size() < nodes) nic_delay_.resize(nodes, Time{});
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
     node_runnables_.assign(lookahead_on() ? nodes : 0, {});
     floor_wait_.clear();
@@ -605,8 +606,8 @@ void Kernel::note_node_reach(uint32_t node) {
 }
 
 inline Time Kernel::next_at_router(uint32_t b) const {
-    const Time x = nic_delay(b);
-    return std::min({plus(node_next_at_[2 * size_t(b)], x), node_next_at_[2 * size_t(b) + 1], plus(node_reach_at_[b], x)});
+    const Time x = nic_delay_[b];  // one per node with neighbours named (set_lookahead)
+    return std::min(plus(std::min(node_next_at_[2 * size_t(b)], node_reach_at_[b]), x), node_next_at_[2 * size_t(b) + 1]);
 }
 
 Time Kernel::far_bound(const Runnable* r, Time cap) {

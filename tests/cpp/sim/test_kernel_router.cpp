@@ -138,6 +138,22 @@ TEST(SimKernelRouter, ARouterEventSoonerThanTheNicDelayIsALogicError) {
     EXPECT_NO_THROW(plain.k.run_until(Time::ns(8000)));
 }
 
+// A node at or above the router flag has no delays: the error names the call and the node.
+TEST(SimKernelRouter, DelaysOfANodeOutOfRangeAreRejected) {
+    Kernel k;
+    const uint32_t bad = Kernel::kRouterEvent;
+    for (const auto& [name, set] : {std::pair{std::string("set_router_delay"), &Kernel::set_router_delay},
+                                    std::pair{std::string("set_nic_delay"), &Kernel::set_nic_delay}}) {
+        try {
+            (k.*set)(bad, Time::ns(10));
+            ADD_FAILURE() << name << ": no error";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()), name + ": node " + std::to_string(bad) + " is out of range");
+        }
+        EXPECT_NO_THROW((k.*set)(kNoNode, Time::ns(10))) << name;  // no node has none
+    }
+}
+
 // A router event is ordered as an event of its node: with the same key, the same place.
 TEST(SimKernelRouter, RouterEventsFireInTheOrderOfTheirNodesEvents) {
     Kernel k;

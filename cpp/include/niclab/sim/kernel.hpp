@@ -427,6 +427,7 @@ private:
     Time router_delay_max_{};
     std::vector<Time> nic_delay_;  // set_nic_delay, by node (grown on demand)
     Time nic_delay_max_{};
+    static void set_node_delay(const char* what, std::vector<Time>& delays, Time& max, uint32_t node, Time delay);
     uint32_t firing_owner_ = kNoNode;  // the firing event's owner (with kRouterEvent for a router's)
     void check_router_event(Time at, uint32_t node) const;
     // A node's pending events, for its next one's time only: ordered by time alone (ties
