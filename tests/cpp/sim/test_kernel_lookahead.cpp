@@ -64,6 +64,22 @@ TEST(SimKernelLookahead, ACoreStopsAtItsOwnNodesEvents) {
     EXPECT_EQ(seen, (std::vector<Time>{Time::ns(105), Time::ns(252), Time::ns(602)}));
 }
 
+// A core that stepped past a burst of its node's events waits for the last of them: each
+// one before it that fires leaves the next still behind the core's clock, and looking at
+// the core again then would only find it held and park it again.
+TEST(SimKernelLookahead, ACoreIsLookedAtAgainOnceItsNodesEventsAreBehindIt) {
+    OneCore one(Time::ns(50), Time::us(1));
+    auto& [k, core] = one;
+    std::vector<Time> seen;
+    for (int64_t t : {10, 20, 30, 40}) k.schedule_at(Time::ns(t), [&] { seen.push_back(core.local_time()); }, 0);
+    k.run_until(Time::ns(1000));
+    // Its first step took it to 50 ns, past all four; then it ran to the end.
+    EXPECT_EQ(seen, std::vector<Time>(4, Time::ns(50)));
+    EXPECT_EQ(core.local_time(), Time::ns(1000));
+    EXPECT_EQ(k.runnable_runs(), 2u);
+    EXPECT_EQ(k.runnable_visits(), 2u);  // not once more for each event but the last
+}
+
 TEST(SimKernelLookahead, AnEventOfNoNodeStopsEveryCore) {
     OneCore one(Time::ns(7), Time::us(1));
     auto& [k, core] = one;

@@ -262,6 +262,9 @@ public:
     // Runs of a runnable (each up to its horizon): how finely the horizons cut the cores'
     // work, which is what a large system's host time goes into.
     uint64_t runnable_runs() const { return runs_; }
+    // Times a runnable was taken to run and its horizon reckoned, whether or not it then
+    // ran: each that did not (its horizon not past its clock) was kernel work for nothing.
+    uint64_t runnable_visits() const { return visits_; }
     // What held each run, with lookahead (where its horizon came from when it started):
     // the run's end; the next event of its own node (its router's: plus the router
     // delay), or of no node; what its neighbours can do a lookahead on, or theirs two
@@ -444,6 +447,7 @@ private:
     Time run_far_{};
     bool run_far_known_ = false;
     void release(std::vector<Runnable*>& waiting);
+    void release_passed(uint32_t node);  // of node_wait_[node], or global_wait_ for kNoNode
     void check_cross_node(Time at, uint32_t node) const;
     // The earliest time anything can still happen: the next event, or the earliest awake
     // core but the running one (a core lagging behind may yet schedule something at its
@@ -539,6 +543,7 @@ private:
     uint64_t seq_ = 0;
     uint64_t events_fired_ = 0;
     uint64_t runs_ = 0;
+    uint64_t visits_ = 0;
     std::array<uint64_t, size_t(Hold::Earliest) + 1> held_{};  // runs by Hold
     Hold hold_ = Hold::End;  // horizon_of's, for the run it starts
     bool stop_ = false;
