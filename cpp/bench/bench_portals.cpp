@@ -104,7 +104,7 @@ constexpr int kWarmup = 50;
 
 void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     const uint32_t bytes = uint32_t(state.range(0));
-    uint64_t round_trips = 0, instructions = 0, events = 0, runs = 0, held_node = 0, held_neighbours = 0;
+    uint64_t round_trips = 0, instructions = 0, events = 0, runs = 0, visits = 0, held_node = 0, held_neighbours = 0;
     using Hold = sim::Kernel::Hold;
     for (auto _ : state) {
         state.PauseTiming();
@@ -116,7 +116,8 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
         host::Process pb(two.sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[1], 0, bytes, false, kWarmup + kRoundTrips, [](int) {}); });
         two.sys.run_until(Time::max());  // to the end of the warm-up
         const uint64_t instret0 = two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret();
-        const uint64_t events0 = two.sys.kernel().events_fired(), runs0 = two.sys.kernel().runnable_runs();
+        const uint64_t events0 = two.sys.kernel().events_fired(), runs0 = two.sys.kernel().runnable_runs(),
+                       visits0 = two.sys.kernel().runnable_visits();
         const uint64_t node0 = two.sys.kernel().runs_held_by(Hold::Node) + two.sys.kernel().runs_held_by(Hold::NoNode),
                        neighbours0 = two.sys.kernel().runs_held_by(Hold::Neighbours);
         state.ResumeTiming();
@@ -125,6 +126,7 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
 
         state.PauseTiming();
         runs += two.sys.kernel().runnable_runs() - runs0;
+        visits += two.sys.kernel().runnable_visits() - visits0;
         held_node += two.sys.kernel().runs_held_by(Hold::Node) + two.sys.kernel().runs_held_by(Hold::NoNode) - node0;
         held_neighbours += two.sys.kernel().runs_held_by(Hold::Neighbours) - neighbours0;
         instructions += two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret() - instret0;
@@ -144,6 +146,8 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     state.counters["fw_instr_per_rt"] = double(instructions) / rts;
     state.counters["events_per_rt"] = double(events) / rts;
     state.counters["runs_per_rt"] = double(runs) / rts;
+    // Looks at a core that found its horizon not past its clock (kernel work for nothing).
+    state.counters["idle_visits_per_rt"] = double(visits - runs) / rts;
     // What ended those runs (sim::Kernel::Hold): the core's own node's next event, or what
     // its neighbour can do a lookahead on (while both cores are awake: the other core's
     // clock plus its reach, 170 ns on the SeaStar pair), in percent of the runs.
