@@ -113,8 +113,7 @@ void pop_event(std::vector<T>& heap, Compare later) {
     if (lookahead_on()) {
         const size_t i = node_index(owner);
         push_heap_value<2>(node_heaps_[i], NodeEntry{at, s, generation}, std::less<NodeEntry>{});
-        Time& next = node_next_at_[i];
-        next = std::min(next, at);
+        if (at < node_next_at_[i]) set_node_next(i, at);
     }
     if (at < horizon_) horizon_ = at;
     return EventId{s, slots_[s].generation};
@@ -252,7 +251,7 @@ void Kernel::flush_lanes() {
             if (lookahead_on()) {
                 const size_t k = node_index(owner);
                 push_heap_value<2>(node_heaps_[k], NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
-                node_next_at_[k] = std::min(node_next_at_[k], e.time);
+                if (e.time < node_next_at_[k]) set_node_next(k, e.time);
             }
             if (e.time < horizon_) horizon_ = e.time;
         }
@@ -341,7 +340,7 @@ void Kernel::refresh_index(size_t i) {
         std::pop_heap(h.begin(), h.end());
         h.pop_back();
     }
-    node_next_at_[i] = h.empty() ? Time::max() : h.front().time;
+    set_node_next(i, h.empty() ? Time::max() : h.front().time);
 }
 
 Time Kernel::own_bound(uint32_t n) const {
@@ -375,7 +374,10 @@ void Kernel::check_router_event(Time at, uint32_t node) const {
                            " ps, while a core of the node may have run past it");
 }
 
-void Kernel::set_nic_delay(uint32_t node, Time delay) { set_node_delay("set_nic_delay", nic_delay_, nic_delay_max_, node, delay); }
+void Kernel::set_nic_delay(uint32_t node, Time delay) {
+    set_node_delay("set_nic_delay", nic_delay_, nic_delay_max_, node, delay);
+    refresh_at_router(node);
+}
 
 // The NIC's doing reaches the router no sooner than the NIC delay after the NIC acts, or
 // after the core's clock and reach: harmless unless a core a lookahead or two away, or
@@ -422,6 +424,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     node_next_at_.assign(node_heaps_.size(), Time::max());
     node_reach_at_.assign(lookahead_on() ? nodes : 0, Time::max());
     if (nic_delay_.size() < nodes) nic_delay_.resize(nodes, Time{});
+    at_router_.assign(neighbours_.empty() ? 0 : nodes, Time::max());
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
     node_runnables_.assign(lookahead_on() ? nodes : 0, {});
     floor_wait_.clear();
@@ -593,7 +596,7 @@ Time Kernel::reach_at(uint32_t node, Time t) const {
 void Kernel::note_clock(Runnable* r, Time t) {
     const Time at = reach_at(r->node_, t);
     set_clock(r->order_, at);
-    if (r->node_ < node_reach_at_.size() && node_runnables_[r->node_].size() == 1) node_reach_at_[r->node_] = at;
+    if (r->node_ < node_reach_at_.size() && node_runnables_[r->node_].size() == 1) set_node_reach(r->node_, at);
     else note_node_reach(r->node_);
 }
 
@@ -602,12 +605,24 @@ void Kernel::note_node_reach(uint32_t node) {
     Time least = Time::max();
     for (const Runnable* o : node_runnables_[node])
         if (o->awake_ && o != running_) least = std::min(least, reach_at(node, o->local_time()));
-    node_reach_at_[node] = least;
+    set_node_reach(node, least);
 }
 
-inline Time Kernel::next_at_router(uint32_t b) const {
-    const Time x = nic_delay_[b];  // one per node with neighbours named (set_lookahead)
-    return std::min(plus(std::min(node_next_at_[2 * size_t(b)], node_reach_at_[b]), x), node_next_at_[2 * size_t(b) + 1]);
+// The three inputs of a node's at_router_ entry, each set here and nowhere else.
+inline void Kernel::set_node_next(size_t i, Time t) {
+    node_next_at_[i] = t;
+    refresh_at_router(i / 2);  // the index of no node's heap, the last, is past every node's
+}
+
+inline void Kernel::set_node_reach(uint32_t node, Time t) {
+    node_reach_at_[node] = t;
+    refresh_at_router(node);
+}
+
+inline void Kernel::refresh_at_router(uint32_t b) {
+    if (b >= at_router_.size()) return;
+    const Time x = nic_delay_[b];  // sized with at_router_ (set_lookahead)
+    at_router_[b] = std::min(plus(std::min(node_next_at_[2 * size_t(b)], node_reach_at_[b]), x), node_next_at_[2 * size_t(b) + 1]);
 }
 
 Time Kernel::far_bound(const Runnable* r, Time cap) {
@@ -624,13 +639,13 @@ Time Kernel::far_bound(const Runnable* r, Time cap) {
         for (const Runnable* o : mine)
             if (o != r && o->awake_) one = std::min(one, reach_at(o->node_, o->local_time()));
     Time far = Time::max(), farther = Time::max();
-    for (uint32_t b : neighbours_[r->node_]) far = std::min(far, next_at_router(b));  // b is a node
+    for (uint32_t b : neighbours_[r->node_]) far = std::min(far, at_router_[b]);  // b is a node
     const Time d = router_delay(r->node_);
     const Time near = std::min({plus(e, lookahead_ * 3 + d), plus(one, lookahead_), plus(far, lookahead_ + d)});
     // Two hops on nothing comes sooner than the earliest time plus two lookaheads: at or
     // below that, the scan of some eighteen nodes (a 3-D mesh) changes nothing.
     if (std::min(near, cap) <= plus(e, lookahead_ + lookahead_ + d)) return near;
-    for (uint32_t b : two_hops_[r->node_]) farther = std::min(farther, next_at_router(b));
+    for (uint32_t b : two_hops_[r->node_]) farther = std::min(farther, at_router_[b]);
     return std::min(near, plus(farther, lookahead_ + lookahead_ + d));
 }
 

@@ -409,9 +409,6 @@ private:
     // Only with neighbours named: without, cores stop at other nodes' events a lookahead on.
     Time router_delay(uint32_t n) const { return !neighbours_.empty() && n < router_delay_.size() ? router_delay_[n] : Time{}; }
     Time nic_delay(uint32_t n) const { return !neighbours_.empty() && n < nic_delay_.size() ? nic_delay_[n] : Time{}; }
-    // What node b can do next, as its router sees it: its router's next event, its NIC's
-    // and its cores' a NIC delay on. A lookahead or two on, it bounds the cores b reaches.
-    Time next_at_router(uint32_t b) const;
     // A router event of `node` at `at`, scheduled by its NIC or a core of it: sooner than
     // the NIC delay, a logic_error if a core it reaches may have run past it.
     void check_nic_event(Time at, uint32_t node) const;
@@ -515,6 +512,15 @@ private:
     void drop_clock(const Runnable* r) { set_clock(r->order_, Time::max()); }
     std::vector<std::vector<NodeEntry>> node_heaps_;
     std::vector<Time> node_next_at_;  // per node heap: its top's time (node_next)
+    // With neighbours named, per node b: what b can do next as its router sees it - its
+    // router's next event, its NIC's and its cores' a NIC delay on. A lookahead or two on,
+    // it bounds the cores b reaches. far_bound reads it for six to two dozen nodes at every
+    // core run, so it is kept as its three inputs change (set_node_next, set_node_reach,
+    // set_nic_delay) rather than made from three arrays at each read.
+    std::vector<Time> at_router_;
+    void set_node_next(size_t i, Time t);
+    void set_node_reach(uint32_t node, Time t);
+    void refresh_at_router(uint32_t b);
     std::vector<Parked> floor_wait_;
     std::vector<std::vector<Runnable*>> node_wait_;
     std::vector<Runnable*> global_wait_, end_wait_;
