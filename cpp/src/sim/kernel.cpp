@@ -343,10 +343,6 @@ void Kernel::refresh_index(size_t i) {
     set_node_next(i, h.empty() ? Time::max() : h.front().time);
 }
 
-Time Kernel::own_bound(uint32_t n) const {
-    return std::min(node_next_at_[2 * size_t(n)], plus(node_next_at_[2 * size_t(n) + 1], router_delay(n)));
-}
-
 // A router or NIC delay of one node into its table (grown on demand), and the largest so
 // far, which widens the span in which cross-node events are checked.
 void Kernel::set_node_delay(const char* what, std::vector<Time>& delays, Time& max, uint32_t node, Time delay) {
@@ -359,6 +355,7 @@ void Kernel::set_node_delay(const char* what, std::vector<Time>& delays, Time& m
 
 void Kernel::set_router_delay(uint32_t node, Time delay) {
     set_node_delay("set_router_delay", router_delay_, router_delay_max_, node, delay);
+    refresh_node_bounds(node);
 }
 
 // A router event of `node` scheduling an event of the node's NIC within the router delay:
@@ -376,7 +373,7 @@ void Kernel::check_router_event(Time at, uint32_t node) const {
 
 void Kernel::set_nic_delay(uint32_t node, Time delay) {
     set_node_delay("set_nic_delay", nic_delay_, nic_delay_max_, node, delay);
-    refresh_at_router(node);
+    refresh_node_bounds(node);
 }
 
 // The NIC's doing reaches the router no sooner than the NIC delay after the NIC acts, or
@@ -424,6 +421,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     node_next_at_.assign(node_heaps_.size(), Time::max());
     node_reach_at_.assign(lookahead_on() ? nodes : 0, Time::max());
     if (nic_delay_.size() < nodes) nic_delay_.resize(nodes, Time{});
+    own_at_.assign(lookahead_on() ? nodes : 0, Time::max());
     at_router_.assign(neighbours_.empty() ? 0 : nodes, Time::max());
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
     node_runnables_.assign(lookahead_on() ? nodes : 0, {});
@@ -608,21 +606,25 @@ void Kernel::note_node_reach(uint32_t node) {
     set_node_reach(node, least);
 }
 
-// The three inputs of a node's at_router_ entry, each set here and nowhere else.
+// The inputs of a node's own_at_ and at_router_ entries, each set here (and its delays
+// in set_router_delay and set_nic_delay) and nowhere else.
 inline void Kernel::set_node_next(size_t i, Time t) {
     node_next_at_[i] = t;
-    refresh_at_router(i / 2);  // the index of no node's heap, the last, is past every node's
+    refresh_node_bounds(i / 2);  // the index of no node's heap, the last, is past every node's
 }
 
 inline void Kernel::set_node_reach(uint32_t node, Time t) {
     node_reach_at_[node] = t;
-    refresh_at_router(node);
+    refresh_node_bounds(node);
 }
 
-inline void Kernel::refresh_at_router(uint32_t b) {
+inline void Kernel::refresh_node_bounds(uint32_t b) {
+    if (b >= own_at_.size()) return;
+    const Time nic = node_next_at_[2 * size_t(b)], router = node_next_at_[2 * size_t(b) + 1];
+    own_at_[b] = std::min(nic, plus(router, router_delay(b)));
     if (b >= at_router_.size()) return;
     const Time x = nic_delay_[b];  // sized with at_router_ (set_lookahead)
-    at_router_[b] = std::min(plus(std::min(node_next_at_[2 * size_t(b)], node_reach_at_[b]), x), node_next_at_[2 * size_t(b) + 1]);
+    at_router_[b] = std::min(plus(std::min(nic, node_reach_at_[b]), x), router);
 }
 
 Time Kernel::far_bound(const Runnable* r, Time cap) {
@@ -754,7 +756,7 @@ void Kernel::drive_runnables(Time horizon) {
             renumber_ = !ready_.empty();
             break;
         }
-        unpark(parked_, horizon_);  // with lookahead: the runnables of no node
+        if (!parked_.empty()) unpark(parked_, horizon_);  // with lookahead: the runnables of no node
         if (ahead && !floor_wait_.empty()) unpark(floor_wait_, earliest());
         // With lookahead every ready core runs before the next event fires (one let go in
         // mid-pass may lag behind it); without, the next pass's wait for the next step.

@@ -91,20 +91,24 @@ TEST(SimKernelRouter, ARouterDelayLetsCoresRunFurtherAndMovesNothing) {
 }
 
 // A router event of its own node holds a core a router delay past it; its NIC's event
-// holds it where it is.
+// holds it where it is. The delay counts from when it is set, before the lookahead or
+// after it with the event already waiting.
 TEST(SimKernelRouter, ACoreStopsARouterDelayPastItsRoutersEvent) {
-    for (const bool router : {false, true}) {
-        Kernel k;
-        Core core(Time::ns(7));
-        k.add_runnable(&core);
-        k.set_runnable_node(&core, 0);
-        k.set_router_delay(0, Time::ns(30));
-        k.set_lookahead(Time::us(1), 2, {{1}, {0}});
-        Time seen{};
-        k.schedule_at(Time::ns(100), [&] { seen = core.local_time(); }, router ? 0 | Kernel::kRouterEvent : 0);
-        k.run_until(Time::ns(500));
-        EXPECT_EQ(seen, router ? Time::ns(133) : Time::ns(105)) << (router ? "router event" : "NIC event");
-    }
+    for (const bool router : {false, true})
+        for (const bool delay_last : {false, true}) {
+            Kernel k;
+            Core core(Time::ns(7));
+            k.add_runnable(&core);
+            k.set_runnable_node(&core, 0);
+            if (!delay_last) k.set_router_delay(0, Time::ns(30));
+            k.set_lookahead(Time::us(1), 2, {{1}, {0}});
+            Time seen{};
+            k.schedule_at(Time::ns(100), [&] { seen = core.local_time(); }, router ? 0 | Kernel::kRouterEvent : 0);
+            if (delay_last) k.set_router_delay(0, Time::ns(30));
+            k.run_until(Time::ns(500));
+            EXPECT_EQ(seen, router ? Time::ns(133) : Time::ns(105))
+                << (router ? "router event" : "NIC event") << (delay_last ? ", delay set last" : "");
+        }
 }
 
 // A router whose event hands its NIC something sooner than the router delay breaks the

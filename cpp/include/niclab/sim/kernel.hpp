@@ -404,8 +404,9 @@ private:
     Time node_next(uint32_t owner) const { return node_next_at_[node_index(owner)]; }
     // Node n's next event of either kind: what reaches its neighbours a lookahead on.
     Time node_next_any(uint32_t n) const { return std::min(node_next_at_[2 * size_t(n)], node_next_at_[2 * size_t(n) + 1]); }
-    // What bounds node n's cores: its NIC's next event, or its router's plus the router delay.
-    Time own_bound(uint32_t n) const;
+    // What bounds node n's cores: its NIC's next event, or its router's plus the router
+    // delay (own_at_, kept with at_router_).
+    Time own_bound(uint32_t n) const { return own_at_[n]; }
     // Only with neighbours named: without, cores stop at other nodes' events a lookahead on.
     Time router_delay(uint32_t n) const { return !neighbours_.empty() && n < router_delay_.size() ? router_delay_[n] : Time{}; }
     Time nic_delay(uint32_t n) const { return !neighbours_.empty() && n < nic_delay_.size() ? nic_delay_[n] : Time{}; }
@@ -516,11 +517,12 @@ private:
     // router's next event, its NIC's and its cores' a NIC delay on. A lookahead or two on,
     // it bounds the cores b reaches. far_bound reads it for six to two dozen nodes at every
     // core run, so it is kept as its three inputs change (set_node_next, set_node_reach,
-    // set_nic_delay) rather than made from three arrays at each read.
+    // set_nic_delay) rather than made from three arrays at each read; own_at_ likewise.
     std::vector<Time> at_router_;
+    std::vector<Time> own_at_;  // own_bound, by node (with lookahead)
     void set_node_next(size_t i, Time t);
     void set_node_reach(uint32_t node, Time t);
-    void refresh_at_router(uint32_t b);
+    void refresh_node_bounds(uint32_t b);
     std::vector<Parked> floor_wait_;
     std::vector<std::vector<Runnable*>> node_wait_;
     std::vector<Runnable*> global_wait_, end_wait_;
