@@ -15,7 +15,8 @@ Time plus(Time t, Time d) { return t >= Time::max() - d ? Time::max() : t + d; }
 }  // namespace
 
 Kernel::Kernel() {
-    heap_.reserve(1024);
+    reset_queues(1);
+    queues_[0].reserve(1024);
     slots_.reserve(1024);
 }
 
@@ -93,6 +94,73 @@ void pop_event(std::vector<T>& heap, Compare later) {
 
 }  // namespace
 
+// ---- the event queues ----
+
+void Kernel::reset_queues(size_t count) {
+    queues_.assign(count, {});
+    leaves_ = std::bit_ceil(count);
+    node_next_at_.assign(leaves_, Time::max());
+    tops_.assign(leaves_, kNoEntry);
+    win_.assign(2 * leaves_, 0);
+    for (size_t i = 0; i < leaves_; ++i) win_[leaves_ + i] = uint32_t(i);
+    for (size_t p = leaves_ - 1; p >= 1; --p) win_[p] = win_[2 * p];  // all empty: any
+}
+
+// Inline: every event passes here (schedule_at, schedule_in_lane's heap path, a flush).
+[[gnu::always_inline]] inline void Kernel::enqueue(size_t i, const Entry& e) {
+    std::vector<Entry>& q = queues_[i];
+    const bool first = q.empty() || later(q.front(), e);
+    push_event(q, e, Later{});
+    if (!first) return;
+    tops_[i] = e;
+    set_node_next(i, e.time);
+    tree_earlier(i);
+}
+
+// Whether queue a's first event comes before queue b's: by their times where they differ
+// (dense, in node_next_at_), else by their keys. Two empty queues (most of a small
+// system's leaves) tie at never: a, without comparing their keys field by field.
+inline bool Kernel::before(uint32_t a, uint32_t b) const {
+    const Time ta = node_next_at_[a], tb = node_next_at_[b];
+    if (ta != tb) return ta < tb;
+    if (ta == Time::max() && tops_[b].slot == UINT32_MAX) return true;
+    return !later(tops_[a], tops_[b]);
+}
+
+// Up from queue i's leaf while its top wins: above an entry another queue still wins, nothing changes.
+inline void Kernel::tree_earlier(size_t i) {
+    for (size_t p = (leaves_ + i) >> 1; p >= 1; p >>= 1) {
+        const uint32_t w = win_[p];
+        if (w != i && before(w, uint32_t(i))) return;
+        win_[p] = uint32_t(i);
+    }
+}
+
+// Up from queue i's leaf, each entry the first of its two: above one that neither was
+// nor is queue i's, nothing changes.
+void Kernel::tree_later(size_t i) {
+    for (size_t p = (leaves_ + i) >> 1; p >= 1; p >>= 1) {
+        const uint32_t a = win_[2 * p], b = win_[2 * p + 1];
+        const uint32_t w = before(a, b) ? a : b;
+        if (w == win_[p] && w != i) return;
+        win_[p] = w;
+    }
+}
+
+// Queue i's fired and cancelled entries off its top (its first fired: top_gone), and its
+// next noted where the tree and the node bounds read it.
+void Kernel::refresh_index(size_t i, bool top_gone) {
+    std::vector<Entry>& q = queues_[i];
+    while (!q.empty() && slots_[q.front().slot].generation != q.front().generation) {
+        pop_event(q, Later{});
+        top_gone = true;
+    }
+    if (!top_gone) return;
+    tops_[i] = q.empty() ? kNoEntry : q.front();
+    set_node_next(i, tops_[i].time);
+    tree_later(i);
+}
+
 // Both ways of scheduling end here, inlined into each: on a bulk transfer this is the
 // hottest code there is (14.7 % of an 8 MB transfer as a call of its own).
 [[gnu::always_inline]] inline EventId Kernel::insert(const Entry& entry, Callback cb, uint32_t owner) {
@@ -109,12 +177,7 @@ void pop_event(std::vector<T>& heap, Compare later) {
     slots_[s].cb = std::move(cb);
     slots_[s].node = owner;
     const uint32_t generation = slots_[s].generation;
-    push_event(heap_, Entry{at, entry.made, entry.seq, node, s, generation}, Later{});
-    if (lookahead_on()) {
-        const size_t i = node_index(owner);
-        push_heap_value<2>(node_heaps_[i], NodeEntry{at, s, generation}, std::less<NodeEntry>{});
-        if (at < node_next_at_[i]) set_node_next(i, at);
-    }
+    enqueue(node_index(owner), Entry{at, entry.made, entry.seq, node, s, generation});
     if (at < horizon_) horizon_ = at;
     return EventId{s, slots_[s].generation};
 }
@@ -214,7 +277,7 @@ void Kernel::fire_lane(Lane lane) {
         const Entry e = q.events[q.head].key;
         const SmallCall call = q.events[q.head].call;
         if (!first) {
-            if (stop_ || awake_count_ > 0 || e.time > until_ || (!heap_.empty() && later(e, heap_.front()))) break;
+            if (stop_ || awake_count_ > 0 || e.time > until_ || later(e, first_event())) break;
             if (cancel_ && --cancel_countdown_ == 0) poll_cancel();
             ++events_fired_;
             ++lane_fired_;
@@ -230,8 +293,8 @@ void Kernel::fire_lane(Lane lane) {
     if (awake_count_ == 0) post_stand_in(lane);
 }
 
-// A core woke: the lanes' events go into the heap (and the node heaps, whose next
-// events bound the cores), each with its key.
+// A core woke: the lanes' events go into their owners' queues (whose next events bound
+// the cores), each with its key.
 void Kernel::flush_lanes() {
     std::erase_if(flushed_, [this](const auto& f) { return slots_[f.second.slot].generation != f.second.generation; });
     for (Lane l = 0; l < lanes_.size(); ++l) {
@@ -247,12 +310,7 @@ void Kernel::flush_lanes() {
             slots_[e.slot].cb = Callback(q.events[i].call);
             slots_[e.slot].node = owner;
             flushed_.emplace_back(e.seq, EventId{e.slot, e.generation});
-            push_event(heap_, e, Later{});
-            if (lookahead_on()) {
-                const size_t k = node_index(owner);
-                push_heap_value<2>(node_heaps_[k], NodeEntry{e.time, e.slot, e.generation}, std::less<NodeEntry>{});
-                if (e.time < node_next_at_[k]) set_node_next(k, e.time);
-            }
+            enqueue(node_index(owner), e);
             if (e.time < horizon_) horizon_ = e.time;
         }
         q.events.clear();
@@ -301,11 +359,11 @@ void Kernel::cancel(EventId id) {
     Slot& slot = slots_[id.slot];
     if (slot.generation != id.generation) return;
     const uint32_t owner = slot.node, node = plain(owner);
-    // The heap entry stays and is skipped when it surfaces (its generation no longer matches).
+    // Its entry stays in its queue, dropped when it surfaces (its generation no longer
+    // matches): now, if it was the queue's first.
     free_slot(id.slot);
-    drop_cancelled_top();
-    if (!lookahead_on()) return;
     refresh_node_next(owner);
+    if (!lookahead_on()) return;
     // A core waiting for this event would wait for ever: look at it again.
     release_passed(node);
 }
@@ -326,21 +384,6 @@ void Kernel::cancel_in_lanes(EventId id) {
     }
     for (const auto& [s, in_heap] : flushed_)
         if (s == seq) return cancel(in_heap);
-}
-
-void Kernel::drop_cancelled_top() {
-    // Keep the invariant that the heap's top is a live event, so next_event_time() and
-    // has_pending_events() never report a cancelled one.
-    while (!heap_.empty() && slots_[heap_.front().slot].generation != heap_.front().generation) pop_event(heap_, Later{});
-}
-
-void Kernel::refresh_index(size_t i) {
-    auto& h = node_heaps_[i];
-    while (!h.empty() && slots_[h.front().slot].generation != h.front().generation) {
-        std::pop_heap(h.begin(), h.end());
-        h.pop_back();
-    }
-    set_node_next(i, h.empty() ? Time::max() : h.front().time);
 }
 
 // A router or NIC delay of one node into its table (grown on demand), and the largest so
@@ -417,8 +460,13 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
         two_hops_[n].erase(std::unique(two_hops_[n].begin(), two_hops_[n].end()), two_hops_[n].end());
     }
     std::fill(clock_tree_.begin(), clock_tree_.end(), Time::max());
-    node_heaps_.assign(lookahead_on() ? 2 * size_t(nodes) + 1 : 0, {});
-    node_next_at_.assign(node_heaps_.size(), Time::max());
+    // The pending events, live ones only, into the new owners' queues (below, once the
+    // node bounds they set are sized).
+    std::vector<std::pair<uint32_t, Entry>> pending;
+    for (const auto& q : queues_)
+        for (const Entry& e : q)
+            if (slots_[e.slot].generation == e.generation) pending.emplace_back(slots_[e.slot].node, e);
+    reset_queues(lookahead_on() ? 2 * size_t(nodes) + 1 : 1);
     node_reach_at_.assign(lookahead_on() ? nodes : 0, Time::max());
     if (nic_delay_.size() < nodes) nic_delay_.resize(nodes, Time{});
     own_at_.assign(lookahead_on() ? nodes : 0, Time::max());
@@ -428,13 +476,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     floor_wait_.clear();
     global_wait_.clear();
     end_wait_.clear();
-    for (const Entry& e : heap_)
-        if (lookahead_on() && slots_[e.slot].generation == e.generation) {
-            auto& h = node_heap(slots_[e.slot].node);
-            h.push_back(NodeEntry{e.time, e.slot, e.generation});
-            std::push_heap(h.begin(), h.end());
-        }
-    for (size_t i = 0; i < node_heaps_.size(); ++i) refresh_index(i);
+    for (const auto& [owner, e] : pending) enqueue(node_index(owner), e);
     // Every awake runnable is looked at afresh in the next pass.
     std::vector<Runnable*> awake;
     for (Runnable* r : runnables_) {
@@ -610,7 +652,7 @@ void Kernel::note_node_reach(uint32_t node) {
 // in set_router_delay and set_nic_delay) and nowhere else.
 inline void Kernel::set_node_next(size_t i, Time t) {
     node_next_at_[i] = t;
-    refresh_node_bounds(i / 2);  // the index of no node's heap, the last, is past every node's
+    refresh_node_bounds(i / 2);  // the index of no node's queue, the last, is past every node's
 }
 
 inline void Kernel::set_node_reach(uint32_t node, Time t) {
@@ -812,21 +854,18 @@ void Kernel::drive_runnables(Time horizon) {
 }
 
 bool Kernel::fire_next(Time until) {
-    if (heap_.empty() || heap_.front().time > until) return false;
-    Entry e = heap_.front();
-    pop_event(heap_, Later{});
+    const Entry e = first_event();
+    if (e.time > until || e.slot == UINT32_MAX) return false;
+    const size_t i = win_[1];
+    pop_event(queues_[i], Later{});
     Slot& slot = slots_[e.slot];
     now_ = floor_ = e.time;
     const uint32_t owner = slot.node, node = plain(owner);
     Callback cb = std::move(slot.cb);
     free_slot(e.slot);
-    drop_cancelled_top();
+    refresh_index(i, true);
     ++events_fired_;
     if (lookahead_on()) {
-        // Its entry in its node's heap goes now, while that heap is small: left until a
-        // core asks for the node's next event, a sweep's 8 MB transfer with both cores
-        // asleep piled up millions there (a third of the sweep's time popping them).
-        refresh_node_next(owner);
         // The cores its node's next event held may go on (all of them, for an event of none).
         release_passed(node);
     }
@@ -881,7 +920,7 @@ Time Kernel::run_until(Time until, bool stop_when_idle) {
         if (!runnable_behind(until)) break;
     }
     if (!stop_) {
-        bool idle = heap_.empty() && !runnable_behind(Time::max()) && activity_until_ <= until;
+        bool idle = queue_empty() && !runnable_behind(Time::max()) && activity_until_ <= until;
         // A runnable may have ended a little past the horizon (a multi-cycle instruction);
         // global time never goes backwards for the caller.
         Time end = (stop_when_idle && idle) ? latest_activity() : std::max(floor_, until);

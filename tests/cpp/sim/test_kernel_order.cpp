@@ -2,7 +2,12 @@
 // runs are deterministic even when many events share a picosecond.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -157,6 +162,71 @@ TEST(SimKernelOrder, PassedTellsWhetherAReservedEventWouldHaveFired) {
     k.run_until(Time::us(1));
     EXPECT_EQ(seen, (std::vector<bool>{false, true, false, true}));
 }
+
+// The kernel keeps a queue per node, per router and for events of no node, and a tree
+// over their first events (with lookahead); one queue without. Either way events fire
+// in key order: time, when they were made, node, then the order made. Here against a
+// plain ordered set, with ties, cancellations and events scheduled as others fire, over
+// a node count that leaves the tree with empty leaves.
+void expect_key_order(bool per_node) {
+    constexpr uint32_t kNodes = 37;
+    Kernel k;
+    if (per_node) k.set_lookahead(Time::ns(1), kNodes, {});
+    using Key = std::tuple<int64_t, int64_t, uint32_t, uint64_t>;  // time, made, node, order made
+    std::set<Key> model;
+    std::vector<std::pair<Key, EventId>> ids;
+    std::vector<uint64_t> fired;
+    std::mt19937_64 pick(7), pick_model(7);  // the same choices, drawn in firing order
+    uint64_t made = 0;
+    auto owner_of = [](uint64_t r) {
+        const uint32_t n = uint32_t(r % (kNodes + 1));
+        if (n == kNodes) return kNoNode;
+        return (r >> 8) % 3 == 0 ? n | Kernel::kRouterEvent : n;
+    };
+    auto node_of = [](uint32_t owner) { return owner == kNoNode ? kNoNode : owner & ~Kernel::kRouterEvent; };
+    std::function<void(uint64_t)> fire = [&](uint64_t id) {
+        fired.push_back(id);
+        const uint64_t r = pick();
+        if (r % 2 == 0) return;  // every other one schedules another, at its time or later
+        const uint32_t owner = owner_of(r >> 1);
+        const uint64_t next = made++;
+        k.schedule_at(k.now() + Time::ps(int64_t((r >> 20) % 4)), [&fire, next] { fire(next); }, owner);
+    };
+    for (int i = 0; i < 3000; ++i) {
+        const uint64_t r = pick();
+        const uint32_t owner = owner_of(r);
+        const Time at = Time::ps(int64_t((r >> 16) % 200));
+        const uint64_t id = made++;
+        const EventId e = k.schedule_at(at, [&fire, id] { fire(id); }, owner);
+        const Key key{at.ps(), 0, node_of(owner), id};
+        model.insert(key);
+        ids.emplace_back(key, e);
+    }
+    for (size_t i = 0; i < ids.size(); i += 3) {  // a third cancelled, some of them first in their queue
+        k.cancel(ids[i].second);
+        model.erase(ids[i].first);
+    }
+    k.run_until(Time::ns(1));
+    // The model fires the same way: its least key, then the same draw.
+    std::vector<uint64_t> want;
+    uint64_t model_made = 3000;
+    for (int i = 0; i < 3000; ++i) pick_model();
+    while (!model.empty()) {
+        const Key key = *model.begin();
+        model.erase(model.begin());
+        want.push_back(std::get<3>(key));
+        const uint64_t r = pick_model();
+        if (r % 2 == 0) continue;
+        const uint32_t owner = owner_of(r >> 1);
+        model.insert(Key{std::get<0>(key) + int64_t((r >> 20) % 4), std::get<0>(key), node_of(owner), model_made++});
+    }
+    EXPECT_EQ(fired, want);
+    EXPECT_GT(fired.size(), 2000u);
+    EXPECT_FALSE(k.has_pending_events());
+}
+
+TEST(SimKernelOrder, EventsOfManyNodesFireInKeyOrder) { expect_key_order(true); }
+TEST(SimKernelOrder, EventsInOneQueueFireInKeyOrder) { expect_key_order(false); }
 
 }  // namespace
 }  // namespace niclab::sim

@@ -251,12 +251,12 @@ public:
     static constexpr uint32_t kCancelPoll = 4096;
     void set_cancel(const std::atomic<bool>* flag) { cancel_ = flag; cancel_countdown_ = kCancelPoll; }
 
-    bool has_pending_events() const { return !heap_.empty() || activity_until_ > now_; }
+    bool has_pending_events() const { return !queue_empty() || activity_until_ > now_; }
     // Something happens at `at` that needs no event (a posted write landing when it is
     // next looked at, bus/hypertransport.hpp): a run to quiescence goes on to it, as it
     // would to an event that did nothing.
     void note_activity(Time at) { activity_until_ = std::max(activity_until_, at); }
-    Time next_event_time() const { return heap_.empty() ? Time::max() : heap_.front().time; }
+    Time next_event_time() const { return first_event().time; }
     uint64_t events_fired() const { return events_fired_; }
     uint64_t events_scheduled() const { return seq_; }
     // Runs of a runnable (each up to its horizon): how finely the horizons cut the cores'
@@ -307,7 +307,7 @@ private:
         bool operator()(const Entry& a, const Entry& b) const { return later(a, b); }
     };
     // e.node is the event's node for its order; owner the node with kRouterEvent for a
-    // router's event (the node heap it waits in).
+    // router's event (the queue it waits in).
     inline EventId insert(const Entry& e, Callback cb, uint32_t owner);  // kernel.cpp, the only user
     // The node without the router flag; kNoNode (its top bit set, unlike any node's) as it
     // is. Without a branch: it is on every lane event's way.
@@ -381,7 +381,6 @@ private:
     void free_slot(uint32_t s);
     void drive_runnables(Time horizon);
     bool fire_next(Time until);
-    void drop_cancelled_top();
     bool runnable_behind(Time t) const;
     Time latest_activity() const;
     void make_ready(Runnable* r);
@@ -413,17 +412,18 @@ private:
     // A router event of `node` at `at`, scheduled by its NIC or a core of it: sooner than
     // the NIC delay, a logic_error if a core it reaches may have run past it.
     void check_nic_event(Time at, uint32_t node) const;
-    // An owner's place in the per-owner arrays (node_heaps_, node_next_at_): node n's NIC
-    // at 2n, its router at 2n + 1, events of no node (or of a node past the last) last.
+    // An owner's place in the per-owner arrays (queues_, node_next_at_): node n's NIC at
+    // 2n, its router at 2n + 1, events of no node (or of a node past the last) last;
+    // without lookahead, the one queue.
     size_t node_index(uint32_t owner) const {
-        const size_t last = node_next_at_.size() - 1;
+        const size_t last = queues_.size() - 1;
         if (owner == kNoNode) return last;
         const size_t n = owner & ~kRouterEvent;
         return 2 * n < last ? 2 * n + ((owner & kRouterEvent) ? 1 : 0) : last;
     }
-    // Drops the owner's fired and cancelled events off its heap's top and notes its next.
-    void refresh_node_next(uint32_t owner) { refresh_index(node_index(owner)); }
-    void refresh_index(size_t i);
+    // Drops the owner's fired and cancelled events off its queue's top and notes its next.
+    void refresh_node_next(uint32_t owner) { refresh_index(node_index(owner), false); }
+    void refresh_index(size_t i, bool top_gone);
     std::vector<Time> router_delay_;  // set_router_delay, by node (grown on demand)
     Time router_delay_max_{};
     std::vector<Time> nic_delay_;  // set_nic_delay, by node (grown on demand)
@@ -431,14 +431,6 @@ private:
     static void set_node_delay(const char* what, std::vector<Time>& delays, Time& max, uint32_t node, Time delay);
     uint32_t firing_owner_ = kNoNode;  // the firing event's owner (with kRouterEvent for a router's)
     void check_router_event(Time at, uint32_t node) const;
-    // A node's pending events, for its next one's time only: ordered by time alone (ties
-    // do not matter there), half the size of an Entry.
-    struct NodeEntry {
-        Time time;
-        uint32_t slot, generation;
-        bool operator<(const NodeEntry& o) const { return time > o.time; }
-    };
-    std::vector<NodeEntry>& node_heap(uint32_t owner) { return node_heaps_[node_index(owner)]; }
     void park_lookahead(Runnable* r, Time until, Time t);  // t: its local time
     // The far bound of the run under way, if horizon_of looked at it (exact below the
     // run's other bounds; a core held by one of those waits for that one).
@@ -476,7 +468,26 @@ private:
 
     void unpark(std::vector<Parked>& heap, Time t);
 
-    std::vector<Entry> heap_;  // a 4-ary min-heap by later() (kernel.cpp)
+    // The pending events, a queue per owner (node_index; one queue for all without
+    // lookahead), each a 4-ary min-heap by later() whose top is live (a cancelled or fired
+    // event below it is dropped when it surfaces). A tournament tree over the queues'
+    // tops gives the next event: tops_ holds each queue's first entry (kNoEntry when it
+    // is empty, and for the leaves past the last queue), win_[p] the queue whose top is
+    // first below tree entry p, so win_[1] is the kernel's next. One heap of every event
+    // grew with the machine: at 2,048 nodes its pops cost 2.4 times what they cost at 64
+    // per message, and each node's next event was kept in a second heap of its own.
+    std::vector<std::vector<Entry>> queues_;
+    std::vector<Entry> tops_;
+    std::vector<uint32_t> win_;
+    size_t leaves_ = 0;  // a power of two, at least the queues' count
+    static constexpr Entry kNoEntry{Time::max(), Time::max(), UINT64_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    const Entry& first_event() const { return tops_[win_[1]]; }
+    bool queue_empty() const { return first_event().slot == UINT32_MAX; }
+    void reset_queues(size_t count);
+    void enqueue(size_t i, const Entry& e);
+    void tree_earlier(size_t i);  // queue i's top came sooner
+    void tree_later(size_t i);    // queue i's top came later, or it emptied
+    bool before(uint32_t a, uint32_t b) const;
     std::vector<Slot> slots_;
     uint32_t free_head_ = UINT32_MAX;
     std::vector<Runnable*> runnables_;  // all, in registration order
@@ -496,10 +507,9 @@ private:
     }
     std::vector<Ready> ready_;          // awake and to be visited: a min-heap
     std::vector<Parked> parked_;        // awake and at or past the horizon: a min-heap
-    // Lookahead: each node's events and those of no node (last), as heaps of the same
-    // entries (a fired or cancelled one is dropped when it surfaces); the runnables
-    // waiting for the floor to rise (a min-heap by local time less the lookahead), for
-    // their node's next event or the next of none to fire, and for a later run.
+    // Lookahead: the runnables waiting for the floor to rise (a min-heap by local time
+    // less the lookahead), for their node's next event or the next of none to fire, and
+    // for a later run.
     Time lookahead_{};
     // Each awake runnable's local time plus its reach, but the running one's (it bounds
     // nothing while it runs), as a tournament tree over registration order: leaf
@@ -511,8 +521,7 @@ private:
     size_t clock_leaves_ = 0;  // a power of two, or 0 before the first runnable
     void set_clock(uint64_t order, Time at);
     void drop_clock(const Runnable* r) { set_clock(r->order_, Time::max()); }
-    std::vector<std::vector<NodeEntry>> node_heaps_;
-    std::vector<Time> node_next_at_;  // per node heap: its top's time (node_next)
+    std::vector<Time> node_next_at_;  // per leaf of the queues' tree: its top's time (node_next)
     // With neighbours named, per node b: what b can do next as its router sees it - its
     // router's next event, its NIC's and its cores' a NIC delay on. A lookahead or two on,
     // it bounds the cores b reaches. far_bound reads it for six to two dozen nodes at every
