@@ -44,32 +44,26 @@ inline void Kernel::free_slot(uint32_t s) {
 
 namespace {
 
-// A push onto a kArity-ary heap, comparing v where it is rather than reading it back
-// from the heap's end: std::push_heap's read of an entry just written field by field
-// stalled on store forwarding (a third of schedule_at's time). With kArity 2 it is
-// std::push_heap's layout, which the node heaps keep (std::pop_heap pops them).
-template <size_t kArity, class T, class Compare>
-[[gnu::always_inline]] inline void push_heap_value(std::vector<T>& heap, const T v, Compare less) {
+// The event queues are 4-ary heaps: an entry's four children sit side by side, so a sift
+// passes half as many levels, each a cache line or three (bench_kernel, 1,024 events
+// pending: 13.5M events/s with a binary heap, 15.3M). Keys are unique, so any heap pops
+// the same order.
+constexpr size_t kEventArity = 4;
+
+// A push comparing v where it is rather than reading it back from the heap's end:
+// std::push_heap's read of an entry just written field by field stalled on store
+// forwarding (a third of schedule_at's time).
+template <class T, class Compare>
+[[gnu::always_inline]] inline void push_event(std::vector<T>& heap, const T v, Compare later) {
     size_t hole = heap.size();
     heap.push_back(v);
     while (hole > 0) {
-        const size_t parent = (hole - 1) / kArity;
-        if (!less(heap[parent], v)) break;
+        const size_t parent = (hole - 1) / kEventArity;
+        if (!later(heap[parent], v)) break;
         heap[hole] = heap[parent];
         hole = parent;
     }
     heap[hole] = v;
-}
-
-// The event heap is 4-ary: an entry's four children sit side by side, so a sift passes
-// half as many levels, each a cache line or three (bench_kernel, 1,024 events pending:
-// 13.5M events/s with a binary heap, 15.3M). Keys are unique, so any heap pops the same
-// order.
-constexpr size_t kEventArity = 4;
-
-template <class T, class Compare>
-[[gnu::always_inline]] inline void push_event(std::vector<T>& heap, const T v, Compare later) {
-    push_heap_value<kEventArity>(heap, v, later);
 }
 
 template <class T, class Compare>
@@ -855,7 +849,7 @@ void Kernel::drive_runnables(Time horizon) {
 
 bool Kernel::fire_next(Time until) {
     const Entry e = first_event();
-    if (e.time > until || e.slot == UINT32_MAX) return false;
+    if (queue_empty() || e.time > until) return false;
     const size_t i = win_[1];
     pop_event(queues_[i], Later{});
     Slot& slot = slots_[e.slot];
