@@ -33,6 +33,25 @@ void HostMemory::read(uint64_t addr, std::span<uint8_t> out) const {
     }
 }
 
+size_t HostMemory::mismatch(uint64_t addr, std::span<const uint8_t> want) const {
+    settle();
+    size_t done = 0;
+    while (done < want.size()) {
+        uint64_t a = addr + done;
+        uint64_t in_page = a % kPageBytes;
+        size_t n = std::min<uint64_t>(kPageBytes - in_page, want.size() - done);
+        const uint8_t* w = want.data() + done;
+        if (const Page* page = find_page(a / kPageBytes)) {
+            const uint8_t* have = page->data() + in_page;
+            if (std::memcmp(have, w, n) != 0) return done + size_t(std::mismatch(have, have + n, w).first - have);
+        } else if (const uint8_t* nonzero = std::find_if(w, w + n, [](uint8_t b) { return b != 0; }); nonzero != w + n) {
+            return done + size_t(nonzero - w);  // untouched memory reads as zero
+        }
+        done += n;
+    }
+    return done;
+}
+
 void HostMemory::write(uint64_t addr, std::span<const uint8_t> in) {
     settle();
     land(addr, in);

@@ -44,5 +44,24 @@ TEST(HostMemory, NonZeroFillWritesEveryByte) {
     EXPECT_EQ(out, (std::array<uint8_t, 6>{0, 7, 7, 7, 7, 0}));
 }
 
+// A check where the bytes lie: the first byte that differs, across pages and in untouched
+// ones (zero), or the length when none does.
+TEST(HostMemory, MismatchFindsTheFirstDifferentByte) {
+    HostMemory m;
+    std::vector<uint8_t> bytes(3 * kPage);
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 7 + 1);
+    m.write(kPage - 10, bytes);
+    EXPECT_EQ(m.mismatch(kPage - 10, bytes), bytes.size());
+    std::vector<uint8_t> want = bytes;
+    want[kPage + 20] ^= 1;  // on the second page touched
+    EXPECT_EQ(m.mismatch(kPage - 10, want), kPage + 20);
+    want = bytes;
+    want.resize(4 * kPage, 0);  // on into a page never touched: zeros match
+    EXPECT_EQ(m.mismatch(kPage - 10, want), want.size());
+    want.back() = 9;
+    EXPECT_EQ(m.mismatch(kPage - 10, want), want.size() - 1);
+    EXPECT_EQ(m.pages_touched(), 4u);  // looking made no page
+}
+
 }  // namespace
 }  // namespace niclab::host

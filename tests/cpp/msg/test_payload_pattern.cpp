@@ -1,6 +1,7 @@
 // The benchmark payload (payload_pattern.hpp): every byte is the generator's word for
 // its position, whichever way the host makes them (eight words at a time with AVX-512,
-// one at a time otherwise), and a check finds a changed byte at its offset.
+// four with AVX2, one at a time otherwise), and a check finds a changed or a missing
+// byte at its offset.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -50,6 +51,19 @@ TEST(PayloadPattern, AFilledBufferChecksAndAChangedByteIsFoundAtItsOffset) {
         FAIL() << "a changed byte passed the check";
     } catch (const TransportError& e) {
         EXPECT_NE(std::string(e.what()).find("at offset 131077"), std::string::npos) << e.what();
+    }
+}
+
+TEST(PayloadPattern, BytesThatNeverCameAreFoundAtTheirOffset) {
+    host::HostMemory memory;
+    const uint64_t addr = 0x10000 - 100, bytes = 5000, key = pattern_key(1, 0, bytes);
+    fill_pattern(memory, addr, 3000, key);  // the rest never lands: untouched memory reads as zero
+    try {
+        check_pattern(memory, addr, bytes, key, 1, 0, "message");
+        FAIL() << "missing bytes passed the check";
+    } catch (const TransportError& e) {
+        EXPECT_NE(std::string(e.what()).find("at offset 3000"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("found 0x00"), std::string::npos) << e.what();
     }
 }
 

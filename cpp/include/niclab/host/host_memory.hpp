@@ -33,6 +33,9 @@ public:
     void land(uint64_t addr, std::span<const uint8_t> in);
 
     void read(uint64_t addr, std::span<uint8_t> out) const;
+    // The offset of the first byte from addr on that differs from `want`, or want.size()
+    // if none does: received bytes checked where they lie, without copying them out.
+    size_t mismatch(uint64_t addr, std::span<const uint8_t> want) const;
     void write(uint64_t addr, std::span<const uint8_t> in);
     void fill(uint64_t addr, uint8_t value, uint64_t length);
     uint64_t pages_touched() const {
