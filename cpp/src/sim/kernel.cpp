@@ -95,8 +95,8 @@ void Kernel::reset_queues(size_t count) {
     leaves_ = std::bit_ceil(count);
     node_next_at_.assign(leaves_, Time::max());
     tops_.assign(leaves_, kNoEntry);
-    win_.assign(2 * leaves_, Win{Time::max(), 0});
-    for (size_t i = 0; i < leaves_; ++i) win_[leaves_ + i].queue = i;
+    win_.assign(2 * leaves_, 0);
+    for (size_t i = 0; i < leaves_; ++i) win_[leaves_ + i] = uint32_t(i);
     for (size_t p = leaves_ - 1; p >= 1; --p) win_[p] = win_[2 * p];  // all empty: any
 }
 
@@ -111,35 +111,32 @@ void Kernel::reset_queues(size_t count) {
     tree_earlier(i);
 }
 
-// Whether a's queue's first event comes before b's: by their times where they differ,
-// else by their keys. Two empty queues (most of a small system's leaves) tie at never:
-// a, without comparing their keys field by field.
-inline bool Kernel::before(const Win& a, const Win& b) const {
-    if (a.at != b.at) return a.at < b.at;
-    if (a.at == Time::max() && tops_[b.queue].slot == UINT32_MAX) return true;
-    return !later(tops_[a.queue], tops_[b.queue]);
+// Whether queue a's first event comes before queue b's: by their times where they differ
+// (dense, in node_next_at_), else by their keys. Two empty queues (most of a small
+// system's leaves) tie at never: a, without comparing their keys field by field.
+inline bool Kernel::before(uint32_t a, uint32_t b) const {
+    const Time ta = node_next_at_[a], tb = node_next_at_[b];
+    if (ta != tb) return ta < tb;
+    if (ta == Time::max() && tops_[b].slot == UINT32_MAX) return true;
+    return !later(tops_[a], tops_[b]);
 }
 
 // Up from queue i's leaf while its top wins: above an entry another queue still wins, nothing changes.
 inline void Kernel::tree_earlier(size_t i) {
-    const Win me{node_next_at_[i], i};
-    win_[leaves_ + i] = me;
     for (size_t p = (leaves_ + i) >> 1; p >= 1; p >>= 1) {
-        const Win& w = win_[p];
-        if (w.queue != i && before(w, me)) return;
-        win_[p] = me;
+        const uint32_t w = win_[p];
+        if (w != i && before(w, uint32_t(i))) return;
+        win_[p] = uint32_t(i);
     }
 }
 
 // Up from queue i's leaf, each entry the first of its two: above one that neither was
-// nor is queue i's, nothing changes (its time is the same then too).
+// nor is queue i's, nothing changes.
 void Kernel::tree_later(size_t i) {
-    win_[leaves_ + i].at = node_next_at_[i];
     for (size_t p = (leaves_ + i) >> 1; p >= 1; p >>= 1) {
-        const Win& a = win_[2 * p];
-        const Win& b = win_[2 * p + 1];
-        const Win& w = before(a, b) ? a : b;
-        if (w.queue == win_[p].queue && w.queue != i) return;
+        const uint32_t a = win_[2 * p], b = win_[2 * p + 1];
+        const uint32_t w = before(a, b) ? a : b;
+        if (w == win_[p] && w != i) return;
         win_[p] = w;
     }
 }
@@ -853,7 +850,7 @@ void Kernel::drive_runnables(Time horizon) {
 bool Kernel::fire_next(Time until) {
     const Entry e = first_event();
     if (queue_empty() || e.time > until) return false;
-    const size_t i = win_[1].queue;
+    const size_t i = win_[1];
     pop_event(queues_[i], Later{});
     Slot& slot = slots_[e.slot];
     now_ = floor_ = e.time;

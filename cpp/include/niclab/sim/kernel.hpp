@@ -473,28 +473,21 @@ private:
     // event below it is dropped when it surfaces). A tournament tree over the queues'
     // tops gives the next event: tops_ holds each queue's first entry (kNoEntry when it
     // is empty, and for the leaves past the last queue), win_[p] the queue whose top is
-    // first below tree entry p, with that top's time, so win_[1] is the kernel's next. One
-    // heap of every event grew with the machine: at 2,048 nodes its pops cost 2.4 times
-    // what they cost at 64 per message, and each node's next event was kept in a second
-    // heap of its own. The time beside the queue lets a walk compare two entries by the
-    // one cache line they share (siblings are neighbours) instead of looking up each
-    // winner's time: on a large machine those lookups missed the host's caches.
-    struct Win {
-        Time at;         // queue's first event's time (Time::max() when it is empty)
-        uint64_t queue;  // a whole word: a sibling pair fills half a cache line, aligned
-    };
+    // first below tree entry p, so win_[1] is the kernel's next. One heap of every event
+    // grew with the machine: at 2,048 nodes its pops cost 2.4 times what they cost at 64
+    // per message, and each node's next event was kept in a second heap of its own.
     std::vector<std::vector<Entry>> queues_;
     std::vector<Entry> tops_;
-    std::vector<Win> win_;
+    std::vector<uint32_t> win_;
     size_t leaves_ = 0;  // a power of two, at least the queues' count
     static constexpr Entry kNoEntry{Time::max(), Time::max(), UINT64_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-    const Entry& first_event() const { return tops_[win_[1].queue]; }
+    const Entry& first_event() const { return tops_[win_[1]]; }
     bool queue_empty() const { return first_event().slot == UINT32_MAX; }
     void reset_queues(size_t count);
     void enqueue(size_t i, const Entry& e);
     void tree_earlier(size_t i);  // queue i's top came sooner
     void tree_later(size_t i);    // queue i's top came later, or it emptied
-    bool before(const Win& a, const Win& b) const;
+    bool before(uint32_t a, uint32_t b) const;
     std::vector<Slot> slots_;
     uint32_t free_head_ = UINT32_MAX;
     std::vector<Runnable*> runnables_;  // all, in registration order
