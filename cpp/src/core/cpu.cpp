@@ -16,7 +16,8 @@ constexpr uint32_t kMisaRV32IM = (1u << 30) | (1u << 8) | (1u << 12);  // MXL=1,
 }  // namespace
 
 Cpu::Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus)
-    : clock_(Clock::from_mhz(cfg.clock_mhz)), sram_(sram), fast_sram_size_(sram.size), kernel_(kernel), cfg_(cfg), bus_(bus) {
+    : clock_(Clock::from_mhz(cfg.clock_mhz)), kernel_(kernel), watchdog_cycles_(cfg.watchdog_cycles), sram_(sram),
+      fast_sram_size_(sram.size), cfg_(cfg), bus_(bus) {
     code_pages_.resize((sram.size + kCodePageMask) >> kCodePageShift);
     private_pages_.resize(code_pages_.size());
     icache_.configure(cfg.icache, sram.size);
@@ -141,7 +142,7 @@ void Cpu::run(sim::Kernel& kernel) {
     check_interrupts();
     while (state_ == State::Running) {
         uint64_t limit = clock_.cycles_ceil(kernel_.horizon() - reset_time_);
-        if (cfg_.watchdog_cycles) limit = std::min(limit, last_progress_ + cfg_.watchdog_cycles + 1);
+        if (watchdog_cycles_) limit = std::min(limit, last_progress_ + watchdog_cycles_ + 1);
         if (cycle_ >= limit) {
             check_watchdog();
             break;
@@ -266,7 +267,7 @@ bool Cpu::fetch_slow() {
 }
 
 void Cpu::check_watchdog() {
-    if (state_ == State::Running && cfg_.watchdog_cycles && cycle_ - last_progress_ > cfg_.watchdog_cycles)
+    if (state_ == State::Running && watchdog_cycles_ && cycle_ - last_progress_ > watchdog_cycles_)
         stop_with_fault(FaultInfo{FaultKind::Watchdog, pc_, 0, 0, local_time()});
 }
 

@@ -69,13 +69,24 @@ private:
     // What the kernel reads of a core that is not running - local_time(), active() -
     // first, in the cache lines of the Runnable's own fields: on a large system an event
     // that wakes a core finds it out of the host's caches, and the state, the reset time,
-    // the clock and the cycle counter were four lines apart. The burst's counters follow.
+    // the clock and the cycle counter were four lines apart. The burst's counters follow,
+    // then what every run reads before and after its burst (run(), execute(),
+    // check_interrupts()): on a 512-node halo these were eight more lines, each missing
+    // the host's second-level cache at most runs.
     State state_ = State::Reset;
     Time reset_time_{};
     Clock clock_;
     uint64_t cycle_ = 0;
     uint64_t limit_ = 0;           // stop the current burst at this cycle
     uint64_t instret_ = 0;
+    sim::Kernel& kernel_;
+    DebugListener* debug_ = nullptr;
+    uint64_t last_progress_ = 0;
+    uint64_t watchdog_cycles_;     // cfg_.watchdog_cycles
+    uint64_t bursts_ = 0;
+    uint32_t mstatus_ = 0, mie_ = 0, mip_ = 0;  // machine-mode CSRs (the rest below)
+    bool block_dispatch_ = true;
+    bool icache_on_ = false;
 
 public:
     Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus);
@@ -321,10 +332,8 @@ private:
     Insn* fetch_page_ = nullptr;   // that page's decoded slots
     uint32_t fetch_page_offset_ = 0;  // that page's SRAM offset
     bool fetch_cached_ = false;    // fetch_base_ is in the cached view
-    bool block_dispatch_ = true;
     SramView sram_;
     uint32_t fast_sram_size_ = 0;  // sram_.size, or 0 while watchpoints force the full path
-    bool icache_on_ = false;
     bool dcache_on_ = false;
     uint32_t dline_shift_ = 5;
     CacheModel icache_;
@@ -339,13 +348,12 @@ private:
     uint64_t write_bus_free_ = 0;
 
     // Machine-mode CSRs.
-    uint32_t mstatus_ = 0, mie_ = 0, mip_ = 0, mtvec_ = 0, mscratch_ = 0;
+    uint32_t mtvec_ = 0, mscratch_ = 0;
     uint32_t mepc_ = 0, mcause_ = 0, mtval_ = 0;
     int64_t mcycle_offset_ = 0, minstret_offset_ = 0;
 
     std::optional<FaultInfo> fault_;
     uint32_t exit_code_ = 0;
-    uint64_t last_progress_ = 0;
     uint64_t stall_cycles_ = 0;
     Counts counts_;
     uint32_t node_ = 0;
@@ -361,7 +369,6 @@ private:
         uint32_t address, offset, length;
         WatchKind kind;
     };
-    DebugListener* debug_ = nullptr;
     std::vector<uint32_t> breakpoints_;
     std::vector<Watch> watches_;
     std::optional<DebugStop> debug_pending_;  // a stop raised inside the burst, reported after it
@@ -380,7 +387,6 @@ private:
         uint64_t uncached_loads = 0, device_loads = 0, impure_loads = 0, traps = 0;
     };
     SpinPass spin_;
-    uint64_t bursts_ = 0;
     uint32_t chain_left_ = 0;  // blocks a chain may still enter before the loop takes over (chain_to)
     // Device loads the bus did not call pure (Bus::pure_read), and the cycle of the last
     // device load, at which it synchronized the kernel.
@@ -389,7 +395,6 @@ private:
     uint64_t spin_passes_skipped_ = 0;
     bool spin_skip_ = true;
 
-    sim::Kernel& kernel_;
     CoreConfig cfg_;
     Bus& bus_;
     // Decoded instructions (code_pages.cpp): a slot per SRAM word, kept per code page
