@@ -19,37 +19,47 @@ HostMemory::Page& HostMemory::page_for_write(uint64_t page_number) {
 
 void HostMemory::remove_inbound(Inbound* in) { std::erase(inbound_, in); }
 
-void HostMemory::read(uint64_t addr, std::span<uint8_t> out) const {
-    settle();
-    size_t done = 0;
-    while (done < out.size()) {
-        uint64_t a = addr + done;
-        uint64_t in_page = a % kPageBytes;
-        size_t n = std::min<uint64_t>(kPageBytes - in_page, out.size() - done);
-        const Page* page = find_page(a / kPageBytes);
-        if (!page) std::memset(out.data() + done, 0, n);
-        else copy_bytes(out.data() + done, page->data() + in_page, n);
+namespace {
+// Each piece of [addr, addr + size) that lies in one page, in order: f(page number, offset
+// in the page, offset in the range, length), which returns false to stop there.
+template <class F>
+[[gnu::always_inline]] inline void by_page(uint64_t addr, uint64_t size, F&& f) {
+    constexpr uint64_t kPage = HostMemory::kPageBytes;
+    for (uint64_t done = 0; done < size;) {
+        const uint64_t a = addr + done, in_page = a % kPage, n = std::min(kPage - in_page, size - done);
+        if (!f(a / kPage, in_page, done, n)) return;
         done += n;
     }
+}
+}  // namespace
+
+void HostMemory::read(uint64_t addr, std::span<uint8_t> out) const {
+    settle();
+    by_page(addr, out.size(), [&](uint64_t number, uint64_t in_page, uint64_t done, uint64_t n) {
+        const Page* page = find_page(number);
+        if (!page) std::memset(out.data() + done, 0, n);
+        else copy_bytes(out.data() + done, page->data() + in_page, n);
+        return true;
+    });
 }
 
 size_t HostMemory::mismatch(uint64_t addr, std::span<const uint8_t> want) const {
     settle();
-    size_t done = 0;
-    while (done < want.size()) {
-        uint64_t a = addr + done;
-        uint64_t in_page = a % kPageBytes;
-        size_t n = std::min<uint64_t>(kPageBytes - in_page, want.size() - done);
+    size_t at = want.size();
+    by_page(addr, want.size(), [&](uint64_t number, uint64_t in_page, uint64_t done, uint64_t n) {
         const uint8_t* w = want.data() + done;
-        if (const Page* page = find_page(a / kPageBytes)) {
+        if (const Page* page = find_page(number)) {
             const uint8_t* have = page->data() + in_page;
-            if (std::memcmp(have, w, n) != 0) return done + size_t(std::mismatch(have, have + n, w).first - have);
-        } else if (const uint8_t* nonzero = std::find_if(w, w + n, [](uint8_t b) { return b != 0; }); nonzero != w + n) {
-            return done + size_t(nonzero - w);  // untouched memory reads as zero
+            if (std::memcmp(have, w, n) == 0) return true;
+            at = done + size_t(std::mismatch(have, have + n, w).first - have);
+        } else {  // untouched memory reads as zero
+            const uint8_t* nonzero = std::find_if(w, w + n, [](uint8_t b) { return b != 0; });
+            if (nonzero == w + n) return true;
+            at = done + size_t(nonzero - w);
         }
-        done += n;
-    }
-    return done;
+        return false;
+    });
+    return at;
 }
 
 void HostMemory::write(uint64_t addr, std::span<const uint8_t> in) {
@@ -58,36 +68,28 @@ void HostMemory::write(uint64_t addr, std::span<const uint8_t> in) {
 }
 
 void HostMemory::land(uint64_t addr, std::span<const uint8_t> in) {
-    size_t done = 0;
-    while (done < in.size()) {
-        uint64_t a = addr + done;
-        uint64_t in_page = a % kPageBytes;
-        size_t n = std::min<uint64_t>(kPageBytes - in_page, in.size() - done);
-        copy_bytes(page_for_write(a / kPageBytes).data() + in_page, in.data() + done, n);
-        done += n;
-    }
+    by_page(addr, in.size(), [&](uint64_t number, uint64_t in_page, uint64_t done, uint64_t n) {
+        copy_bytes(page_for_write(number).data() + in_page, in.data() + done, n);
+        return true;
+    });
 }
 
 void HostMemory::fill(uint64_t addr, uint8_t value, uint64_t length) {
     settle();
-    uint64_t done = 0;
-    while (done < length) {
-        uint64_t a = addr + done;
-        uint64_t in_page = a % kPageBytes;
-        uint64_t n = std::min<uint64_t>(kPageBytes - in_page, length - done);
-        done += n;
+    by_page(addr, length, [&](uint64_t number, uint64_t in_page, uint64_t, uint64_t n) {
         if (value == 0) {  // untouched memory reads as zero: zeroing never makes a page
-            auto it = pages_.find(a / kPageBytes);
-            if (it == pages_.end()) continue;
+            auto it = pages_.find(number);
+            if (it == pages_.end()) return true;
             if (n == kPageBytes) {
-                Recent& r = recent_[it->first % kRecent];
-                if (r.number == it->first) r = {};
+                Recent& r = recent_[number % kRecent];
+                if (r.number == number) r = {};
                 pages_.erase(it);  // a whole page zeroed is untouched again
-                continue;
+                return true;
             }
         }
-        std::memset(page_for_write(a / kPageBytes).data() + in_page, value, n);
-    }
+        std::memset(page_for_write(number).data() + in_page, value, n);
+        return true;
+    });
 }
 
 }  // namespace niclab::host
