@@ -71,7 +71,7 @@ private:
     // that wakes a core finds it out of the host's caches, and the state, the reset time,
     // the clock and the cycle counter were four lines apart. The burst's counters follow,
     // then what every run reads before and after its burst (run(), execute(),
-    // check_interrupts()): on a 512-node halo these were eight more lines, each missing
+    // check_interrupts()): on a 512-node halo these were seven more lines, each missing
     // the host's second-level cache at most runs.
     State state_ = State::Reset;
     Time reset_time_{};
