@@ -89,12 +89,9 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
         first[k].block_cost = uint16_t(cost);
         first[k].block_pre = uint16_t(cost - last_cost);
     }
-    // Host code for the block (translate.hpp), made once for every core that runs it: only
-    // in a page the pool shares. A core's own pages (a copy made by a store into a shared one,
-    // say) stay threaded: on a 64-node halo, translating each core's copies anew cost more
-    // host time than their code saved.
-    if (translate_ && code_pool_ && fetch_page_ != private_pages_[fetch_page_offset_ >> kCodePageShift].get())
-        code_pool_->translator().translate(*this, first, n, line_ends);
+    // Host code for the block (translate.hpp), kept with the pool: in a page it shares, once
+    // for every core that runs it.
+    if (translate_ && code_pool_) code_pool_->translator().translate(*this, first, n, line_ends);
 }
 
 bool Cpu::posted_data_store(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in) {

@@ -1,23 +1,20 @@
 #pragma once
-// Translated blocks: a block (block.cpp) as host code (x86-64, assembled with Xbyak),
-// entered where its threaded code was (each translated slot's Insn::entry). The code does
-// what the threaded forms do (execute.cpp, Cpu::block_next, Cpu::chain_to) and nothing
-// else, with each slot's operands as constants instead of loads from the slot and no
-// indirect jump from one slot to the next: an `addi` is three host instructions, not ten.
-// Translated are register-only instructions but the multiply-highs, divisions and
-// remainders; loads and stores on their fast path (an SRAM access that hits the D-cache);
-// the step into the next fetch line on an I-cache hit; and a block's closing branch or
-// jump with its chain into the next block. Every other path - a D-cache or I-cache miss,
-// a device, a store into code, a misaligned address, the D-cache off, the horizon - goes
-// to the threaded form or leaves the block exactly as it does, with the same arguments
-// (the Cpu, the slot, its pc), so the counters, the cache statistics and every access
-// are where they were: translation changes the host code, never a result
-// (BlockDispatch compares translated, threaded and per-instruction runs to the cycle).
+// Translated blocks: a block's straight run of register-only instructions, loads and
+// stores as host code (x86-64, made with Xbyak), entered where the threaded code would
+// be (each such slot's Insn::entry). The code does what the threaded forms do
+// (execute.cpp) and nothing else: the operands and the next slot are constants in it
+// instead of loads from the slot, so an `addi` is three host instructions, not ten,
+// and a slot goes on into the next one without an indirect jump. Every path a threaded
+// form would not go on through - a D-cache miss, a device, a store into code, a
+// misaligned address, the D-cache off - jumps to the threaded form or leaves the block
+// exactly as it does, with the same registers (the Cpu, the slot, its pc), so the
+// counters and every access are where they were: translation changes the host code,
+// never a result (BlockTranslation tests compare both ways to the cycle).
 //
-// The code lives with a code pool (code_pool.hpp), as long as it does: only pages the pool
-// shares are translated, once for every core that runs them. A core's private copy of a
-// page keeps the code of the blocks it copied (whose slots it holds unchanged) until a
-// store forgets them, and builds its own blocks threaded, as cores without a pool do.
+// Only the pages a code pool shares are translated (code_pool.hpp): a page is decoded
+// once for every core that runs the same bytes, and its code with it. A slot that ends a
+// fetch line, or is the block's last, keeps its threaded form (it enters the next line,
+// or chains to the next block); the code before it jumps to it.
 #include <cstddef>
 #include <cstdint>
 
