@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
-  libdw-dev libelf-dev libboost-context-dev nlohmann-json3-dev libisal-dev libdivide-dev
+  libdw-dev libelf-dev libboost-context-dev nlohmann-json3-dev libisal-dev libdivide-dev libxbyak-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   qemu-system-misc gdb-multiarch
   tshark

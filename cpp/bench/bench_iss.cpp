@@ -24,7 +24,7 @@ static bool load_example(benchmark::State& state, nic::EmbeddedNic& nic, const c
     return false;
 }
 
-static void run_crc(benchmark::State& state, const char* firmware, bool blocks = true) {
+static void run_crc(benchmark::State& state, const char* firmware, bool blocks = true, bool translate = true) {
     system::SystemSpec spec;
     spec.overrides["core.watchdog_us"] = 0;  // a pure compute loop shows no progress by design
     system::System sys(spec);
@@ -32,6 +32,7 @@ static void run_crc(benchmark::State& state, const char* firmware, bool blocks =
     uint32_t iterations_addr = 0;
     if (!load_example(state, nic, firmware, "iterations", iterations_addr)) return;
     nic.cpu().set_block_dispatch(blocks);
+    nic.cpu().set_block_translation(translate);
     uint64_t instructions = 0;
     for (auto _ : state) {
         // Make the firmware loop (practically) forever, then run a fixed slice of simulated time.
@@ -47,9 +48,12 @@ static void run_crc(benchmark::State& state, const char* firmware, bool blocks =
 static void BM_Crc32_CachesOn(benchmark::State& s) { run_crc(s, "crc32.elf"); }
 static void BM_Crc32_CachesOff(benchmark::State& s) { run_crc(s, "crc32_nocache.elf"); }
 static void BM_Crc32_CachesOn_PerInstruction(benchmark::State& s) { run_crc(s, "crc32.elf", false); }
+// Blocks as threaded code only, none translated to host code (core/translate.hpp).
+static void BM_Crc32_CachesOn_Threaded(benchmark::State& s) { run_crc(s, "crc32.elf", true, false); }
 BENCHMARK(BM_Crc32_CachesOn)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Crc32_CachesOff)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Crc32_CachesOn_PerInstruction)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Crc32_CachesOn_Threaded)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 static void run_doorbell(benchmark::State& state, bool skip) {
     system::System sys(system::SystemSpec{});

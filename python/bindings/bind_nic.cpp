@@ -112,6 +112,9 @@ void bind_nic(py::module_& m) {
         // Polling fast-forward (core/spin.cpp): on by default; off runs every pass of a
         // loop spinning on SRAM, with the same results to the cycle.
         .def("set_spin_skip", [](EmbeddedNic& n, bool on) { n.cpu().set_spin_skip(on); }, py::arg("on"))
+        // Translated blocks (core/translate.hpp): on by default; off, the blocks the core
+        // builds from now on run as threaded code, with the same results to the cycle.
+        .def("set_block_translation", [](EmbeddedNic& n, bool on) { n.cpu().set_block_translation(on); }, py::arg("on"))
         .def_property_readonly("spin_passes_skipped", [](const EmbeddedNic& n) { return n.cpu().spin_passes_skipped(); })
         .def_property_readonly("clock_mhz", [](const EmbeddedNic& n) { return n.cpu().clock().mhz(); })
         .def_property_readonly("icache", [](const EmbeddedNic& n) { return cache_stats(n.cpu().icache(), n.cpu().icache_enabled()); })

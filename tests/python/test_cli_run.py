@@ -62,8 +62,11 @@ def test_sizes_accept_suffixes():
 
 def test_ctrl_c_keeps_the_points_and_writes_out(tmp_path):
     # A long sweep (64 MiB), interrupted after it has started: whatever was measured is kept.
+    # SIGINT at its default in the child: under a shell's background job (`make test &`) it
+    # starts ignored, and Python then leaves it ignored, so Ctrl-C would never arrive.
     p = subprocess.Popen([sys.executable, "-m", "niclab", "run", "pingpong", "--max-size", "64M",
-                          "--out", str(tmp_path / "x.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                          "--out", str(tmp_path / "x.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(3)
     p.send_signal(signal.SIGINT)
     try:

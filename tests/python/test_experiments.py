@@ -232,7 +232,8 @@ def test_ctrl_c_within_a_long_point_abandons_it_and_keeps_the_points_before():
     # The second point (fifty 64 MiB round trips) takes minutes: Ctrl-C during it stops
     # the simulation there, not at the point's end, and the first point is kept.
     p = subprocess.Popen([sys.executable, "-c", CTRL_C_WITHIN_A_POINT], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in test_cli_run
     try:
         assert p.stdout.readline().strip() == "point 1"
         time.sleep(0.5)  # into the second point

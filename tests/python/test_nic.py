@@ -187,6 +187,20 @@ def test_reload_over_a_ticking_timer():
     assert nic.console == "timer_irq: 10 ticks of 1000 cycles\n"
 
 
+def test_translated_blocks_give_the_same_cycles():
+    """The CRC-32 example's loops run as host code or as threaded code: the same result,
+    cycles, instructions and cache statistics."""
+    def crc(translate):
+        nic = niclab.Nic(firmware="crc32", set={"core.watchdog_us": 0})  # a pure compute loop
+        nic.set_block_translation(translate)
+        nic.run(until_us=200_000)
+        return nic.state, nic.console, nic.cycles, nic.instret, nic.stall_cycles, nic.icache, nic.dcache
+
+    translated, threaded = crc(True), crc(False)
+    assert translated == threaded
+    assert translated[0] == "halted" and "crc32 x1000 of 4096 bytes" in translated[1]
+
+
 def test_polling_fast_forward_gives_the_same_cycles():
     """The doorbell example spins on SRAM, then on a device register; skipping the
     passes of its waits changes no figure."""

@@ -42,6 +42,7 @@
 #include <cstring>
 
 #include "handlers.hpp"
+#include "translate.hpp"
 
 namespace niclab::core {
 
@@ -60,6 +61,7 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
     // Into the following lines: each is entered as the loop enters it (block_next<true>).
     const uint32_t limit = std::min({to_page_end, (sram_.size - off) >> 2, kMaxBlock});
     uint32_t n = 0;
+    uint64_t line_ends = 0;  // bit k: slot k is the last of its fetch line
     while (n < limit) {
         Insn& slot = first[n++];
         if (slot.fn == kDecodeHandler) {
@@ -72,6 +74,7 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
             slot = decode(raw, cfg_);
         }
         const bool line_end = ((pc + 4 * n) & line_mask) == 0;  // the next slot starts a line
+        line_ends |= uint64_t(line_end) << (n - 1);
         if (n == limit || !(slot.entry = op::threaded(slot.fn, line_end))) break;
     }
     first[n - 1].entry = op::block_end(first[n - 1].fn);
@@ -86,6 +89,12 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
         first[k].block_cost = uint16_t(cost);
         first[k].block_pre = uint16_t(cost - last_cost);
     }
+    // Host code for the block (translate.hpp), made once for every core that runs it: only
+    // in a page the pool shares. A core's own pages (a copy made by a store into a shared one,
+    // say) stay threaded: on a 64-node halo, translating each core's copies anew cost more
+    // host time than their code saved.
+    if (translate_ && code_pool_ && fetch_page_ != private_pages_[fetch_page_offset_ >> kCodePageShift].get())
+        code_pool_->translator().translate(*this, first, n, line_ends);
 }
 
 bool Cpu::posted_data_store(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in) {

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "niclab/core/cpu.hpp"
+#include "translate.hpp"
 
 namespace niclab::core {
 
@@ -16,6 +17,13 @@ struct alignas(64) CodePool::Page {
 
 CodePool::CodePool() = default;
 CodePool::~CodePool() = default;
+
+uint64_t CodePool::translated_slots() const { return translator_ ? translator_->slots_translated() : 0; }
+
+Translator& CodePool::translator() {
+    if (!translator_) translator_ = std::make_unique<Translator>();
+    return *translator_;
+}
 
 Insn* CodePool::page(const uint8_t* bytes, const CodeKey& key, const CoreConfig& cfg) {
     const size_t hash = std::hash<std::string_view>{}({reinterpret_cast<const char*>(bytes), kCodePageBytes});

@@ -76,7 +76,8 @@ struct CoreRig {
     sim::Kernel kernel;
     FakeBus bus;
     std::vector<uint8_t> sram;
-    core::Cpu cpu;  // after what it uses
+    core::CodePool pool;  // shared code and its translation, once the core is given it
+    core::Cpu cpu;        // after what it uses
     uint32_t acks = 0;
 };
 

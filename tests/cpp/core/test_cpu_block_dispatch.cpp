@@ -1,5 +1,6 @@
 // Block dispatch (cpp/src/core/block.cpp) must be invisible: the same program, run
-// with blocks and with every instruction on the per-instruction path, must give the
+// with blocks, with blocks translated to host code (core/translate.cpp: the core's code
+// from a pool) and with every instruction on the per-instruction path, must give the
 // same cycles, instructions, registers, memory, cache statistics and device access
 // times. The program has what can go wrong inside a block: SRAM loads and stores,
 // branches, device loads and stores (which sync the kernel and move the horizon),
@@ -81,22 +82,27 @@ std::vector<uint32_t> interrupt_handler() {
     };
 }
 
+enum class Dispatch { PerInstruction, Blocks, Translated };
+
 // The program at 0 and its trap handler at kIsr, the core started as the variant says.
-core::Cpu& start(CoreRig& rig, const CoreVariant& v, bool blocks, const std::vector<uint32_t>& program,
+core::Cpu& start(CoreRig& rig, const CoreVariant& v, Dispatch how, const std::vector<uint32_t>& program,
                  const std::vector<uint32_t>& handler) {
     rig.load(0, program);
     rig.load(kIsr, handler);
-    rig.cpu.set_block_dispatch(blocks);
+    rig.cpu.set_block_dispatch(how != Dispatch::PerInstruction);
+    if (how == Dispatch::Translated) rig.cpu.set_code_pool(&rig.pool);
     rig.cpu.release_reset(v.entry);
     rig.cpu.set_cache_enable(v.caches, v.caches);
     return rig.cpu;
 }
 
+CpuOutcome finish(CoreRig& rig, Dispatch how);
+
 // One machine: a core, a fake bus whose interrupt acknowledgement re-arms the timer
 // interrupt at an irregular later time, and events that move the horizon besides.
-CpuOutcome run(const CoreVariant& v, bool blocks) {
+CpuOutcome run(const CoreVariant& v, Dispatch how) {
     CoreRig rig;
-    core::Cpu& cpu = start(rig, v, blocks, main_loop(), interrupt_handler());
+    core::Cpu& cpu = start(rig, v, how, main_loop(), interrupt_handler());
     cpu.set_reg(20, kData);
     cpu.set_reg(21, kLog);
     cpu.set_reg(25, kSmcWord);
@@ -105,14 +111,23 @@ CpuOutcome run(const CoreVariant& v, bool blocks) {
                              [](uint32_t acks) { return Time::ns(90 + (acks * 53) % 311); });
     for (int64_t ns = 7; ns < 40000; ns += 41) rig.kernel.schedule_at(Time::ns(ns), [] {});
     rig.kernel.run_until(Time::us(40));
-    return outcome_of(cpu, rig.bus, rig.sram);
+    return finish(rig, how);
+}
+
+// The run's outcome; a translated run must have run host code.
+CpuOutcome finish(CoreRig& rig, Dispatch how) {
+    if (how == Dispatch::Translated) {
+        EXPECT_GT(rig.pool.translated_slots(), 10u) << "nothing was translated";
+    }
+    return outcome_of(rig.cpu, rig.bus, rig.sram);
 }
 
 class BlockDispatch : public ::testing::TestWithParam<CoreVariant> {};
 
 TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
-    const CpuOutcome blocks = run(GetParam(), true);
-    const CpuOutcome single = run(GetParam(), false);
+    const CpuOutcome blocks = run(GetParam(), Dispatch::Blocks);
+    const CpuOutcome translated = run(GetParam(), Dispatch::Translated);
+    const CpuOutcome single = run(GetParam(), Dispatch::PerInstruction);
 
     // The program did what it is for.
     ASSERT_GT(single.counts.interrupts, 50u);
@@ -122,6 +137,7 @@ TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
     ASSERT_GT(single.regs[1], single.regs[4]) << "the modified instruction never ran";
 
     expect_same_outcome(blocks, single);  // the interrupt log (mepc, mcycle), the data and the modified code too
+    expect_same_outcome(translated, single);
 }
 
 INSTANTIATE_TEST_SUITE_P(Views, BlockDispatch, core_variants(kUncachedBase), variant_name);
@@ -181,14 +197,14 @@ std::vector<uint32_t> trap_handler() {
     return words;
 }
 
-CpuOutcome run_memory(const CoreVariant& v, bool blocks) {
+CpuOutcome run_memory(const CoreVariant& v, Dispatch how) {
     core::CoreConfig cfg;
     cfg.dcache.size_bytes = 2048;  // 64 lines: the walk over 8 KB keeps missing
     cfg.dcache.ways = 2;
     cfg.icache.size_bytes = 128;   // 4 lines: the loop's three fit until the handler's evict them
     cfg.icache.ways = 2;
     CoreRig rig(cfg);
-    core::Cpu& cpu = start(rig, v, blocks, memory_loop(), trap_handler());
+    core::Cpu& cpu = start(rig, v, how, memory_loop(), trap_handler());
     cpu.set_reg(20, kWalk);
     cpu.set_reg(21, kLog);
     cpu.set_reg(22, 0x1fe0);
@@ -198,12 +214,13 @@ CpuOutcome run_memory(const CoreVariant& v, bool blocks) {
                              [](uint32_t acks) { return Time::ns(70 + (acks * 61) % 293); });
     for (int64_t ns = 5; ns < 40000; ns += 37) rig.kernel.schedule_at(Time::ns(ns), [] {});
     rig.kernel.run_until(Time::us(40));
-    return outcome_of(cpu, rig.bus, rig.sram);
+    return finish(rig, how);
 }
 
 TEST_P(BlockDispatch, LoadsAndStoresInsideBlocksGiveTheSameResults) {
-    const CpuOutcome blocks = run_memory(GetParam(), true);
-    const CpuOutcome single = run_memory(GetParam(), false);
+    const CpuOutcome blocks = run_memory(GetParam(), Dispatch::Blocks);
+    const CpuOutcome translated = run_memory(GetParam(), Dispatch::Translated);
+    const CpuOutcome single = run_memory(GetParam(), Dispatch::PerInstruction);
 
     ASSERT_GT(single.regs[4], 200u) << "the loop did not run";
     ASSERT_GT(single.counts.interrupts, 50u);
@@ -218,6 +235,7 @@ TEST_P(BlockDispatch, LoadsAndStoresInsideBlocksGiveTheSameResults) {
         ASSERT_GT(single.dcache_writebacks, 100u);
     }
     expect_same_outcome(blocks, single);
+    expect_same_outcome(translated, single);
 }
 
 // A core without a D-cache (a LANai) posts its SRAM stores: a block goes on through them,
@@ -247,30 +265,32 @@ std::vector<uint32_t> store_burst_loop() {
     });
 }
 
-CpuOutcome run_store_bursts(bool blocks) {
+CpuOutcome run_store_bursts(Dispatch how) {
     core::CoreConfig cfg;
     cfg.posted_writes = 2;
     cfg.sram_write_cycles = 7;
     CoreRig rig(cfg);
     const CoreVariant caches_off{"CachesOff", false, 0};
-    core::Cpu& cpu = start(rig, caches_off, blocks, store_burst_loop(), interrupt_handler());
+    core::Cpu& cpu = start(rig, caches_off, how, store_burst_loop(), interrupt_handler());
     cpu.set_reg(20, kData);
     cpu.set_reg(21, kLog);
     rig.timer_rearmed_on_ack(Time::ns(110), FakeBus::kDeviceBase + kAckOffset,
                              [](uint32_t acks) { return Time::ns(60 + (acks * 47) % 277); });
     for (int64_t ns = 3; ns < 40000; ns += 29) rig.kernel.schedule_at(Time::ns(ns), [] {});
     rig.kernel.run_until(Time::us(40));
-    return outcome_of(cpu, rig.bus, rig.sram);
+    return finish(rig, how);
 }
 
 TEST(BlockDispatchCachesOff, PostedStoresStallInsideBlocksAsOnThePerInstructionPath) {
-    const CpuOutcome blocks = run_store_bursts(true);
-    const CpuOutcome single = run_store_bursts(false);
+    const CpuOutcome blocks = run_store_bursts(Dispatch::Blocks);
+    const CpuOutcome translated = run_store_bursts(Dispatch::Translated);
+    const CpuOutcome single = run_store_bursts(Dispatch::PerInstruction);
 
     ASSERT_GT(single.regs[4], 100u) << "the loop did not run";
     ASSERT_GT(single.counts.interrupts, 50u);
     ASSERT_GT(single.stall, single.regs[4] * 7) << "the write buffer never filled";
     expect_same_outcome(blocks, single);
+    expect_same_outcome(translated, single);
 }
 
 }  // namespace

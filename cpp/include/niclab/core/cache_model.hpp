@@ -27,6 +27,10 @@ public:
     // Drop every line; returns how many were dirty (they must be written back).
     uint32_t invalidate_all();
 
+    // The bits themselves, for translated code (core/translate.cpp), which tests them inline.
+    const std::vector<uint64_t>& resident_bits() const { return resident_; }
+    const std::vector<uint64_t>& dirty_bits() const { return dirty_; }
+
     uint64_t accesses = 0;
     uint64_t misses = 0;
     uint64_t writebacks = 0;

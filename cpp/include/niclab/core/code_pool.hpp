@@ -23,6 +23,7 @@ namespace niclab::core {
 
 struct Insn;
 struct CoreConfig;
+class Translator;
 
 // The geometry of decoded code: a page of slots, one per SRAM word.
 constexpr uint32_t kCodePageShift = 12;
@@ -52,10 +53,15 @@ public:
     // running an instruction of a page it has just stopped using.
     Insn* page(const uint8_t* bytes, const CodeKey& key, const CoreConfig& cfg);
     size_t pages() const { return pages_.size(); }
+    // The host code of its pages' blocks (translate.hpp), made with the pool and living as
+    // long as it does: a core's private copy of a page keeps its entries.
+    Translator& translator();
+    uint64_t translated_slots() const;  // slots whose entry is host code, ever
 
 private:
     struct Page;
     std::unordered_multimap<size_t, std::unique_ptr<Page>> pages_;  // by a hash of the bytes
+    std::unique_ptr<Translator> translator_;
 };
 
 }  // namespace niclab::core

@@ -182,6 +182,10 @@ public:
     // once instead of running them. Both give the same results to the cycle (a test
     // compares them). Passes skipped since reset:
     void set_spin_skip(bool on) { spin_skip_ = on; }
+    // Translated blocks (core/translate.hpp) on (the default) or off for the blocks this
+    // core builds in pages shared through a code pool. Both give the same results to the
+    // cycle (a test compares them).
+    void set_block_translation(bool on) { translate_ = on; }
     uint64_t spin_passes_skipped() const { return spin_passes_skipped_; }
     // Decoded code pages shared through `pool` (code_pool.hpp) with the other cores of
     // the simulation that use it, or (null, the default) all private. Both give the same
@@ -394,6 +398,8 @@ private:
     uint64_t device_load_cycle_ = 0;
     uint64_t spin_passes_skipped_ = 0;
     bool spin_skip_ = true;
+    bool translate_ = true;
+    friend class Translator;  // reads the layout of what its code tests (translate.cpp)
 
     CoreConfig cfg_;
     Bus& bus_;

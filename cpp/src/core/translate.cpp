@@ -1,0 +1,403 @@
+#include "translate.hpp"
+
+#include <sys/mman.h>
+
+#include <cstring>
+#include <vector>
+#include <xbyak/xbyak.h>
+
+#include "handlers.hpp"
+
+namespace niclab::core {
+
+namespace {
+
+// What a slot's handler does, as far as translation goes.
+enum class Kind { Other, Alu, Load, Store };
+struct Form {
+    Kind kind = Kind::Other;
+    uint8_t size = 0;   // bytes a load or store moves
+    bool sign = false;  // a load that sign-extends
+};
+
+Form form_of(Handler fn) {
+    using namespace op;
+    if (fn == lb) return {Kind::Load, 1, true};
+    if (fn == lbu) return {Kind::Load, 1, false};
+    if (fn == lh) return {Kind::Load, 2, true};
+    if (fn == lhu) return {Kind::Load, 2, false};
+    if (fn == lw) return {Kind::Load, 4, false};
+    if (fn == sb) return {Kind::Store, 1};
+    if (fn == sh) return {Kind::Store, 2};
+    if (fn == sw) return {Kind::Store, 4};
+    for (Handler alu : {lui, auipc, addi, slti, sltiu, xori, ori, andi, slli, srli, srai, add, sub, sll, slt, sltu, xor_,
+                        srl, sra, or_, and_, mul})
+        if (fn == alu) return {Kind::Alu};
+    return {};  // mulh*, div*, rem*: left threaded (rare, and their corner cases are the handler's)
+}
+
+// A block's last slot translated: a branch or a jump that chains as Cpu::chain_to does
+// (its threaded form, op::block_end's, or a polling loop's spin_branch, which is left).
+bool translated_end(const Insn& in) {
+    using namespace op;
+    if (in.entry != block_end(in.fn)) return false;
+    if (in.fn == jalr) return true;
+    if (in.imm & 3) return false;  // a misaligned target traps: the handler's
+    return in.fn == jal || in.fn == beq || in.fn == bne || in.fn == blt || in.fn == bge || in.fn == bltu ||
+           in.fn == bgeu;
+}
+
+// A load or store inside a block that takes its full path: Cpu::leave_block, with the
+// Handler's arguments (the Cpu, the slot, its pc) where the translated code keeps them.
+uint32_t leave(Cpu& c, const Insn& in, uint32_t pc) { return c.leave_block(in, pc); }
+// The last slot of a fetch line, done, where the next line is not simply an I-cache hit:
+// into it as the threaded form goes (Cpu::block_next, a slot that charged nothing past its
+// base cost), then on to the next slot's entry or back to the loop.
+uint32_t cross(Cpu& c, const Insn& in, uint32_t next_pc) { return c.block_next<true, false>(in, next_pc); }
+
+template <typename T>
+bool begins_with_data(const std::vector<T>& v) {
+    // The code reads a vector's elements through its first word (libstdc++ and libc++
+    // keep the pointer to them there); checked, not assumed.
+    const void* first;
+    std::memcpy(&first, &v, sizeof first);
+    return first == static_cast<const void*>(v.data());
+}
+
+}  // namespace
+
+Translator::Translator() {
+    void* p = mmap(nullptr, kArenaBytes, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p != MAP_FAILED) arena_ = static_cast<uint8_t*>(p);  // none: nothing is translated
+}
+
+Translator::~Translator() {
+    if (arena_) munmap(arena_, kArenaBytes);
+}
+
+void Translator::find_layout(const Cpu& c) {
+    laid_out_ = true;
+    const auto at = [&c](const void* field) {
+        return int32_t(reinterpret_cast<const char*>(field) - reinterpret_cast<const char*>(&c));
+    };
+    Layout& L = layout_;
+    L.x = at(&c.x_[0]);
+    L.pc = at(&c.pc_);
+    L.cycle = at(&c.cycle_);
+    L.limit = at(&c.limit_);
+    L.instret = at(&c.instret_);
+    L.chain_left = at(&c.chain_left_);
+    L.branch_penalty = at(&c.cfg_.taken_branch_penalty);
+    L.sram_data = at(&c.sram_.data);
+    L.sram_size = at(&c.sram_.size);
+    L.cached_base = at(&c.sram_.cached_base);
+    L.fast_size = at(&c.fast_sram_size_);
+    L.dcache_on = at(&c.dcache_on_);
+    L.dline_shift = at(&c.dline_shift_);
+    L.code_pages = at(&c.code_pages_);
+    L.resident = at(&c.dcache_.resident_bits());
+    L.dirty = at(&c.dcache_.dirty_bits());
+    L.accesses = at(&c.dcache_.accesses);
+    L.fetch_line = at(&c.fetch_line_);
+    L.fetch_shift = at(&c.fetch_shift_);
+    L.fetch_base = at(&c.fetch_base_);
+    L.fetch_page = at(&c.fetch_page_);
+    L.fetch_page_offset = at(&c.fetch_page_offset_);
+    L.fetch_cached = at(&c.fetch_cached_);
+    L.icache_on = at(&c.icache_on_);
+    L.icache_resident = at(&c.icache_.resident_bits());
+    L.icache_accesses = at(&c.icache_.accesses);
+    L.ok = sizeof(bool) == 1 && begins_with_data(c.code_pages_) && begins_with_data(c.dcache_.resident_bits()) &&
+           begins_with_data(c.dcache_.dirty_bits()) && begins_with_data(c.icache_.resident_bits());
+}
+
+void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t line_ends) {
+    if (!arena_ || used_ >= kArenaBytes) return;
+    if (!laid_out_) find_layout(cpu);
+    if (!layout_.ok) return;
+    // Slots run inline: inside the block (not its last) and of a form translated here,
+    // and the last when it is a branch or jump that chains.
+    std::vector<Form> forms(n);
+    uint32_t inline_slots = 0;
+    for (uint32_t k = 0; k + 1 < n; ++k) {
+        forms[k] = form_of(first[k].fn);
+        inline_slots += forms[k].kind != Kind::Other;
+    }
+    const bool end = translated_end(first[n - 1]);
+    if (inline_slots == 0 && !end) return;
+
+    const Layout& L = layout_;
+    std::vector<const uint8_t*> entries(n, nullptr);
+    try {
+        using namespace Xbyak::util;
+        using Xbyak::Label;
+        Xbyak::CodeGenerator g(kArenaBytes - used_, arena_ + used_);
+        const auto reg = [&](uint32_t r) { return g.dword[rdi + (L.x + 4 * int32_t(r))]; };
+        const auto far = Xbyak::CodeGenerator::T_NEAR;
+        Label leave_block, back_to_loop;
+        // Cpu::fetch_hit of the pc in r8d, to `miss` (having changed nothing) unless it is a
+        // hit through the I-cache, which it counts; on a hit, the pc's line is fetch_line_.
+        const auto fetch_hit = [&](const Label& miss) {
+            g.cmp(g.byte[rdi + L.fetch_cached], 0);
+            g.je(miss, far);
+            g.cmp(g.byte[rdi + L.icache_on], 0);
+            g.je(miss, far);
+            g.mov(eax, r8d);
+            g.sub(eax, g.dword[rdi + L.fetch_base]);  // rel
+            g.cmp(eax, kCodePageMask);
+            g.ja(miss, far);
+            g.add(eax, g.dword[rdi + L.fetch_page_offset]);  // off
+            g.cmp(eax, g.dword[rdi + L.sram_size]);
+            g.jae(miss, far);
+            g.mov(ecx, g.dword[rdi + L.fetch_shift]);
+            g.shr(eax, cl);  // the line
+            g.mov(r10d, eax);
+            g.shr(r10d, 6);
+            g.mov(r9, g.qword[rdi + L.icache_resident]);
+            g.mov(r11, g.qword[r9 + r10 * 8]);
+            g.bt(r11, rax);
+            g.jnc(miss, far);
+            g.add(g.qword[rdi + L.icache_accesses], 1);
+            g.mov(eax, r8d);
+            g.shr(eax, cl);
+            g.mov(g.dword[rdi + L.fetch_line], eax);
+        };
+        for (uint32_t k = 0; k + 1 < n; ++k) {
+            const Insn& in = first[k];
+            const Form f = forms[k];
+            // Here: rdi the Cpu, rsi this slot, edx its pc - the threaded entry's arguments.
+            if (f.kind == Kind::Other) {
+                g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);  // its threaded form
+                continue;
+            }
+            entries[k] = g.getCurr();
+            const int32_t imm = in.imm;
+            if (f.kind == Kind::Alu) {
+                const Handler fn = in.fn;
+                using namespace op;
+                if (fn == lui) {
+                    g.mov(reg(in.rd), imm);
+                } else if (fn == auipc) {
+                    g.lea(eax, g.ptr[edx + imm]);
+                    g.mov(reg(in.rd), eax);
+                } else if (fn == slti || fn == sltiu || fn == slt || fn == sltu) {
+                    g.mov(eax, reg(in.rs1));
+                    g.xor_(ecx, ecx);
+                    if (fn == slti || fn == sltiu) g.cmp(eax, imm);
+                    else g.cmp(eax, reg(in.rs2));
+                    if (fn == slti || fn == slt) g.setl(cl);
+                    else g.setb(cl);
+                    g.mov(reg(in.rd), ecx);
+                } else {
+                    g.mov(eax, reg(in.rs1));
+                    if (fn == addi) g.add(eax, imm);
+                    else if (fn == xori) g.xor_(eax, imm);
+                    else if (fn == ori) g.or_(eax, imm);
+                    else if (fn == andi) g.and_(eax, imm);
+                    else if (fn == slli) g.shl(eax, uint8_t(imm & 31));
+                    else if (fn == srli) g.shr(eax, uint8_t(imm & 31));
+                    else if (fn == srai) g.sar(eax, uint8_t(imm & 31));
+                    else if (fn == add) g.add(eax, reg(in.rs2));
+                    else if (fn == sub) g.sub(eax, reg(in.rs2));
+                    else if (fn == xor_) g.xor_(eax, reg(in.rs2));
+                    else if (fn == or_) g.or_(eax, reg(in.rs2));
+                    else if (fn == and_) g.and_(eax, reg(in.rs2));
+                    else if (fn == mul) g.imul(eax, reg(in.rs2));
+                    else {  // sll, srl, sra: x86 takes the count mod 32, as RV32I does
+                        g.mov(ecx, reg(in.rs2));
+                        if (fn == sll) g.shl(eax, cl);
+                        else if (fn == srl) g.shr(eax, cl);
+                        else g.sar(eax, cl);
+                    }
+                    g.mov(reg(in.rd), eax);
+                }
+            } else {
+                // Cpu::sram_hit / sram_data_store_hit, in their order, with nothing changed
+                // before the last test: with the D-cache off the threaded form runs it.
+                Label cached;
+                g.cmp(g.byte[rdi + L.dcache_on], 0);
+                g.jne(cached);
+                g.mov(rax, reinterpret_cast<uint64_t>(in.entry));
+                g.jmp(rax);
+                g.L(cached);
+                g.mov(eax, reg(in.rs1));
+                g.add(eax, imm);  // the address
+                if (f.size > 1) {
+                    g.test(al, f.size - 1);
+                    g.jnz(leave_block, far);
+                }
+                g.sub(eax, g.dword[rdi + L.cached_base]);  // its SRAM offset (rax: zero-extended)
+                g.cmp(eax, g.dword[rdi + L.fast_size]);
+                g.jae(leave_block, far);
+                if (f.kind == Kind::Store) {  // Cpu::data_word_store: into no decoded word
+                    Label data_word;
+                    g.mov(r9, g.qword[rdi + L.code_pages]);
+                    g.mov(r8d, eax);
+                    g.shr(r8d, kCodePageShift);
+                    g.mov(r9, g.qword[r9 + r8 * 8]);
+                    g.test(r9, r9);
+                    g.jz(data_word);
+                    g.mov(r8d, eax);
+                    g.and_(r8d, kCodePageMask & ~3u);
+                    static_assert(sizeof(Insn) == 32 && offsetof(Insn, fn) == 0);
+                    g.mov(r10, reinterpret_cast<uint64_t>(kDecodeHandler));
+                    g.cmp(g.qword[r9 + r8 * 8], r10);  // slot (off & mask) / 4, 32 bytes each
+                    g.jne(leave_block, far);
+                    g.L(data_word);
+                }
+                // CacheModel::resident(off >> dline_shift_)
+                g.mov(ecx, g.dword[rdi + L.dline_shift]);
+                g.mov(r8d, eax);
+                g.shr(r8d, cl);  // the line
+                g.mov(r10d, r8d);
+                g.shr(r10d, 6);  // its word of bits
+                g.mov(r9, g.qword[rdi + L.resident]);
+                g.mov(r11, g.qword[r9 + r10 * 8]);
+                g.bt(r11, r8);
+                g.jnc(leave_block, far);
+                g.add(g.qword[rdi + L.accesses], 1);
+                g.mov(r9, g.qword[rdi + L.sram_data]);
+                if (f.kind == Kind::Load) {
+                    if (f.size == 1) f.sign ? g.movsx(ecx, g.byte[r9 + rax]) : g.movzx(ecx, g.byte[r9 + rax]);
+                    else if (f.size == 2) f.sign ? g.movsx(ecx, g.word[r9 + rax]) : g.movzx(ecx, g.word[r9 + rax]);
+                    else g.mov(ecx, g.dword[r9 + rax]);
+                    g.mov(reg(in.rd), ecx);
+                } else {
+                    g.mov(r11, g.qword[rdi + L.dirty]);  // CacheModel::mark_dirty
+                    g.mov(rcx, g.qword[r11 + r10 * 8]);
+                    g.bts(rcx, r8);
+                    g.mov(g.qword[r11 + r10 * 8], rcx);
+                    g.mov(ecx, reg(in.rs2));
+                    if (f.size == 1) g.mov(g.byte[r9 + rax], cl);
+                    else if (f.size == 2) g.mov(g.word[r9 + rax], cx);
+                    else g.mov(g.dword[r9 + rax], ecx);
+                }
+            }
+            if (line_ends >> k & 1) {
+                // Cpu::block_next<true, false>: the next line an I-cache hit, and the next
+                // slot not at the horizon; anything else as the threaded form does it.
+                Label other;
+                g.lea(r8d, g.ptr[edx + 4]);
+                fetch_hit(other);
+                const Insn& next = first[k + 1];
+                g.lea(rsi, g.ptr[rsi + int32_t(sizeof(Insn))]);  // the next slot's arguments (no flags)
+                g.mov(edx, r8d);
+                g.mov(rax, g.qword[rdi + L.cycle]);
+                g.sub(rax, int32_t(next.block_cost - next.block_pre));
+                g.cmp(rax, g.qword[rdi + L.limit]);
+                g.jae(leave_block, far);  // the next slot, alone (leave_block's), then the loop
+                Label on;
+                g.jmp(on, far);
+                g.L(other);
+                g.add(edx, 4);
+                g.mov(rax, reinterpret_cast<uint64_t>(&cross));
+                g.jmp(rax);
+                g.L(on);
+                continue;
+            }
+            // On to the next slot, whose arguments these become.
+            g.add(rsi, int32_t(sizeof(Insn)));
+            g.add(edx, 4);
+        }
+        // The block's last slot.
+        const Insn& last = first[n - 1];
+        if (!end) {
+            g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);
+        } else {
+            entries[n - 1] = g.getCurr();
+            // The handler: the next pc into r8d; a taken branch or jump pays its bubble.
+            using namespace op;
+            const Handler fn = last.fn;
+            Label taken, chain;
+            if (fn == jal || fn == jalr) {
+                if (fn == jalr) {
+                    g.mov(r8d, reg(last.rs1));
+                    g.add(r8d, last.imm);
+                    g.and_(r8d, ~1u);
+                    g.test(r8b, 3);
+                    Label aligned;
+                    g.jz(aligned);
+                    g.mov(rax, reinterpret_cast<uint64_t>(last.entry));  // traps: its threaded form's
+                    g.jmp(rax);
+                    g.L(aligned);
+                } else {
+                    g.lea(r8d, g.ptr[edx + last.imm]);
+                }
+                g.lea(eax, g.ptr[edx + 4]);
+                g.mov(reg(last.rd), eax);
+                g.jmp(taken);
+            } else {
+                g.mov(eax, reg(last.rs1));
+                g.cmp(eax, reg(last.rs2));
+                g.lea(r8d, g.ptr[edx + last.imm]);
+                if (fn == beq) g.je(taken);
+                else if (fn == bne) g.jne(taken);
+                else if (fn == blt) g.jl(taken);
+                else if (fn == bge) g.jge(taken);
+                else if (fn == bltu) g.jb(taken);
+                else g.jae(taken);
+                g.lea(r8d, g.ptr[edx + 4]);
+                g.jmp(chain);
+            }
+            g.L(taken);
+            g.mov(eax, g.dword[rdi + L.branch_penalty]);
+            g.add(g.qword[rdi + L.cycle], rax);
+            // Cpu::chain_to(r8d): on into the block there when the loop would run it whole next.
+            g.L(chain);
+            g.mov(edx, r8d);
+            g.mov(rax, g.qword[rdi + L.cycle]);
+            g.cmp(rax, g.qword[rdi + L.limit]);
+            g.jae(back_to_loop, far);
+            g.cmp(g.dword[rdi + L.chain_left], 0);
+            g.je(back_to_loop, far);
+            g.mov(g.dword[rdi + L.pc], edx);
+            Label fetched;
+            g.mov(ecx, g.dword[rdi + L.fetch_shift]);
+            g.mov(eax, edx);
+            g.shr(eax, cl);
+            g.cmp(eax, g.dword[rdi + L.fetch_line]);
+            g.je(fetched);
+            fetch_hit(back_to_loop);
+            g.L(fetched);
+            g.mov(esi, edx);
+            g.sub(esi, g.dword[rdi + L.fetch_base]);
+            g.shr(esi, 2);
+            g.shl(rsi, 5);
+            g.add(rsi, g.qword[rdi + L.fetch_page]);  // the pc's slot
+            g.movzx(ecx, g.byte[rsi + int32_t(offsetof(Insn, block_n))]);
+            g.test(ecx, ecx);
+            g.jz(back_to_loop, far);  // to be built
+            g.movzx(eax, g.word[rsi + int32_t(offsetof(Insn, block_pre))]);
+            g.add(rax, g.qword[rdi + L.cycle]);
+            g.cmp(rax, g.qword[rdi + L.limit]);
+            g.jae(back_to_loop, far);  // near the horizon
+            g.sub(g.dword[rdi + L.chain_left], 1);
+            // Cpu::run_block
+            g.movzx(eax, g.word[rsi + int32_t(offsetof(Insn, block_cost))]);
+            g.add(g.qword[rdi + L.cycle], rax);
+            g.add(g.qword[rdi + L.instret], rcx);
+            g.lea(eax, g.ptr[rdx + rcx * 4 - 4]);
+            g.mov(g.dword[rdi + L.pc], eax);
+            g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);
+            g.L(back_to_loop);  // the loop goes on from the pc
+            g.mov(eax, edx);
+            g.ret();
+        }
+        g.L(leave_block);  // rsi and edx are still the slot's that left
+        g.mov(rax, reinterpret_cast<uint64_t>(&leave));
+        g.jmp(rax);
+        g.ready();
+        used_ += (g.getSize() + 63) & ~size_t(63);
+    } catch (const Xbyak::Error&) {
+        used_ = kArenaBytes;  // out of space: the rest stays threaded
+        return;
+    }
+    for (uint32_t k = 0; k < n; ++k)
+        if (entries[k]) {
+            first[k].entry = reinterpret_cast<Handler>(const_cast<uint8_t*>(entries[k]));
+            ++slots_;
+        }
+}
+
+}  // namespace niclab::core

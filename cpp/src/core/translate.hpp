@@ -1,0 +1,64 @@
+#pragma once
+// Translated blocks: a block (block.cpp) as host code (x86-64, assembled with Xbyak),
+// entered where its threaded code was (each translated slot's Insn::entry). The code does
+// what the threaded forms do (execute.cpp, Cpu::block_next, Cpu::chain_to) and nothing
+// else, with each slot's operands as constants instead of loads from the slot and no
+// indirect jump from one slot to the next: an `addi` is three host instructions, not ten.
+// Translated are register-only instructions but the multiply-highs, divisions and
+// remainders; loads and stores on their fast path (an SRAM access that hits the D-cache);
+// the step into the next fetch line on an I-cache hit; and a block's closing branch or
+// jump with its chain into the next block. Every other path - a D-cache or I-cache miss,
+// a device, a store into code, a misaligned address, the D-cache off, the horizon - goes
+// to the threaded form or leaves the block exactly as it does, with the same arguments
+// (the Cpu, the slot, its pc), so the counters, the cache statistics and every access
+// are where they were: translation changes the host code, never a result
+// (BlockDispatch compares translated, threaded and per-instruction runs to the cycle).
+//
+// The code lives with a code pool (code_pool.hpp), as long as it does: only pages the pool
+// shares are translated, once for every core that runs them. A core's private copy of a
+// page keeps the code of the blocks it copied (whose slots it holds unchanged) until a
+// store forgets them, and builds its own blocks threaded, as cores without a pool do.
+#include <cstddef>
+#include <cstdint>
+
+namespace niclab::core {
+
+class Cpu;
+struct Insn;
+
+class Translator {
+public:
+    Translator();
+    ~Translator();
+    Translator(const Translator&) = delete;
+    Translator& operator=(const Translator&) = delete;
+
+    // The block just built at `first` (block.cpp: its n slots' entries are their threaded
+    // forms), bit k of `line_ends` set when slot k is the last of its fetch line. Sets the
+    // entry of each slot it translated; leaves everything as it was once its space is used up.
+    void translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t line_ends);
+    size_t code_bytes() const { return used_; }
+    uint64_t slots_translated() const { return slots_; }
+
+private:
+    // Where the code reads the core's state: byte offsets into the Cpu, the same for
+    // every core (found from the first one translated for).
+    struct Layout {
+        int32_t x, pc, cycle, limit, instret, chain_left, branch_penalty;
+        int32_t sram_data, sram_size, cached_base, fast_size, dcache_on, dline_shift;
+        int32_t code_pages, resident, dirty, accesses;
+        int32_t fetch_line, fetch_shift, fetch_base, fetch_page, fetch_page_offset, fetch_cached, icache_on;
+        int32_t icache_resident, icache_accesses;
+        bool ok = false;
+    };
+    void find_layout(const Cpu& cpu);
+
+    static constexpr size_t kArenaBytes = size_t(8) << 20;  // reserved; pages come as used
+    uint8_t* arena_ = nullptr;
+    size_t used_ = 0;
+    uint64_t slots_ = 0;
+    bool laid_out_ = false;
+    Layout layout_{};
+};
+
+}  // namespace niclab::core
