@@ -37,7 +37,6 @@ public:
     // forms), bit k of `line_ends` set when slot k is the last of its fetch line. Sets the
     // entry of each slot it translated; leaves everything as it was once its space is used up.
     void translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t line_ends);
-    size_t code_bytes() const { return used_; }
     uint64_t slots_translated() const { return slots_; }
 
 private:
