@@ -1,6 +1,7 @@
 #include "niclab/systems/seastar/rx_dma.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "niclab/net/crc.hpp"
@@ -40,6 +41,7 @@ void RxDma::reset() {
         s.buffer = buffer;
         s.deposits = std::move(deposits);
     }
+    busy_ = 0;
     host_write_free_ = kernel_.now();
     set_refused(false);
     exhaustion_signalled_ = false;
@@ -97,7 +99,10 @@ bool RxDma::write(uint32_t offset, uint32_t value) {
             return true;
         case NICLAB_RXDMA_CPL_HEAD:
             cpls_.head = value % NICLAB_DMA_FIFO_ENTRIES;
-            for (uint32_t i = 0; i < slots_.size(); ++i) maybe_complete(slots_[i], i);  // some may wait for room
+            for (uint32_t b = busy_; b; b &= b - 1) {  // some may wait for room; in slot order
+                const uint32_t i = uint32_t(std::countr_zero(b));
+                maybe_complete(slots_[i], i);
+            }
             return true;
     }
     if (cmds_.contains(offset)) {
@@ -108,17 +113,22 @@ bool RxDma::write(uint32_t offset, uint32_t value) {
 }
 
 int RxDma::find_slot(uint32_t src, uint32_t message_id) const {
-    for (uint32_t i = 0; i < slots_.size(); ++i)
-        if (slots_[i].busy && slots_[i].src == src && slots_[i].message_id == message_id) return int(i);
+    const uint64_t k = key(src, message_id);
+    for (uint32_t b = busy_; b; b &= b - 1) {
+        const uint32_t i = uint32_t(std::countr_zero(b));
+        if (keys_[i] == k) return int(i);
+    }
     return -1;
 }
 
 int RxDma::allocate_slot(const net::PacketView& head) {
     if (events_.full()) return -1;
-    for (uint32_t i = 0; i < slots_.size(); ++i) {
+    const uint32_t all = uint32_t((uint64_t(1) << slots_.size()) - 1);
+    if (busy_ != all) {  // the lowest free slot
+        const uint32_t i = uint32_t(std::countr_one(busy_));
         Slot& s = slots_[i];
-        if (s.busy) continue;
-        s.busy = true;
+        busy_ |= 1u << i;
+        keys_[i] = key(head.src, head.message_id);
         s.src = head.src;
         s.message_id = head.message_id;
         s.bytes = head.message_bytes;
@@ -193,7 +203,7 @@ void RxDma::take_commands() {
     for (; cmds_.head != cmds_.tail; cmds_.head = cmds_.next(cmds_.head)) {
         const uint32_t* c = cmds_.entry(cmds_.head);
         uint32_t index = c[NICLAB_RXCMD_SLOT];
-        if (index >= slots_.size() || !slots_[index].busy || slots_[index].end_seen) continue;  // firmware bug: ignored
+        if (index >= slots_.size() || !busy(index) || slots_[index].end_seen) continue;  // firmware bug: ignored
         Slot& s = slots_[index];
         Deposit d{c[NICLAB_RXCMD_DISCARD], c[NICLAB_RXCMD_LENGTH], c[NICLAB_RXCMD_TAG],
                   (uint64_t(c[NICLAB_RXCMD_ADDR_HI]) << 32) | c[NICLAB_RXCMD_ADDR_LO],
@@ -266,7 +276,7 @@ bool RxDma::wanted_more(const Slot& s) {
 }
 
 void RxDma::maybe_complete(Slot& s, uint32_t index) {
-    if (!s.busy || !s.end_seen || !s.tail_seen || s.consumed != s.bytes) return;
+    if (!busy(index) || !s.end_seen || !s.tail_seen || s.consumed != s.bytes) return;
     if (cpls_.full()) return;  // retried when the firmware frees a completion entry
     fold_crc(s);
     uint32_t status = NICLAB_DMA_OK;
@@ -281,7 +291,7 @@ void RxDma::maybe_complete(Slot& s, uint32_t index) {
     cpl[NICLAB_CPL_SLOT] = index;
     cpl[NICLAB_CPL_SRC] = s.src;
     cpls_.tail = cpls_.next(cpls_.tail);
-    s.busy = false;
+    busy_ &= ~(1u << index);
     // Published (tail and interrupt) when the engine's writes to host memory have landed;
     // host_write_free_ only grows, so completions are published in order.
     Time visible = std::max(host_write_free_, kernel_.now());

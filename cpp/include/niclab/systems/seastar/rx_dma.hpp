@@ -59,7 +59,6 @@ private:
         bool end;
     };
     struct Slot {
-        bool busy = false;
         uint32_t src = 0, message_id = 0;
         uint64_t bytes = 0;          // message length
         uint64_t arrived = 0;        // bytes received
@@ -99,6 +98,14 @@ private:
     nic::DeviceRing cmds_;
     nic::DeviceRing cpls_;
     std::array<Slot, NICLAB_RXDMA_SLOTS> slots_;
+    // Which slots hold a message (bit i: slot i) and whose (source << 32 | message id):
+    // every packet looks its slot up here, in a few host cache lines, rather than in each
+    // slot's own (on a large system those were a host cache miss apiece).
+    static_assert(NICLAB_RXDMA_SLOTS <= 32);
+    uint32_t busy_ = 0;
+    std::array<uint64_t, NICLAB_RXDMA_SLOTS> keys_{};
+    bool busy(uint32_t index) const { return busy_ >> index & 1; }
+    static uint64_t key(uint32_t src, uint32_t message_id) { return uint64_t(src) << 32 | message_id; }
     sim::ZeroPages buffers_;   // the slots' buffers, resident once a message has used them
     Time host_write_free_{};   // the engine's last write to host memory lands then
     // The completion tail the firmware sees: a completion becomes visible only once the
