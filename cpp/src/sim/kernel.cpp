@@ -93,9 +93,10 @@ void pop_event(std::vector<T>& heap, Compare later) {
 void Kernel::reset_queues(size_t count) {
     queues_.assign(count, {});
     leaves_ = std::bit_ceil(count);
+    node_next_at_.assign(leaves_, Time::max());
     tops_.assign(leaves_, kNoEntry);
-    win_.assign(2 * leaves_, Win{Time::max(), 0});
-    for (size_t i = 0; i < leaves_; ++i) win_[leaves_ + i].q = uint32_t(i);
+    win_.assign(2 * leaves_, 0);
+    for (size_t i = 0; i < leaves_; ++i) win_[leaves_ + i] = uint32_t(i);
     for (size_t p = leaves_ - 1; p >= 1; --p) win_[p] = win_[2 * p];  // all empty: any
 }
 
@@ -111,21 +112,21 @@ void Kernel::reset_queues(size_t count) {
 }
 
 // Whether queue a's first event comes before queue b's: by their times where they differ
-// (in the tree's entries), else by their keys. Two empty queues (most of a small system's
-// leaves) tie at never: a, without comparing their keys field by field.
-inline bool Kernel::before(const Win& a, const Win& b) const {
-    if (a.at != b.at) return a.at < b.at;
-    if (a.at == Time::max() && tops_[b.q].slot == UINT32_MAX) return true;
-    return !later(tops_[a.q], tops_[b.q]);
+// (dense, in node_next_at_), else by their keys. Two empty queues (most of a small
+// system's leaves) tie at never: a, without comparing their keys field by field.
+inline bool Kernel::before(uint32_t a, uint32_t b) const {
+    const Time ta = node_next_at_[a], tb = node_next_at_[b];
+    if (ta != tb) return ta < tb;
+    if (ta == Time::max() && tops_[b].slot == UINT32_MAX) return true;
+    return !later(tops_[a], tops_[b]);
 }
 
 // Up from queue i's leaf while its top wins: above an entry another queue still wins, nothing changes.
 inline void Kernel::tree_earlier(size_t i) {
-    const Win me = win_[leaves_ + i];
     for (size_t p = (leaves_ + i) >> 1; p >= 1; p >>= 1) {
-        const Win w = win_[p];
-        if (w.q != i && before(w, me)) return;
-        win_[p] = me;
+        const uint32_t w = win_[p];
+        if (w != i && before(w, uint32_t(i))) return;
+        win_[p] = uint32_t(i);
     }
 }
 
@@ -133,10 +134,9 @@ inline void Kernel::tree_earlier(size_t i) {
 // nor is queue i's, nothing changes.
 void Kernel::tree_later(size_t i) {
     for (size_t p = (leaves_ + i) >> 1; p >= 1; p >>= 1) {
-        const Win& a = win_[2 * p];
-        const Win& b = win_[2 * p + 1];
-        const Win w = before(a, b) ? a : b;
-        if (w.q == win_[p].q && w.q != i) return;
+        const uint32_t a = win_[2 * p], b = win_[2 * p + 1];
+        const uint32_t w = before(a, b) ? a : b;
+        if (w == win_[p] && w != i) return;
         win_[p] = w;
     }
 }
@@ -645,7 +645,7 @@ void Kernel::note_node_reach(uint32_t node) {
 // The inputs of a node's own_at_ and at_router_ entries, each set here (and its delays
 // in set_router_delay and set_nic_delay) and nowhere else.
 inline void Kernel::set_node_next(size_t i, Time t) {
-    win_[leaves_ + i].at = t;
+    node_next_at_[i] = t;
     refresh_node_bounds(i / 2);  // the index of no node's queue, the last, is past every node's
 }
 
@@ -656,7 +656,7 @@ inline void Kernel::set_node_reach(uint32_t node, Time t) {
 
 inline void Kernel::refresh_node_bounds(uint32_t b) {
     if (b >= own_at_.size()) return;
-    const Time nic = node_next_at(2 * size_t(b)), router = node_next_at(2 * size_t(b) + 1);
+    const Time nic = node_next_at_[2 * size_t(b)], router = node_next_at_[2 * size_t(b) + 1];
     own_at_[b] = std::min(nic, plus(router, router_delay(b)));
     if (b >= at_router_.size()) return;
     const Time x = nic_delay_[b];  // sized with at_router_ (set_lookahead)
@@ -850,7 +850,7 @@ void Kernel::drive_runnables(Time horizon) {
 bool Kernel::fire_next(Time until) {
     const Entry e = first_event();
     if (queue_empty() || e.time > until) return false;
-    const size_t i = win_[1].q;
+    const size_t i = win_[1];
     pop_event(queues_[i], Later{});
     Slot& slot = slots_[e.slot];
     now_ = floor_ = e.time;

@@ -400,9 +400,9 @@ private:
     // none), kept in a dense array: the neighbour bound reads six nodes' per core run, and
     // at 2,048 nodes chasing each node's heap for them missed the cache (a fifth of a
     // halo's time).
-    Time node_next(uint32_t owner) const { return node_next_at(node_index(owner)); }
+    Time node_next(uint32_t owner) const { return node_next_at_[node_index(owner)]; }
     // Node n's next event of either kind: what reaches its neighbours a lookahead on.
-    Time node_next_any(uint32_t n) const { return std::min(node_next_at(2 * size_t(n)), node_next_at(2 * size_t(n) + 1)); }
+    Time node_next_any(uint32_t n) const { return std::min(node_next_at_[2 * size_t(n)], node_next_at_[2 * size_t(n) + 1]); }
     // What bounds node n's cores: its NIC's next event, or its router's plus the router
     // delay (own_at_, kept with at_router_).
     Time own_bound(uint32_t n) const { return own_at_[n]; }
@@ -412,7 +412,7 @@ private:
     // A router event of `node` at `at`, scheduled by its NIC or a core of it: sooner than
     // the NIC delay, a logic_error if a core it reaches may have run past it.
     void check_nic_event(Time at, uint32_t node) const;
-    // An owner's place in the per-owner arrays (queues_, the leaves of win_): node n's NIC at
+    // An owner's place in the per-owner arrays (queues_, node_next_at_): node n's NIC at
     // 2n, its router at 2n + 1, events of no node (or of a node past the last) last;
     // without lookahead, the one queue.
     size_t node_index(uint32_t owner) const {
@@ -478,25 +478,16 @@ private:
     // per message, and each node's next event was kept in a second heap of its own.
     std::vector<std::vector<Entry>> queues_;
     std::vector<Entry> tops_;
-    // A tree entry: the queue that wins below it and that queue's top's time, so a walk up
-    // the tree compares times it reads beside the path, not in a line of its own per queue
-    // (at 2,048 nodes those reads missed the host's L2 cache several times a walk). The
-    // leaf of queue i, win_[leaves_ + i], holds its next event's time (node_next).
-    struct Win {
-        Time at;
-        uint32_t q;
-    };
-    std::vector<Win> win_;
+    std::vector<uint32_t> win_;
     size_t leaves_ = 0;  // a power of two, at least the queues' count
     static constexpr Entry kNoEntry{Time::max(), Time::max(), UINT64_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-    const Entry& first_event() const { return tops_[win_[1].q]; }
+    const Entry& first_event() const { return tops_[win_[1]]; }
     bool queue_empty() const { return first_event().slot == UINT32_MAX; }
-    Time node_next_at(size_t i) const { return win_[leaves_ + i].at; }
     void reset_queues(size_t count);
     void enqueue(size_t i, const Entry& e);
     void tree_earlier(size_t i);  // queue i's top came sooner
     void tree_later(size_t i);    // queue i's top came later, or it emptied
-    bool before(const Win& a, const Win& b) const;
+    bool before(uint32_t a, uint32_t b) const;
     std::vector<Slot> slots_;
     uint32_t free_head_ = UINT32_MAX;
     std::vector<Runnable*> runnables_;  // all, in registration order
@@ -530,6 +521,7 @@ private:
     size_t clock_leaves_ = 0;  // a power of two, or 0 before the first runnable
     void set_clock(uint64_t order, Time at);
     void drop_clock(const Runnable* r) { set_clock(r->order_, Time::max()); }
+    std::vector<Time> node_next_at_;  // per leaf of the queues' tree: its top's time (node_next)
     // With neighbours named, per node b: what b can do next as its router sees it - its
     // router's next event, its NIC's and its cores' a NIC delay on. A lookahead or two on,
     // it bounds the cores b reaches. far_bound reads it for six to two dozen nodes at every
