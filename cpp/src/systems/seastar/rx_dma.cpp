@@ -129,8 +129,6 @@ int RxDma::allocate_slot(const net::PacketView& head) {
         Slot& s = slots_[i];
         busy_ |= 1u << i;
         keys_[i] = key(head.src, head.message_id);
-        s.src = head.src;
-        s.message_id = head.message_id;
         s.bytes = head.message_bytes;
         s.arrived = s.consumed = s.deposited = 0;
         s.crc = s.expected_crc = s.crc_pending = 0;
@@ -289,7 +287,7 @@ void RxDma::maybe_complete(Slot& s, uint32_t index) {
     cpl[NICLAB_CPL_STATUS] = status;
     cpl[NICLAB_CPL_BYTES] = uint32_t(s.deposited);
     cpl[NICLAB_CPL_SLOT] = index;
-    cpl[NICLAB_CPL_SRC] = s.src;
+    cpl[NICLAB_CPL_SRC] = uint32_t(keys_[index] >> 32);
     cpls_.tail = cpls_.next(cpls_.tail);
     busy_ &= ~(1u << index);
     // Published (tail and interrupt) when the engine's writes to host memory have landed;

@@ -58,8 +58,7 @@ private:
         uint64_t addr;
         bool end;
     };
-    struct Slot {
-        uint32_t src = 0, message_id = 0;
+    struct Slot {  // whose message it holds: keys_
         uint64_t bytes = 0;          // message length
         uint64_t arrived = 0;        // bytes received
         uint64_t consumed = 0;       // bytes taken by deposit commands (written or discarded)
