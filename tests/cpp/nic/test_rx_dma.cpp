@@ -59,7 +59,7 @@ struct Event {
     std::vector<uint8_t> header;
 };
 struct Completion {
-    uint32_t tag, status, bytes, slot;
+    uint32_t tag, status, bytes, slot, src;
 };
 
 // Test suite names carry "dma" so `ctest -R dma` selects them.
@@ -107,7 +107,7 @@ protected:
     Completion completion(uint32_t index) {
         const uint32_t e = NICLAB_RXDMA_CPL_RING + index * NICLAB_RXDMA_CPL_BYTES;
         return {reg(e + 4 * NICLAB_CPL_TAG), reg(e + 4 * NICLAB_CPL_STATUS), reg(e + 4 * NICLAB_CPL_BYTES),
-                reg(e + 4 * NICLAB_CPL_SLOT)};
+                reg(e + 4 * NICLAB_CPL_SLOT), reg(e + 4 * NICLAB_CPL_SRC)};
     }
     size_t irq_count(uint32_t source) const {
         size_t n = 0;
@@ -287,6 +287,7 @@ TEST_F(rx_dma, InterleavedMessagesFromSeveralSourcesLandInTheirOwnBuffers) {
         ASSERT_LT(i, 3u);
         EXPECT_EQ(cpl.tag, 100 + i);
         EXPECT_EQ(cpl.bytes, data[i].size());
+        EXPECT_EQ(cpl.src, 20 + i);  // whose message it was, though the ids are alike
     }
 }
 
