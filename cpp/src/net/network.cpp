@@ -281,7 +281,15 @@ void Network::try_send(LinkId l) {
             --nic.tx_queued;
             const PacketHandle h = nic.tx_queue[v].pop(pool_);
             if (wormhole()) worm_advance(l, h, now, worm(h).credits);
-            else send(l, h, now);
+            else send(l, h, now, now);
+        }
+        // The cable is busy: with one vnet nothing can pass the queue's first, so it goes
+        // now, to start when the cable frees, with the events a wake-up then would make
+        // (an event per packet of a bulk transfer fewer).
+        while (nic.tx_queued > 0 && sends_ahead(l)) {
+            --nic.tx_queued;
+            const Time start = link.busy_until();
+            send(l, nic.tx_queue[0].pop(pool_), start, start);
         }
         if (nic.tx_queued == 0) return;
     } else {
@@ -315,7 +323,7 @@ void Network::try_send(LinkId l) {
             const Time ser = link.serialization(slot.header.length);
             const Time start = std::max(now, slot.tail_arrival - ser);
             stats_.max_queueing = std::max(stats_.max_queueing, now - slot.eligible_at);
-            send(l, h, start);
+            send(l, h, start, now);
             // The input buffer is free once the tail has left; the credit travels back
             // over the reverse cable.
             const LinkId in = r.in_link(r.buffer_port(uint32_t(b)));
@@ -341,7 +349,19 @@ void Network::wake(LinkId l) {
     }, from_owner(l), lane_);
 }
 
-void Network::send(LinkId l, PacketHandle h, Time start) {
+// The conditions under which a NIC's packet on a busy cable is sent ahead (try_send): one
+// vnet (else a later packet of a higher one would pass it), virtual cut-through, no
+// flow-control tokens (they would come before it on the cable), no head events at the far
+// NIC (a DS link's) and no capture (which sees transmissions in the order they start); and
+// in an event, not a core's run (kernel.hpp: key_made_at).
+bool Network::sends_ahead(LinkId l) const {
+    return params_.send_ahead && params_.vnets == 1 && !wormhole() && !tap_ && !links_[l].sends_flow_control() &&
+           !(ends_[l].to_side == Side::Nic && nics_[ends_[l].to].wants_heads) && !kernel_.in_core_run();
+}
+
+// Sends h on l from `start`; its events on the way are keyed as made at `made` (now, or
+// for a packet sent ahead the time a wake-up would have sent it).
+void Network::send(LinkId l, PacketHandle h, Time start, Time made) {
     PacketSlot& slot = pool_[h];
     const Transmission t = links_[l].transmit(start, slot.header, pool_.payload(h));
     stats_.retries += t.retries;
@@ -350,10 +370,10 @@ void Network::send(LinkId l, PacketHandle h, Time start) {
     slot.tail_arrival = t.tail_arrival;
     if (ends_[l].to_side == Side::Nic) {
         schedule_head(l, h, t.head_arrival);  // before the tail's event: it fires first on a tie
-        kernel_.schedule_at(t.tail_arrival, [this, l, h] { arrive_at_nic(l, h); }, to_node(l), lane_);
+        schedule_made(t.tail_arrival, made, [this, l, h] { arrive_at_nic(l, h); }, to_node(l));
     } else {
         slot.eligible_at = t.head_arrival + params_.router_delay;
-        kernel_.schedule_at(slot.eligible_at, [this, l, h] { arrive_at_router(l, h); }, to_owner(l), lane_);
+        schedule_made(slot.eligible_at, made, [this, l, h] { arrive_at_router(l, h); }, to_owner(l));
     }
 }
 

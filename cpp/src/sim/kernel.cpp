@@ -181,6 +181,11 @@ void Kernel::scheduled_in_past(Time at) const {
                            std::to_string(floor_.ps()) + " ps");
 }
 
+void Kernel::key_in_core_run() const {
+    throw std::logic_error("key_made_at in a core's run (node " + std::to_string(context_) + " at " +
+                           std::to_string(now_.ps()) + " ps): only an event may key what it will make later");
+}
+
 EventId Kernel::schedule_at(Time at, Callback cb, uint32_t node) {
     check_not_past(at);
     return insert(Entry{at, now_, seq_++ | (by_core_ ? kByCore : 0), plain(node), 0, 0}, std::move(cb), node);
@@ -198,13 +203,13 @@ void Kernel::set_lanes(bool on) {
     lanes_on_ = on;
 }
 
-EventId Kernel::schedule_in_lane_slow(Time at, SmallCall call, uint32_t node, Lane lane) {
+EventId Kernel::schedule_in_lane_slow(Time at, EventKey made, SmallCall call, uint32_t node, Lane lane) {
     check_not_past(at);
     // In order from the back: a lane's events mostly come in the order they fire. One that
     // would pass more than a few (a network's lane with many flows in it) waits in the heap
     // instead, with the same key: where an event waits never changes when it fires.
     LaneQueue& q = lanes_[lane];
-    const Entry key{at, now_, seq_++, plain(node), 0, 0};
+    const Entry key{at, made.made, made.seq, plain(node), 0, 0};
     size_t i = q.events.size();
     while (i > q.head && later(q.events[i - 1].key, key) && q.events.size() - i < kLaneReach) --i;
     if (i > q.head && later(q.events[i - 1].key, key)) return insert(key, Callback(call), node);

@@ -30,6 +30,7 @@ System::System(const SystemSpec& spec)
         net::NetworkParams np = model_.network_params(preset_);
         np.seed = spec.seed;
         np.credit_events = spec.credit_events;
+        np.send_ahead = spec.send_ahead;
         network_ = std::make_unique<net::Network>(
             kernel_, spec.topology_spec(model_.default_topology(spec.nodes, terminals_.ports), terminals_.ports), np);
     }

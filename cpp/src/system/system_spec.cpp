@@ -82,12 +82,15 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
         } else if (key == "credit_events") {
             if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
             s.credit_events = v.get<bool>();
+        } else if (key == "send_ahead") {
+            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
+            s.send_ahead = v.get<bool>();
         } else if (key == "lanes") {
             if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
             s.lanes = v.get<bool>();
         } else {
             throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology, "
-                                   "capture, lookahead, credit_events, lanes)");
+                                   "capture, lookahead, credit_events, send_ahead, lanes)");
         }
     }
     if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset
@@ -141,6 +144,7 @@ nlohmann::json SystemSpec::to_json() const {
     if (!firmware.empty()) j["firmware"] = firmware;
     if (!lookahead) j["lookahead"] = false;  // the older kernel, which can move some figures (system_spec.hpp)
     if (credit_events) j["credit_events"] = true;
+    if (!send_ahead) j["send_ahead"] = false;
     if (!lanes) j["lanes"] = false;
     return j;
 }

@@ -1,7 +1,11 @@
-// Credits kept as times (NetworkParams::credit_events off) against an event per credit
-// per hop: under contended random traffic every packet arrives at the same picosecond
-// and in the same order, and every link is busy for as long, with fewer events. The
-// NICs' transmit cables keep theirs as times too: a refused NIC is told at the same time.
+// Two ways the network spares events, each against the way it replaces, under contended
+// random traffic: every packet arrives at the same picosecond and in the same order,
+// every link is busy for as long, with fewer events.
+// - Credits kept as times (NetworkParams::credit_events off) against an event per credit
+//   per hop. The NICs' transmit cables keep theirs as times too: a refused NIC is told at
+//   the same time.
+// - A NIC's packet sent ahead on its busy cable (NetworkParams::send_ahead) against one
+//   waiting in the NIC's queue for the cable's wake-up.
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -26,9 +30,8 @@ struct Outcome {
 // that many events fall on one picosecond and their order decides.
 enum class Traffic { Random, Regular };
 
-Outcome run(const TopologySpec& spec, NetworkParams p, bool credit_events, bool lookahead, Traffic traffic) {
+Outcome run(const TopologySpec& spec, const NetworkParams& p, bool lookahead, Traffic traffic) {
     sim::Kernel k;
-    p.credit_events = credit_events;
     Network net(k, spec, p);
     if (lookahead) k.set_lookahead(net.lookahead(), net.nodes(), net.neighbours());
     auto nics = testing::make_nics(net);
@@ -66,10 +69,12 @@ Outcome run(const TopologySpec& spec, NetworkParams p, bool credit_events, bool 
     return o;
 }
 
-void same_times(const TopologySpec& spec, const NetworkParams& p, bool lookahead, Traffic traffic) {
+// `fewer` spares events that `more` fires.
+void same_times(const TopologySpec& spec, const NetworkParams& more, const NetworkParams& fewer, bool lookahead,
+                Traffic traffic) {
     SCOPED_TRACE(traffic == Traffic::Random ? "random traffic" : "regular traffic");
-    const Outcome events = run(spec, p, true, lookahead, traffic);
-    const Outcome times = run(spec, p, false, lookahead, traffic);
+    const Outcome events = run(spec, more, lookahead, traffic);
+    const Outcome times = run(spec, fewer, lookahead, traffic);
     ASSERT_EQ(times.deliveries.size(), events.deliveries.size());
     for (size_t i = 0; i < events.deliveries.size(); ++i)
         ASSERT_EQ(times.deliveries[i], events.deliveries[i]) << "delivery " << i;
@@ -77,11 +82,25 @@ void same_times(const TopologySpec& spec, const NetworkParams& p, bool lookahead
     EXPECT_EQ(times.refused, events.refused);
     EXPECT_TRUE(times.credits_back);
     EXPECT_TRUE(events.credits_back);
-    EXPECT_LT(times.events, events.events) << "credits as times should spare the events nobody waited for";
+    EXPECT_LT(times.events, events.events) << "the events nobody waited for should be spared";
+}
+
+NetworkParams with_credit_events(NetworkParams p) {
+    p.credit_events = true;
+    return p;
 }
 
 void same_times(const TopologySpec& spec, const NetworkParams& p, bool lookahead = false) {
-    for (Traffic traffic : {Traffic::Random, Traffic::Regular}) same_times(spec, p, lookahead, traffic);
+    for (Traffic traffic : {Traffic::Random, Traffic::Regular}) same_times(spec, with_credit_events(p), p, lookahead, traffic);
+}
+
+NetworkParams waiting_for_wake_ups(NetworkParams p) {
+    p.send_ahead = false;
+    return p;
+}
+
+void same_times_sent_ahead(const TopologySpec& spec, const NetworkParams& p, bool lookahead = false) {
+    for (Traffic traffic : {Traffic::Random, Traffic::Regular}) same_times(spec, waiting_for_wake_ups(p), p, lookahead, traffic);
 }
 
 NetworkParams contended(uint32_t vnets = 2) {
@@ -113,7 +132,7 @@ TEST(CreditsAsTimes, SameTimesWithCreditsInFlits) {
 // No router at all: every credit is a NIC's, and with two receive buffers per vnet the
 // senders are refused again and again and must hear of each return at its time.
 TEST(CreditsAsTimes, SameTimesOnDirectCablesWhereEveryCreditIsANics) {
-    EXPECT_GT(run(DirectCable{3}, contended(), false, false, Traffic::Random).refused, 0u)
+    EXPECT_GT(run(DirectCable{3}, contended(), false, Traffic::Random).refused, 0u)
         << "the test must make the NICs wait for credits";
     same_times(DirectCable{3}, contended(), true);
 }
@@ -134,6 +153,57 @@ TEST(CreditsAsTimes, AnUnknownLinkOrChannelIsANetworkErrorNamingIt) {
         FAIL() << "no error for a channel past the last";
     } catch (const NetworkError& e) {
         EXPECT_NE(std::string(e.what()).find("not a channel " + std::to_string(net.link(0).vcs())), std::string::npos) << e.what();
+    }
+}
+
+// One vnet (a second would let a later packet pass a queued one, so nothing is sent ahead
+// there): NICs refused for want of credits, bursts behind busy cables, on direct cables,
+// a mesh with the kernel's lookahead, and a torus with its dateline channels.
+TEST(SendAhead, SameTimesOnDirectCablesWithTheSendersRefused) {
+    EXPECT_GT(run(DirectCable{3}, contended(1), false, Traffic::Random).refused, 0u)
+        << "the test must make the NICs wait for credits";
+    same_times_sent_ahead(DirectCable{3}, contended(1), true);
+}
+
+TEST(SendAhead, SameTimesOnAMeshWithTheKernelsLookahead) { same_times_sent_ahead(Mesh3D{{4, 4, 2}, {}}, contended(1), true); }
+
+TEST(SendAhead, SameTimesOnATorusWithEventsPerCredit) {
+    same_times_sent_ahead(Mesh3D::red_storm(3, 3, 4), with_credit_events(contended(1)));
+}
+
+TEST(SendAhead, TwoVnetsWaitForTheWakeUp) {
+    const Outcome ahead = run(DirectCable{3}, contended(2), false, Traffic::Random);
+    const Outcome waiting = run(DirectCable{3}, waiting_for_wake_ups(contended(2)), false, Traffic::Random);
+    EXPECT_EQ(ahead.deliveries, waiting.deliveries);
+    EXPECT_EQ(ahead.events, waiting.events) << "with two vnets a packet on a busy cable must wait in its queue";
+}
+
+// Sent ahead, a packet's arrival keeps the place among the events of its time that the
+// wake-up at its start would have given it: after an event the receiving node had made
+// before that start (here one that counts the packets in), as without sending ahead.
+TEST(SendAhead, AnArrivalKeepsItsPlaceAfterEventsMadeBeforeItsStart) {
+    for (bool ahead : {true, false}) {
+        SCOPED_TRACE(ahead ? "sent ahead" : "waiting for the wake-up");
+        sim::Kernel k;
+        NetworkParams p;
+        p.send_ahead = ahead;
+        Network net(k, DirectCable{1}, p);
+        auto nics = testing::make_nics(net);
+        const Link& cable = net.link(net.injection_link(0));
+        const Time start = cable.serialization(64);  // the second packet's, behind the first
+        const Time arrival = start + cable.latency() + cable.serialization(64);
+        size_t counted = 99;
+        k.schedule_at(Time{}, [&] {
+            nics[0]->send(testing::make_frame<64>(0, 1, 1, 64));
+            nics[0]->send(testing::make_frame<64>(0, 1, 2, 64));
+        }, 0);
+        k.schedule_at(start - Time::ps(1), [&] {
+            k.schedule_at(arrival, [&] { counted = nics[1]->log.size(); }, 1);
+        }, 1);
+        k.run_until(Time::ms(1));
+        ASSERT_EQ(nics[1]->log.size(), 2u);
+        EXPECT_EQ(nics[1]->log[1].at, arrival);
+        EXPECT_EQ(counted, 1u) << "the second packet's arrival came before an event made before it started";
     }
 }
 

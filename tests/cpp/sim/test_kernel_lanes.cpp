@@ -232,5 +232,26 @@ TEST(SimKernelLanes, CancellingALanesFirstEventMovesItsPlaceInTheHeap) {
     EXPECT_EQ(order, (std::vector<int>{2, 3}));
 }
 
+// An event keyed as made later (key_made_at: net::Network sending a packet ahead on a busy
+// cable) fires after the events made before then and before those made then, in a lane
+// as in the heap.
+TEST(SimKernelLanes, AnEventKeyedAsMadeLaterFiresBeforeTheEventsMadeThen) {
+    for (bool lanes : {true, false}) {
+        SCOPED_TRACE(lanes ? "lanes" : "heap");
+        Kernel k;
+        k.set_lanes(lanes);
+        const Kernel::Lane lane = k.new_lane();
+        std::vector<char> order;
+        auto at50 = [&](char name) { return [&order, name] { order.push_back(name); }; };
+        k.schedule_at(Time::ns(0), [&] {
+            k.schedule_reserved(Time::ns(50), k.key_made_at(Time::ns(10)), at50('x'), 1, lane);
+        }, 0);
+        k.schedule_at(Time::ns(5), [&] { k.schedule_at(Time::ns(50), at50('z'), 1, lane); }, 0);
+        k.schedule_at(Time::ns(10), [&] { k.schedule_at(Time::ns(50), at50('y'), 1, lane); }, 0);
+        k.run_until(Time::max());
+        EXPECT_EQ(std::string(order.begin(), order.end()), "zxy");
+    }
+}
+
 }  // namespace
 }  // namespace niclab::sim

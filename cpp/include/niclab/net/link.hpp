@@ -145,6 +145,7 @@ public:
         if (fct_time_ > Time{}) [[unlikely]] count_flow_control(now, chars);  // character-coded links only
     }
 
+    bool sends_flow_control() const { return fct_time_ > Time{}; }
     uint32_t vcs() const { return vcs_; }
     uint32_t credits(uint32_t vc) const { return credits_[vc]; }
     uint32_t credits_per_vc() const { return credits_per_vc_; }

@@ -136,6 +136,10 @@ struct NetworkParams {
     // switching always uses it). On a bulk transfer this spares an event per packet at the
     // sender, whose credits come back while its NIC still has plenty.
     bool credit_events = false;
+    // A NIC's packet that finds its transmit cable busy is sent at once, to start when the
+    // cable frees, with the events a wake-up then would make (Network::sends_ahead says
+    // when that is exact). Off: it waits in the NIC's queue for that wake-up (to compare).
+    bool send_ahead = true;
 };
 
 struct NetworkStats {
@@ -279,7 +283,14 @@ private:
     void add_output_stages(const std::vector<std::vector<LinkId>>& out, uint32_t vcs);
     bool is_stage(uint32_t router) const { return router >= topology_routers_; }
     void try_send(LinkId l);
-    void send(LinkId l, PacketHandle h, Time start);
+    void send(LinkId l, PacketHandle h, Time start, Time made);
+    bool sends_ahead(LinkId l) const;
+    // An event of a packet's way on, in the network's lane, keyed as made at `made`.
+    template <typename F>
+    void schedule_made(Time at, Time made, F&& f, uint32_t node) {
+        if (made > kernel_.now()) kernel_.schedule_reserved(at, kernel_.key_made_at(made), std::forward<F>(f), node, lane_);
+        else kernel_.schedule_at(at, std::forward<F>(f), node, lane_);
+    }
     void arrive_at_router(LinkId l, PacketHandle h);
     void arrive_at_nic(LinkId l, PacketHandle h);
     // The head of h starts its way in over the receive cable l at head_arrival: endpoints

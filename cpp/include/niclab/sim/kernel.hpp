@@ -164,6 +164,23 @@ public:
     };
     EventKey reserve_key() { return EventKey{now_, seq_++ | (by_core_ ? kByCore : 0)}; }
     EventId schedule_reserved(Time at, EventKey key, Callback cb, uint32_t node);
+    // The same into a lane (where an event waits never changes when it fires).
+    template <typename F>
+    EventId schedule_reserved(Time at, EventKey key, F&& f, uint32_t node, Lane lane) {
+        if constexpr (SmallCall::fits<F>)
+            if (lane != kNoLane && lanes_on_ && awake_count_ == 0) return schedule_in_lane(at, key, SmallCall(f), node, lane);
+        return schedule_reserved(at, key, Callback(std::forward<F>(f)), node);
+    }
+    // The key of an event that an event at `made` (now or later) would make, placed before
+    // every other event made then: for a model that knows now what it will do at `made`
+    // (net::Network sending a packet on a busy cable when it frees). Only an event may
+    // take one (in_core_run() false): a core's place among events made later would depend
+    // on how far cores ran ahead.
+    EventKey key_made_at(Time made) {
+        if (by_core_) [[unlikely]] key_in_core_run();
+        return EventKey{std::max(made, now_), seq_++};
+    }
+    bool in_core_run() const { return by_core_; }
     // Whether an event of `node` at `at` with `key` would have fired by now: it is earlier,
     // or of now and ordered before the event firing. For reads made in events (a core's run
     // stops at its node's events, which are no longer there to stop it).
@@ -357,19 +374,23 @@ private:
     // Inline for the common case, an event later than every one already in its lane and
     // not its first: written at the end (the call was a third of scheduling one).
     EventId schedule_in_lane(Time at, SmallCall call, uint32_t node, Lane lane) {
+        return schedule_in_lane(at, EventKey{now_, seq_++}, call, node, lane);
+    }
+    EventId schedule_in_lane(Time at, EventKey key, SmallCall call, uint32_t node, Lane lane) {
         LaneQueue& q = lanes_[lane];
         if (at >= floor_ && q.events.size() > q.head && q.events.back().key.time < at) [[likely]] {
-            q.events.emplace_back().set(at, now_, seq_, node, call);
-            return lane_id(seq_++);
+            q.events.emplace_back().set(at, key.made, key.seq, node, call);
+            return lane_id(key.seq);
         }
-        return schedule_in_lane_slow(at, call, node, lane);
+        return schedule_in_lane_slow(at, key, call, node, lane);
     }
-    EventId schedule_in_lane_slow(Time at, SmallCall call, uint32_t node, Lane lane);
+    EventId schedule_in_lane_slow(Time at, EventKey key, SmallCall call, uint32_t node, Lane lane);
     void set_awake(Runnable* r, bool awake);
     void check_not_past(Time at) const {
         if (at < floor_) [[unlikely]] scheduled_in_past(at);
     }
-    [[noreturn, gnu::cold]] void scheduled_in_past(Time at) const;  // std::logic_error naming both times
+    [[noreturn, gnu::cold]] void scheduled_in_past(Time at) const;
+    [[noreturn, gnu::cold]] void key_in_core_run() const;  // std::logic_error  // std::logic_error naming both times
     void drop_dead_front(LaneQueue& lane);
     void drop_dead_front_slow(LaneQueue& lane);
     static constexpr size_t kLaneTrim = 1024;  // fired entries a lane keeps before it trims them

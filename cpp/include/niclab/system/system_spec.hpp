@@ -48,6 +48,11 @@ struct SystemSpec {
     // back, as before credits were kept as times (net::NetworkParams::credit_events). The
     // times are the same either way; kept to compare, and recorded by to_json() when on.
     bool credit_events = false;
+    // "send_ahead" (on by default): a NIC's packet that finds its cable busy is sent at
+    // once, to start when the cable frees (net::NetworkParams::send_ahead); `false` waits for
+    // a wake-up event then. The same times either way; kept to compare, and recorded by
+    // to_json() when off.
+    bool send_ahead = true;
     // "lanes" (on by default): a bulk transfer's packets fire as one train from the
     // network's kernel lane while the NIC cores sleep, instead of an event apiece through
     // the heap (sim::Kernel lanes, net::Network::lane). The same events at the
