@@ -19,14 +19,16 @@
 // (node 0's iterations), every ten seconds.
 //
 //   bench_scale [--nodes 64,512,2048] [--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]
-//               [--no-lookahead] [--credit-events] [--no-lanes]
+//               [--no-lookahead] [--credit-events] [--no-send-ahead] [--no-lanes]
 //
 // --red-storm adds Red Storm's 27 x 16 x 24 = 10,368 nodes (a torus in z), which is long;
 // above 2,048 nodes the NICs run `portals_redstorm` (go-back-N's peer table to 10,368).
 // --no-lookahead stops every core at every event (SystemSpec::lookahead false, the older
 // kernel), to compare; --credit-events makes an event of every credit a router gets back
-// (SystemSpec::credit_events); --no-lanes sends every event through the kernel's heap
-// (SystemSpec::lanes false). The halo's simulated times are the same either way ("sim us").
+// (SystemSpec::credit_events); --no-send-ahead has a NIC's packet on a busy cable wait
+// for the cable's wake-up (SystemSpec::send_ahead false); --no-lanes sends every event
+// through the kernel's heap (SystemSpec::lanes false). The halo's simulated times are the
+// same either way ("sim us").
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -77,6 +79,7 @@ struct Options {
     double max_gb = 16;
     bool lookahead = true;
     bool credit_events = false;
+    bool send_ahead = true;
     bool lanes = true;
 };
 
@@ -132,6 +135,7 @@ Figures run(const Shape& shape, const Options& o) {
     spec.nodes = shape.nodes();
     spec.lookahead = o.lookahead;
     spec.credit_events = o.credit_events;
+    spec.send_ahead = o.send_ahead;
     spec.lanes = o.lanes;
     // Go-back-N's peer table is indexed by node id: the default image's ends at 2,048.
     const char* image = spec.nodes > 2048 ? "/portals/portals_redstorm.elf" : "/portals/portals.elf";
@@ -240,10 +244,11 @@ Options parse(int argc, char** argv) {
         else if (a == "--red-storm") red_storm = true;
         else if (a == "--no-lookahead") o.lookahead = false;
         else if (a == "--credit-events") o.credit_events = true;
+        else if (a == "--no-send-ahead") o.send_ahead = false;
         else if (a == "--no-lanes") o.lanes = false;
         else {
             std::fprintf(stderr, "bench_scale: unknown argument '%s'\nusage: bench_scale [--nodes 64,512,2048] "
-                                 "[--iterations 10] [--size 1024] [--red-storm] [--max-gb 16] [--no-lookahead] [--credit-events] [--no-lanes]\n",
+                                 "[--iterations 10] [--size 1024] [--red-storm] [--max-gb 16] [--no-lookahead] [--credit-events] [--no-send-ahead] [--no-lanes]\n",
                          a.c_str());
             std::exit(2);
         }
@@ -257,9 +262,9 @@ Options parse(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
-    std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s%s%s\n", o.size,
+    std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s%s%s%s\n", o.size,
                 o.iterations, o.lookahead ? "" : ", no kernel lookahead", o.credit_events ? ", an event per credit" : "",
-                o.lanes ? "" : ", no kernel lanes");
+                o.send_ahead ? "" : ", no sending ahead", o.lanes ? "" : ", no kernel lanes");
     std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s %10s %15s\n", "nodes", "shape", "build s", "setup s", "halo s",
                 "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us", "events/msg", "runs/msg", "instr/msg",
                 "held n/nb/e %");

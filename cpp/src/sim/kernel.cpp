@@ -203,13 +203,13 @@ void Kernel::set_lanes(bool on) {
     lanes_on_ = on;
 }
 
-EventId Kernel::schedule_in_lane_slow(Time at, EventKey made, SmallCall call, uint32_t node, Lane lane) {
+EventId Kernel::schedule_in_lane_slow(Time at, EventKey reserved, SmallCall call, uint32_t node, Lane lane) {
     check_not_past(at);
     // In order from the back: a lane's events mostly come in the order they fire. One that
     // would pass more than a few (a network's lane with many flows in it) waits in the heap
     // instead, with the same key: where an event waits never changes when it fires.
     LaneQueue& q = lanes_[lane];
-    const Entry key{at, made.made, made.seq, plain(node), 0, 0};
+    const Entry key{at, reserved.made, reserved.seq, plain(node), 0, 0};
     size_t i = q.events.size();
     while (i > q.head && later(q.events[i - 1].key, key) && q.events.size() - i < kLaneReach) --i;
     if (i > q.head && later(q.events[i - 1].key, key)) return insert(key, Callback(call), node);

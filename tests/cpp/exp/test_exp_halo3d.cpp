@@ -95,6 +95,15 @@ TEST(Halo3d, CreditsAsTimesChangeNoTime) {
     expect_same_rows(times, events);
 }
 
+// A NIC's packets sent ahead on its busy cable (the default) or each waiting for the
+// cable's wake-up (net::NetworkParams::send_ahead), Portals firmware on a torus.
+TEST(Halo3d, SendingAheadChangesNoTime) {
+    system::SystemSpec ahead = seastars(27, {{"kind", "torus"}, {"dims", {3, 3, 3}}});
+    system::SystemSpec waiting = ahead;
+    waiting.send_ahead = false;
+    expect_same_rows(ahead, waiting);
+}
+
 // Every node takes its neighbours' faces through one receive queue (StarT-X JAM, the
 // T9000 VCP with several virtual links, the DSNIC driver) and hands each to its sender's
 // transport, with its own buffers: an unequal grid puts nodes out of step.

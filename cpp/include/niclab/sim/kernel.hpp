@@ -39,7 +39,8 @@
 // Events of one time are ordered by the time they were scheduled at, then by whether a
 // core scheduled them (after those an event scheduled), then by node, then by sequence,
 // in both modes; an event given a key reserved earlier (reserve_key) sorts as if it had
-// been scheduled then. A cross-node event scheduled inside the lookahead or a reach (a model
+// been scheduled then, and one keyed as made later (key_made_at) as if made then, before
+// everything else made then. A cross-node event scheduled inside the lookahead or a reach (a model
 // breaking its promise) is a logic_error naming both nodes, when a core it reaches may
 // already have run past it.
 //
@@ -384,13 +385,13 @@ private:
         }
         return schedule_in_lane_slow(at, key, call, node, lane);
     }
-    EventId schedule_in_lane_slow(Time at, EventKey key, SmallCall call, uint32_t node, Lane lane);
+    EventId schedule_in_lane_slow(Time at, EventKey reserved, SmallCall call, uint32_t node, Lane lane);
     void set_awake(Runnable* r, bool awake);
     void check_not_past(Time at) const {
         if (at < floor_) [[unlikely]] scheduled_in_past(at);
     }
-    [[noreturn, gnu::cold]] void scheduled_in_past(Time at) const;
-    [[noreturn, gnu::cold]] void key_in_core_run() const;  // std::logic_error  // std::logic_error naming both times
+    [[noreturn, gnu::cold]] void scheduled_in_past(Time at) const;  // std::logic_error naming both times
+    [[noreturn, gnu::cold]] void key_in_core_run() const;           // std::logic_error naming the node and time
     void drop_dead_front(LaneQueue& lane);
     void drop_dead_front_slow(LaneQueue& lane);
     static constexpr size_t kLaneTrim = 1024;  // fired entries a lane keeps before it trims them
