@@ -90,8 +90,12 @@ NetworkParams with_credit_events(NetworkParams p) {
     return p;
 }
 
+void same_times(const TopologySpec& spec, const NetworkParams& more, const NetworkParams& fewer, bool lookahead) {
+    for (Traffic traffic : {Traffic::Random, Traffic::Regular}) same_times(spec, more, fewer, lookahead, traffic);
+}
+
 void same_times(const TopologySpec& spec, const NetworkParams& p, bool lookahead = false) {
-    for (Traffic traffic : {Traffic::Random, Traffic::Regular}) same_times(spec, with_credit_events(p), p, lookahead, traffic);
+    same_times(spec, with_credit_events(p), p, lookahead);
 }
 
 NetworkParams waiting_for_wake_ups(NetworkParams p) {
@@ -100,7 +104,7 @@ NetworkParams waiting_for_wake_ups(NetworkParams p) {
 }
 
 void same_times_sent_ahead(const TopologySpec& spec, const NetworkParams& p, bool lookahead = false) {
-    for (Traffic traffic : {Traffic::Random, Traffic::Regular}) same_times(spec, waiting_for_wake_ups(p), p, lookahead, traffic);
+    same_times(spec, waiting_for_wake_ups(p), p, lookahead);
 }
 
 NetworkParams contended(uint32_t vnets = 2) {
