@@ -52,6 +52,17 @@ Time HyperTransportParams::read_stream_time(uint64_t bytes) const {
            transfer_time(bytes - request * dma_read_bytes);
 }
 
+ReadStreamClock::ReadStreamClock(const HyperTransportParams& p)
+    : p_(&p),
+      request_bytes_(p.dma_read_bytes.value()),
+      outstanding_(p.dma_outstanding_reads.value()),
+      request_time_(p.transfer_time(request_bytes_)),
+      end_(request_bytes_) {
+    // As read_stream_time: waves while N requests' link time does not cover a tag's wait.
+    waves_ = !(request_time_ * int64_t(outstanding_) >= p.dma_read_latency + request_time_);
+    next_wave_ = p.dma_read_latency + request_time_ - request_time_ * int64_t(outstanding_ - 1);
+}
+
 Time HyperTransport::free_at(Direction d, Channel c) const {
     return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)];
 }

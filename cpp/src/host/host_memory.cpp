@@ -33,8 +33,7 @@ template <class F>
 }
 }  // namespace
 
-void HostMemory::read(uint64_t addr, std::span<uint8_t> out) const {
-    settle();
+void HostMemory::read_across(uint64_t addr, std::span<uint8_t> out) const {
     by_page(addr, out.size(), [&](uint64_t number, uint64_t in_page, uint64_t done, uint64_t n) {
         const Page* page = find_page(number);
         if (!page) std::memset(out.data() + done, 0, n);
@@ -67,7 +66,7 @@ void HostMemory::write(uint64_t addr, std::span<const uint8_t> in) {
     land(addr, in);
 }
 
-void HostMemory::land(uint64_t addr, std::span<const uint8_t> in) {
+void HostMemory::land_across(uint64_t addr, std::span<const uint8_t> in) {
     by_page(addr, in.size(), [&](uint64_t number, uint64_t in_page, uint64_t done, uint64_t n) {
         copy_bytes(page_for_write(number).data() + in_page, in.data() + done, n);
         return true;

@@ -122,6 +122,8 @@ Network::Network(sim::Kernel& kernel, const TopologySpec& spec, const NetworkPar
     own_routers_ = n_routers > 0 && !wormhole() && routers_.size() == topology_routers_ &&
                    std::count(router_node_.begin(), router_node_.end(), sim::kNoNode) == 0;
     wakeup_pending_.assign(links_.size(), 0);
+    ahead_.assign(links_.size(), 0);
+    for (LinkId l = 0; l < links_.size(); ++l) refresh_ahead(l);
     returns_.assign(links_.size(), {});
     uint32_t returns = 0;
     for (LinkId l = 0; l < links_.size(); ++l) {
@@ -151,6 +153,7 @@ void Network::set_bit_error_rate(LinkId id, double ber) {
 
 void Network::set_tap(PacketTap* tap) {
     tap_ = tap;
+    for (LinkId l = 0; l < links_.size(); ++l) refresh_ahead(l);
     if (tap) keep_link_crcs();
 }
 
@@ -203,6 +206,7 @@ void Network::attach(NodeId node, NetworkEndpoint* endpoint) {
     if (node >= nics_.size()) throw NetworkError("attach: node " + std::to_string(node) + " does not exist");
     nics_[node].endpoint = endpoint;
     nics_[node].wants_heads = endpoint && endpoint->wants_heads();
+    refresh_ahead(nics_[node].rx_link);  // the cable into it: does its far end want heads?
     if (endpoint) endpoint_ready(node);
 }
 
@@ -354,9 +358,9 @@ void Network::wake(LinkId l) {
 // flow-control tokens (they would come before it on the cable), no head events at the far
 // NIC (a DS link's) and no capture (which sees transmissions in the order they start); and
 // in an event, not a core's run (kernel.hpp: key_made_at).
-bool Network::sends_ahead(LinkId l) const {
+bool Network::may_send_ahead(LinkId l) const {
     return params_.send_ahead && params_.vnets == 1 && !wormhole() && !tap_ && !links_[l].sends_flow_control() &&
-           !(ends_[l].to_side == Side::Nic && nics_[ends_[l].to].wants_heads) && !kernel_.in_core_run();
+           !(ends_[l].to_side == Side::Nic && nics_[ends_[l].to].wants_heads);
 }
 
 // Sends h on l from `start`; its events on the way are keyed as made at `made` (now, or

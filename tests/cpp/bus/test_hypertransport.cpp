@@ -240,6 +240,38 @@ TEST(HyperTransport, OutstandingReadsLimitAStreamToWavesOfRequests) {
     EXPECT_EQ(p.read_stream_time(64 * 10), p.transfer_time(64 * 10));
 }
 
+// A DMA engine's clock for its stream (ReadStreamClock) gives read_stream_time's values
+// for growing prefixes: packet by packet, in odd steps, repeated and across waves, with
+// and without waves, requests smaller or larger than the steps and rates that truncate.
+TEST(HyperTransport, AReadStreamClockGivesReadStreamTimeForEveryPrefix) {
+    struct Case {
+        uint64_t rate, request, outstanding;
+        Time latency;
+    };
+    const Case cases[] = {{2800, 64, 4, Time::ns(160)},  // the SeaStar preset: waves
+                          {1000, 64, 2, Time::ns(200)},  {1000, 64, 5, Time::ns(200)},  // waves / the link's rate
+                          {2800, 48, 3, Time::ns(97)},   {333, 128, 1, Time::ns(1)},
+                          {2800, 16, 7, Time::ns(160)},  {2800, 64, 1, Time{}}};
+    const uint64_t steps[] = {64, 1, 63, 100, 7, 0, 129, 64, 64, 1, 4096};
+    for (const Case& c : cases) {
+        HyperTransportParams p;
+        p.payload_mb_s = c.rate;
+        p.dma_read_bytes = c.request;
+        p.dma_outstanding_reads = c.outstanding;
+        p.dma_read_latency = c.latency;
+        for (uint64_t first : {uint64_t{0}, uint64_t{1}, uint64_t{64}}) {
+            ReadStreamClock clock(p);
+            uint64_t bytes = first;
+            for (int round = 0; round < 40; ++round)
+                for (uint64_t step : steps) {
+                    ASSERT_EQ(clock.at(bytes), p.read_stream_time(bytes))
+                        << bytes << " bytes, rate " << c.rate << ", requests of " << c.request << " x " << c.outstanding;
+                    bytes += step;
+                }
+        }
+    }
+}
+
 TEST(HyperTransport, BadParametersNameTheField) {
     sim::Kernel kernel;
     host::HostMemory memory;

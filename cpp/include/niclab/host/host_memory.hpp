@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "niclab/sim/copy_bytes.hpp"
+
 namespace niclab::host {
 
 class HostMemory {
@@ -30,9 +32,29 @@ public:
     void inbound_begins() { ++inbound_pending_; }
     void inbound_ends() { --inbound_pending_; }
     // A write of an inbound source landing (no landing of others first: it is one).
-    void land(uint64_t addr, std::span<const uint8_t> in);
+    // Inline for what a DMA engine moves, a packet's bytes in a page touched before: the
+    // page found among the remembered ones and the bytes copied (the calls and the walk
+    // over pages were half of landing a packet).
+    void land(uint64_t addr, std::span<const uint8_t> in) {
+        const uint64_t in_page = addr % kPageBytes;
+        if (in_page + in.size() <= kPageBytes) [[likely]]
+            if (Page* page = find_page(addr / kPageBytes)) [[likely]] {
+                sim::copy_bytes(page->data() + in_page, in.data(), in.size());
+                return;
+            }
+        land_across(addr, in);
+    }
 
-    void read(uint64_t addr, std::span<uint8_t> out) const;
+    void read(uint64_t addr, std::span<uint8_t> out) const {
+        settle();
+        const uint64_t in_page = addr % kPageBytes;
+        if (in_page + out.size() <= kPageBytes) [[likely]]
+            if (const Page* page = find_page(addr / kPageBytes)) [[likely]] {
+                sim::copy_bytes(out.data(), page->data() + in_page, out.size());
+                return;
+            }
+        read_across(addr, out);
+    }
     // The offset of the first byte from addr on that differs from `want`, or want.size()
     // if none does: received bytes checked where they lie, without copying them out.
     size_t mismatch(uint64_t addr, std::span<const uint8_t> want) const;
@@ -44,6 +66,8 @@ public:
     }
 
 private:
+    void land_across(uint64_t addr, std::span<const uint8_t> in);  // any pages, touched or not
+    void read_across(uint64_t addr, std::span<uint8_t> out) const;  // settled already
     void settle() const {
         if (inbound_pending_) [[unlikely]]
             for (Inbound* in : inbound_) in->land_due();

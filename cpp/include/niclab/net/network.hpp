@@ -284,7 +284,9 @@ private:
     bool is_stage(uint32_t router) const { return router >= topology_routers_; }
     void try_send(LinkId l);
     void send(LinkId l, PacketHandle h, Time start, Time made);
-    bool sends_ahead(LinkId l) const;
+    bool sends_ahead(LinkId l) const { return ahead_[l] && !kernel_.in_core_run(); }
+    bool may_send_ahead(LinkId l) const;  // what of sends_ahead changes only with set_tap or attach
+    void refresh_ahead(LinkId l) { ahead_[l] = may_send_ahead(l); }
     // An event of a packet's way on, in the network's lane, keyed as made at `made`.
     template <typename F>
     void schedule_made(Time at, Time made, F&& f, uint32_t node) {
@@ -363,6 +365,7 @@ private:
     std::vector<LinkEnds> ends_;
     std::vector<LinkId> reverse_;  // per link: the cable the other way (flow-control tokens)
     std::vector<uint8_t> wakeup_pending_;  // per link: a try_send is scheduled for busy_until
+    std::vector<uint8_t> ahead_;           // per link: may_send_ahead (read once a packet)
     // Per link, the credits on their way back (credits_as_times): a stretch of
     // credit_returns_ with room for a return per packet its far buffers hold, so that
     // keeping them allocates nothing.

@@ -45,10 +45,10 @@ bool TxDma::write(uint32_t offset, uint32_t value) {
     return false;  // the completion ring and the engine's indices are read-only
 }
 
-Time TxDma::data_ready(uint64_t bytes_into_message) const {
+Time TxDma::data_ready(uint64_t bytes_into_message) {
     // Host data streams in from the start the bus gave, as fast as the link and the
     // engine's outstanding reads allow.
-    return msg_.data_start + bus_.params().read_stream_time(bytes_into_message);
+    return msg_.data_start + msg_.stream.at(bytes_into_message);
 }
 
 void TxDma::try_start() {
@@ -83,6 +83,7 @@ void TxDma::try_start() {
     // The engine issues its read requests for the whole message at once (pipelined);
     // the data holds the bus's to-NIC response channel while it streams in.
     msg_.data_start = bus_.dma_read_stream(kernel_.now(), bytes);
+    msg_.stream = bus::ReadStreamClock(bus_.params());
     pump_event_ = kernel_.schedule_at(data_ready(std::min<uint64_t>(bytes, net::Packet::kMaxPayload)), [this] {
         pump_event_ = {};
         pump();

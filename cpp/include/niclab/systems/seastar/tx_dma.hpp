@@ -46,13 +46,14 @@ private:
         uint64_t cmd_offset = 0;              // bytes of it already read
         uint16_t sequence = 0;
         Time data_start{};                    // when host data starts streaming in (the bus says)
+        bus::ReadStreamClock stream;          // when each prefix of it is in, from data_start
         uint32_t status = 0;
     };
     void try_start();
     bool gather_packet(net::Packet& p);  // next packet's bytes from host memory
     void pump();                         // inject the next packet when its data is in
     void finish();
-    Time data_ready(uint64_t bytes_into_message) const;
+    Time data_ready(uint64_t bytes_into_message);  // asked in order: msg_.stream
     // Its pumps join its packets' events in the network's lane: one train (net::Network::lane).
     sim::Kernel::Lane lane() const { return port_ ? port_->lane() : sim::Kernel::kNoLane; }
 
