@@ -5,9 +5,12 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <deque>
+#include <memory>
 #include <new>
 
 #include "niclab/sim/kernel.hpp"
+#include "niclab/sim/ring_queue.hpp"
 
 #include "counting_new.hpp"
 
@@ -57,6 +60,65 @@ TEST(SimKernelNoAlloc, CounterSeesAllocations) {
     g_counting = false;
     delete g_sink;
     EXPECT_EQ(g_allocations, 1u);
+}
+
+}  // namespace
+}  // namespace niclab::sim
+
+namespace niclab::sim {
+namespace {
+
+// A queue that keeps up to `depth` entries in flight, `rounds` times over: what a host's
+// interrupts or a driver's commands do, message after message.
+template <typename Queue>
+uint64_t cycle(Queue& q, int depth, int rounds, uint64_t& next, uint64_t& expected) {
+    uint64_t wrong = 0;
+    for (int r = 0; r < rounds; ++r) {
+        for (int i = 0; i < depth; ++i) q.push_back(next++);
+        for (int i = 0; i < depth; ++i) {
+            wrong += q.front() != expected++;
+            q.pop_front();
+        }
+    }
+    return wrong;
+}
+
+// RingQueue (sim/ring_queue.hpp) keeps its order across its growth and its wrap, and
+// allocates nothing once it has held its most; std::deque, used the same way, does.
+TEST(SimRingQueueNoAlloc, AQueueInSteadyStateDoesNotAllocateWhereADequeDoes) {
+    uint64_t next = 0, expected = 0;
+    RingQueue<uint64_t> ring;
+    EXPECT_EQ(cycle(ring, 37, 3, next, expected), 0u);  // grows to 64 entries
+    g_counting = true;
+    g_allocations = 0;
+    EXPECT_EQ(cycle(ring, 5, 1000, next, expected), 0u);  // its front and back wrap many times
+    EXPECT_EQ(cycle(ring, 37, 100, next, expected), 0u);
+    g_counting = false;
+    EXPECT_EQ(g_allocations, 0u);
+    EXPECT_TRUE(ring.empty());
+
+    std::deque<uint64_t> deque;
+    next = expected = 0;
+    cycle(deque, 37, 3, next, expected);
+    g_counting = true;
+    g_allocations = 0;
+    EXPECT_EQ(cycle(deque, 5, 1000, next, expected), 0u);
+    g_counting = false;
+    EXPECT_GT(g_allocations, 0u);
+}
+
+// What an entry holds goes when it is popped, not when its place is reused.
+TEST(SimRingQueueNoAlloc, PoppingReleasesWhatTheEntryHeld) {
+    RingQueue<std::shared_ptr<int>> q;
+    auto held = std::make_shared<int>(7);
+    q.push_back(held);
+    q.push_back(std::make_shared<int>(8));
+    EXPECT_EQ(held.use_count(), 2);
+    EXPECT_EQ(*q.front(), 7);
+    q.pop_front();
+    EXPECT_EQ(held.use_count(), 1);
+    EXPECT_EQ(*q.front(), 8);
+    EXPECT_EQ(q.size(), 1u);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "niclab/host/interrupt.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "niclab/sim/ring_queue.hpp"
 
 namespace niclab::host {
 
@@ -115,7 +116,7 @@ private:
     FiberStackPool stacks_;
     std::vector<Core> cores_;
     std::deque<Process*> ready_[kPriorities];  // indexed by Priority: kernel, realtime, user
-    std::deque<PendingInterrupt> pending_interrupts_;
+    sim::RingQueue<PendingInterrupt> pending_interrupts_;
     sim::EventId dispatch_event_;
     sim::EventId interrupt_event_;
     Process* running_ = nullptr;

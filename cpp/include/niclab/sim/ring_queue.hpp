@@ -1,0 +1,43 @@
+#pragma once
+// A first-in first-out queue on a ring that grows to the most it has held and then
+// allocates nothing. std::deque, used as a queue, frees a block of entries when its front
+// has passed it and allocates another when its back fills one: a malloc and a free every
+// few dozen entries, in steady state, on the paths of every message (a host's interrupts,
+// a driver's commands on their way to the NIC).
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace niclab::sim {
+
+template <typename T>
+class RingQueue {
+public:
+    bool empty() const { return size_ == 0; }
+    size_t size() const { return size_; }
+    T& front() { return items_[head_]; }
+    const T& front() const { return items_[head_]; }
+    void push_back(T item) {
+        if (size_ == items_.size()) grow();
+        items_[(head_ + size_) & (items_.size() - 1)] = std::move(item);
+        ++size_;
+    }
+    void pop_front() {
+        items_[head_] = T{};  // what it holds goes now (a handler's captures), not when overwritten
+        head_ = (head_ + 1) & (items_.size() - 1);
+        --size_;
+    }
+
+private:
+    void grow() {  // a power of two, so a position wraps with a mask
+        std::vector<T> grown(std::max<size_t>(8, 2 * items_.size()));
+        for (size_t i = 0; i < size_; ++i) grown[i] = std::move(items_[(head_ + i) & (items_.size() - 1)]);
+        items_ = std::move(grown);
+        head_ = 0;
+    }
+    std::vector<T> items_;
+    size_t head_ = 0, size_ = 0;
+};
+
+}  // namespace niclab::sim
