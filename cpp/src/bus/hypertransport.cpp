@@ -45,7 +45,7 @@ Time HyperTransportParams::read_stream_time(uint64_t bytes) const {
     // the stream never stalls and only the link limits it; otherwise it arrives in waves
     // of N requests, one wave per L + t.
     const Time t = transfer_time(dma_read_bytes);
-    if (bytes == 0 || t * int64_t(dma_outstanding_reads) >= dma_read_latency + t) return transfer_time(bytes);
+    if (bytes == 0 || !read_waves()) return transfer_time(bytes);
     const uint64_t request = (bytes - 1) / dma_read_bytes;  // the request holding the last byte
     const uint64_t wave = request / dma_outstanding_reads, in_wave = request % dma_outstanding_reads;
     return (dma_read_latency + t) * int64_t(wave) + t * int64_t(in_wave) +
@@ -58,8 +58,7 @@ ReadStreamClock::ReadStreamClock(const HyperTransportParams& p)
       outstanding_(p.dma_outstanding_reads.value()),
       request_time_(p.transfer_time(request_bytes_)),
       end_(request_bytes_) {
-    // As read_stream_time: waves while N requests' link time does not cover a tag's wait.
-    waves_ = !(request_time_ * int64_t(outstanding_) >= p.dma_read_latency + request_time_);
+    waves_ = p.read_waves();
     next_wave_ = p.dma_read_latency + request_time_ - request_time_ * int64_t(outstanding_ - 1);
 }
 

@@ -83,6 +83,12 @@ struct HyperTransportParams {
     Time transfer_time(uint64_t bytes) const { return Time::ps(int64_t(bytes * 1'000'000 / payload_mb_s)); }
     // A DMA read stream's first `bytes`, measured from its first data: when they are in.
     Time read_stream_time(uint64_t bytes) const;
+    // The engine's tags run out before its first request's data is in: a stream comes in
+    // waves of dma_outstanding_reads requests (else only the link limits it).
+    bool read_waves() const {
+        const Time t = transfer_time(dma_read_bytes);
+        return t * int64_t(dma_outstanding_reads) < dma_read_latency + t;
+    }
 };
 
 // read_stream_time of one stream's growing prefixes, asked in order (a DMA engine asks
@@ -110,7 +116,7 @@ public:
 
 private:
     const HyperTransportParams* p_ = nullptr;
-    bool waves_ = false;              // the tags run out: the stream comes in waves
+    bool waves_ = false;              // read_waves()
     uint64_t request_bytes_ = 0, outstanding_ = 0;
     Time request_time_{}, next_wave_{};  // a request's link time; from a wave's last request to the next's first
     uint64_t end_ = 0;                // bytes up to the end of the current request

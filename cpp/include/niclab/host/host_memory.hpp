@@ -36,24 +36,18 @@ public:
     // page found among the remembered ones and the bytes copied (the calls and the walk
     // over pages were half of landing a packet).
     void land(uint64_t addr, std::span<const uint8_t> in) {
-        const uint64_t in_page = addr % kPageBytes;
-        if (in_page + in.size() <= kPageBytes) [[likely]]
-            if (Page* page = find_page(addr / kPageBytes)) [[likely]] {
-                sim::copy_bytes(page->data() + in_page, in.data(), in.size());
-                return;
-            }
-        land_across(addr, in);
+        if (uint8_t* at = in_one_page(addr, in.size())) [[likely]]
+            sim::copy_bytes(at, in.data(), in.size());
+        else
+            land_across(addr, in);
     }
 
     void read(uint64_t addr, std::span<uint8_t> out) const {
         settle();
-        const uint64_t in_page = addr % kPageBytes;
-        if (in_page + out.size() <= kPageBytes) [[likely]]
-            if (const Page* page = find_page(addr / kPageBytes)) [[likely]] {
-                sim::copy_bytes(out.data(), page->data() + in_page, out.size());
-                return;
-            }
-        read_across(addr, out);
+        if (const uint8_t* at = in_one_page(addr, out.size())) [[likely]]
+            sim::copy_bytes(out.data(), at, out.size());
+        else
+            read_across(addr, out);
     }
     // The offset of the first byte from addr on that differs from `want`, or want.size()
     // if none does: received bytes checked where they lie, without copying them out.
@@ -66,6 +60,13 @@ public:
     }
 
 private:
+    // Where [addr, addr + n) lies if it is inside one touched page; else null.
+    uint8_t* in_one_page(uint64_t addr, uint64_t n) const {
+        const uint64_t in_page = addr % kPageBytes;
+        if (in_page + n > kPageBytes) return nullptr;
+        Page* page = find_page(addr / kPageBytes);
+        return page ? page->data() + in_page : nullptr;
+    }
     void land_across(uint64_t addr, std::span<const uint8_t> in);  // any pages, touched or not
     void read_across(uint64_t addr, std::span<uint8_t> out) const;  // settled already
     void settle() const {

@@ -30,8 +30,8 @@
 #include "niclab/msg/portals/library.hpp"
 #include "niclab/msg/portals/nal.hpp"
 #include "niclab/nic/mailbox_producer.hpp"
-#include "niclab/systems/seastar/seastar_nic.hpp"
 #include "niclab/sim/ring_queue.hpp"
+#include "niclab/systems/seastar/seastar_nic.hpp"
 
 namespace niclab::seastar {
 
@@ -148,7 +148,7 @@ private:
     uint32_t eq_entries_ = 0, eq_head_ = 0;
 
     std::optional<nic::MailboxProducer> commands_;  // once the mailbox is found
-    sim::RingQueue<Command> outbox_;        // commands waiting for their time or for room
+    sim::RingQueue<Command> outbox_;    // commands waiting for their time or for room
     bool flush_scheduled_ = false;
     bool init_pending_ = true;
 
