@@ -1,14 +1,12 @@
 #include "niclab/host/condition.hpp"
 
-#include <algorithm>
-
 #include "niclab/host/host_cpu.hpp"
 #include "niclab/host/process.hpp"
 
 namespace niclab::host {
 
 Condition::~Condition() {
-    for (Process* p : waiters_) p->waiting_on_ = nullptr;
+    for (; !waiters_.empty(); waiters_.pop_front()) waiters_.front()->waiting_on_ = nullptr;
 }
 
 void Condition::add(Process& p) {
@@ -17,7 +15,7 @@ void Condition::add(Process& p) {
 }
 
 void Condition::remove(Process& p) {
-    waiters_.erase(std::remove(waiters_.begin(), waiters_.end(), &p), waiters_.end());
+    waiters_.erase(&p);  // a process waits at most once
     p.waiting_on_ = nullptr;
 }
 
@@ -30,13 +28,9 @@ void Condition::notify_one() {
 }
 
 void Condition::notify_all() {
-    // Taken out first: a woken process may wait here again before this loop ends.
-    std::deque<Process*> woken;
-    woken.swap(waiters_);
-    for (Process* p : woken) {
-        p->waiting_on_ = nullptr;
-        p->cpu_.make_ready(*p);
-    }
+    // Only those waiting now: one that waits here again before this loop ends (none can:
+    // a woken process runs from a later event) joins behind them and is not woken.
+    for (size_t n = waiters_.size(); n > 0 && !waiters_.empty(); --n) notify_one();
 }
 
 }  // namespace niclab::host

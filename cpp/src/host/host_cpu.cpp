@@ -56,7 +56,7 @@ void HostCpu::admit(Process& p) {
 void HostCpu::forget(Process& p) {
     switch (p.state_) {
     case Process::State::ready:
-        erase_one(ready_[queue_of(p.priority_)], &p);
+        ready_[queue_of(p.priority_)].erase(&p);
         break;
     case Process::State::computing: {
         Core& c = cores_[p.core_];

@@ -11,10 +11,12 @@ bool g_counting = false;
 std::size_t g_allocations = 0;
 }  // namespace
 
-void* operator new(std::size_t n) {
+// Not inlined: GCC would otherwise see free() of a pointer from operator new at the
+// inlined call sites and warn of a mismatched pair (-Wmismatched-new-delete).
+[[gnu::noinline]] void* operator new(std::size_t n) {
     if (g_counting) ++g_allocations;
     if (void* p = std::malloc(n ? n : 1)) return p;
     throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }

@@ -36,14 +36,14 @@ TEST_F(Pair, PutWithAck) {
     EXPECT_EQ(put.hdr.uid, 100u);
     EXPECT_EQ(bits_of(put.hdr), 0x77u);
     EXPECT_EQ(put.dst, kTarget.nid);
-    EXPECT_EQ(put.payload, (std::vector<Region>{{0x1000, 24}}));
+    EXPECT_EQ(put.payload, (Regions{{0x1000, 24}}));
     EXPECT_EQ(put.length, 24u);
     EXPECT_NE(put.op, 0u);
     EXPECT_EQ(ini.status().messages_out, 1u);
 
     Receive r = tgt.parse(put.hdr, kInitiator.nid, at(2));
     EXPECT_EQ(r.action, Receive::Action::deposit);
-    EXPECT_EQ(r.regions, (std::vector<Region>{{0x5000, 24}}));
+    EXPECT_EQ(r.regions, (Regions{{0x5000, 24}}));
     EXPECT_EQ(r.mlength, 24u);
     EXPECT_EQ(r.entries_examined, 1u);
     std::optional<Send> ack = tgt.receive_done(r.op, true, at(3));
@@ -222,7 +222,7 @@ TEST_F(Pair, GetAndReply) {
     EXPECT_EQ(reply.hdr.offset, 0u);  // local offset of the target MD (not MANAGE_REMOTE)
     EXPECT_EQ(reply.hdr.dst_pid, kInitiator.pid);
     EXPECT_EQ(reply.dst, kInitiator.nid);
-    EXPECT_EQ(reply.payload, (std::vector<Region>{{0x5000, 16}}));
+    EXPECT_EQ(reply.payload, (Regions{{0x5000, 16}}));
     EXPECT_EQ(reply.length, 16u);
     EXPECT_EQ(tgt.md_local_offset(tmd), 16u);
     EXPECT_EQ(names(kinds(drain(tgt, tgt_eq))), "PTL_EVENT_GET_START");
@@ -235,7 +235,7 @@ TEST_F(Pair, GetAndReply) {
 
     Receive rr = ini.parse(reply.hdr, kTarget.nid, at(5));
     EXPECT_EQ(rr.action, Receive::Action::deposit);
-    EXPECT_EQ(rr.regions, (std::vector<Region>{{0x1000, 16}}));
+    EXPECT_EQ(rr.regions, (Regions{{0x1000, 16}}));
     EXPECT_EQ(rr.mlength, 16u);
     EXPECT_EQ(rr.entries_examined, 0u);
     EXPECT_EQ(names(kinds(drain(ini, ini_eq))), "PTL_EVENT_REPLY_START");
@@ -262,9 +262,9 @@ TEST_F(Pair, GetTruncatedAtTheTarget) {
     Receive r = tgt.parse(get.hdr, kInitiator.nid, at(2));
     ASSERT_TRUE(r.reply.has_value());
     EXPECT_EQ(r.reply->hdr.mlength, 10u);
-    EXPECT_EQ(r.reply->payload, (std::vector<Region>{{0x5000, 10}}));
+    EXPECT_EQ(r.reply->payload, (Regions{{0x5000, 10}}));
     Receive rr = ini.parse(r.reply->hdr, kTarget.nid, at(3));
-    EXPECT_EQ(rr.regions, (std::vector<Region>{{0x1000, 10}}));
+    EXPECT_EQ(rr.regions, (Regions{{0x1000, 10}}));
     ini.receive_done(rr.op, true, at(4));
     auto iev = drain(ini, ini_eq);
     ASSERT_EQ(iev.size(), 2u);
@@ -290,7 +290,7 @@ TEST_F(Pair, ReplyAtInitiatorLocalOffset) {
     Receive r = tgt.parse(get.hdr, kInitiator.nid, at(3));
     ASSERT_TRUE(r.reply.has_value());
     Receive rr = ini.parse(r.reply->hdr, kTarget.nid, at(4));
-    EXPECT_EQ(rr.regions, (std::vector<Region>{{0x1006, 10}}));
+    EXPECT_EQ(rr.regions, (Regions{{0x1006, 10}}));
     ini.receive_done(rr.op, true, at(5));
     auto iev = drain(ini, ini_eq);
     ASSERT_EQ(names(kinds(iev)), "PTL_EVENT_REPLY_START PTL_EVENT_REPLY_END");
@@ -395,7 +395,7 @@ TEST_F(Pair, IovecPutPayloadIsTheRegionsInOrder) {
     Send put = ini.put(imd, PTL_NOACK_REQ, kTarget, kPortal, 0, 0x77, 0, 0, at(1));
     EXPECT_EQ(put.hdr.length, 12u);
     EXPECT_EQ(put.length, 12u);
-    EXPECT_EQ(put.payload, (std::vector<Region>{{0x3000, 5}, {0x2000, 7}}));
+    EXPECT_EQ(put.payload, (Regions{{0x3000, 5}, {0x2000, 7}}));
 }
 
 TEST_F(Pair, IovecDepositSpansBoundariesAtAnOffset) {
@@ -406,9 +406,9 @@ TEST_F(Pair, IovecDepositSpansBoundariesAtAnOffset) {
                        kPortal, 0, 0x77, 0, 0, at(1));
     };
     Receive first = deliver(tgt, put_bytes(3), at(2));
-    EXPECT_EQ(first.regions, (std::vector<Region>{{0xA000, 3}}));
+    EXPECT_EQ(first.regions, (Regions{{0xA000, 3}}));
     Receive second = deliver(tgt, put_bytes(6), at(3));
-    EXPECT_EQ(second.regions, (std::vector<Region>{{0xA003, 1}, {0xB000, 4}, {0xC000, 1}}));
+    EXPECT_EQ(second.regions, (Regions{{0xA003, 1}, {0xB000, 4}, {0xC000, 1}}));
     EXPECT_EQ(second.mlength, 6u);
     EXPECT_EQ(tgt.md_local_offset(tmd), 9u);
 
@@ -416,7 +416,7 @@ TEST_F(Pair, IovecDepositSpansBoundariesAtAnOffset) {
     const ptl_handle_md_t imd = ini.md_bind(contiguous(0x1000, 7, 0, ini_eq), PTL_RETAIN);
     Receive g = tgt.parse(ini.get(imd, kTarget, kPortal, 0, 0x77, 0, at(4)).hdr, kInitiator.nid, at(5));
     ASSERT_TRUE(g.reply.has_value());
-    EXPECT_EQ(g.reply->payload, (std::vector<Region>{{0xC001, 7}}));
+    EXPECT_EQ(g.reply->payload, (Regions{{0xC001, 7}}));
 }
 
 TEST_F(Pair, IovecReplyDepositsAcrossRegions) {
@@ -424,9 +424,9 @@ TEST_F(Pair, IovecReplyDepositsAcrossRegions) {
     const ptl_handle_md_t imd = ini.md_bind(iovec_md({{0x3000, 2}, {0x4000, 3}}, 0, ini_eq), PTL_RETAIN);
     Receive r = tgt.parse(ini.get(imd, kTarget, kPortal, 0, 0x77, 0, at(1)).hdr, kInitiator.nid, at(2));
     ASSERT_TRUE(r.reply.has_value());
-    EXPECT_EQ(r.reply->payload, (std::vector<Region>{{0x5000, 5}}));
+    EXPECT_EQ(r.reply->payload, (Regions{{0x5000, 5}}));
     Receive rr = ini.parse(r.reply->hdr, kTarget.nid, at(3));
-    EXPECT_EQ(rr.regions, (std::vector<Region>{{0x3000, 2}, {0x4000, 3}}));
+    EXPECT_EQ(rr.regions, (Regions{{0x3000, 2}, {0x4000, 3}}));
 }
 
 // The same exchange twice gives identical events: nothing depends on addresses or

@@ -6,10 +6,14 @@
 #include <cstddef>
 #include <cstdlib>
 #include <deque>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "niclab/sim/kernel.hpp"
+#include "niclab/sim/recycling_map.hpp"
 #include "niclab/sim/ring_queue.hpp"
 
 #include "counting_new.hpp"
@@ -119,6 +123,80 @@ TEST(SimRingQueueNoAlloc, PoppingReleasesWhatTheEntryHeld) {
     EXPECT_EQ(held.use_count(), 1);
     EXPECT_EQ(*q.front(), 8);
     EXPECT_EQ(q.size(), 1u);
+}
+
+// erase takes out the first equal entry wherever it is (across the wrap too), the others
+// keeping their order, and says whether there was one.
+TEST(SimRingQueueNoAlloc, EraseTakesOutOneEntryAndKeepsTheOrder) {
+    RingQueue<int> q;
+    for (int i = 0; i < 6; ++i) q.push_back(i);
+    for (int i = 0; i < 5; ++i) q.pop_front();  // the next pushes wrap around the ring's end
+    for (int i = 6; i < 12; ++i) q.push_back(i);
+    EXPECT_TRUE(q.erase(8));
+    EXPECT_TRUE(q.erase(5));   // the front
+    EXPECT_TRUE(q.erase(11));  // the back
+    EXPECT_FALSE(q.erase(8));  // gone
+    EXPECT_FALSE(q.erase(42));
+    std::vector<int> left;
+    for (; !q.empty(); q.pop_front()) left.push_back(q.front());
+    EXPECT_EQ(left, (std::vector<int>{6, 7, 9, 10}));
+    EXPECT_FALSE(q.erase(6));  // an empty queue
+}
+
+// Things in flight, added and erased message after message: once the map has held its
+// most at once, it allocates nothing, and it finds, orders and erases as a std::map does.
+TEST(SimRecyclingMapNoAlloc, AMapOfThingsInFlightDoesNotAllocateInSteadyState) {
+    RecyclingMap<uint64_t, std::vector<int>> m;
+    uint64_t next = 1;
+    const auto round = [&](int in_flight) {
+        uint64_t wrong = 0;
+        for (int i = 0; i < in_flight; ++i) m.emplace(next + i, std::vector<int>(3, int(next + i)));
+        for (int i = in_flight; i-- > 0;) {  // completed newest first: erasures from the middle
+            auto it = m.find(next + i);
+            wrong += it == m.end() || it->second.size() != 3 || it->second[0] != int(next + i);
+            m.erase(it);
+        }
+        next += in_flight;
+        return wrong;
+    };
+    EXPECT_EQ(round(9), 0u);
+    EXPECT_EQ(m.size(), 0u);
+    g_counting = true;
+    g_allocations = 0;
+    for (int r = 0; r < 100; ++r) EXPECT_EQ(round(1 + r % 9), 0u);
+    g_counting = false;
+    // Only the values' own vectors allocate: one per entry added.
+    uint64_t added = 0;
+    for (int r = 0; r < 100; ++r) added += 1 + r % 9;
+    EXPECT_EQ(g_allocations, added);
+
+    m.emplace(7, {1});
+    m.emplace(3, {2});
+    m.emplace(5, {3});
+    m.emplace(3, {9});  // taken: as std::map::emplace, nothing changes
+    std::vector<uint64_t> keys;
+    for (auto it = m.begin(); it != m.end();) {
+        keys.push_back(it->first);
+        it = it->first == 5 ? m.erase(it) : std::next(it);
+    }
+    EXPECT_EQ(keys, (std::vector<uint64_t>{3, 5, 7}));
+    EXPECT_EQ(m.find(3)->second, std::vector<int>{2});
+    EXPECT_EQ(m.count(5), 0u);
+    EXPECT_EQ(m.erase(uint64_t(7)), 1u);
+    EXPECT_EQ(m.erase(uint64_t(7)), 0u);
+    EXPECT_EQ(m.size(), 1u);
+}
+
+// A std::map used the same way allocates at every insertion (so the test above can fail).
+TEST(SimRecyclingMapNoAlloc, AStdMapUsedTheSameWayAllocates) {
+    std::map<uint64_t, int> m;
+    for (uint64_t i = 0; i < 9; ++i) m.emplace(i, 0);
+    m.clear();
+    g_counting = true;
+    g_allocations = 0;
+    for (uint64_t i = 0; i < 9; ++i) m.emplace(i, 0);
+    g_counting = false;
+    EXPECT_EQ(g_allocations, 9u);
 }
 
 }  // namespace

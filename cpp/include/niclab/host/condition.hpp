@@ -5,7 +5,8 @@
 // moment, so wait for a state with ProcessContext::wait_for(condition, predicate).
 // Woken processes become ready at the notify's time and run when the CPU lets them.
 #include <cstddef>
-#include <deque>
+
+#include "niclab/sim/ring_queue.hpp"
 
 namespace niclab::host {
 
@@ -30,7 +31,9 @@ private:
     friend class HostCpu;
     void add(Process& p);
     void remove(Process& p);
-    std::deque<Process*> waiters_;  // FIFO: the longest waiter wakes first
+    // FIFO: the longest waiter wakes first. A ring, not a std::deque: a notify that took
+    // the deque out constructed a new one, an allocation, at every message's completion.
+    sim::RingQueue<Process*> waiters_;
 };
 
 }  // namespace niclab::host

@@ -17,7 +17,6 @@
 // the scheduler (kernel event callbacks), never from another fiber.
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "niclab/host/cpu_times.hpp"
@@ -115,7 +114,7 @@ private:
     HostConfig config_;
     FiberStackPool stacks_;
     std::vector<Core> cores_;
-    std::deque<Process*> ready_[kPriorities];  // indexed by Priority: kernel, realtime, user
+    sim::RingQueue<Process*> ready_[kPriorities];  // indexed by Priority: kernel, realtime, user
     sim::RingQueue<PendingInterrupt> pending_interrupts_;
     sim::EventId dispatch_event_;
     sim::EventId interrupt_event_;

@@ -28,6 +28,19 @@ public:
         head_ = (head_ + 1) & (items_.size() - 1);
         --size_;
     }
+    // Takes the first entry equal to `item` out of the queue, the others keeping their
+    // order (a process that leaves a run queue or a condition's waiters before its turn).
+    // False when there is none.
+    bool erase(const T& item) {
+        const size_t mask = items_.size() - 1;
+        size_t i = 0;
+        while (i < size_ && !(items_[(head_ + i) & mask] == item)) ++i;
+        if (i == size_) return false;
+        for (; i + 1 < size_; ++i) items_[(head_ + i) & mask] = std::move(items_[(head_ + i + 1) & mask]);
+        items_[(head_ + i) & mask] = T{};
+        --size_;
+        return true;
+    }
 
 private:
     void grow() {  // a power of two, so a position wraps with a mask

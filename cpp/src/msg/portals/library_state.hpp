@@ -4,7 +4,6 @@
 // library.cpp (the objects: event queues, match entries, memory descriptors) and
 // library_ops.cpp (data movement: put, get, parse and the completions).
 #include <cstdint>
-#include <map>
 #include <optional>
 
 #include "event_queue.hpp"
@@ -12,6 +11,7 @@
 #include "match_list.hpp"
 #include "memory_descriptor.hpp"
 #include "niclab/msg/portals/library.hpp"
+#include "niclab/sim/recycling_map.hpp"
 
 namespace niclab::portals {
 
@@ -52,9 +52,12 @@ struct Library::State {
     HandleTable<MatchEntry> mes;
     HandleTable<MemoryDescriptor> mds;
     PortalTable portals;
-    std::map<uint64_t, Operation> ops;
+    // Each message adds an operation (and an ack-requesting put or a get an awaiting
+    // entry) and its completion erases it: maps that reuse their nodes, so that costs no
+    // allocation once they have held their most.
+    sim::RecyclingMap<uint64_t, Operation> ops;
     uint64_t next_op = 1;
-    std::map<uint32_t, Awaiting> awaiting;
+    sim::RecyclingMap<uint32_t, Awaiting> awaiting;
     uint32_t next_cookie = 1;
     ptl_handle_md_t counted = PTL_INVALID_HANDLE;  // Library::take_counted
 

@@ -73,8 +73,8 @@ void MemoryDescriptor::count_operation() {
     if (md_.threshold > 0) --md_.threshold;
 }
 
-std::vector<Region> MemoryDescriptor::regions(ptl_size_t offset, ptl_size_t length) const {
-    std::vector<Region> out;
+Regions MemoryDescriptor::regions(ptl_size_t offset, ptl_size_t length) const {
+    Regions out;
     if (length == 0) return out;
     if (!(md_.options & PTL_MD_IOVEC)) {
         out.push_back({md_.start + offset, length});

@@ -70,7 +70,7 @@ public:
     void release() { --pending_; }
 
     // The host memory of bytes [offset, offset + length) in order; empty pieces left out.
-    std::vector<Region> regions(ptl_size_t offset, ptl_size_t length) const;
+    Regions regions(ptl_size_t offset, ptl_size_t length) const;
 
 private:
     ptl_md_t md_;

@@ -377,7 +377,7 @@ void AccelNal::announced(host::ProcessContext& ctx, uint32_t pending, uint32_t s
         return release(ctx, pending);
     }
     in_flight_[pending] = {deposit ? r.op : 0, false};
-    post(ctx, rx_words(pending, deposit ? r.regions : std::vector<Region>{}, r.mlength));
+    post(ctx, rx_words(pending, deposit ? r.regions : Regions{}, r.mlength));
 }
 
 void AccelNal::finish_receive(host::ProcessContext& ctx, uint64_t op, bool ok) {

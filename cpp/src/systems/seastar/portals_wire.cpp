@@ -51,7 +51,7 @@ MailboxWords tx_words(uint32_t pending, const Send& s) {
     return tx;
 }
 
-MailboxWords rx_words(uint32_t pending, const std::vector<Region>& regions, uint64_t mlength) {
+MailboxWords rx_words(uint32_t pending, const Regions& regions, uint64_t mlength) {
     MailboxWords rx{};
     rx[PTL_CMD_OP] = PTL_CMD_RX;
     rx[PTL_RX_PENDING] = pending;

@@ -171,7 +171,7 @@ void SsNal::flush_commands() {
     }
 }
 
-void SsNal::post_regions(uint32_t pending, const std::vector<Region>& regions, Time at) {
+void SsNal::post_regions(uint32_t pending, const Regions& regions, Time at) {
     if (regions.size() > PTL_MAX_SEGS)
         throw PortalsError(PTL_MD_ILLEGAL, "a message of " + std::to_string(regions.size()) +
                                                " regions; the firmware takes at most " + std::to_string(PTL_MAX_SEGS));
@@ -308,7 +308,7 @@ void SsNal::new_message(host::InterruptContext& ictx, uint32_t pending, uint32_t
         return release(ictx, pending);
     }
     in_flight_[pending] = {lib, deposit ? r.op : 0};
-    std::vector<Region> regions = deposit ? r.regions : std::vector<Region>{};
+    const Regions regions = deposit ? r.regions : Regions{};
     Words rx = rx_words(pending, regions, r.mlength);
     ictx.charge(post_cost() * commands_for(regions.size()));
     if (regions.size() > 1) {

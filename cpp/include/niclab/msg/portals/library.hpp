@@ -20,6 +20,8 @@
 #include <optional>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "niclab/fw/portals_fw.h"
 #include "niclab/host/condition.hpp"
 #include "niclab/msg/portals/types.hpp"
@@ -31,12 +33,16 @@ struct Region {
     uint64_t length = 0;
     bool operator==(const Region&) const = default;
 };
+// A message's regions of host memory: one for a contiguous MD, one per iovec piece it
+// spans otherwise. Two kept inline, so a message's Send and Receive allocate nothing for
+// them (a std::vector allocated one, then its copies, for every message).
+using Regions = boost::container::small_vector<Region, 2>;
 
 // A message for the NAL to transmit: the header, then `payload` (the regions in order).
 struct Send {
     ptl_hdr hdr{};
     ptl_nid_t dst = 0;
-    std::vector<Region> payload;
+    Regions payload;
     uint64_t length = 0;  // payload bytes (sum of the regions)
     uint64_t op = 0;      // give it back to send_done()
 };
@@ -48,7 +54,7 @@ struct Receive {
         discard,  // nothing wanted (no match, a get request, an ack): discard the payload
     };
     Action action = Action::discard;
-    std::vector<Region> regions;
+    Regions regions;
     uint64_t mlength = 0;
     uint64_t op = 0;
     std::optional<Send> reply;          // a get request: transmit this reply now

@@ -28,6 +28,6 @@ bool take_event(host::HostMemory& memory, uint64_t base, uint32_t entries, uint3
 // PTL_CMD_TX of `pending` to `dst`; the payload is at most one region.
 MailboxWords tx_words(uint32_t pending, const portals::Send& s);
 // PTL_CMD_RX of `pending` into at most one region (none: discard).
-MailboxWords rx_words(uint32_t pending, const std::vector<portals::Region>& regions, uint64_t mlength);
+MailboxWords rx_words(uint32_t pending, const portals::Regions& regions, uint64_t mlength);
 
 }  // namespace niclab::seastar

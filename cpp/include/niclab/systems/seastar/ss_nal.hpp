@@ -125,7 +125,7 @@ private:
     // Transmit with a TX pending in hand; `at` is when the driver's stores happen.
     void start_transmit(uint32_t pending, portals::Send& s, Time at);
     void transmit_from_interrupt(host::InterruptContext& ictx, portals::Send s);
-    void post_regions(uint32_t pending, const std::vector<portals::Region>& regions, Time at);
+    void post_regions(uint32_t pending, const portals::Regions& regions, Time at);
     void post(const Words& w, Time at);
     void flush_commands();
     void schedule_flush(Time at);
