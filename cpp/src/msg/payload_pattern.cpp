@@ -120,7 +120,7 @@ void fill_pattern(host::HostMemory& memory, uint64_t addr, uint64_t bytes, uint6
 }
 
 void check_pattern(const host::HostMemory& memory, uint64_t addr, uint64_t bytes, uint64_t key, uint32_t node,
-                   uint32_t peer, const std::string& what, uint64_t first) {
+                   uint32_t peer, std::string_view what, uint64_t first) {
     auto want = scratch();
     for (uint64_t done = 0; done < bytes; done += kChunk) {
         const size_t n = size_t(std::min<uint64_t>(kChunk, bytes - done));
@@ -133,7 +133,7 @@ void check_pattern(const host::HostMemory& memory, uint64_t addr, uint64_t bytes
         std::snprintf(detail, sizeof detail, " at offset %llu: expected 0x%02x, found 0x%02x",
                       static_cast<unsigned long long>(first + done + i), want[i], got);
         throw TransportError("node " + std::to_string(node) + " received wrong data in a " + std::to_string(bytes) +
-                             "-byte " + what + " from node " + std::to_string(peer) + detail);
+                             "-byte " + std::string(what) + " from node " + std::to_string(peer) + detail);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "niclab/host/host_memory.hpp"
 
@@ -19,6 +20,6 @@ void fill_pattern(host::HostMemory& memory, uint64_t addr, uint64_t bytes, uint6
 // TransportError "node N received wrong data in a B-byte WHAT from node P at offset
 // O: expected .., found .." on the first difference.
 void check_pattern(const host::HostMemory& memory, uint64_t addr, uint64_t bytes, uint64_t key, uint32_t node,
-                   uint32_t peer, const std::string& what, uint64_t first = 0);
+                   uint32_t peer, std::string_view what, uint64_t first = 0);
 
 }  // namespace niclab::msg

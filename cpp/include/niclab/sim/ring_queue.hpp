@@ -18,6 +18,7 @@ public:
     size_t size() const { return size_; }
     T& front() { return items_[head_]; }
     const T& front() const { return items_[head_]; }
+    const T& operator[](size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }  // i < size(), from the front
     void push_back(T item) {
         if (size_ == items_.size()) grow();
         items_[(head_ + size_) & (items_.size() - 1)] = std::move(item);

@@ -7,10 +7,10 @@
 // buffer sit at fixed addresses of each host's memory, one pair per peer.
 #include "niclab/systems/dsnic/transport.hpp"
 
-#include <deque>
 #include <optional>
 
 #include "niclab/msg/payload_pattern.hpp"
+#include "niclab/sim/ring_queue.hpp"
 #include "niclab/systems/dsnic/csp.hpp"
 
 namespace niclab::dsnic {
@@ -92,7 +92,7 @@ private:
     host::HostMemory& memory_;
     std::optional<CspChannel> ch_;
     uint64_t max_ = 0, bytes_ = 0, received_ = 0;
-    std::deque<msg::Received> ready_;
+    sim::RingQueue<msg::Received> ready_;
 };
 
 }  // namespace

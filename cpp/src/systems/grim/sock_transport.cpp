@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "niclab/msg/payload_pattern.hpp"
+#include "niclab/sim/ring_queue.hpp"
 #include "niclab/systems/grim/sockets.hpp"
 #include "niclab/systems/grim/transport.hpp"
 
@@ -114,7 +115,7 @@ private:
     int fd_ = -1;
     uint64_t max_ = 0, bytes_ = 0, received_ = 0;
     uint64_t send_pa_ = 0, recv_pa_ = 0;
-    std::deque<msg::Received> ready_;
+    sim::RingQueue<msg::Received> ready_;
 };
 
 }  // namespace

@@ -23,10 +23,10 @@
 #include "niclab/systems/grim/transport.hpp"
 
 #include <algorithm>
-#include <deque>
 
 #include "niclab/fw/grim_fw.h"
 #include "niclab/msg/payload_pattern.hpp"
+#include "niclab/sim/ring_queue.hpp"
 
 namespace niclab::grim {
 
@@ -98,7 +98,7 @@ protected:
     bool open_ = false;
     uint64_t max_ = 0, bytes_ = 0, received_ = 0;
     uint64_t send_pa_ = kSendBase;  // where the message to send is put in host memory
-    std::deque<msg::Received> ready_;
+    sim::RingQueue<msg::Received> ready_;
 };
 
 class AmTransport final : public GrimTransport {
@@ -158,7 +158,7 @@ private:
         return !ready_.empty();
     }
     uint32_t handler_ = 0;
-    std::deque<msg::Received> done_;
+    sim::RingQueue<msg::Received> done_;
     std::vector<uint8_t> copy_;
 };
 

@@ -34,10 +34,7 @@ uint32_t Niu::tx_partial_words(Priority p) const {
 uint32_t Niu::rx_messages(Priority p) const {
     const RxQueue& q = rx_[uint32_t(p)];
     uint32_t n = 0;
-    for (const RxSlot& s : q.messages) {
-        if (s.visible_at > kernel_.now()) break;
-        ++n;
-    }
+    while (n < q.messages.size() && q.messages[n].visible_at <= kernel_.now()) ++n;
     if (n > 0 && q.read_words > 0) --n;  // the head is being read: no longer waiting whole
     return n;
 }

@@ -2,10 +2,10 @@
 // What every StarT-X transport shares: its node, peer and payload seed, the send and
 // receive buffers in host memory, and the queue of messages taken but not yet handed to
 // recv() (msg::Transport: poll takes, recv hands over).
-#include <deque>
 #include <string>
 
 #include "niclab/msg/payload_pattern.hpp"
+#include "niclab/sim/ring_queue.hpp"
 #include "niclab/systems/startx/transport.hpp"
 
 namespace niclab::startx {
@@ -46,13 +46,16 @@ protected:
     }
 
     std::string name_;
+    // What a data check names in its error ("pio message"): made once, not at every
+    // message (a string that long is an allocation).
+    const std::string message_what_ = name_ + " message";
     Jam& jam_;
     uint32_t peer_;
     uint64_t seed_;
     bool opened_ = false;
     uint64_t max_bytes_ = 0;
     uint64_t send_bytes_ = 0;  // the prepared message
-    std::deque<msg::Received> ready_;
+    sim::RingQueue<msg::Received> ready_;
     uint64_t received_ = 0;
 };
 

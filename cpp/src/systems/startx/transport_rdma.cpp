@@ -169,7 +169,7 @@ private:
         in_ = {true, bytes, tag};
     }
     void complete(host::ProcessContext& ctx) {
-        msg::check_pattern(jam_.memory(), recv_buf_, in_.bytes, recv_key(in_.bytes), node(), peer_, name_ + " transfer");
+        msg::check_pattern(jam_.memory(), recv_buf_, in_.bytes, recv_key(in_.bytes), node(), peer_, transfer_what_);
         in_.open = false;
         deliver(in_.bytes, in_.tag);
         if (excl_ && !waiting_.empty()) {
@@ -181,6 +181,7 @@ private:
 
     bool excl_;
     RdmaBoard* board_;
+    const std::string transfer_what_ = name_ + " transfer";  // a data check's name, made once
     uint64_t send_buf_ = 0, recv_buf_ = 0, ctl_buf_ = 0, ctl_rx_buf_ = 0;
     bool tx_pending_ = false;
     bool grant_seen_ = false;

@@ -271,9 +271,9 @@ public:
         if (mode_ == StreamMode::pio64) {
             for (uint64_t k = 0; k < rx_index_; ++k)
                 msg::check_pattern(jam_.memory(), recv_buf_ + 64 * k + 8, fragment_bytes(total, k), key, node(), peer_,
-                                   name_ + " message", k * capacity());
+                                   message_what_, k * capacity());
         } else {
-            msg::check_pattern(jam_.memory(), recv_buf_, total, key, node(), peer_, name_ + " message");
+            msg::check_pattern(jam_.memory(), recv_buf_, total, key, node(), peer_, message_what_);
         }
         last_rx_tag_ = rx_tag_;
         rx_offset_ = 0;  // the next transfer lands at the start of the buffer

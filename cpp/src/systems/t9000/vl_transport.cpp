@@ -27,10 +27,10 @@
 // by that VL's own process, so each is one switch, as in the short-message test where
 // "processes are continuously context switching ... every time they send" (L138).
 #include <algorithm>
-#include <deque>
 #include <vector>
 
 #include "niclab/msg/payload_pattern.hpp"
+#include "niclab/sim/ring_queue.hpp"
 #include "niclab/systems/t9000/model.hpp"
 
 namespace niclab::t9000 {
@@ -176,7 +176,7 @@ private:
     std::vector<VirtualLink*> peer_side_;  // the peer's ends (for the tags)
     std::vector<uint64_t> recv_buf_;
     std::vector<uint64_t> taken_;  // messages handed over, per VL
-    std::deque<msg::Received> ready_;
+    sim::RingQueue<msg::Received> ready_;
     uint64_t send_buf_ = 0, send_bytes_ = 0, max_bytes_ = 0, received_ = 0;
     size_t next_out_ = 0, next_in_ = 0;
     bool blocking_;

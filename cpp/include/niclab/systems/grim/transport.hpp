@@ -3,7 +3,6 @@
 // `sockets` (sock_transport.cpp), any number open on one node, to one peer or several
 // (a halo exchange).
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,6 +12,7 @@
 #include "niclab/host/condition.hpp"
 #include "niclab/msg/transport.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "niclab/sim/ring_queue.hpp"
 #include "niclab/systems/grim/endpoint.hpp"
 
 namespace niclab::grim {
@@ -24,10 +24,10 @@ namespace niclab::grim {
 // message count and size.
 struct Landing {
     uint64_t recv = 0, notify = 0;
-    std::deque<uint64_t> tags;
+    sim::RingQueue<uint64_t> tags;
     // sockets: the sizes of the blocks on their way, oldest first (a byte stream has no
     // boundaries; the benchmark's two programs know each block's size, §8.3.4).
-    std::deque<uint64_t> sizes;
+    sim::RingQueue<uint64_t> sizes;
 };
 
 // Host memory the transports take: the k-th transport of a node has its send and

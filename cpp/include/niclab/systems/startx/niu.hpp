@@ -45,7 +45,6 @@
 // sync_cycles later. High priority goes first when both transmit queues are ready.
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <string>
 
@@ -53,6 +52,7 @@
 #include "niclab/host/condition.hpp"
 #include "niclab/host/interrupt.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "niclab/sim/ring_queue.hpp"
 #include "niclab/sim/time.hpp"
 #include "niclab/systems/startx/message.hpp"
 #include "niclab/systems/startx/port.hpp"
@@ -237,7 +237,7 @@ private:
         bool rdma = false;
     };
     struct TxQueue {
-        std::deque<TxSlot> launched;   // whole messages, oldest first; the front may be on the link
+        sim::RingQueue<TxSlot> launched;  // whole messages, oldest first; the front may be on the link
         Message partial;               // the message being written
         uint32_t expected = 0;         // its total words once the header is in; 0 = none
         uint32_t used() const { return uint32_t(launched.size()) + (expected ? 1 : 0); }
@@ -247,7 +247,7 @@ private:
         Time visible_at;
     };
     struct RxQueue {
-        std::deque<RxSlot> messages;
+        sim::RingQueue<RxSlot> messages;
         uint32_t read_words = 0;       // words of the head message already dequeued by PIO
     };
     struct TxDma {

@@ -34,7 +34,6 @@
 // one engine serves every link, a what-if under which a second link adds nothing.
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 #include <map>
@@ -46,6 +45,8 @@
 #include "niclab/net/network.hpp"
 #include "niclab/sim/error.hpp"
 #include "niclab/sim/kernel.hpp"
+#include "niclab/sim/recycling_map.hpp"
+#include "niclab/sim/ring_queue.hpp"
 #include "niclab/system/terminals.hpp"
 #include "niclab/systems/t9000/memory_system.hpp"
 
@@ -114,7 +115,7 @@ struct VirtualLink {
     net::BasicPacket<kMaxPacketPayload> held_packet;
     // Tags of messages sent to this VL (benchmark bookkeeping outside the wire: a T9000
     // message carries none, the occam protocol of the channel is agreed in advance).
-    std::deque<uint64_t> tags;
+    sim::RingQueue<uint64_t> tags;
 };
 
 class Vcp final {
@@ -186,9 +187,11 @@ private:
     VcpParams params_;
     std::map<std::pair<uint32_t, uint32_t>, VirtualLink> links_;
     std::vector<std::unique_ptr<Port>> ports_;  // per link
-    std::map<uint64_t, std::pair<uint32_t, Packet>> leaving_;  // scheduled to leave, with its link
+    // Scheduled to leave, with its link: a map that reuses its nodes (a packet each way a
+    // packet: no allocation once it has held its most).
+    sim::RecyclingMap<uint64_t, std::pair<uint32_t, Packet>> leaving_;
     uint64_t next_leaving_ = 0;
-    std::vector<std::deque<Packet>> tx_;  // per link: ready, waiting for the cable
+    std::vector<sim::RingQueue<Packet>> tx_;  // per link: ready, waiting for the cable
     std::vector<Time> free_at_;           // per engine: link x side
     uint32_t vls_in_flight_ = 0;
     VcpStats stats_;
