@@ -187,8 +187,8 @@ private:
     VcpParams params_;
     std::map<std::pair<uint32_t, uint32_t>, VirtualLink> links_;
     std::vector<std::unique_ptr<Port>> ports_;  // per link
-    // Scheduled to leave, with its link: a map that reuses its nodes (a packet each way a
-    // packet: no allocation once it has held its most).
+    // Packets scheduled to leave, each with its link, in a map that reuses its nodes: a
+    // packet on its way out allocates nothing once the map has held its most at once.
     sim::RecyclingMap<uint64_t, std::pair<uint32_t, Packet>> leaving_;
     uint64_t next_leaving_ = 0;
     std::vector<sim::RingQueue<Packet>> tx_;  // per link: ready, waiting for the cable
