@@ -143,6 +143,22 @@ TEST(SimRingQueueNoAlloc, EraseTakesOutOneEntryAndKeepsTheOrder) {
     EXPECT_FALSE(q.erase(6));  // an empty queue
 }
 
+// Iteration goes from the front to the back across the wrap, and entries can be changed
+// through it; back() is the newest.
+TEST(SimRingQueueNoAlloc, IterationGoesFromFrontToBackAcrossTheWrap) {
+    RingQueue<int> q;
+    for (int i = 0; i < 7; ++i) q.push_back(i);
+    for (int i = 0; i < 5; ++i) q.pop_front();
+    for (int i = 7; i < 12; ++i) q.push_back(i);  // past the ring's end
+    for (int& v : q) v *= 10;
+    const RingQueue<int>& c = q;
+    std::vector<int> seen;
+    for (int v : c) seen.push_back(v);
+    EXPECT_EQ(seen, (std::vector<int>{50, 60, 70, 80, 90, 100, 110}));
+    EXPECT_EQ(q.back(), 110);
+    EXPECT_EQ(q[2], 70);
+}
+
 // Things in flight, added and erased message after message: once the map has held its
 // most at once, it allocates nothing, and it finds, orders and erases as a std::map does.
 TEST(SimRecyclingMapNoAlloc, AMapOfThingsInFlightDoesNotAllocateInSteadyState) {

@@ -18,7 +18,31 @@ public:
     size_t size() const { return size_; }
     T& front() { return items_[head_]; }
     const T& front() const { return items_[head_]; }
-    const T& operator[](size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }  // i < size(), from the front
+    T& back() { return (*this)[size_ - 1]; }
+    // i < size(), from the front
+    T& operator[](size_t i) { return items_[(head_ + i) & (items_.size() - 1)]; }
+    const T& operator[](size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }
+    // Front to back (a driver's sends, looked through for the next to start).
+    template <typename Q, typename V>
+    class Iterator {
+    public:
+        Iterator(Q* q, size_t i) : q_(q), i_(i) {}
+        V& operator*() const { return (*q_)[i_]; }
+        V* operator->() const { return &(*q_)[i_]; }
+        Iterator& operator++() {
+            ++i_;
+            return *this;
+        }
+        bool operator==(const Iterator& o) const { return i_ == o.i_; }
+
+    private:
+        Q* q_;
+        size_t i_;
+    };
+    auto begin() { return Iterator<RingQueue, T>(this, 0); }
+    auto end() { return Iterator<RingQueue, T>(this, size_); }
+    auto begin() const { return Iterator<const RingQueue, const T>(this, 0); }
+    auto end() const { return Iterator<const RingQueue, const T>(this, size_); }
     void push_back(T item) {
         if (size_ == items_.size()) grow();
         items_[(head_ + size_) & (items_.size() - 1)] = std::move(item);

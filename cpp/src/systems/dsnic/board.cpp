@@ -5,7 +5,8 @@
 namespace niclab::dsnic {
 
 Board::Board(sim::Kernel& kernel, bus::PciBus& bus, net::Network* network, const BoardParams& p)
-    : kernel_(kernel), p_(p), s5933_(bus), c101_(kernel, network, p), infifo_(p.fifo_bytes), outfifo_(p.fifo_bytes) {
+    : kernel_(kernel), p_(p), buffers_(p.packet_bytes), s5933_(bus), c101_(kernel, network, p, buffers_), infifo_(p.fifo_bytes),
+      outfifo_(p.fifo_bytes) {
     c101_.set_receiver([this](const net::PacketView& packet, Time tail_at) { return comin(packet, tail_at); });
 }
 

@@ -9,7 +9,8 @@
 
 namespace niclab::dsnic {
 
-C101::C101(sim::Kernel& kernel, net::Network* network, const BoardParams& p) : kernel_(kernel), network_(network), p_(p) {
+C101::C101(sim::Kernel& kernel, net::Network* network, const BoardParams& p, PacketBuffers& buffers)
+    : kernel_(kernel), network_(network), p_(p), buffers_(buffers) {
     if (network_) network_->attach(p_.node, this);
 }
 
@@ -41,6 +42,7 @@ void C101::try_inject() {
         return;
     }
     const double chars = double(p_.header_bytes + p_.protocol_bytes + packet_.data.size());
+    buffers_.give(packet_.data);  // the network copied the bytes
     free_at_ = kernel_.now() + Time::ps(int64_t(std::llround(chars / p_.c101_bytes_per_s * 1e12)));
     // The adaptor's pacing is the NIC's own work, for a latency breakdown.
     if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::NicEngine, p_.node, kernel_.now(), free_at_);

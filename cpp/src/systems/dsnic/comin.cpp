@@ -27,7 +27,8 @@ bool Board::comin(const net::PacketView& packet, Time tail_at) {
         FifoPacket f;
         f.proto = proto;
         f.peer = packet.src;
-        f.data.assign(packet.payload.begin(), packet.payload.end());
+        f.data = buffers_.take(length);
+        std::copy(packet.payload.begin(), packet.payload.end(), f.data.begin());
         f.head_at = kernel_.now();
         f.tail_at = tail_at;
         infifo_.push(std::move(f));
@@ -52,14 +53,16 @@ void Board::start_rx_dma(uint64_t addr) {
     FifoPacket f = infifo_.pop();
     // flush: the block is always the full packet size; the bytes beyond the data are
     // padding, which lands in the receive buffer's slack (never in the message).
+    const auto length = uint32_t(f.data.size());
     rx_block_.assign(p_.packet_bytes, 0);
     std::copy(f.data.begin(), f.data.end(), rx_block_.begin());
-    counters_.padding_bytes += p_.packet_bytes - f.data.size();
+    buffers_.give(f.data);
+    counters_.padding_bytes += p_.packet_bytes - length;
     counters_.rx_dma_bytes += p_.packet_bytes;
     rx_busy_ = true;
     rx_addr_ = addr;
     rx_moved_ = 0;
-    rx_length_ = uint32_t(f.data.size());
+    rx_length_ = length;
     rx_head_at_ = f.head_at;
     rx_tail_at_ = f.tail_at;
     rx_burst();

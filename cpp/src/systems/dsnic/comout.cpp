@@ -15,13 +15,15 @@ void Board::start_tx_dma(Protocol proto, uint32_t dst, uint64_t addr, uint32_t b
     f.proto = proto;
     f.peer = dst;
     f.tag = tag;
-    f.data.resize(bytes);
+    f.data = buffers_.take(bytes);
     f.complete = false;
-    FifoPacket& in = outfifo_.push(std::move(f));
+    const std::span<uint8_t> data(f.data);  // stays where it is while the packet moves
+    outfifo_.push(std::move(f));
     tx_busy_ = true;
     counters_.tx_dma_bytes += bytes;
-    s5933_.bus().dma_read(addr, in.data, [this, &in] {
-        in.complete = true;
+    s5933_.bus().dma_read(addr, data, [this] {
+        // The packet the DMA fills is the outfifo's last: no other enters while it runs.
+        outfifo_.back().complete = true;
         tx_busy_ = false;
         tx_done_ = true;
         event();

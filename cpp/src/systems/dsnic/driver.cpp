@@ -90,10 +90,10 @@ void Driver::bsend(host::ProcessContext& ctx, Channel& ch, uint64_t addr, uint64
     if (ch.kernel_used + bytes > p_.async_buffer_bytes) ch.kernel_used = 0;
     const uint64_t at = ch.kernel_addr + ch.kernel_used;
     // The copy into locked kernel memory: real bytes, at the host's copy bandwidth.
-    std::vector<uint8_t> tmp(bytes);
-    board_.memory().read(addr, tmp);
+    bsend_copy_.resize(bytes);
+    board_.memory().read(addr, bsend_copy_);
     ctx.copy(bytes);
-    board_.memory().write(at, tmp);
+    board_.memory().write(at, bsend_copy_);
     ch.kernel_used += bytes;
     ++ch.buffered_pending;
     Channel::Send s;

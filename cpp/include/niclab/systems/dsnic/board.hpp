@@ -20,13 +20,13 @@
 // Real bytes: data DMA'd from host memory is what the link carries and what the
 // receive DMA writes back (plus flush's padding, up to the packet size).
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <vector>
 
 #include "niclab/bus/pci.hpp"
 #include "niclab/net/network.hpp"
+#include "niclab/sim/ring_queue.hpp"
 #include "niclab/systems/dsnic/fifo.hpp"
 #include "niclab/systems/dsnic/params.hpp"
 #include "niclab/systems/dsnic/wire.hpp"
@@ -86,7 +86,7 @@ private:
 // a received packet's header on when it is in (head_arrived), its data as it comes.
 class C101 final : public net::NetworkEndpoint {
 public:
-    C101(sim::Kernel& kernel, net::Network* network, const BoardParams& p);
+    C101(sim::Kernel& kernel, net::Network* network, const BoardParams& p, PacketBuffers& buffers);
     ~C101() override;
     bool idle() const { return !busy_; }
     // Starts sending a packet (the caller checked idle()); `sent` runs when the C101
@@ -110,6 +110,7 @@ private:
     sim::Kernel& kernel_;
     net::Network* network_;
     BoardParams p_;
+    PacketBuffers& buffers_;  // a packet's bytes go back once injected (the network has them)
     bool busy_ = false;
     Time free_at_;
     FifoPacket packet_;
@@ -164,12 +165,13 @@ private:
 
     sim::Kernel& kernel_;
     BoardParams p_;
+    PacketBuffers buffers_;  // the data packets' bytes (before c101_, which uses it)
     S5933 s5933_;
     C101 c101_;
     BoardCounters counters_;
     std::function<void()> event_;
 
-    std::deque<MailboxEntry> headlen_;
+    sim::RingQueue<MailboxEntry> headlen_;
     PacketFifo infifo_;
     bool rx_busy_ = false, rx_done_ = false;
     std::vector<uint8_t> rx_block_;  // flush's output: one full packet
@@ -180,7 +182,7 @@ private:
     Time rx_head_at_{}, rx_tail_at_{};
 
     PacketFifo outfifo_;
-    std::deque<FifoPacket> ackfifo_;
+    sim::RingQueue<FifoPacket> ackfifo_;
     bool tx_busy_ = false, tx_done_ = false;
     bool want_room_ = false;
 };

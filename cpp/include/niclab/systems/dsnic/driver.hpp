@@ -29,7 +29,6 @@
 // Blocking calls deschedule the process (L614): it waits on its channel's condition
 // and the handler wakes it.
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <span>
 #include <memory>
@@ -38,6 +37,7 @@
 
 #include "niclab/host/condition.hpp"
 #include "niclab/host/host_cpu.hpp"
+#include "niclab/sim/ring_queue.hpp"
 #include "niclab/systems/dsnic/board.hpp"
 
 namespace niclab::dsnic {
@@ -78,7 +78,7 @@ public:
             bool started = false;
             bool buffered = false;  // from the channel's kernel buffer (bsend)
         };
-        std::deque<Send> sends;
+        sim::RingQueue<Send> sends;
         uint64_t next_packet = 0, acked = 0;  // packets sent / acknowledged
         uint16_t started = 0, credits = 0;  // messages started / allowed (cumulative)
         // receiver
@@ -93,7 +93,7 @@ public:
         uint32_t since_ack = 0;
         uint16_t posts = 0;                 // credits granted (cumulative)
         bool ack_due = false, credit_due = false;
-        std::deque<Message> complete;
+        sim::RingQueue<Message> complete;
         host::Condition changed;
         // The kernel buffer of buffered sends: filled from `kernel_used` up, reset to
         // the start once no buffered send is pending.
@@ -169,6 +169,7 @@ private:
     uint32_t events_now_ = 0, packets_now_ = 0;
     DriverCounters counters_;
     host::Condition any_message_;  // a message completed on some channel (alt)
+    std::vector<uint8_t> bsend_copy_;  // a buffered send's bytes on their way into the kernel buffer
 };
 
 }  // namespace niclab::dsnic
