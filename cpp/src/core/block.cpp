@@ -89,12 +89,36 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
         first[k].block_cost = uint16_t(cost);
         first[k].block_pre = uint16_t(cost - last_cost);
     }
-    // Host code for the block (translate.hpp), made once for every core that runs it: only
-    // in a page the pool shares. A core's own pages (a copy made by a store into a shared one,
-    // say) stay threaded: on a 64-node halo, translating each core's copies anew cost more
-    // host time than their code saved.
-    if (translate_ && code_pool_ && fetch_page_ != private_pages_[fetch_page_offset_ >> kCodePageShift].get())
-        code_pool_->translator().translate(*this, first, n, line_ends);
+    // Host code for the block (translate.hpp), made once for every core that runs it: in a
+    // page the pool shares, or in the one a core's own copy was made from (share_block).
+    if (!translate_ || !code_pool_) return;
+    const uint32_t index = fetch_page_offset_ >> kCodePageShift;
+    if (fetch_page_ == private_pages_[index].get()) share_block(index, first, n, line_ends);
+    else code_pool_->translator().translate(*this, first, n, line_ends);
+}
+
+// A store into a shared page gives the core its own copy (a firmware's globals often
+// share the page where its text ends: the CRC benchmark's buffer, the Portals firmware's
+// state), and the blocks built in the copy afterwards - often the hot loop, first run
+// after the data was set up - were threaded only: translating each core's copies anew
+// cost more host time on a 64-node halo than their code saved. While a block's words are
+// still the shared page's bytes, it is the shared page's block (the same decodes, the
+// same fetch lines, the same key): built and translated there once, for every core, and
+// copied into this core's page, where a later store forgets it as any other.
+void Cpu::share_block(uint32_t index, Insn* first, uint32_t n, uint64_t line_ends) {
+    if (!breakpoints_.empty()) return;  // its slots are the core's own
+    Insn* shared = nullptr;
+    for (const auto& [i, page] : copied_from_)
+        if (i == index) shared = page;
+    if (!shared) return;  // decoded lazily, never shared (the end of SRAM)
+    const uint32_t word = uint32_t(first - fetch_page_);
+    if (std::memcmp(sram_.data + fetch_page_offset_ + 4 * word, CodePool::bytes_of(shared) + 4 * word, 4 * n) != 0) return;
+    Insn* there = shared + word;
+    if (there->block_n != n) {  // not built there yet
+        std::copy_n(first, n, there);
+        code_pool_->translator().translate(*this, there, n, line_ends);
+    }
+    std::copy_n(there, n, first);
 }
 
 bool Cpu::posted_data_store(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in) {

@@ -37,6 +37,7 @@ Insn* Cpu::private_page(uint32_t index) {
     private_pages_[index] = std::make_unique_for_overwrite<Insn[]>(kCodePageSlots);
     std::copy_n(page, kCodePageSlots, private_pages_[index].get());
     code_pages_[index] = private_pages_[index].get();
+    copied_from_.emplace_back(index, page);
     // It may be running there (not merely in another page of the same bytes).
     if (fetch_page_ == page && fetch_page_offset_ == index << kCodePageShift) fetch_page_ = code_pages_[index];
     return code_pages_[index];
@@ -55,6 +56,7 @@ void Cpu::invalidate_all_code() {
 void Cpu::drop_code_pages() {
     std::fill(code_pages_.begin(), code_pages_.end(), nullptr);
     for (auto& page : private_pages_) page.reset();
+    copied_from_.clear();
     lose_fetch_page();
 }
 

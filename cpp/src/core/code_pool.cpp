@@ -25,6 +25,10 @@ Translator& CodePool::translator() {
     return *translator_;
 }
 
+const uint8_t* CodePool::bytes_of(const Insn* page) {
+    return reinterpret_cast<const Page*>(page)->bytes;  // its slots are the page's first member
+}
+
 Insn* CodePool::page(const uint8_t* bytes, const CodeKey& key, const CoreConfig& cfg) {
     const size_t hash = std::hash<std::string_view>{}({reinterpret_cast<const char*>(bytes), kCodePageBytes});
     auto [first, last] = pages_.equal_range(hash);

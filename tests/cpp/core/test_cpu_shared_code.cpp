@@ -220,6 +220,89 @@ TEST_P(SharedCode, ABreakpointStopsOnlyItsCore) {
     c.cpu(1).attach_debugger(nullptr);
 }
 
+// A firmware's globals often share the page where its text ends: a store to one gives
+// the core its own copy of that page, and a loop it enters only afterwards (the CRC
+// benchmark's: its buffer is set up first) is built in that copy. While the loop's words
+// are the shared page's bytes, it is the shared page's block, translated there once for
+// every core: as many slots translated whether the store came first or never, and with
+// three cores as with one; every core to the cycle as with sharing or translation off.
+constexpr uint32_t kLoop = 0x100;
+std::vector<uint32_t> store_then_loop() {
+    return {
+        sw(27, 24, 0),               // 0x00  *x24 = x27: into the page's data, or outside the code
+        jal(0, int32_t(kLoop) - 4),  // 0x04  -> loop, first entered after the store
+    };
+}
+std::vector<uint32_t> loop_body() {
+    return {
+        addi(10, 10, 1),  // kLoop
+        add(13, 13, 10),
+        xor_(14, 14, 13),
+        lw(15, 26, 0),    // a data load outside the code pages
+        add(16, 16, 15),
+        sw(10, 26, 4),    // a data store outside the code pages
+        jal(0, -24),      // -> kLoop
+    };
+}
+struct StoreThenLoop {
+    StoreThenLoop(unsigned cores, uint32_t store_at, bool share, bool translate) {
+        for (unsigned i = 0; i < cores; ++i) {
+            auto m = std::make_unique<Machine>();
+            m->load(0, store_then_loop());
+            m->load(kLoop, loop_body());
+            m->cpu = std::make_unique<core::Cpu>(kernel, core::CoreConfig{},
+                                                 core::SramView{m->sram.data(), kSramSize, 0, kUncachedBase}, m->bus);
+            if (share) m->cpu->set_code_pool(&pool);
+            m->cpu->set_block_translation(translate);
+            m->cpu->release_reset(0);
+            m->cpu->set_cache_enable(true, true);
+            m->cpu->set_reg(24, store_at);
+            m->cpu->set_reg(26, 0x8000);
+            m->cpu->set_reg(27, 0x12345678);
+            machines.push_back(std::move(m));
+        }
+        for (int64_t ns = 7; ns < 20000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
+        kernel.run_until(Time::us(10));
+    }
+    ~StoreThenLoop() {
+        for (auto& m : machines) kernel.remove_runnable(m->cpu.get());
+    }
+    core::Cpu& cpu(unsigned i) { return *machines[i]->cpu; }
+
+    sim::Kernel kernel;
+    core::CodePool pool;
+    std::vector<std::unique_ptr<Machine>> machines;
+};
+
+TEST(SharedCodeBlocks, ALoopFirstRunInACopyOfASharedPageIsTranslatedOnceForEveryCore) {
+    constexpr uint32_t kData = 0x800;       // a word of the first code page that is no code
+    constexpr uint32_t kOutside = 0x9000;   // a data page: no copy
+    StoreThenLoop copied(3, kData, true, true);
+    StoreThenLoop kept(3, kOutside, true, true);
+    StoreThenLoop alone(1, kData, true, true);
+    StoreThenLoop threaded(3, kData, true, false);
+    StoreThenLoop unshared(3, kData, false, true);
+    ASSERT_GT(copied.cpu(0).reg(10), 100u) << "the loop did not run";
+    for (unsigned i = 0; i < 3; ++i) {
+        EXPECT_EQ(copied.cpu(i).private_code_pages(), 1u) << "core " << i;
+        EXPECT_EQ(kept.cpu(i).private_code_pages(), 0u) << "core " << i;
+    }
+    EXPECT_GT(kept.pool.translated_slots(), 5u);
+    EXPECT_EQ(copied.pool.translated_slots(), kept.pool.translated_slots()) << "the loop in the copies stayed threaded";
+    EXPECT_EQ(alone.pool.translated_slots(), copied.pool.translated_slots()) << "translated again for each core";
+    EXPECT_EQ(threaded.pool.translated_slots(), 0u);
+    auto outcome = [](core::Cpu& c) {
+        std::vector<uint64_t> o{c.cycles(), c.instret(), c.stall_cycles(), c.icache().misses, c.dcache().misses, c.pc()};
+        for (unsigned r = 0; r < 32; ++r) o.push_back(c.reg(r));
+        return o;
+    };
+    for (unsigned i = 0; i < 3; ++i) {
+        EXPECT_EQ(outcome(copied.cpu(i)), outcome(threaded.cpu(i))) << "core " << i;
+        EXPECT_EQ(outcome(copied.cpu(i)), outcome(unshared.cpu(i))) << "core " << i;
+        EXPECT_EQ(outcome(copied.cpu(i)), outcome(copied.cpu(0))) << "core " << i;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Caches, SharedCode, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& p) { return std::string(p.param ? "On" : "Off"); });
 

@@ -8,7 +8,8 @@
 // decoded whole when first made (so no slot of it is ever decoded from one core's
 // SRAM). Cores build blocks into its slots (block.cpp): a block depends only on the
 // slots, the fetch line and where lines start, all the same for every core that shares
-// it. A core never changes a shared page otherwise: a store into it, an invalidation, a
+// it - and for a core's copy of it, where the block's words are still the page's bytes
+// (Cpu::share_block). A core never changes a shared page otherwise: a store into it, an invalidation, a
 // breakpoint gives that core a private copy first (Cpu::private_page).
 //
 // Not thread-safe: the cores of one kernel run on one thread; several simulations on
@@ -52,6 +53,8 @@ public:
     // a new one, decoded whole now. It lives as long as the pool: a core may still be
     // running an instruction of a page it has just stopped using.
     Insn* page(const uint8_t* bytes, const CodeKey& key, const CoreConfig& cfg);
+    // The bytes a page (as page() gave it) was decoded from.
+    static const uint8_t* bytes_of(const Insn* page);
     size_t pages() const { return pages_.size(); }
     // The host code of its pages' blocks (translate.hpp), made with the pool and living as
     // long as it does: a core's private copy of a page keeps its entries.

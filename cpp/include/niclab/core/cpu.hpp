@@ -410,6 +410,9 @@ private:
     // core's own (in private_pages_, decoded lazily) or shared through code_pool_.
     std::vector<Insn*> code_pages_;
     std::vector<std::unique_ptr<Insn[]>> private_pages_;
+    // The shared page each of the core's own copies was made from (by page index): its
+    // blocks are built and translated there while their words are the same (share_block).
+    std::vector<std::pair<uint32_t, Insn*>> copied_from_;
     CodePool* code_pool_ = nullptr;
     CodeKey code_key_;
     // The page's slots, found on first use (fetch_slow: each line the pc enters).
@@ -421,6 +424,9 @@ private:
     Insn* find_code_page(uint32_t index);
     // The page's slots, made the core's own first if they were shared (copy on write).
     Insn* private_page(uint32_t index);
+    // A block just built in the core's copy of a shared page: if its words are still the
+    // shared page's, its slots become that page's block, translated there (block.cpp).
+    void share_block(uint32_t index, Insn* first, uint32_t n, uint64_t line_ends);
     void drop_code_pages();  // all of them, to be found again on next entry
     // The fetch state points into a page that was dropped or copied: fetch_slow finds it again.
     void lose_fetch_page() {
