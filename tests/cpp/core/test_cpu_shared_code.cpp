@@ -52,6 +52,11 @@ struct Machine {
     void load(uint32_t at, const std::vector<uint32_t>& words) {
         for (uint32_t w : words) { std::memcpy(&sram[at], &w, 4); at += 4; }
     }
+    // Its core on `kernel`, sharing decoded pages through `pool` unless it is null.
+    void make_core(sim::Kernel& kernel, core::CodePool* pool) {
+        cpu = std::make_unique<core::Cpu>(kernel, core::CoreConfig{}, core::SramView{sram.data(), kSramSize, 0, kUncachedBase}, bus);
+        if (pool) cpu->set_code_pool(pool);
+    }
 };
 
 // What a core gave: the same with sharing on and off, to the cycle.
@@ -73,9 +78,7 @@ public:
             auto m = std::make_unique<Machine>();
             m->load(0, main_loop());
             m->load(kSub, subroutine());
-            m->cpu = std::make_unique<core::Cpu>(kernel, core::CoreConfig{},
-                                                 core::SramView{m->sram.data(), kSramSize, 0, kUncachedBase}, m->bus);
-            if (share) m->cpu->set_code_pool(&pool);
+            m->make_core(kernel, share ? &pool : nullptr);
             machines.push_back(std::move(m));
             start(i, caches);
             cpu(i).set_reg(20, i < smc ? 1 : 0);
@@ -250,9 +253,7 @@ struct StoreThenLoop {
             auto m = std::make_unique<Machine>();
             m->load(0, store_then_loop());
             m->load(kLoop, loop_body());
-            m->cpu = std::make_unique<core::Cpu>(kernel, core::CoreConfig{},
-                                                 core::SramView{m->sram.data(), kSramSize, 0, kUncachedBase}, m->bus);
-            if (share) m->cpu->set_code_pool(&pool);
+            m->make_core(kernel, share ? &pool : nullptr);
             m->cpu->set_block_translation(translate);
             m->cpu->release_reset(0);
             m->cpu->set_cache_enable(true, true);

@@ -9,8 +9,8 @@
 // SRAM). Cores build blocks into its slots (block.cpp): a block depends only on the
 // slots, the fetch line and where lines start, all the same for every core that shares
 // it - and for a core's copy of it, where the block's words are still the page's bytes
-// (Cpu::share_block). A core never changes a shared page otherwise: a store into it, an invalidation, a
-// breakpoint gives that core a private copy first (Cpu::private_page).
+// (Cpu::share_block). A core never changes a shared page otherwise: a store into it, an
+// invalidation, a breakpoint gives that core a private copy first (Cpu::private_page).
 //
 // Not thread-safe: the cores of one kernel run on one thread; several simulations on
 // several threads each have their own pool (system::System owns one).
