@@ -32,11 +32,6 @@ HyperTransport::~HyperTransport() {
     memory_.remove_inbound(this);
 }
 
-Time& HyperTransport::slot(Direction d, Channel c) {
-    // With one shared FIFO per direction every channel uses the posted slot.
-    return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)];
-}
-
 Time HyperTransportParams::read_stream_time(uint64_t bytes) const {
     // Request j is answered dma_read_latency after it is issued and then holds the link
     // for `t` (one request's bytes). While the tags last the engine has issued everything
@@ -60,18 +55,6 @@ ReadStreamClock::ReadStreamClock(const HyperTransportParams& p)
       end_(request_bytes_) {
     waves_ = p.read_waves();
     next_wave_ = p.dma_read_latency + request_time_ - request_time_ * int64_t(outstanding_ - 1);
-}
-
-Time HyperTransport::free_at(Direction d, Channel c) const {
-    return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)];
-}
-
-Time HyperTransport::reserve(Direction d, Channel c, Time earliest, Time occupancy) {
-    Time& free = slot(d, c);
-    Time start = std::max(earliest, free);
-    counters_.queue_wait += start - earliest;
-    free = start + occupancy;
-    return start;
 }
 
 // ---------------------------------------------------------------- host side
@@ -159,15 +142,11 @@ Time HyperTransport::dma_write(Time at, uint64_t addr, std::span<const uint8_t> 
     return done;
 }
 
-HyperTransport::PendingWrite& HyperTransport::push_pending() {
-    if (pending_count_ == pending_.size()) {  // grow (rare): unroll the ring into a larger one
-        std::vector<PendingWrite> grown(pending_.size() * 2);
-        for (uint32_t i = 0; i < pending_count_; ++i)
-            grown[i] = std::move(pending_[(pending_head_ + i) & (pending_.size() - 1)]);
-        pending_ = std::move(grown);
-        pending_head_ = 0;
-    }
-    return pending_[(pending_head_ + pending_count_++) & (pending_.size() - 1)];
+void HyperTransport::grow_pending() {
+    std::vector<PendingWrite> grown(pending_.size() * 2);
+    for (uint32_t i = 0; i < pending_count_; ++i) grown[i] = std::move(pending_[(pending_head_ + i) & (pending_.size() - 1)]);
+    pending_ = std::move(grown);
+    pending_head_ = 0;
 }
 
 void HyperTransport::land_due() {

@@ -22,6 +22,7 @@
 // bidir result by +92 ns at 64 B: an interrupt handler running inside that window misses
 // the firmware's event until the next interrupt). The device reaches host memory only
 // through this class.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -149,7 +150,7 @@ public:
     // The node whose link this is, for the activity it records (sim/activity.hpp).
     void set_node(uint32_t node) { node_ = node; }
     // When channel `c` of direction `d` is next free.
-    Time free_at(Direction d, Channel c) const;
+    Time free_at(Direction d, Channel c) const { return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)]; }
 
     // --- host side: the CPU time is charged by the caller (driver), from these times ---
     // A posted PIO write the CPU finished issuing at `issued` (its CPU time, pio_write per
@@ -202,11 +203,23 @@ private:
     void note(sim::Activity kind, Time start, Time end) const {
         if (sim::ActivityLog* log = kernel_.activity()) [[unlikely]] log->record(kind, node_, start, end);
     }
-    Time& slot(Direction d, Channel c);
+    // With one shared FIFO per direction every channel uses the posted slot. Inline, as
+    // reserve and push_pending's common case: each is on every packet's path.
+    Time& slot(Direction d, Channel c) { return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)]; }
     // Hold channel (d, c) for `occupancy` from `earliest` on; returns the start.
-    Time reserve(Direction d, Channel c, Time earliest, Time occupancy);
+    Time reserve(Direction d, Channel c, Time earliest, Time occupancy) {
+        Time& free = slot(d, c);
+        const Time start = std::max(earliest, free);
+        counters_.queue_wait += start - earliest;
+        free = start + occupancy;
+        return start;
+    }
     void land_due() override;
-    PendingWrite& push_pending();
+    PendingWrite& push_pending() {
+        if (pending_count_ == pending_.size()) [[unlikely]] grow_pending();
+        return pending_[(pending_head_ + pending_count_++) & (pending_.size() - 1)];
+    }
+    void grow_pending();  // unroll the ring into one twice its size (rare)
 
     sim::Kernel& kernel_;
     host::HostMemory& memory_;
