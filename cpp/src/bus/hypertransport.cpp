@@ -144,7 +144,8 @@ Time HyperTransport::dma_write(Time at, uint64_t addr, std::span<const uint8_t> 
 
 void HyperTransport::grow_pending() {
     std::vector<PendingWrite> grown(pending_.size() * 2);
-    for (uint32_t i = 0; i < pending_count_; ++i) grown[i] = std::move(pending_[(pending_head_ + i) & (pending_.size() - 1)]);
+    for (uint32_t i = 0; i < pending_count_; ++i)
+        grown[i] = std::move(pending_[(pending_head_ + i) & (pending_.size() - 1)]);
     pending_ = std::move(grown);
     pending_head_ = 0;
 }

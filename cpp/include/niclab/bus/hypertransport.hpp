@@ -150,7 +150,7 @@ public:
     // The node whose link this is, for the activity it records (sim/activity.hpp).
     void set_node(uint32_t node) { node_ = node; }
     // When channel `c` of direction `d` is next free.
-    Time free_at(Direction d, Channel c) const { return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)]; }
+    Time free_at(Direction d, Channel c) const { return free_[size_t(d)][channel_index(c)]; }
 
     // --- host side: the CPU time is charged by the caller (driver), from these times ---
     // A posted PIO write the CPU finished issuing at `issued` (its CPU time, pio_write per
@@ -203,9 +203,10 @@ private:
     void note(sim::Activity kind, Time start, Time end) const {
         if (sim::ActivityLog* log = kernel_.activity()) [[unlikely]] log->record(kind, node_, start, end);
     }
-    // With one shared FIFO per direction every channel uses the posted slot. Inline, as
-    // reserve and push_pending's common case: each is on every packet's path.
-    Time& slot(Direction d, Channel c) { return free_[size_t(d)][params_.shared_link ? 0 : size_t(c)]; }
+    // With one shared FIFO per direction every channel uses the posted slot.
+    size_t channel_index(Channel c) const { return params_.shared_link ? 0 : size_t(c); }
+    // Inline, as push_pending's common case: each is on every packet's path.
+    Time& slot(Direction d, Channel c) { return free_[size_t(d)][channel_index(c)]; }
     // Hold channel (d, c) for `occupancy` from `earliest` on; returns the start.
     Time reserve(Direction d, Channel c, Time earliest, Time occupancy) {
         Time& free = slot(d, c);
