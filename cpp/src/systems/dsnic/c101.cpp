@@ -18,7 +18,7 @@ C101::~C101() {
     if (network_) network_->attach(p_.node, nullptr);
 }
 
-void C101::send(FifoPacket packet, std::function<void()> sent) {
+void C101::send(FifoPacket packet, sim::Callback sent) {
     if (busy_) throw DsnicError("node " + std::to_string(p_.node) + ": C101 given a packet while it sends one");
     if (!network_) throw DsnicError("node " + std::to_string(p_.node) + " sent a packet, but a one-node system has no DS link");
     busy_ = true;

@@ -90,8 +90,8 @@ public:
     ~C101() override;
     bool idle() const { return !busy_; }
     // Starts sending a packet (the caller checked idle()); `sent` runs when the C101
-    // can take the next one.
-    void send(FifoPacket packet, std::function<void()> sent);
+    // can take the next one. Stored inline, as the PCI bus's DMA completions are: one a packet.
+    void send(FifoPacket packet, sim::Callback sent);
     // Where received headers go (comin): false holds the packet in the link.
     using Receiver = std::function<bool(const net::PacketView&, Time tail_at)>;
     void set_receiver(Receiver r) { receiver_ = std::move(r); }
@@ -114,7 +114,7 @@ private:
     bool busy_ = false;
     Time free_at_;
     FifoPacket packet_;
-    std::function<void()> sent_;
+    sim::Callback sent_;
     Receiver receiver_;
     bool refused_ = false;
     bool head_in_ = false;  // the packet now arriving had its header passed on
