@@ -205,7 +205,7 @@ private:
     }
     // With one shared FIFO per direction every channel uses the posted slot.
     size_t channel_index(Channel c) const { return params_.shared_link ? 0 : size_t(c); }
-    // Inline, as push_pending's common case: each is on every packet's path.
+    // slot, reserve and push_pending's common case are inline: each is on every packet's path.
     Time& slot(Direction d, Channel c) { return free_[size_t(d)][channel_index(c)]; }
     // Hold channel (d, c) for `occupancy` from `earliest` on; returns the start.
     Time reserve(Direction d, Channel c, Time earliest, Time occupancy) {

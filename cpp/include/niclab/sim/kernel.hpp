@@ -380,8 +380,8 @@ private:
     EventId schedule_in_lane(Time at, EventKey key, SmallCall call, uint32_t node, Lane lane) {
         LaneQueue& q = lanes_[lane];
         // At the back: after the last event's time, or into an empty lane that is firing (a
-        // bulk transfer's pump and arrival each schedule the next while their lane is empty;
-        // one that is not firing needs a stand-in: the slow path).
+        // quarter of a bulk transfer's arrivals are scheduled so; an empty lane that is not
+        // firing needs a stand-in: the slow path).
         const bool at_back = q.events.size() > q.head ? q.events.back().key.time < at : q.firing;
         if (at >= floor_ && at_back) [[likely]] {
             q.events.emplace_back().set(at, key.made, key.seq, node, call);
