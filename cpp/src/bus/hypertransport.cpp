@@ -130,8 +130,7 @@ Time HyperTransport::dma_write(Time at, uint64_t addr, std::span<const uint8_t> 
     PendingWrite& w = push_pending();
     w.addr = addr;
     w.at = done;
-    w.data.resize(data.size());
-    sim::copy_bytes(w.data.data(), data.data(), data.size());
+    sim::copy_bytes(w.store(data), data.data(), data.size());
     // It lands when host memory is next looked at, if due by then (land_due), rather than
     // in an event of its own; it keeps the place that event would have had, scheduled now,
     // so it is in before anything scheduled later for the same picosecond (a completion the
@@ -155,7 +154,7 @@ void HyperTransport::land_due() {
     while (pending_count_ > 0) {
         PendingWrite& w = pending_[pending_head_];
         if (!kernel_.passed(w.at, w.key, w.node)) return;
-        memory_.land(w.addr, w.data);
+        memory_.land(w.addr, w.data());
         pending_head_ = uint32_t((pending_head_ + 1) & (pending_.size() - 1));
         if (--pending_count_ == 0) memory_.inbound_ends();
     }

@@ -580,12 +580,19 @@ void Network::return_credits(LinkId l, uint8_t vc, uint32_t n, Time at) {
     Returns& r = returns_[l];
     if (r.size == r.capacity)  // a credit is in one return at most: never
         throw std::logic_error("network: link " + std::to_string(l) + " has more credits on their way back than its far buffers hold");
+    // In the order the returns' events would fire: a buffer that frees its packets in
+    // order (a NIC's, or a router input feeding one output) returns them in order, so
+    // this one nearly always goes last.
+    const sim::Kernel::EventKey key = kernel_.reserve_key();
+    CreditReturn* q = returns_of(l);
+    uint32_t i = r.size++;
+    for (; i > 0 && q[i - 1].after(at, key); --i) q[i] = q[i - 1];
     // Field by field: a record built on the stack and copied in was read back whole
     // before its fields were stored (a stall on store forwarding: most of this function's
     // time in a bulk transfer).
-    CreditReturn& c = returns_of(l)[r.size++];
+    CreditReturn& c = q[i];
     c.at = at;
-    c.key = kernel_.reserve_key();
+    c.key = key;
     c.n = n;
     c.vc = vc;
     c.scheduled = false;
@@ -594,17 +601,16 @@ void Network::return_credits(LinkId l, uint8_t vc, uint32_t n, Time at) {
 }
 
 // A return is due once the event it stands for would have fired (a scheduled one has,
-// and took itself off: credit_due).
+// and took itself off: credit_due). Kept in that order, the due ones lead.
 void Network::settle_credits(LinkId l) {
     CreditReturn* q = returns_of(l);
+    Returns& r = returns_[l];
     const uint32_t node = from_node(l);
-    for (uint32_t i = 0; i < returns_[l].size;) {
-        if (!kernel_.passed(q[i].at, q[i].key, node)) {
-            ++i;
-            continue;
-        }
-        fold_return(l, i);
-    }
+    uint32_t due = 0;
+    for (; due < r.size && kernel_.passed(q[due].at, q[due].key, node); ++due) links_[l].return_credit(q[due].vc, q[due].n);
+    if (due == 0) return;
+    r.size -= due;
+    for (uint32_t i = 0; i < r.size; ++i) q[i] = q[i + due];  // a few: no call to memmove
 }
 
 // Every request for a router's output goes through try_send when it appears, and every

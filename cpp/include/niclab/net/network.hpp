@@ -40,6 +40,7 @@
 // Everything is deterministic for a given topology, parameters, seed and traffic:
 // all decisions are made in kernel events, which fire in (time, sequence) order,
 // and random up-routes come from one seeded stream of the network.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -320,6 +321,13 @@ private:
         // Unused: named so that a copy (drop_return) moves two aligned 16-byte halves
         // rather than 30 bytes in two overlapping ones (a stall on store forwarding).
         uint16_t unused;
+        // Its event fires after that of a return due at `t` with key `k`, of the same link
+        // (so of the same node): sim::Kernel's order, in which seq's kByCore bit ranks first.
+        bool after(Time t, sim::Kernel::EventKey k) const {
+            if (at != t) return at > t;
+            if (key.made != k.made) return key.made > k.made;
+            return key.seq > k.seq;
+        }
     };
     bool credits_as_times() const { return !params_.credit_events && !wormhole(); }
     // Someone waits for a credit of l: a request at the router's output, or a NIC whose
@@ -330,7 +338,8 @@ private:
     }
     // Credits of l came back: the router tries its output again, a refused NIC hears of it.
     void credits_back(LinkId l);
-    // Counts the returns of l due by now.
+    // Counts the returns of l due by now: a prefix of them, as they are kept in the order
+    // their events would fire (return_credits).
     void settle_credits(LinkId l);
     void fold_return(LinkId l, uint32_t i);
     // A packet waits for l: each return still on its way becomes the event it stands for.
@@ -366,16 +375,20 @@ private:
     std::vector<LinkId> reverse_;  // per link: the cable the other way (flow-control tokens)
     std::vector<uint8_t> wakeup_pending_;  // per link: a try_send is scheduled for busy_until
     std::vector<uint8_t> ahead_;           // per link: may_send_ahead (read once a packet)
-    // Per link, the credits on their way back (credits_as_times): a stretch of
-    // credit_returns_ with room for a return per packet its far buffers hold, so that
-    // keeping them allocates nothing.
+    // Per link, the credits on their way back (credits_as_times), in the order their events
+    // would fire: a stretch of credit_returns_ with room for a return per packet its far
+    // buffers hold, so that keeping them allocates nothing.
     struct Returns {
         uint32_t first = 0, size = 0, capacity = 0;
     };
     std::vector<Returns> returns_;
     std::vector<CreditReturn> credit_returns_;
     CreditReturn* returns_of(LinkId l) { return credit_returns_.data() + returns_[l].first; }
-    void drop_return(LinkId l, uint32_t i) { returns_of(l)[i] = returns_of(l)[--returns_[l].size]; }
+    // Takes out return i, keeping the others' order.
+    void drop_return(LinkId l, uint32_t i) {
+        CreditReturn* q = returns_of(l);
+        std::copy(q + i + 1, q + returns_[l].size--, q + i);
+    }
     std::vector<Router> routers_;
     std::vector<uint32_t> router_node_;  // the node whose router it is (sim::kNoNode: a switch of none or many)
     bool own_routers_ = false;           // every router is one node's (router_delay)

@@ -62,8 +62,7 @@ void RxDma::set_refused(bool refused) {
     if (node_ != sim::kNoNode) kernel_.set_reach(node_, refused_ ? Time{} : reach_);
 }
 
-void RxDma::let_held_in() {
-    if (!refused_ || !port_) return;
+void RxDma::release_held() {
     set_refused(false);
     port_->receive_ready();
 }
@@ -110,15 +109,6 @@ bool RxDma::write(uint32_t offset, uint32_t value) {
         return true;
     }
     return false;
-}
-
-int RxDma::find_slot(uint32_t src, uint32_t message_id) const {
-    const uint64_t k = key(src, message_id);
-    for (uint32_t b = busy_; b; b &= b - 1) {
-        const uint32_t i = uint32_t(std::countr_zero(b));
-        if (keys_[i] == k) return int(i);
-    }
-    return -1;
 }
 
 int RxDma::allocate_slot(const net::PacketView& head) {

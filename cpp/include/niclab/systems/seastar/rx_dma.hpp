@@ -12,6 +12,7 @@
 // flow control backs up) and, for a new message without a slot, counts and signals
 // the resource exhaustion to the firmware: never a silent hang.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -77,7 +78,15 @@ private:
         uint32_t tag = 0;
         bool end_seen = false;
     };
-    int find_slot(uint32_t src, uint32_t message_id) const;
+    // Inline, as let_held_in's common case: each is called for every packet.
+    int find_slot(uint32_t src, uint32_t message_id) const {
+        const uint64_t k = key(src, message_id);
+        for (uint32_t b = busy_; b; b &= b - 1) {
+            const uint32_t i = uint32_t(std::countr_zero(b));
+            if (keys_[i] == k) return int(i);
+        }
+        return -1;
+    }
     int allocate_slot(const net::PacketView& head);
     void take_commands();
     void drain(Slot& s, uint32_t index);
@@ -86,7 +95,11 @@ private:
     static bool wanted_more(const Slot& s);  // deposit commands asked for more than arrived
     void write_host(uint64_t addr, const uint8_t* data, uint32_t n, Slot& s);
     void set_refused(bool refused);
-    void let_held_in();  // room again: the packet the network holds may come in
+    // Room again: the packet the network holds may come in.
+    void let_held_in() {
+        if (refused_ && port_) [[unlikely]] release_held();
+    }
+    void release_held();
 
     sim::Kernel& kernel_;
     bus::HyperTransport& bus_;
