@@ -9,10 +9,30 @@ namespace niclab::host {
 
 using sim::copy_bytes;
 
+HostMemory::Run* HostMemory::find_run(uint64_t run_number) const {
+    RecentRun& r = recent_runs_[run_number % kRecentRuns];
+    if (r.number != run_number) {
+        auto it = runs_.find(run_number);
+        if (it == runs_.end()) return nullptr;
+        r = {run_number, it->second.get()};
+    }
+    return r.run;
+}
+
+HostMemory::Page* HostMemory::find_in_runs(uint64_t page_number) const {
+    const Run* run = find_run(page_number / kRunPages);
+    Page* page = run ? run->pages[page_number % kRunPages].get() : nullptr;
+    if (page) recent_[page_number % kRecent] = {page_number, page};
+    return page;
+}
+
 HostMemory::Page& HostMemory::page_for_write(uint64_t page_number) {
     if (Page* page = find_page(page_number)) return *page;
-    auto& p = pages_[page_number];
+    Run* run = find_run(page_number / kRunPages);
+    if (!run) run = (runs_[page_number / kRunPages] = std::make_unique<Run>()).get();
+    auto& p = run->pages[page_number % kRunPages];
     p = std::make_unique<Page>();  // zeroed where it lies (Page{} was zeroed on the stack, then copied)
+    ++pages_touched_;
     recent_[page_number % kRecent] = {page_number, p.get()};
     return *p;
 }
@@ -77,12 +97,13 @@ void HostMemory::fill(uint64_t addr, uint8_t value, uint64_t length) {
     settle();
     by_page(addr, length, [&](uint64_t number, uint64_t in_page, uint64_t, uint64_t n) {
         if (value == 0) {  // untouched memory reads as zero: zeroing never makes a page
-            auto it = pages_.find(number);
-            if (it == pages_.end()) return true;
+            Run* run = find_run(number / kRunPages);
+            if (!run || !run->pages[number % kRunPages]) return true;
             if (n == kPageBytes) {
                 Recent& r = recent_[number % kRecent];
                 if (r.number == number) r = {};
-                pages_.erase(it);  // a whole page zeroed is untouched again
+                run->pages[number % kRunPages].reset();  // a whole page zeroed is untouched again
+                --pages_touched_;
                 return true;
             }
         }
