@@ -10,13 +10,13 @@ namespace niclab::host {
 using sim::copy_bytes;
 
 HostMemory::Run* HostMemory::find_run(uint64_t run_number) const {
-    RecentRun& r = recent_runs_[run_number % kRecentRuns];
+    Recent<Run>& r = recent_runs_[run_number % kRecentRuns];
     if (r.number != run_number) {
         auto it = runs_.find(run_number);
         if (it == runs_.end()) return nullptr;
         r = {run_number, it->second.get()};
     }
-    return r.run;
+    return r.item;
 }
 
 HostMemory::Page* HostMemory::find_in_runs(uint64_t page_number) const {
@@ -100,7 +100,7 @@ void HostMemory::fill(uint64_t addr, uint8_t value, uint64_t length) {
             Run* run = find_run(number / kRunPages);
             if (!run || !run->pages[number % kRunPages]) return true;
             if (n == kPageBytes) {
-                Recent& r = recent_[number % kRecent];
+                Recent<Page>& r = recent_[number % kRecent];
                 if (r.number == number) r = {};
                 run->pages[number % kRunPages].reset();  // a whole page zeroed is untouched again
                 --pages_touched_;

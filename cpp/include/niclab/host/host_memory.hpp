@@ -84,17 +84,19 @@ private:
     // between two packets (a receive landing while a send reads) cost a lookup each time
     // again. Pages never move, so an entry stays valid until its page is dropped (fill).
     Page* find_page(uint64_t page_number) const {
-        Recent& r = recent_[page_number % kRecent];
+        Recent<Page>& r = recent_[page_number % kRecent];
         if (r.number != page_number) [[unlikely]] return find_in_runs(page_number);
-        return r.page;
+        return r.item;
     }
     Page* find_in_runs(uint64_t page_number) const;
+    // A page or a run found before, by its number.
+    template <class T>
     struct Recent {
         uint64_t number = UINT64_MAX;
-        Page* page = nullptr;
+        T* item = nullptr;
     };
     static constexpr uint64_t kRecent = 8;
-    mutable std::array<Recent, kRecent> recent_{};
+    mutable std::array<Recent<Page>, kRecent> recent_{};
     // Pages are kept in runs of kRunPages, each found by one hash lookup, and the runs found
     // last are remembered as the pages are: a stream through a buffer, which needs a new page
     // every 64 packets, looks a run up every 16 pages. A lookup per page missed the host's
@@ -105,12 +107,8 @@ private:
         std::array<std::unique_ptr<Page>, kRunPages> pages;
     };
     Run* find_run(uint64_t run_number) const;
-    struct RecentRun {
-        uint64_t number = UINT64_MAX;
-        Run* run = nullptr;
-    };
     static constexpr uint64_t kRecentRuns = 4;
-    mutable std::array<RecentRun, kRecentRuns> recent_runs_{};
+    mutable std::array<Recent<Run>, kRecentRuns> recent_runs_{};
     std::unordered_map<uint64_t, std::unique_ptr<Run>> runs_;
     uint64_t pages_touched_ = 0;
 };
