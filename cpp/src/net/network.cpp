@@ -608,9 +608,7 @@ void Network::settle_credits(LinkId l) {
     const uint32_t node = from_node(l);
     uint32_t due = 0;
     for (; due < r.size && kernel_.passed(q[due].at, q[due].key, node); ++due) links_[l].return_credit(q[due].vc, q[due].n);
-    if (due == 0) return;
-    r.size -= due;
-    for (uint32_t i = 0; i < r.size; ++i) q[i] = q[i + due];  // a few: no call to memmove
+    if (due) drop_returns(l, 0, due);
 }
 
 // Every request for a router's output goes through try_send when it appears, and every
@@ -634,7 +632,7 @@ void Network::schedule_return(LinkId l, CreditReturn& c) {
 void Network::fold_return(LinkId l, uint32_t i) {
     const CreditReturn& c = returns_of(l)[i];
     links_[l].return_credit(c.vc, c.n);
-    drop_return(l, i);
+    drop_returns(l, i);
 }
 
 uint32_t Network::credits(LinkId l, uint32_t vc) {

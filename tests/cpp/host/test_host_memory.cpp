@@ -63,5 +63,41 @@ TEST(HostMemory, MismatchFindsTheFirstDifferentByte) {
     EXPECT_EQ(m.pages_touched(), 4u);  // looking made no page
 }
 
+// Pages are kept in runs of 16 and the runs found last are remembered (4 of them): bytes
+// over many runs, touched in an order that makes remembered runs give way to others that
+// share their place, read back as written, and a page zeroed whole in a run's middle is
+// given back and reads as zero while its neighbours keep their bytes.
+TEST(HostMemory, PagesAcrossManyRunsKeepTheirBytes) {
+    HostMemory m;
+    constexpr uint64_t kRun = 16 * kPage;
+    auto byte = [](uint64_t addr) { return uint8_t(addr * 13 + (addr >> 12)); };
+    // From the middle of run 3 over 40 pages (into run 5), and a page of runs 7, 11 and 15
+    // (each shares run 3's remembered place) between every page of the stream.
+    std::vector<uint8_t> page(kPage);
+    std::vector<uint64_t> written;
+    for (uint64_t p = 0; p < 40; ++p) {
+        for (uint64_t far : {7 * kRun, 11 * kRun + 5 * kPage, 15 * kRun + 15 * kPage})
+            for (uint64_t at : {3 * kRun + 7 * kPage + p * kPage, far + (p % 2) * kPage}) {
+                for (uint64_t i = 0; i < kPage; ++i) page[i] = byte(at + i);
+                m.write(at, page);
+                written.push_back(at);
+            }
+    }
+    EXPECT_EQ(m.pages_touched(), 40u + 3 * 2);
+    for (uint64_t at : written) {
+        m.read(at, page);
+        for (uint64_t i = 0; i < kPage; ++i) ASSERT_EQ(page[i], byte(at + i)) << "byte " << at + i;
+    }
+    const uint64_t middle = 4 * kRun + 8 * kPage;  // run 4, page 8: written by the stream
+    m.fill(middle, 0, kPage);
+    EXPECT_EQ(m.pages_touched(), 40u + 3 * 2 - 1);
+    std::vector<uint8_t> three(3 * kPage);
+    m.read(middle - kPage, three);
+    for (uint64_t i = 0; i < three.size(); ++i) {
+        const uint64_t addr = middle - kPage + i;
+        ASSERT_EQ(three[i], addr >= middle && addr < middle + kPage ? 0 : byte(addr)) << "byte " << addr;
+    }
+}
+
 }  // namespace
 }  // namespace niclab::host

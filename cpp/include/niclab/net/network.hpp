@@ -318,7 +318,7 @@ private:
         uint32_t n;
         uint8_t vc;
         bool scheduled;
-        // Unused: named so that a copy (drop_return) moves two aligned 16-byte halves
+        // Unused: named so that a copy (drop_returns) moves two aligned 16-byte halves
         // rather than 30 bytes in two overlapping ones (a stall on store forwarding).
         uint16_t unused;
         // Its event fires after that of a return due at `t` with key `k`, of the same link
@@ -384,10 +384,12 @@ private:
     std::vector<Returns> returns_;
     std::vector<CreditReturn> credit_returns_;
     CreditReturn* returns_of(LinkId l) { return credit_returns_.data() + returns_[l].first; }
-    // Takes out return i, keeping the others' order.
-    void drop_return(LinkId l, uint32_t i) {
+    // Takes out returns i .. i + n - 1, keeping the others' order (a few entries move: a
+    // loop, no call to memmove).
+    void drop_returns(LinkId l, uint32_t i, uint32_t n = 1) {
         CreditReturn* q = returns_of(l);
-        std::copy(q + i + 1, q + returns_[l].size--, q + i);
+        const uint32_t size = returns_[l].size -= n;
+        for (; i < size; ++i) q[i] = q[i + n];
     }
     std::vector<Router> routers_;
     std::vector<uint32_t> router_node_;  // the node whose router it is (sim::kNoNode: a switch of none or many)
