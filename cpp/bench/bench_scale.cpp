@@ -296,6 +296,9 @@ void run_again_with_huge_pages(char** argv) {
     const char* t = std::getenv("GLIBC_TUNABLES");
     const std::string tunables = (t && *t ? std::string(t) + ":" : std::string()) + kHugePages + "1";
     setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
+    // By the name it was started as (a tool it runs under, such as valgrind, follows
+    // that; /proc/self/exe would name the tool's own binary), else by its own file.
+    execvp(argv[0], argv);
     execv("/proc/self/exe", argv);
     std::fprintf(stderr, "bench_scale: could not run again with huge pages (%s): going on without\n", std::strerror(errno));
 }
