@@ -362,8 +362,9 @@ def _run_one(args, kw, options, label):
     if label:
         result.label = label
     if not args.quiet:
+        from .huge_pages import on as huge_pages_on
         print(f"# {result.experiment}: {result.label}, {len(result)} point(s), seed {result.seed}"
-              + (", stopped early" if result.stopped else ""))
+              + (", stopped early" if result.stopped else "") + (", malloc on huge pages" if huge_pages_on() else ""))
         print(result.table())
         if result.fit:
             print("fit:")
@@ -739,6 +740,9 @@ def main(argv=None):
     gu.add_argument("--spec", metavar="FILE.json", help="start with this system spec")
     gu.set_defaults(func=cmd_gui)
     args = ap.parse_args(argv)
+    if argv is None:  # the command line itself, not a caller in Python
+        from .huge_pages import run_again_if_large
+        run_again_if_large(getattr(args, "nodes", None))
     try:
         return args.func(args)
     except (NiclabError, FileNotFoundError) as e:
