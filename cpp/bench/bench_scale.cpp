@@ -37,8 +37,8 @@
 // transparent_hugepage set to madvise or always), and it reads its tunables only at
 // start-up, so bench_scale runs itself again with the tunable added to GLIBC_TUNABLES
 // unless --no-huge-pages (or the variable already sets it). The header line says which.
-// Red Storm's halo took about 0.81x the time with them, 2,048 nodes the same within the
-// noise, and the peak memory is the same; a build takes longer (faulting memory in as
+// Red Storm's halo took about 0.81x the time with them, a 2,048-node one the same or less
+// (README), and the peak memory is the same; a build takes longer (faulting memory in as
 // huge pages costs system time), which the halo's figures leave out.
 #include <sys/resource.h>
 #include <sys/wait.h>
