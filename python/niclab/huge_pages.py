@@ -16,7 +16,7 @@ import sys
 TUNABLE = "glibc.malloc.hugetlb="
 # Nodes. Faulting memory in as huge pages costs system time at start-up: a 1,024-node
 # halo of one iteration took 5.4-6.1 s on huge pages against 3.8-4.2 s without (the
-# README). At 2,048 nodes a halo gains nothing measurable, at Red Storm's 10,368 a fifth.
+# README). At 2,048 nodes a short halo gains nothing measurable, at Red Storm's 10,368 a fifth.
 LARGE = 8192
 
 
