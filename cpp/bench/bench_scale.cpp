@@ -274,12 +274,13 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-// The glibc tunable that backs malloc's memory with transparent huge pages, if
-// GLIBC_TUNABLES sets it (to any value: "=0" is the user saying no).
+// The glibc tunable that backs malloc's memory with transparent huge pages: the value
+// GLIBC_TUNABLES gives it, or null if it gives none ("0" is the user saying no).
 constexpr char kHugePages[] = "glibc.malloc.hugetlb=";
-bool huge_pages_set() {
+const char* huge_pages_value() {
     const char* t = std::getenv("GLIBC_TUNABLES");
-    return t && std::strstr(t, kHugePages);
+    const char* at = t ? std::strstr(t, kHugePages) : nullptr;
+    return at ? at + sizeof kHugePages - 1 : nullptr;
 }
 
 // Whether the kernel gives no transparent huge pages at all (then the tunable does nothing).
@@ -308,8 +309,9 @@ void run_again_with_huge_pages(char** argv) {
 
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
-    if (o.huge_pages && !huge_pages_set()) run_again_with_huge_pages(argv);
-    const bool huge = huge_pages_set() && std::strstr(std::getenv("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=0") == nullptr;
+    if (o.huge_pages && !huge_pages_value()) run_again_with_huge_pages(argv);
+    const char* huge_value = huge_pages_value();
+    const bool huge = huge_value && *huge_value != '0';
     std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s%s%s%s%s\n", o.size,
                 o.iterations, o.lookahead ? "" : ", no kernel lookahead", o.credit_events ? ", an event per credit" : "",
                 o.send_ahead ? "" : ", no sending ahead", o.lanes ? "" : ", no kernel lanes",
