@@ -38,8 +38,12 @@ def environment(environ=os.environ):
 
 def run_again_if_large(nodes):
     """The command line's process, started again on huge pages for a system of LARGE
-    nodes or more; returns if it is smaller or GLIBC_TUNABLES already says."""
+    nodes or more; returns if it is smaller, GLIBC_TUNABLES already says, or the
+    interpreter cannot be started again (said on stderr: the run goes on without)."""
     if nodes is None or nodes < LARGE or asked():
         return
     sys.stdout.flush()
-    os.execve(sys.executable, [sys.executable, "-m", "niclab", *sys.argv[1:]], environment())
+    try:
+        os.execve(sys.executable, [sys.executable, "-m", "niclab", *sys.argv[1:]], environment())
+    except OSError as e:
+        print(f"niclab: could not start again on huge pages ({e}): going on without", file=sys.stderr)

@@ -81,3 +81,15 @@ def test_the_command_line_asks_with_its_nodes(monkeypatch):
         assert str(e) == "glibc.malloc.hugetlb=1"
     else:
         raise AssertionError("an 8-node run with the threshold at 8 did not start again")
+
+
+def test_a_start_again_that_fails_goes_on_without_and_says_so(monkeypatch, capsys):
+    def execve(path, argv, env):
+        raise FileNotFoundError(2, "No such file or directory", path)
+
+    monkeypatch.setattr(os, "execve", execve)
+    monkeypatch.setattr(sys, "argv", ["niclab", *HALO])
+    monkeypatch.delenv("GLIBC_TUNABLES", raising=False)
+    huge_pages.run_again_if_large(huge_pages.LARGE)  # returns: the run goes on
+    err = capsys.readouterr().err
+    assert "could not start again on huge pages" in err and "No such file or directory" in err
