@@ -151,9 +151,9 @@ Figures run(const Shape& shape, const Options& o) {
     spec.credit_events = o.credit_events;
     spec.send_ahead = o.send_ahead;
     spec.lanes = o.lanes;
-    // Go-back-N's peer table is indexed by node id: the default image's ends at 2,048.
-    const char* image = spec.nodes > 2048 ? "/portals/portals_redstorm.elf" : "/portals/portals.elf";
-    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + image};
+    // The SeaStar's own image for this size (portals_redstorm above 2,048 nodes).
+    const std::string image = seastar::model().default_firmware(spec.nodes);
+    spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/" + image + ".elf"};
     spec.topology = {{"kind", shape.z_wrap ? "torus" : "mesh"},
                      {"dims", {shape.x, shape.y, shape.z}},
                      {"wrap", {false, false, shape.z_wrap}}};

@@ -39,7 +39,7 @@ system::SystemSpec build_spec(const SpecChoice& choice) {
     // sees the spec; a spec naming none gets its system's own firmware (Portals on the
     // SeaStar, none on a fixed-function NIU).
     if (spec.firmware.empty()) {
-        const std::string fw = system::resolved_preset(spec).model().default_firmware();
+        const std::string fw = system::resolved_preset(spec).model().default_firmware(spec.nodes);
         if (!fw.empty()) spec.firmware = {fw};
     }
     for (auto& fw : spec.firmware) fw = resolve_firmware(fw);

@@ -185,7 +185,7 @@ void bind_system(py::module_& m) {
             d["summary"] = model->summary();
             d["nic_family"] = model->nic_family();
             d["default_preset"] = model->default_preset();
-            d["default_firmware"] = model->default_firmware();
+            d["default_firmware"] = model->default_firmware(2);  // a pair's (default_firmware gives any size's)
             py::list presets;
             for (const auto& name : system::Preset::names())
                 if (system::Preset::named(name).system() == model->name()) presets.append(name);
@@ -203,6 +203,10 @@ void bind_system(py::module_& m) {
             out.append(d);
         }
         return out;
+    });
+    // The image a spec of `nodes` nodes of system `name` gets when it names none ("" for none).
+    m.def("default_firmware", [](const std::string& name, uint32_t nodes) {
+        return system::system_model(name).default_firmware(nodes);
     });
     m.def("preset_info", [](const std::string& name) {
         const system::Preset p = system::Preset::named(name);

@@ -76,8 +76,10 @@ def run_spec(*, system=None, preset=None, nodes=2, firmware=_DEFAULT, parts=None
     spec = {"preset": preset, "nodes": nodes, "seed": seed}
     if system is not None:
         spec["system"] = system
-    if firmware is _DEFAULT:  # the system's own: Portals on the SeaStar, none on a fixed-function NIU
-        firmware = system_info(_niclab.preset_info(preset)["system"])["default_firmware"] or None
+    if firmware is _DEFAULT:  # the system's own for this size: Portals on the SeaStar, none on a fixed-function NIU
+        # A count that is not one gets a pair's image here, and the spec's check names "nodes".
+        size = nodes if isinstance(nodes, int) and not isinstance(nodes, bool) and 0 < nodes < 2**32 else 2
+        firmware = _niclab.default_firmware(_niclab.preset_info(preset)["system"], size) or None
     if firmware is not None:
         spec["firmware"] = firmware
     for key, value in (("parts", parts), ("set", set)):

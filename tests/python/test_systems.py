@@ -7,6 +7,7 @@ import sys
 import pytest
 
 import niclab
+from niclab.experiments import run_spec
 from test_experiments import SYSTEM_ONLY, small
 
 
@@ -25,6 +26,18 @@ def test_registry_lists_seastar_first_with_its_transports():
     assert all(t["ops"] == ["put", "get"] for t in s[0]["transports"])
     for entry in s:
         assert entry["presets"] and entry["default_preset"] in entry["presets"]
+
+
+def test_a_spec_naming_no_firmware_gets_its_systems_image_for_its_size():
+    # The production Portals image's go-back-N peer table ends at 2,048 nodes.
+    assert run_spec(nodes=2048)["firmware"] == "portals"
+    assert run_spec(nodes=2049)["firmware"] == "portals_redstorm"
+    assert run_spec(nodes=10368, firmware="portals")["firmware"] == "portals"  # the user's choice stands
+    assert run_spec(system="grim", nodes=4096)["firmware"] == "grim"
+    assert "firmware" not in run_spec(system="startx", nodes=4096)
+    with pytest.raises(niclab.ConfigError) as e:  # a bad count is the spec's to name
+        niclab.run("pingpong", nodes="many", sizes=[8])
+    assert "nodes" in str(e.value)
 
 
 def test_unknown_transport_names_what_the_system_offers():

@@ -140,6 +140,40 @@ TEST(PortalsGoBackN, RedStormsImageSetsAPeerUpAtItsFirstMessage) {
     for (auto& [src, t, when] : o.arrivals) EXPECT_EQ(t & 0xFFFF, next[src]++) << "from node " << src;
 }
 
+// A system larger than the production image's peer table (2,048 nodes) gets Red Storm's
+// image when its spec names none (SystemModel::default_firmware), and its last node, past
+// that table, exchanges messages with its neighbour both ways. On the production image
+// that node panics at its first message, naming PTL_PEERS (tried).
+TEST(PortalsGoBackN, ASystemPastTheProductionPeerTableGetsRedStormsImage) {
+    constexpr uint32_t kNodes = 2049, kLast = kNodes - 1;
+    EXPECT_EQ(seastar::model().default_firmware(kNodes - 1), "portals");
+    const std::string image = seastar::model().default_firmware(kNodes);
+    ASSERT_EQ(image, "portals_redstorm");
+    system::System sys(ptl::spec(kNodes, image));  // a line: kLast's neighbour is kLast - 1
+    NodeScript last, before;
+    std::map<uint32_t, std::vector<uint8_t>> sent;  // by tag
+    for (uint32_t i = 0; i < 2; ++i) {
+        sent[tag(0, i)] = ptl::put_pattern(sys, kLast, kSendBase + i * kStride, kBytes, tag(0, i));
+        last.sends.push_back({kLast - 1, tag(0, i), kSendBase + i * kStride, kBytes, {}, {}});
+        sent[tag(1, i)] = ptl::put_pattern(sys, kLast - 1, kSendBase + i * kStride, kBytes, tag(1, i));
+        before.sends.push_back({kLast, tag(1, i), kSendBase + i * kStride, kBytes, {}, {}});
+    }
+    // Each message lands at its own place (recv_addr by tag: node kLast's as sender 0's).
+    auto place = [](const Incoming& in) { return ptl::Placement{recv_addr(in.hdr.match_bits_lo), kBytes, {}}; };
+    last.expect_rx = before.expect_rx = 2;
+    last.place = before.place = place;
+    auto r = ptl::run(sys, {{kLast - 1, &before}, {kLast, &last}});
+    ASSERT_TRUE(r.result.faulted_nodes.empty()) << ptl::faults(sys);
+    ASSERT_TRUE(last.finished && before.finished);
+    ASSERT_EQ(last.received.size() + before.received.size(), 4u);
+    for (const auto& [node, script] : {std::pair{kLast, &last}, std::pair{kLast - 1, &before}})
+        for (const Incoming& in : script->received) {
+            const uint32_t t = in.hdr.match_bits_lo;
+            EXPECT_EQ(in.src, node == kLast ? kLast - 1 : kLast);
+            EXPECT_EQ(ptl::read(sys, node, recv_addr(t), kBytes), sent.at(t)) << "tag " << t;
+        }
+}
+
 // Node 0 takes kEach 8 KB messages from each of `in` and sends kEach to each of `out`,
 // on the tiny pools (4 sources): a deposit holds its source for microseconds. Checks
 // that every message arrives once, in order, with its bytes; returns node 0's niccb.

@@ -3,7 +3,9 @@
 // system instead of a preset, and a mismatch names the key.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
+#include <string>
 
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/published.hpp"
@@ -34,6 +36,28 @@ TEST(Registry, EverySystemIsFoundByNameAndHasAPreset) {
             EXPECT_GT(t.max_message, 0u) << t.name;
         }
     }
+}
+
+// The image a spec gets when it names none is built, for every size a spec may ask: none
+// on a fixed-function NIU, and on the SeaStar the production image up to its peer table's
+// 2,048 nodes and Red Storm's past it.
+TEST(Registry, DefaultFirmwareIsABuiltImageForEverySize) {
+    const std::filesystem::path dir = NICLAB_FIRMWARE_DIR;
+    for (const SystemModel* m : system_models())
+        for (uint32_t nodes : {1u, 2u, 2048u, 2049u, 10368u, 65536u}) {
+            SCOPED_TRACE(m->name() + ", " + std::to_string(nodes) + " nodes");
+            const std::string fw = m->default_firmware(nodes);
+            if (m->nic_family() == "fixed-function") {
+                EXPECT_EQ(fw, "");
+                continue;
+            }
+            ASSERT_FALSE(fw.empty());
+            bool built = false;
+            for (const char* folder : {"portals", "grim", "examples"}) built = built || std::filesystem::exists(dir / folder / (fw + ".elf"));
+            EXPECT_TRUE(built) << fw << ".elf is not in " << dir;
+        }
+    EXPECT_EQ(system_model("seastar").default_firmware(2048), "portals");
+    EXPECT_EQ(system_model("seastar").default_firmware(2049), "portals_redstorm");
 }
 
 TEST(Registry, UnknownSystemListsTheKnownOnes) {

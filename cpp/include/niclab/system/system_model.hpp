@@ -105,8 +105,9 @@ public:
     virtual std::unique_ptr<msg::Transport> open_transport(System& sys, uint32_t node, uint32_t peer,
                                                            const std::string& transport, uint64_t seed) const = 0;
     // What must hold before a transport can be used on this system (e.g. the Portals
-    // firmware loaded); the firmware a spec gets when it names none ("" for none).
-    virtual std::string default_firmware() const { return ""; }
+    // firmware loaded); the firmware a spec of `nodes` nodes gets when it names none ("" for
+    // none). By size, since an image's tables may end at some node count (the SeaStar's).
+    virtual std::string default_firmware(uint32_t /*nodes*/) const { return ""; }
 
     // The published results this system is checked against (published.json): a JSON
     // array of {"key", "quantity", "source", "value", "unit", ...}.

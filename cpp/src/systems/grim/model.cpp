@@ -186,7 +186,7 @@ public:
         node_of(sys, node);  // a GRIM node, or Error naming it
         return make_group_messaging(sys, node);
     }
-    std::string default_firmware() const override { return "grim"; }
+    std::string default_firmware(uint32_t) const override { return "grim"; }
     const nlohmann::json& published() const override { return system::published("grim"); }
 };
 

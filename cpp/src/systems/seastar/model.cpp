@@ -14,6 +14,9 @@ namespace niclab::seastar {
 
 namespace {
 
+// Go-back-N's peers in the production Portals image (firmware/portals/config.h PTL_PEERS).
+constexpr uint32_t kPortalsPeers = 2048;
+
 class SeaStarNode final : public system::NodeHardware {
 public:
     SeaStarNode(system::System& sys, uint32_t node)
@@ -177,7 +180,12 @@ public:
         return std::make_unique<PortalsTransport>(seastar_node(sys, node, "Portals runs on the SeaStar").transport_process(seastar::portals(sys, node), {}, false),
                                                   sys.host_memory(node), peer, seed);
     }
-    std::string default_firmware() const override { return "portals"; }
+    // Go-back-N's peer table is indexed by node id, and the production image's ends at
+    // kPortalsPeers (a node past it panics): a larger system gets the image built for Red
+    // Storm's 10,368 nodes, whose entries are set up at a peer's first message.
+    std::string default_firmware(uint32_t nodes) const override {
+        return nodes > kPortalsPeers ? "portals_redstorm" : "portals";
+    }
     const nlohmann::json& published() const override { return system::published("seastar"); }
 };
 
