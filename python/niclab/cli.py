@@ -45,6 +45,7 @@ import sys
 import warnings
 
 from . import Nic, NiclabError, System
+from .cli_topology import parse_topology, topology_text
 
 
 def _system_names():
@@ -363,7 +364,9 @@ def _run_one(args, kw, options, label):
         result.label = label
     if not args.quiet:
         from .huge_pages import on as huge_pages_on
+        topology = (result.system or {}).get("topology")
         print(f"# {result.experiment}: {result.label}, {len(result)} point(s), seed {result.seed}"
+              + (f", on {topology_text(topology)}" if topology else "")
               + (", stopped early" if result.stopped else "") + (", malloc on huge pages" if huge_pages_on() else ""))
         print(result.table())
         if result.fit:
@@ -444,6 +447,8 @@ def _run_arguments(args):
         kw["transport"] = args.transport
     if args.part:
         kw["parts"] = _parse_parts(args.part)
+    if args.topology is not None:
+        kw["topology"] = args.topology
     return kw, options
 
 
@@ -567,6 +572,9 @@ def _add_run_arguments(r):
     r.add_argument("--preset", help="the preset (default: the system's default preset)")
     r.add_argument("--transport", help="the host library to run over (default: the system's first; see `niclab systems`)")
     r.add_argument("--nodes", type=int, default=2)
+    r.add_argument("--topology", type=parse_topology, metavar="KIND[:KEY=VALUE...]|JSON",
+                   help="the network, as a spec's topology: e.g. torus:dims=8x8x8, or Red Storm's "
+                        "mesh:dims=27x16x24:wrap=[false,false,true] (default: the system's own)")
     r.add_argument("--firmware", metavar="NAME|PATH",
                    help="firmware image name (portals, portals_nocache, ...) or ELF path (default: the system's own)")
     r.add_argument("--part", action="append", metavar="KIND=NAME",

@@ -1,0 +1,71 @@
+"""`niclab run --topology`: the network a run builds, written as the spec's topology object
+or shorter as KIND:KEY=VALUE..., run as a user would."""
+
+import argparse
+import json
+import subprocess
+import sys
+
+import pytest
+
+import niclab
+from niclab.cli_topology import parse_topology, topology_text
+
+RED_STORM = "mesh:dims=27x16x24:wrap=[false,false,true]"
+
+
+def _niclab(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "niclab", *args], capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def test_short_form_reads_dims_as_numbers_and_other_values_as_json():
+    assert parse_topology(RED_STORM) == {"kind": "mesh", "dims": [27, 16, 24], "wrap": [False, False, True]}
+    assert parse_topology("torus") == {"kind": "torus"}
+    assert parse_topology("fat_tree:leaves=4:nodes_per_leaf=8:spines=2") == {
+        "kind": "fat_tree", "leaves": 4, "nodes_per_leaf": 8, "spines": 2}
+    assert parse_topology(' {"kind": "torus", "dims": [2, 2, 2]} ') == {"kind": "torus", "dims": [2, 2, 2]}
+
+
+@pytest.mark.parametrize("text, says", [
+    ("", "KIND[:KEY=VALUE...]"),
+    (":dims=2x2x2", "KIND[:KEY=VALUE...]"),
+    ("torus:dims", "got 'dims'"),
+    ("torus:=4", "got '=4'"),
+    ("{kind: torus}", "not a JSON object"),
+])
+def test_a_malformed_argument_says_what_is_wanted(text, says):
+    with pytest.raises(argparse.ArgumentTypeError) as e:
+        parse_topology(text)
+    assert says in str(e.value)
+
+
+def test_the_written_form_reads_back_as_the_same_object():
+    for text in (RED_STORM, "torus:dims=4x4x4", "fat_tree:leaves=4:nodes_per_leaf=8:spines=2", "crossbar"):
+        spec = parse_topology(text)
+        assert topology_text(spec) == text
+        assert parse_topology(topology_text(spec)) == spec
+
+
+def test_run_builds_the_topology_named_and_says_so(tmp_path):
+    r = _niclab("run", "halo3d", "--nodes", "8", "--topology", "mesh:dims=2x2x2:wrap=[false,false,true]",
+                "--option", "iterations=2", "--out", "h.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "on mesh:dims=2x2x2:wrap=[false,false,true]" in r.stdout.splitlines()[0]
+    saved = niclab.Result.load(tmp_path / "h.json")
+    topology = {"kind": "mesh", "dims": [2, 2, 2], "wrap": [False, False, True]}
+    assert saved.system["topology"] == topology
+    # The same run from Python gives the same rows, and other rows than the system's own
+    # network (a line, where the faces cross other routers).
+    same = niclab.run("halo3d", nodes=8, topology=topology, iterations=2)
+    assert saved.rows.tolist() == same.rows.tolist()
+    assert niclab.run("halo3d", nodes=8, iterations=2).rows.tolist() != same.rows.tolist()
+
+
+def test_a_topology_the_core_refuses_exits_1_naming_the_key():
+    r = _niclab("run", "halo3d", "--nodes", "8", "--topology", "torus:dims=2x2", "--option", "iterations=1")
+    assert r.returncode == 1
+    assert "topology.dims" in r.stderr and "three sizes" in r.stderr
+    r = _niclab("run", "halo3d", "--nodes", "4", "--topology", "torus:dims=2x2x2", "--option", "iterations=1")
+    assert r.returncode == 1 and "connects 8 nodes but the system has 4" in r.stderr
+    r = _niclab("run", "halo3d", "--nodes", "8", "--topology", "torus:dims")
+    assert r.returncode == 2 and "--topology" in r.stderr and "KEY=VALUE" in r.stderr
