@@ -64,6 +64,35 @@ TEST(EventQueue, OverflowReportsDropped) {
     EXPECT_EQ(ev.sequence, 8u);
 }
 
+// The ring's storage grows with the events unread, up to the queue's size: across every
+// growth, with reads between so that the unread events wrap, each event comes out once
+// and in order; past the size the oldest are dropped as from a queue allocated whole.
+TEST(EventQueue, AQueueGrowingWithItsUnreadEventsKeepsThemInOrder) {
+    Library tgt(kTarget);
+    ptl_handle_eq_t eq = tgt.eq_alloc(100);
+    ptl_event_t ev;
+    uint64_t next = 0;
+    for (int burst : {3, 5, 9, 20, 30}) {  // 2 events a put, half of them read: 97 unread at most
+        puts_into(tgt, eq, burst);
+        for (int k = 0; k < burst; ++k) {
+            ASSERT_EQ(tgt.eq_get(eq, ev), PTL_OK);
+            EXPECT_EQ(ev.sequence, next++);
+        }
+    }
+    EXPECT_EQ(tgt.eq_pending(eq), 67u);
+    for (const ptl_event_t& e : drain(tgt, eq)) EXPECT_EQ(e.sequence, next++);
+    ASSERT_EQ(next, 134u);
+    puts_into(tgt, eq, 60);  // 120 events into 100
+    EXPECT_EQ(tgt.eq_pending(eq), 100u);
+    ASSERT_EQ(tgt.eq_get(eq, ev), PTL_EQ_DROPPED);
+    EXPECT_EQ(ev.sequence, 254u - 100u);
+    for (uint64_t k = 155; k < 254; ++k) {
+        ASSERT_EQ(tgt.eq_get(eq, ev), PTL_OK);
+        EXPECT_EQ(ev.sequence, k);
+    }
+    EXPECT_EQ(tgt.eq_get(eq, ev), PTL_EQ_EMPTY);
+}
+
 TEST(EventQueue, ExactlyFullIsNotDropped) {
     Library tgt(kTarget);
     ptl_handle_eq_t eq = tgt.eq_alloc(4);

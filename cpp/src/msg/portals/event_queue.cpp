@@ -1,10 +1,21 @@
 #include "event_queue.hpp"
 
+#include <algorithm>
+
 namespace niclab::portals {
 
-EventQueue::EventQueue(ptl_size_t count) : ring_(count) {}
+EventQueue::EventQueue(ptl_size_t count) : count_(count) {}
+
+// Twice the room (at most count_), each unread event moved to its place in it: none is
+// dropped before the queue holds count_.
+void EventQueue::grow() {
+    std::vector<ptl_event_t> wider(std::min<uint64_t>(count_, std::max<uint64_t>(8, 2 * ring_.size())));
+    for (uint64_t k = read_; k < written_; ++k) wider[k % wider.size()] = std::move(ring_[k % ring_.size()]);
+    ring_ = std::move(wider);
+}
 
 void EventQueue::post(ptl_event_t event) {
+    if (written_ - read_ == ring_.size() && ring_.size() < count_) grow();
     event.sequence = ptl_seq_t(written_);
     ring_[written_ % ring_.size()] = std::move(event);
     ++written_;
