@@ -449,15 +449,17 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
         for (uint32_t b : list)
             if (b >= nodes) throw std::invalid_argument("set_lookahead: neighbour " + std::to_string(b) + " is not a node");
     lookahead_ = std::max(lookahead, Time{});
-    neighbours_ = lookahead_on() ? std::move(neighbours) : std::vector<std::vector<uint32_t>>{};
-    two_hops_.assign(neighbours_.size(), {});
-    for (uint32_t n = 0; n < neighbours_.size(); ++n) {
-        for (uint32_t b : neighbours_[n])
-            for (uint32_t c : neighbours_[b])
-                if (c != n && std::find(neighbours_[n].begin(), neighbours_[n].end(), c) == neighbours_[n].end()) two_hops_[n].push_back(c);
-        std::sort(two_hops_[n].begin(), two_hops_[n].end());
-        two_hops_[n].erase(std::unique(two_hops_[n].begin(), two_hops_[n].end()), two_hops_[n].end());
+    if (!lookahead_on()) neighbours.clear();
+    std::vector<std::vector<uint32_t>> two_hops(neighbours.size());
+    for (uint32_t n = 0; n < neighbours.size(); ++n) {
+        for (uint32_t b : neighbours[n])
+            for (uint32_t c : neighbours[b])
+                if (c != n && std::find(neighbours[n].begin(), neighbours[n].end(), c) == neighbours[n].end()) two_hops[n].push_back(c);
+        std::sort(two_hops[n].begin(), two_hops[n].end());
+        two_hops[n].erase(std::unique(two_hops[n].begin(), two_hops[n].end()), two_hops[n].end());
     }
+    neighbours_ = NodeLists(neighbours);
+    two_hops_ = NodeLists(two_hops);
     std::fill(clock_tree_.begin(), clock_tree_.end(), Time::max());
     // The pending events, live ones only, into the new owners' queues (below, once the
     // node bounds they set are sized).
@@ -471,6 +473,7 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     own_at_.assign(lookahead_on() ? nodes : 0, Time::max());
     at_router_.assign(neighbours_.empty() ? 0 : nodes, Time::max());
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
+    node_wait_at_.assign(node_wait_.size(), Time::max());
     node_runnables_.assign(lookahead_on() ? nodes : 0, {});
     floor_wait_.clear();
     global_wait_.clear();
@@ -508,11 +511,16 @@ void Kernel::set_reach(uint32_t node, Time extra) {
 void Kernel::set_reach_hints(bool on) {
     if (in_pass_) throw std::logic_error("set_reach_hints during a run");
     reach_hints_ = on;
-    set_lookahead(lookahead_, uint32_t(node_wait_.size()), neighbours_);  // the clocks again, with or without
+    set_lookahead(lookahead_, uint32_t(node_wait_.size()), neighbours_.vectors());  // the clocks again, with or without
 }
 
 void Kernel::set_runnable_node(Runnable* r, uint32_t node) {
-    for (auto& v : node_runnables_) v.erase(std::remove(v.begin(), v.end(), r), v.end());
+    // A core waiting for its old node's events is looked at afresh (its wait is that node's).
+    if (r->waits_ != kWaitNone || r->parked_) {
+        leave_waits(r);
+        make_ready(r);
+    }
+    if (r->node_ < node_runnables_.size()) std::erase(node_runnables_[r->node_], r);
     const uint32_t was = r->node_;
     r->node_ = node;
     if (node < node_runnables_.size()) node_runnables_[node].push_back(r);
@@ -536,22 +544,32 @@ void Kernel::remove_runnable(Runnable* r) {
     ready_.erase(std::remove_if(ready_.begin(), ready_.end(), [r](const Ready& e) { return e.r == r; }), ready_.end());
     std::make_heap(ready_.begin(), ready_.end());
     leave_waits(r);
-    for (auto& v : node_runnables_) drop(v);
+    if (r->node_ < node_runnables_.size()) drop(node_runnables_[r->node_]);
     set_awake(r, false);
     drop_clock(r);
     note_node_reach(r->node_);
 }
 
-// Off every list a parked or waiting runnable is on.
+// Off the list a parked or waiting runnable is on: the one its wait names (it waits for
+// one thing at a time). Scanning every node's list made taking a system apart quadratic
+// in its nodes (each core's removal walked them all: 42 million host instructions at
+// 2,048 nodes, cachegrind).
 void Kernel::leave_waits(Runnable* r) {
-    auto drop = [r](std::vector<Runnable*>& v) { std::erase(v, r); };
-    for (auto* heap : {&parked_, &floor_wait_}) {
-        std::erase_if(*heap, [r](const Parked& e) { return e.r == r; });
-        std::make_heap(heap->begin(), heap->end());
+    auto drop_parked = [r](std::vector<Parked>& heap) {
+        std::erase_if(heap, [r](const Parked& e) { return e.r == r; });
+        std::make_heap(heap.begin(), heap.end());
+    };
+    if (r->parked_) drop_parked(parked_);
+    switch (r->waits_) {
+    case kWaitFloor: drop_parked(floor_wait_); break;
+    case kWaitNode:
+        std::erase(node_wait_[r->node_], r);
+        note_node_wait(r->node_);
+        break;
+    case kWaitGlobal: std::erase(global_wait_, r); break;
+    case kWaitEnd: std::erase(end_wait_, r); break;
+    case kWaitNone: break;
     }
-    for (auto& v : node_wait_) drop(v);
-    drop(global_wait_);
-    drop(end_wait_);
     r->parked_ = false;
     r->waits_ = kWaitNone;
 }
@@ -725,6 +743,7 @@ void Kernel::park_lookahead(Runnable* r, Time until, Time t) {
     } else if (own_bound(r->node_) <= t) {
         r->waits_ = kWaitNode;
         node_wait_[r->node_].push_back(r);
+        node_wait_at_[r->node_] = std::min(node_wait_at_[r->node_], t);
     } else if (plus(earliest(), lookahead_) <= t && (run_far_known_ ? run_far_ : far_bound(r, Time::max())) <= t) {
         // Looked at again once the earliest time has come within a picosecond of it:
         // its next run covers nearly the whole lookahead (a margin of half of it, and
@@ -755,8 +774,9 @@ void Kernel::release(std::vector<Runnable*>& waiting) {
 // a fifth of a halo's visits to its cores did nothing else.
 void Kernel::release_passed(uint32_t node) {
     const bool own = node < node_wait_.size();
-    std::vector<Runnable*>& waiting = own ? node_wait_[node] : global_wait_;
     const Time next = own ? own_bound(node) : node_next(kNoNode);
+    if (own && next <= node_wait_at_[node]) return;  // it holds every one (or none waits)
+    std::vector<Runnable*>& waiting = own ? node_wait_[node] : global_wait_;
     size_t kept = 0;
     for (Runnable* r : waiting) {
         if (next <= r->parked_at_) {
@@ -767,6 +787,13 @@ void Kernel::release_passed(uint32_t node) {
         make_ready(r);
     }
     waiting.resize(kept);
+    if (own) note_node_wait(node);
+}
+
+void Kernel::note_node_wait(uint32_t node) {
+    Time least = Time::max();
+    for (const Runnable* r : node_wait_[node]) least = std::min(least, r->parked_at_);
+    node_wait_at_[node] = least;
 }
 
 // One pass over the awake runnables in registration order, each run up to the horizon
