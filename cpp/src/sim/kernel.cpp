@@ -775,7 +775,6 @@ void Kernel::release(std::vector<Runnable*>& waiting) {
 void Kernel::release_passed(uint32_t node) {
     const bool own = node < node_wait_.size();
     const Time next = own ? own_bound(node) : node_next(kNoNode);
-    if (own && next <= node_wait_at_[node]) return;  // it holds every one (or none waits)
     std::vector<Runnable*>& waiting = own ? node_wait_[node] : global_wait_;
     size_t kept = 0;
     for (Runnable* r : waiting) {
@@ -787,7 +786,10 @@ void Kernel::release_passed(uint32_t node) {
         make_ready(r);
     }
     waiting.resize(kept);
-    if (own) note_node_wait(node);
+    if (own) {
+        if (kept == 0) node_wait_at_[node] = Time::max();
+        else note_node_wait(node);
+    }
 }
 
 void Kernel::note_node_wait(uint32_t node) {
@@ -893,7 +895,8 @@ bool Kernel::fire_next(Time until) {
     ++events_fired_;
     if (lookahead_on()) {
         // The cores its node's next event held may go on (all of them, for an event of none).
-        release_passed(node);
+        // Not when its node's next event holds every one (or none waits): one dense read.
+        if (node >= node_wait_.size() || own_bound(node) > node_wait_at_[node]) release_passed(node);
     }
     context_ = node;
     firing_owner_ = owner;

@@ -20,10 +20,12 @@ public:
             nodes_.insert(nodes_.end(), list.begin(), list.end());
             starts_.push_back(uint32_t(nodes_.size()));
         }
+        size_ = lists.size();
     }
-    // Lists, one per node; none when no lists were given.
-    size_t size() const { return starts_.empty() ? 0 : starts_.size() - 1; }
-    bool empty() const { return size() == 0; }
+    // Lists, one per node; none when no lists were given. (Kept apart: the kernel asks
+    // empty() at every event and core run.)
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
     std::span<const uint32_t> operator[](size_t n) const {
         return {nodes_.data() + starts_[n], nodes_.data() + starts_[n + 1]};
     }
@@ -37,6 +39,7 @@ public:
 private:
     std::vector<uint32_t> nodes_;   // every list, one after another
     std::vector<uint32_t> starts_;  // list n is nodes_[starts_[n], starts_[n + 1])
+    size_t size_ = 0;
 };
 
 }  // namespace niclab::sim
