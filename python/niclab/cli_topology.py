@@ -1,11 +1,11 @@
 """The command line's --topology: the network a run builds, as a system spec's
-"topology" object (the kinds and their keys: ``niclab topologies``).
+"topology" object (an unknown kind's error lists the kinds; README, "A cluster").
 
 Written either as that object in JSON, or shorter as ``KIND[:KEY=VALUE...]``, where a
 value ``27x16x24`` is a list of whole numbers and any other is JSON (or text). Red
 Storm's machine, a 27 x 16 x 24 mesh closed into a torus in z:
 
-    --topology mesh:dims=27x16x24:wrap=[false,false,true]
+    --topology 'mesh:dims=27x16x24:wrap=[false,false,true]'
 
 The core checks the keys and values and names the one that is wrong
 (``topology.dims``); this only turns the text into the object."""
