@@ -244,12 +244,30 @@ def cmd_parts(args):
     return 0
 
 
+def _default_firmware_text(system):
+    """'; default firmware: portals up to 2,048 nodes, portals_redstorm from 2,049' ('' if none at any size)."""
+    from .experiments import MAX_NODES, default_firmware_by_size
+    steps = default_firmware_by_size(system)
+    if steps == [(1, None)]:
+        return ""
+    ends = [first - 1 for first, _ in steps[1:]] + [MAX_NODES]
+
+    def phrase(first, end, image):
+        image = image or "none"
+        if len(steps) == 1:
+            return image
+        if first == 1:
+            return f"{image} up to {end:,} nodes"
+        return f"{image} from {first:,}" + ("" if end == MAX_NODES else f" to {end:,}")
+
+    return "; default firmware: " + ", ".join(phrase(first, end, image) for (first, image), end in zip(steps, ends))
+
+
 def cmd_systems(args):
     from .experiments import systems
     for s in systems():
         print(f"{s['name']}: {s['summary']}")
-        print(f"  NIC family: {s['nic_family']}; presets: {', '.join(s['presets'])}"
-              + (f"; default firmware: {s['default_firmware']}" if s["default_firmware"] else ""))
+        print(f"  NIC family: {s['nic_family']}; presets: {', '.join(s['presets'])}" + _default_firmware_text(s["name"]))
         for t in s["transports"]:
             print(f"  transport {t['name']:8} ops {'/'.join(t['ops']):8} {t['summary']}")
     return 0

@@ -62,6 +62,34 @@ def systems():
     return list(_niclab.systems())
 
 
+# The most nodes a spec may name (SystemSpec::from_json).
+MAX_NODES = 1 << 20
+
+
+def default_firmware_by_size(system):
+    """The image a spec of `system` naming none gets, by node count: a list of
+    ``(first node count, image or None)``, from 1 node to ``MAX_NODES``. The SeaStar's
+    production Portals image has a go-back-N peer table of 2,048 nodes, so a larger
+    system gets Red Storm's: ``[(1, "portals"), (2049, "portals_redstorm")]``."""
+    system_info(system)  # an unknown name is the registry's error
+
+    def image(nodes):
+        return _niclab.default_firmware(system, nodes) or None
+
+    # The core's rule is a step function of the count: halve each range whose ends differ.
+    steps, ranges = [(1, image(1))], [(1, MAX_NODES)]
+    while ranges:
+        lo, hi = ranges.pop()
+        if image(lo) == image(hi):
+            continue
+        if hi == lo + 1:
+            steps.append((hi, image(hi)))
+            continue
+        mid = (lo + hi) // 2
+        ranges += [(mid, hi), (lo, mid)]
+    return sorted(set(steps))
+
+
 def parts():
     """Every part a spec can swap into a system that has it (list of dicts: name, part
     kind, description, parameters with their sources), e.g. ``{"bus": "pci-64-66"}``."""

@@ -40,6 +40,15 @@ def test_a_spec_naming_no_firmware_gets_its_systems_image_for_its_size():
     assert "nodes" in str(e.value)
 
 
+def test_each_systems_default_image_by_node_count():
+    from niclab.experiments import default_firmware_by_size
+    assert default_firmware_by_size("seastar") == [(1, "portals"), (2049, "portals_redstorm")]
+    assert default_firmware_by_size("grim") == [(1, "grim")]
+    assert default_firmware_by_size("startx") == [(1, None)]
+    with pytest.raises(niclab.ConfigError):
+        default_firmware_by_size("nope")
+
+
 def test_unknown_transport_names_what_the_system_offers():
     with pytest.raises(niclab.ExperimentError) as e:
         niclab.run("pingpong", transport="jam", sizes=[8])
@@ -94,6 +103,10 @@ def test_cli_preset_lists_parts_and_cited_parameters(system):
 def test_cli_systems_and_run_system_choice():
     r = _niclab("systems")
     assert r.returncode == 0 and "seastar:" in r.stdout and "transport portals" in r.stdout
+    # Red Storm's image past the production image's peer table; none on a fixed-function NIU.
+    assert "default firmware: portals up to 2,048 nodes, portals_redstorm from 2,049\n" in r.stdout
+    assert "default firmware: grim\n" in r.stdout
+    assert "presets: startx\n" in r.stdout
     r = _niclab("run", "pingpong", "--system", "nope")
     assert r.returncode == 2 and "'nope' is neither a system nor a preset" in r.stderr
 
