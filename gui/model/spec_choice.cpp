@@ -5,6 +5,9 @@
 
 #include "model/firmware_images.hpp"
 #include "model/input_error.hpp"
+#include "niclab/net/topology_registry.hpp"
+#include "niclab/net/topology_text.hpp"
+#include "niclab/system/config_error.hpp"
 #include "niclab/system/system.hpp"
 #include "niclab/system/system_model.hpp"
 
@@ -32,7 +35,13 @@ system::SystemSpec build_spec(const SpecChoice& choice) {
         j = read_spec_file(choice.spec_file);
     } else {
         j = {{"preset", choice.preset}, {"nodes", choice.nodes}, {"seed", choice.seed}};
-        if (!choice.topology.empty()) j["topology"] = {{"kind", choice.topology}};
+        if (!choice.topology.empty()) {
+            try {
+                j["topology"] = net::topology_from_text(choice.topology);
+            } catch (const net::TopologyConfigError& e) {
+                throw system::ConfigError(e.key_path(), e.problem());
+            }
+        }
     }
     system::SystemSpec spec = system::SystemSpec::from_json(j);
     // Image names become paths here, as the Python API resolves them before the core

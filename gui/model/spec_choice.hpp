@@ -15,7 +15,7 @@ struct SpecChoice {
     std::string preset = "seastar";
     uint32_t nodes = 2;
     uint64_t seed = 0;
-    std::string topology;   // a topology kind, or empty for the system's default
+    std::string topology;   // a topology on one line (net/topology_text.hpp), or empty for the system's default
     std::string spec_file;  // when set, it is the spec and the fields above are unused
 };
 

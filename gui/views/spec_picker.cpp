@@ -14,6 +14,10 @@
 
 namespace niclab::gui {
 
+namespace {
+const QString kSystemDefault = "(system default)";
+}
+
 SpecPicker::SpecPicker(QWidget* parent) : QWidget(parent) {
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(4, 4, 4, 4);
@@ -29,12 +33,21 @@ SpecPicker::SpecPicker(QWidget* parent) : QWidget(parent) {
         }
     nodes_ = new QSpinBox;
     nodes_->setObjectName("nodes");
+    // Not a spec's most (SystemSpec::kMaxNodes): the drawing and the counters table have
+    // an item per node and per cable, and 10,368 nodes held the window up for seconds.
     nodes_->setRange(1, 4096);
     nodes_->setValue(2);
+    // A kind from the list, or typed with its keys as the command line's --topology takes
+    // it: a mesh or torus needs its dims, e.g. Red Storm's mesh:dims=27x16x24:wrap=[false,false,true].
     topology_ = new QComboBox;
     topology_->setObjectName("topology");
-    topology_->addItem("(system default)", QString());
-    for (const auto& kind : net::topology_kinds()) topology_->addItem(QString::fromStdString(kind), QString::fromStdString(kind));
+    topology_->setEditable(true);
+    topology_->setInsertPolicy(QComboBox::NoInsert);
+    topology_->setMinimumContentsLength(24);
+    topology_->addItem(kSystemDefault);
+    for (const auto& kind : net::topology_kinds()) topology_->addItem(QString::fromStdString(kind));
+    topology_->setToolTip("KIND[:KEY=VALUE...], e.g. torus:dims=4x4x4, or Red Storm's "
+                          "mesh:dims=27x16x24:wrap=[false,false,true] (a spec's topology object in JSON works too)");
     seed_ = new QSpinBox;
     seed_->setObjectName("seed");
     seed_->setRange(0, 1 << 30);
@@ -60,8 +73,8 @@ SpecPicker::SpecPicker(QWidget* parent) : QWidget(parent) {
         if (!path.isEmpty()) set_spec_file(path);
     });
     connect(clear_, &QPushButton::clicked, this, [this] { set_spec_file({}); });
-    for (auto* box : {preset_, topology_})
-        connect(box, &QComboBox::currentIndexChanged, this, &SpecPicker::changed);
+    connect(preset_, &QComboBox::currentIndexChanged, this, &SpecPicker::changed);
+    connect(topology_, &QComboBox::currentTextChanged, this, &SpecPicker::changed);
     for (auto* spin : {nodes_, seed_}) connect(spin, &QSpinBox::valueChanged, this, &SpecPicker::changed);
 }
 
@@ -70,7 +83,8 @@ SpecChoice SpecPicker::choice() const {
     c.preset = preset_->currentData().toString().toStdString();
     c.nodes = uint32_t(nodes_->value());
     c.seed = uint64_t(seed_->value());
-    c.topology = topology_->currentData().toString().toStdString();
+    const QString topology = topology_->currentText().trimmed();
+    c.topology = topology == kSystemDefault ? std::string() : topology.toStdString();
     c.spec_file = spec_file_.toStdString();
     return c;
 }
@@ -91,5 +105,7 @@ void SpecPicker::set_preset(const QString& name) {
 }
 
 void SpecPicker::set_nodes(int nodes) { nodes_->setValue(nodes); }
+
+void SpecPicker::set_topology(const QString& text) { topology_->setCurrentText(text.isEmpty() ? kSystemDefault : text); }
 
 }  // namespace niclab::gui

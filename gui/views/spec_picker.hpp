@@ -21,6 +21,7 @@ public:
     void set_spec_file(const QString& path);
     void set_preset(const QString& name);
     void set_nodes(int nodes);
+    void set_topology(const QString& text);  // as typed into its field; empty: the system's default
 
 signals:
     void changed();

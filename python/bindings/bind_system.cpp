@@ -7,6 +7,9 @@
 
 #include "bindings.hpp"
 #include "system_guard.hpp"
+#include "niclab/net/topology_registry.hpp"
+#include "niclab/net/topology_text.hpp"
+#include "niclab/system/config_error.hpp"
 #include "niclab/system/preset.hpp"
 #include "niclab/system/published.hpp"
 #include "niclab/system/system.hpp"
@@ -204,10 +207,21 @@ void bind_system(py::module_& m) {
         }
         return out;
     });
+    m.attr("MAX_NODES") = system::SystemSpec::kMaxNodes;
     // The image a spec of `nodes` nodes of system `name` gets when it names none ("" for none).
     m.def("default_firmware", [](const std::string& name, uint32_t nodes) {
         return system::system_model(name).default_firmware(nodes);
     });
+    // A topology on one line (net/topology_text.hpp), as the command line and the GUI take it.
+    m.def("topology_from_text", [](const std::string& text) {
+        try {
+            return from_json(net::topology_from_text(text));
+        } catch (const net::TopologyConfigError& e) {
+            throw system::ConfigError(e.key_path(), e.problem());
+        }
+    }, py::arg("text"));
+    m.def("topology_text", [](const py::handle& description) { return net::topology_text(to_json(description, "topology")); },
+          py::arg("description"));
     m.def("preset_info", [](const std::string& name) {
         const system::Preset p = system::Preset::named(name);
         py::dict d;

@@ -7,56 +7,24 @@ Storm's machine, a 27 x 16 x 24 mesh closed into a torus in z:
 
     --topology 'mesh:dims=27x16x24:wrap=[false,false,true]'
 
-The core checks the keys and values and names the one that is wrong
-(``topology.dims``); this only turns the text into the object."""
+The core reads the form (net/topology_text.hpp, shared with the GUI's topology field),
+checks the keys and values and names the one that is wrong (``topology.dims``)."""
 
 import argparse
-import json
-import re
 
-_DIMS = re.compile(r"\d+(x\d+)+")
-
-
-def _value(text):
-    if _DIMS.fullmatch(text):
-        return [int(d) for d in text.split("x")]
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
+from . import _niclab
+from .errors import ConfigError
 
 
 def parse_topology(text):
-    """The topology object of a --topology argument (argparse's type)."""
-    text = text.strip()
-    if text.startswith("{"):
-        try:
-            spec = json.loads(text)
-        except ValueError as e:
-            raise argparse.ArgumentTypeError(f"not a JSON object: {e}") from None
-        if not isinstance(spec, dict):
-            raise argparse.ArgumentTypeError("not a JSON object")
-        return spec
-    kind, *pairs = text.split(":")
-    if not kind:
-        raise argparse.ArgumentTypeError(f"wants KIND[:KEY=VALUE...], e.g. torus:dims=4x4x4 (got {text!r})")
-    spec = {"kind": kind}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise argparse.ArgumentTypeError(f"wants KEY=VALUE after {kind}:, e.g. dims=4x4x4 (got {pair!r})")
-        spec[key] = _value(value)
-    return spec
+    """The topology object of a --topology argument (argparse's type; the core reads
+    the form, net/topology_text.hpp, as the GUI's topology field does)."""
+    try:
+        return _niclab.topology_from_text(text)
+    except ConfigError as e:
+        raise argparse.ArgumentTypeError(str(e).removeprefix("topology: ")) from None
 
 
 def topology_text(spec):
     """A topology object written as --topology takes it (the short form where it has one)."""
-    if not isinstance(spec, dict) or not isinstance(spec.get("kind"), str):
-        return json.dumps(spec, separators=(",", ":"))
-
-    def value(v):
-        if isinstance(v, list) and len(v) > 1 and all(isinstance(d, int) and not isinstance(d, bool) for d in v):
-            return "x".join(str(d) for d in v)
-        return json.dumps(v, separators=(",", ":"))
-
-    return ":".join([spec["kind"]] + [f"{k}={value(v)}" for k, v in spec.items() if k != "kind"])
+    return _niclab.topology_text(spec)

@@ -62,8 +62,7 @@ def systems():
     return list(_niclab.systems())
 
 
-# The most nodes a spec may name (SystemSpec::from_json).
-MAX_NODES = 1 << 20
+MAX_NODES = _niclab.MAX_NODES  # the most nodes a spec may name
 
 
 def default_firmware_by_size(system):

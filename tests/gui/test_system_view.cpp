@@ -189,6 +189,37 @@ private slots:
         QVERIFY2(error_dialog()->text().contains("/nonexistent/nic.elf"), qPrintable(error_dialog()->text()));
     }
 
+    // The topology field takes a kind with its keys, as the command line's --topology does:
+    // a 2x2x2 mesh typed there is the network a spec file's topology object builds.
+    void a_topology_typed_with_its_keys_builds_that_network() {
+        window_->spec()->set_preset("seastar");
+        window_->spec()->set_nodes(8);
+        build();
+        const size_t line = shown().cables.size();  // the system's default for 8: a line of routers
+        window_->spec()->set_topology("mesh:dims=2x2x2");
+        build();
+        QCOMPARE(shown().phase, SystemSnapshot::Phase::paused);
+        QCOMPARE(shown().routers, 8u);
+        const size_t typed = shown().cables.size();
+        QVERIFY2(typed != line, "the typed mesh built the default line");
+        use_spec(R"({"preset": "seastar", "nodes": 8, "topology": {"kind": "mesh", "dims": [2, 2, 2]}})");
+        build();
+        QCOMPARE(shown().cables.size(), typed);
+    }
+
+    void a_topology_missing_its_keys_is_a_dialog_saying_what_to_type() {
+        window_->spec()->set_nodes(8);
+        window_->spec()->set_topology("torus");
+        click("build");
+        QVERIFY(error_dialog());
+        QVERIFY2(error_dialog()->text().contains("topology.dims"), qPrintable(error_dialog()->text()));
+        close_dialogs();
+        window_->spec()->set_topology("torus:dims");
+        click("build");
+        QVERIFY(error_dialog());
+        QVERIFY2(error_dialog()->text().contains("KEY=VALUE"), qPrintable(error_dialog()->text()));
+    }
+
     void a_bad_spec_is_a_dialog_naming_the_key() {
         use_spec(R"({"preset": "seastar", "nodes": -3})");
         click("build");

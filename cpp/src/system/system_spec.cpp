@@ -48,7 +48,7 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
             if (!v.is_string()) throw ConfigError(key, std::string("expected a string, got ") + v.type_name());
             (key == "preset" ? s.preset : s.system) = v.get<std::string>();
         } else if (key == "nodes") {
-            s.nodes = integer<uint32_t>(v, key, 1, 1 << 20);
+            s.nodes = integer<uint32_t>(v, key, 1, kMaxNodes);
         } else if (key == "seed") {
             s.seed = integer<uint64_t>(v, key, 0, INT64_MAX);
         } else if (key == "set") {

@@ -18,6 +18,7 @@ struct SystemSpec {
     std::string preset = "seastar";
     std::string system;
     uint32_t nodes = 1;
+    static constexpr uint32_t kMaxNodes = 1u << 20;  // the most a spec may name
     uint64_t seed = 0;
     nlohmann::json overrides = nlohmann::json::object();  // "set": parameter -> value
     // "parts": part kind -> part name ({"bus": "pci-64-66"}), applied before "set".
