@@ -33,9 +33,7 @@ SpecPicker::SpecPicker(QWidget* parent) : QWidget(parent) {
         }
     nodes_ = new QSpinBox;
     nodes_->setObjectName("nodes");
-    // Not a spec's most (SystemSpec::kMaxNodes): the drawing and the counters table have
-    // an item per node and per cable, and 10,368 nodes held the window up for seconds.
-    nodes_->setRange(1, 4096);
+    nodes_->setRange(1, int(system::SystemSpec::kMaxNodes));
     nodes_->setValue(2);
     // A kind from the list, or typed with its keys as the command line's --topology takes
     // it: a mesh or torus needs its dims, e.g. Red Storm's mesh:dims=27x16x24:wrap=[false,false,true].

@@ -8,7 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -16,6 +16,7 @@
 #include "model/input_error.hpp"
 #include "model/spec_choice.hpp"
 #include "views/browse_button.hpp"
+#include "views/counter_table.hpp"
 #include "views/error_dialog.hpp"
 #include "views/firmware_builder.hpp"
 #include "views/spec_picker.hpp"
@@ -91,8 +92,10 @@ SystemView::SystemView(SpecPicker* spec, QWidget* parent)
 
     view_ = new QGraphicsView(scene_);
     view_->setRenderHint(QPainter::Antialiasing);
-    counters_ = new QTableWidget;
+    counter_table_ = new CounterTable(this);
+    counters_ = new QTableView;
     counters_->setObjectName("counters");
+    counters_->setModel(counter_table_);
     counters_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     counters_->verticalHeader()->setDefaultSectionSize(18);
     auto* split = new QSplitter;
@@ -138,7 +141,7 @@ void SystemView::build() {
 void SystemView::run() {
     worker_->run();
     wall_.start();
-    speed_from_ = shown_.now;
+    speed_from_ = shown_->now;
 }
 
 void SystemView::pause() { worker_->pause(); }
@@ -146,7 +149,7 @@ void SystemView::pause() { worker_->pause(); }
 void SystemView::step() {
     worker_->step(Time::ps(int64_t(step_us_->value() * 1e6)));
     wall_.start();
-    speed_from_ = shown_.now;
+    speed_from_ = shown_->now;
 }
 
 void SystemView::load_firmware() {
@@ -171,69 +174,43 @@ void SystemView::load_firmware() {
 }
 
 void SystemView::refresh() {
-    if (worker_->version() == shown_.version) return;
-    SystemSnapshot s = worker_->snapshot();
-    const bool failed_now = s.phase == SystemSnapshot::Phase::failed && shown_.phase != SystemSnapshot::Phase::failed;
+    if (worker_->version() == shown_->version) return;
+    std::shared_ptr<const SystemSnapshot> s = worker_->snapshot();
+    const bool failed_now = s->phase == SystemSnapshot::Phase::failed && shown_->phase != SystemSnapshot::Phase::failed;
     shown_ = std::move(s);
-    if (wall_.isValid() && wall_.elapsed() > 0 && shown_.now > speed_from_)
-        speed_us_per_s_ = (shown_.now - speed_from_).as_us() / (double(wall_.elapsed()) / 1000.0);
-    phase_->setText(QString(phase_text(shown_.phase)) +
-                    (shown_.description.empty() ? QString() : " — " + QString::fromStdString(shown_.description)));
-    scene_->show(shown_);
-    show_counters();
+    if (wall_.isValid() && wall_.elapsed() > 0 && shown_->now > speed_from_)
+        speed_us_per_s_ = (shown_->now - speed_from_).as_us() / (double(wall_.elapsed()) / 1000.0);
+    phase_->setText(QString(phase_text(shown_->phase)) +
+                    (shown_->description.empty() ? QString() : " — " + QString::fromStdString(shown_->description)));
+    scene_->show(*shown_);
+    counter_table_->show(*shown_);
     update_buttons();
     emit status(QString("simulated time %1 µs   speed %2 simulated µs / s")
-                    .arg(shown_.now.as_us(), 0, 'f', 3)
+                    .arg(shown_->now.as_us(), 0, 'f', 3)
                     .arg(speed_us_per_s_, 0, 'f', 1));
-    if (failed_now) show_error(this, "Cannot build the system", QString::fromStdString(shown_.error));
-    if (shown_.notice_id != notice_seen_) {
-        notice_seen_ = shown_.notice_id;
-        notice_->setText(QString::fromStdString(shown_.notice).trimmed().replace('\n', "; "));
-        if (shown_.notice_error) show_error(this, "Cannot load the firmware", QString::fromStdString(shown_.notice));
+    if (failed_now) show_error(this, "Cannot build the system", QString::fromStdString(shown_->error));
+    if (shown_->notice_id != notice_seen_) {
+        notice_seen_ = shown_->notice_id;
+        notice_->setText(QString::fromStdString(shown_->notice).trimmed().replace('\n', "; "));
+        if (shown_->notice_error) show_error(this, "Cannot load the firmware", QString::fromStdString(shown_->notice));
     }
     // A fault is reported once, whether it came while booting or while running.
-    fault_reported_.resize(shown_.nodes.size(), false);
-    for (size_t n = 0; n < shown_.nodes.size(); ++n)
-        if (shown_.nodes[n].state == NodeState::faulted && !fault_reported_[n]) {
+    fault_reported_.resize(shown_->nodes.size(), false);
+    for (size_t n = 0; n < shown_->nodes.size(); ++n)
+        if (shown_->nodes[n].state == NodeState::faulted && !fault_reported_[n]) {
             fault_reported_[n] = true;
-            show_error(this, QString("Node %1 faulted").arg(n), QString::fromStdString(shown_.nodes[n].reason),
-                       QString::fromStdString(shown_.nodes[n].fault_source), shown_.nodes[n].fault_line);
+            show_error(this, QString("Node %1 faulted").arg(n), QString::fromStdString(shown_->nodes[n].reason),
+                       QString::fromStdString(shown_->nodes[n].fault_source), shown_->nodes[n].fault_line);
         }
     emit snapshot_shown();
 }
 
-void SystemView::show_counters() {
-    // Rows: counters (by name, as the core names them); columns: nodes.
-    QStringList names;
-    for (const auto& node : shown_.nodes)
-        for (const auto& [name, value] : node.counters)
-            if (!names.contains(QString::fromStdString(name))) names << QString::fromStdString(name);
-    counters_->setRowCount(int(names.size()) + 1);
-    counters_->setColumnCount(int(shown_.nodes.size()));
-    counters_->setVerticalHeaderLabels(QStringList{"state"} + names);
-    QStringList columns;
-    for (size_t n = 0; n < shown_.nodes.size(); ++n) columns << QString("node %1").arg(n);
-    counters_->setHorizontalHeaderLabels(columns);
-    for (size_t n = 0; n < shown_.nodes.size(); ++n) {
-        const NodeView& node = shown_.nodes[n];
-        auto set = [&](int row, const QString& text) {
-            auto* item = counters_->item(row, int(n));
-            if (!item) counters_->setItem(row, int(n), item = new QTableWidgetItem);
-            item->setText(text);
-        };
-        set(0, to_string(node.state));
-        counters_->item(0, int(n))->setBackground(state_colour(node.state));
-        counters_->item(0, int(n))->setToolTip(QString::fromStdString(node.reason));
-        for (int r = 0; r < names.size(); ++r) set(r + 1, QString::number(node.counter(names[r].toStdString())));
-    }
-}
-
 void SystemView::update_buttons() {
-    const bool have = shown_.phase == SystemSnapshot::Phase::paused || shown_.phase == SystemSnapshot::Phase::running ||
-                      shown_.phase == SystemSnapshot::Phase::idle;
-    run_->setEnabled(have && shown_.phase != SystemSnapshot::Phase::running);
-    step_->setEnabled(have && shown_.phase != SystemSnapshot::Phase::running);
-    pause_->setEnabled(shown_.phase == SystemSnapshot::Phase::running);
+    const bool have = shown_->phase == SystemSnapshot::Phase::paused || shown_->phase == SystemSnapshot::Phase::running ||
+                      shown_->phase == SystemSnapshot::Phase::idle;
+    run_->setEnabled(have && shown_->phase != SystemSnapshot::Phase::running);
+    step_->setEnabled(have && shown_->phase != SystemSnapshot::Phase::running);
+    pause_->setEnabled(shown_->phase == SystemSnapshot::Phase::running);
     load_->setEnabled(have);
 }
 

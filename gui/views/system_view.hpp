@@ -3,6 +3,7 @@
 // reset, and watch each node's state and counters on the topology drawing. The
 // simulation runs on a SystemWorker; a timer reads its snapshots. Simulated time and
 // speed (simulated µs per wall second) go to the status line.
+#include <memory>
 #include <vector>
 
 #include <QElapsedTimer>
@@ -15,11 +16,12 @@ class QGraphicsView;
 class QLineEdit;
 class QLabel;
 class QPushButton;
-class QTableWidget;
+class QTableView;
 class QTimer;
 
 namespace niclab::gui {
 
+class CounterTable;
 class FirmwareBuilder;
 class SpecPicker;
 class SystemWorker;
@@ -34,7 +36,7 @@ public:
     SystemWorker* worker() const { return worker_; }
     TopologyScene* scene() const { return scene_; }
     FirmwareBuilder* builder() const { return builder_; }
-    const SystemSnapshot& shown() const { return shown_; }
+    const SystemSnapshot& shown() const { return *shown_; }
 
 public slots:
     void build();  // (re)builds the cluster from the spec picker: also the reset
@@ -50,14 +52,14 @@ signals:
     void snapshot_shown();             // after a new snapshot is drawn
 
 private:
-    void show_counters();
     void update_buttons();
 
     SpecPicker* spec_;
     SystemWorker* worker_;
     TopologyScene* scene_;
     QGraphicsView* view_;
-    QTableWidget* counters_;
+    QTableView* counters_;
+    CounterTable* counter_table_;  // the counters of shown_
     QPushButton *build_, *run_, *pause_, *step_;
     QDoubleSpinBox* step_us_;
     QLineEdit* image_;
@@ -68,7 +70,7 @@ private:
     uint64_t notice_seen_ = 0;
     QLabel* phase_;
     QTimer* timer_;
-    SystemSnapshot shown_;
+    std::shared_ptr<const SystemSnapshot> shown_ = std::make_shared<const SystemSnapshot>();
     std::vector<bool> fault_reported_;  // per node, since the last build: one dialog per fault
     // Speed: simulated time against wall time between two snapshots; shown, never used.
     QElapsedTimer wall_;

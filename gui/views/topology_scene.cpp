@@ -6,8 +6,10 @@
 #include <QBrush>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
+#include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSimpleTextItem>
 #include <QPen>
+#include <QToolTip>
 
 namespace niclab::gui {
 
@@ -59,7 +61,12 @@ QColor state_colour(NodeState s) {
     return Qt::white;
 }
 
-TopologyScene::TopologyScene(QObject* parent) : QGraphicsScene(parent) { setBackgroundBrush(Qt::white); }
+TopologyScene::TopologyScene(QObject* parent) : QGraphicsScene(parent) {
+    setBackgroundBrush(Qt::white);
+    // No BSP index: building it for Red Storm's 70,000 items at the first drawing held the
+    // window up for about five seconds; a paint that checks every item costs milliseconds.
+    setItemIndexMethod(QGraphicsScene::NoIndex);
+}
 
 QPointF TopologyScene::position(const Vertex& v, size_t nodes, uint32_t routers) const {
     const double ring = std::max(160.0, double(nodes) * 2.6 * kNodeRadius / (2 * std::numbers::pi));
@@ -75,15 +82,21 @@ void TopologyScene::rebuild(const SystemSnapshot& s) {
     clear();
     nodes_.clear();
     cables_.clear();
-    for (const Cable& c : s.cables) {
+    utilization_.assign(s.cables.size(), -1);  // none drawn yet
+    auto tag = [](QGraphicsItem* item, Kind kind, size_t index) {
+        item->setData(kKind, int(kind));
+        item->setData(kIndex, qulonglong(index));
+    };
+    for (size_t i = 0; i < s.cables.size(); ++i) {
+        const Cable& c = s.cables[i];
         auto* line = addLine(QLineF(position(c.a, s.nodes.size(), s.routers), position(c.b, s.nodes.size(), s.routers)));
         line->setZValue(-1);
+        tag(line, kCable, i);
         cables_.push_back(line);
     }
     for (uint32_t r = 0; r < s.routers; ++r) {
         const QPointF p = position({false, r}, s.nodes.size(), s.routers);
-        auto* box = addRect(p.x() - 9, p.y() - 9, 18, 18, QPen(Qt::darkGray), QBrush(QColor(230, 230, 230)));
-        box->setToolTip(QString("router %1").arg(r));
+        tag(addRect(p.x() - 9, p.y() - 9, 18, 18, QPen(Qt::darkGray), QBrush(QColor(230, 230, 230))), kRouter, r);
     }
     for (size_t n = 0; n < s.nodes.size(); ++n) {
         const QPointF p = position({true, uint32_t(n)}, s.nodes.size(), s.routers);
@@ -92,34 +105,68 @@ void TopologyScene::rebuild(const SystemSnapshot& s) {
         QFont f = label->font();
         f.setPointSizeF(6.5);
         label->setFont(f);
+        tag(disc, kNode, n);
+        tag(label, kNode, n);
         nodes_.push_back({disc, label});
     }
     shape_nodes_ = s.nodes.size();
     shape_routers_ = s.routers;
     shape_cables_ = s.cables.size();
+    setSceneRect(itemsBoundingRect().adjusted(-20, -20, 20, 20));
 }
 
 void TopologyScene::show(const SystemSnapshot& s) {
     if (s.nodes.size() != shape_nodes_ || s.routers != shape_routers_ || s.cables.size() != shape_cables_) rebuild(s);
+    shown_ = &s;
     for (size_t n = 0; n < s.nodes.size(); ++n) {
         const NodeView& v = s.nodes[n];
-        nodes_[n].disc->setBrush(state_colour(v.state));
-        nodes_[n].disc->setToolTip(tooltip_for(v));
-        nodes_[n].label->setText(label_for(n, v));
-        nodes_[n].label->setBrush(v.state == NodeState::dead ? Qt::white : Qt::black);
+        const QColor fill = state_colour(v.state);
+        if (nodes_[n].disc->brush().color() != fill) {
+            nodes_[n].disc->setBrush(fill);
+            nodes_[n].label->setBrush(v.state == NodeState::dead ? Qt::white : Qt::black);
+        }
+        const QString text = label_for(n, v);
+        if (text == nodes_[n].label->text()) continue;
+        nodes_[n].label->setText(text);
         const QRectF box = nodes_[n].label->boundingRect();
         nodes_[n].label->setPos(nodes_[n].disc->rect().center() - box.center());
     }
     for (size_t i = 0; i < s.cables.size(); ++i) {
         const double u = s.cables[i].utilization;
+        if (u == utilization_[i]) continue;
+        utilization_[i] = u;
         // Grey when quiet, towards red and thicker as the cable fills.
         cables_[i]->setPen(QPen(QColor(int(120 + 135 * u), int(120 * (1 - u)), int(120 * (1 - u))), 1.5 + 6 * u));
-        cables_[i]->setToolTip(QString("utilization %1").arg(percent(u)));
     }
-    setSceneRect(itemsBoundingRect().adjusted(-20, -20, 20, 20));
+}
+
+QString TopologyScene::tooltip_at(const QPointF& scene_pos) const {
+    for (const QGraphicsItem* item : items(scene_pos)) {
+        const QVariant kind = item->data(kKind);
+        if (!kind.isValid() || !shown_) continue;
+        const size_t i = item->data(kIndex).toULongLong();
+        switch (Kind(kind.toInt())) {
+            case kNode: return i < shown_->nodes.size() ? tooltip_for(shown_->nodes[i]) : QString();
+            case kRouter: return QString("router %1").arg(i);
+            case kCable:
+                return i < shown_->cables.size() ? QString("utilization %1").arg(percent(shown_->cables[i].utilization))
+                                                 : QString();
+        }
+    }
+    return {};
+}
+
+void TopologyScene::helpEvent(QGraphicsSceneHelpEvent* event) {
+    const QString text = tooltip_at(event->scenePos());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->screenPos(), text);
+    event->setAccepted(!text.isEmpty());
 }
 
 QString TopologyScene::node_label(size_t n) const { return nodes_.at(n).label->text(); }
 QColor TopologyScene::node_colour(size_t n) const { return nodes_.at(n).disc->brush().color(); }
+QPointF TopologyScene::node_centre(size_t n) const { return nodes_.at(n).disc->rect().center(); }
 
 }  // namespace niclab::gui

@@ -23,8 +23,10 @@ void SystemWorker::build(system::SystemSpec spec) {
         build_ = std::move(spec);
         running_ = false;
         step_left_ = Time{};
-        latest_.phase = SystemSnapshot::Phase::building;
-        ++latest_.version;
+        auto building = std::make_shared<SystemSnapshot>(*latest_);
+        building->phase = SystemSnapshot::Phase::building;
+        ++building->version;
+        latest_ = std::move(building);
     }
     wake_.notify_all();
 }
@@ -69,26 +71,26 @@ void SystemWorker::step(Time duration) {
     wake_.notify_all();
 }
 
-SystemSnapshot SystemWorker::snapshot() const {
+std::shared_ptr<const SystemSnapshot> SystemWorker::snapshot() const {
     std::lock_guard lock(mutex_);
     return latest_;
 }
 
 uint64_t SystemWorker::version() const {
     std::lock_guard lock(mutex_);
-    return latest_.version;
+    return latest_->version;
 }
 
 void SystemWorker::publish(SystemSnapshot s) {
     std::lock_guard lock(mutex_);
-    s.version = latest_.version + 1;
+    s.version = latest_->version + 1;
     s.notice_id = notice_id_;
     s.notice = notice_;
     s.notice_error = notice_error_;
     s.injection_id = injection_id_;
     s.injection = injection_;
     s.injection_error = injection_error_;
-    latest_ = std::move(s);
+    latest_ = std::make_shared<const SystemSnapshot>(std::move(s));
 }
 
 // After a command done between slices (a load, an injection): the cluster as it is,

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QTabWidget>
+#include <QTableView>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -62,6 +63,22 @@ private slots:
         }
         QVERIFY(!shown().cables.empty());
         QVERIFY(window_->sim_status()->text().contains("simulated time"));
+        // Tooltips are written from the snapshot when asked: a node's counters, a cable's use.
+        const QString tip = view()->scene()->tooltip_at(view()->scene()->node_centre(1));
+        QVERIFY2(tip.contains(QString("core.instructions = %1").arg(shown().nodes[1].counter("core.instructions"))),
+                 qPrintable(tip));
+        QVERIFY(view()->scene()->tooltip_at(QPointF(1e7, 1e7)).isEmpty());
+        // The counters table: a state row, then a row per counter, a column per node.
+        auto* table = view()->findChild<QTableView*>("counters")->model();
+        QCOMPARE(table->columnCount(), 4);
+        QCOMPARE(table->headerData(0, Qt::Vertical).toString(), QString("state"));
+        QCOMPARE(table->data(table->index(0, 2)).toString(), QString(to_string(shown().nodes[2].state)));
+        int instructions = -1;
+        for (int r = 1; r < table->rowCount(); ++r)
+            if (table->headerData(r, Qt::Vertical).toString() == "core.instructions") instructions = r;
+        QVERIFY(instructions > 0);
+        QCOMPARE(table->data(table->index(instructions, 3)).toString(),
+                 QString::number(shown().nodes[3].counter("core.instructions")));
         screenshot(window_.get(), "system");
     }
 
@@ -205,6 +222,23 @@ private slots:
         use_spec(R"({"preset": "seastar", "nodes": 8, "topology": {"kind": "mesh", "dims": [2, 2, 2]}})");
         build();
         QCOMPARE(shown().cables.size(), typed);
+    }
+
+    // Red Storm's machine from the fields: 10,368 SeaStars in a 27x16x24 mesh closed in z,
+    // every node drawn and in the counters table, a far node's tooltip its own counters.
+    void red_storm_builds_from_the_fields_and_shows_every_node() {
+        window_->spec()->set_preset("seastar");
+        window_->spec()->set_nodes(10368);
+        window_->spec()->set_topology("mesh:dims=27x16x24:wrap=[false,false,true]");
+        build();
+        QCOMPARE(shown().phase, SystemSnapshot::Phase::paused);
+        QCOMPARE(shown().nodes.size(), size_t(10368));
+        QCOMPARE(shown().routers, 10368u);
+        QVERIFY(view()->scene()->node_label(10367).contains("node 10367"));
+        const QString tip = view()->scene()->tooltip_at(view()->scene()->node_centre(10367));
+        QVERIFY2(tip.contains(QString("core.instructions = %1").arg(shown().nodes[10367].counter("core.instructions"))),
+                 qPrintable(tip));
+        QCOMPARE(view()->findChild<QTableView*>("counters")->model()->columnCount(), 10368);
     }
 
     void a_topology_missing_its_keys_is_a_dialog_saying_what_to_type() {
