@@ -58,6 +58,7 @@
 
 #include "niclab/host/process.hpp"
 #include "niclab/msg/portals/ni.hpp"
+#include "niclab/net/topology.hpp"
 #include "niclab/system/system.hpp"
 #include "niclab/systems/seastar/seastar.hpp"
 
@@ -71,19 +72,6 @@ struct Shape {
     bool z_wrap = false;
     uint32_t nodes() const { return x * y * z; }
 };
-
-// A mesh as close to a cube as the node count allows (64: 4x4x4, 512: 8x8x8, 2048: 16x16x8).
-Shape cube(uint32_t n) {
-    Shape best{n, 1, 1};
-    for (uint32_t x = 1; x * x * x <= n * 4; ++x)
-        for (uint32_t y = 1; x * y <= n; ++y) {
-            if (n % (x * y)) continue;
-            const uint32_t z = n / (x * y);
-            const auto spread = [](const Shape& s) { return std::max({s.x, s.y, s.z}) - std::min({s.x, s.y, s.z}); };
-            if (spread({x, y, z}) < spread(best)) best = {x, y, z};
-        }
-    return best;
-}
 
 struct Options {
     std::vector<Shape> shapes;
@@ -269,7 +257,10 @@ Options parse(int argc, char** argv) {
             std::exit(2);
         }
     }
-    for (uint32_t n : nodes) o.shapes.push_back(cube(n));
+    for (uint32_t n : nodes) {  // the SeaStar's own mesh for n nodes (halo3d's grid)
+        const auto d = net::Mesh3D::cube_like(n);
+        o.shapes.push_back({d[0], d[1], d[2]});
+    }
     if (red_storm) o.shapes.push_back({27, 16, 24, true});  // seed 001 §2: Red Storm's 27 x 16 x 24, a torus in z
     return o;
 }

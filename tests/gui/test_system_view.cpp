@@ -207,19 +207,19 @@ private slots:
     }
 
     // The topology field takes a kind with its keys, as the command line's --topology does:
-    // a 2x2x2 mesh typed there is the network a spec file's topology object builds.
+    // a line of 8 typed there is the network a spec file's topology object builds.
     void a_topology_typed_with_its_keys_builds_that_network() {
         window_->spec()->set_preset("seastar");
         window_->spec()->set_nodes(8);
         build();
-        const size_t line = shown().cables.size();  // the system's default for 8: a line of routers
-        window_->spec()->set_topology("mesh:dims=2x2x2");
+        const size_t cube = shown().cables.size();  // the SeaStar's default for 8: a 2x2x2 mesh
+        window_->spec()->set_topology("mesh:dims=8x1x1");
         build();
         QCOMPARE(shown().phase, SystemSnapshot::Phase::paused);
         QCOMPARE(shown().routers, 8u);
         const size_t typed = shown().cables.size();
-        QVERIFY2(typed != line, "the typed mesh built the default line");
-        use_spec(R"({"preset": "seastar", "nodes": 8, "topology": {"kind": "mesh", "dims": [2, 2, 2]}})");
+        QVERIFY2(typed != cube, "the typed line built the default mesh");
+        use_spec(R"({"preset": "seastar", "nodes": 8, "topology": {"kind": "mesh", "dims": [8, 1, 1]}})");
         build();
         QCOMPARE(shown().cables.size(), typed);
     }

@@ -24,29 +24,13 @@
 #include <optional>
 
 #include "niclab/exp/programs.hpp"
+#include "niclab/net/topology.hpp"
 
 namespace niclab::exp {
 
 namespace {
 
 using Grid = std::array<uint32_t, 3>;
-
-// Ember's choice when pex/pey/pez are not given: the factorisation i × j × k of the
-// node count with the least spread (the variance of i, j, k).
-Grid cube_like(uint32_t nodes) {
-    Grid best{nodes, 1, 1};
-    auto spread = [](const Grid& g) {
-        const double mean = (double(g[0]) + g[1] + g[2]) / 3;
-        return std::pow(g[0] - mean, 2) + std::pow(g[1] - mean, 2) + std::pow(g[2] - mean, 2);
-    };
-    for (uint32_t i = 1; i <= nodes; ++i)
-        for (uint32_t j = 1; uint64_t(i) * j <= nodes; ++j)
-            if (nodes % (i * j) == 0) {
-                const Grid g{i, j, nodes / (i * j)};
-                if (spread(g) < spread(best)) best = g;
-            }
-    return best;
-}
 
 // The dimensions of a mesh or torus topology that holds exactly `nodes`, if the spec has one.
 std::optional<Grid> topology_grid(const system::SystemSpec& spec) {
@@ -91,7 +75,7 @@ Result run_halo3d(const system::SystemSpec& spec, const nlohmann::json& options,
     if (given && uint64_t(pe[0]) * pe[1] * pe[2] != spec.nodes)
         throw ExperimentError("halo3d: the process grid pex × pey × pez = " + std::to_string(pe[0]) + " × " + std::to_string(pe[1]) +
                               " × " + std::to_string(pe[2]) + " must hold the system's " + std::to_string(spec.nodes) + " nodes");
-    if (!given) pe = topology_grid(spec).value_or(cube_like(spec.nodes));
+    if (!given) pe = topology_grid(spec).value_or(net::Mesh3D::cube_like(spec.nodes));  // Ember's choice
     if (spec.nodes < 2) throw ExperimentError("halo3d: needs at least 2 nodes (the system has " + std::to_string(spec.nodes) + ")");
     // An x face is ny × nz cells, and so on.
     const std::array<uint64_t, 3> face{uint64_t(block[1]) * block[2] * fields * width, uint64_t(block[0]) * block[2] * fields * width,

@@ -1,5 +1,6 @@
 #include "niclab/net/topology.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -7,6 +8,21 @@
 #include "niclab/net/routing.hpp"
 
 namespace niclab::net {
+
+std::array<uint32_t, 3> Mesh3D::cube_like(uint32_t nodes) {
+    std::array<uint32_t, 3> best{nodes, 1, 1};
+    auto spread = [](const std::array<uint32_t, 3>& g) {
+        const double mean = (double(g[0]) + g[1] + g[2]) / 3;
+        return std::pow(g[0] - mean, 2) + std::pow(g[1] - mean, 2) + std::pow(g[2] - mean, 2);
+    };
+    for (uint32_t i = 1; i <= nodes; ++i)
+        for (uint32_t j = 1; uint64_t(i) * j <= nodes; ++j)
+            if (nodes % (i * j) == 0) {
+                const std::array<uint32_t, 3> g{i, j, nodes / (i * j)};
+                if (spread(g) < spread(best)) best = g;
+            }
+    return best;
+}
 
 namespace {
 // Router ports are addressed by uint8_t, and 255 is plenty for any switch we model.

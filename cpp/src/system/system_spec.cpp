@@ -118,7 +118,8 @@ net::TopologySpec SystemSpec::topology_spec(const nlohmann::json& fallback, uint
     const uint64_t terminals = uint64_t(nodes) * ports;
     net::TopologySpec spec = net::DirectCable{};
     if (topology.is_null()) {
-        // Default: a direct cable for two nodes, a line of routers (an N x 1 x 1 mesh) for more.
+        // With no model's default (SystemModel::default_topology): a direct cable for two
+        // nodes, a line of routers (an N x 1 x 1 mesh) for more.
         if (nodes != 2) spec = net::Mesh3D{{nodes, 1, 1}, {false, false, false}};
     } else {
         try {

@@ -50,6 +50,21 @@ TEST(Halo3d, AMeshTopologyLendsItsDimensionsToTheGrid) {
     EXPECT_EQ(r.row(0)[4], double(messages(4, 2, 1)));
 }
 
+// A SeaStar system naming no network past a pair is the most cube-like mesh of its nodes,
+// the halo's own grid: the same times as that mesh named, other times than a line's.
+TEST(Halo3d, ASeaStarSystemsOwnNetworkIsTheMeshItsGridAssumes) {
+    const nlohmann::json options{{"nx", 2}, {"ny", 2}, {"nz", 2}, {"iterations", 2}};
+    Result own = run_experiment("halo3d", seastars(12), options);
+    EXPECT_EQ(own.params.at("grid"), nlohmann::json({2, 2, 3}));
+    Result named = run_experiment("halo3d", seastars(12, {{"kind", "mesh"}, {"dims", {2, 2, 3}}}), options);
+    Result line = run_experiment("halo3d", seastars(12, {{"kind", "mesh"}, {"dims", {12, 1, 1}}}), options);
+    for (size_t i = 0; i < own.rows(); ++i) {
+        EXPECT_EQ(own.row(i), named.row(i)) << "iteration " << i + 1;
+        EXPECT_NE(own.row(i)[1], line.row(i)[1]) << "iteration " << i + 1;
+    }
+    EXPECT_EQ(net::Mesh3D::cube_like(10368), (std::array<uint32_t, 3>{18, 24, 24}));
+}
+
 TEST(Halo3d, MoreComputeMakesEachIterationLongerByIt) {
     auto first = [](double compute_us) {
         return run_experiment("halo3d", seastars(4), {{"nx", 2}, {"ny", 2}, {"nz", 2}, {"iterations", 2}, {"compute_us", compute_us}})

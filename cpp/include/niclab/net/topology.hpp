@@ -47,6 +47,10 @@ struct Mesh3D {
     MeshRouting routing = MeshRouting::Table;
     // Red Storm's shape: torus only in z (seed 001 §5.1).
     static Mesh3D red_storm(uint32_t x, uint32_t y, uint32_t z) { return {{x, y, z}, {false, false, true}}; }
+    // The most cube-like x × y × z of `nodes`: of the factorisations i × j × k, the first
+    // (by i, then j) with the least spread (the variance of i, j, k). Ember's rule for its
+    // Halo3D process grid, and the SeaStar's mesh when a spec names none.
+    static std::array<uint32_t, 3> cube_like(uint32_t nodes);
 };
 
 struct FatTree {

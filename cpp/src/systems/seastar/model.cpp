@@ -150,7 +150,14 @@ public:
     std::vector<system::ParameterDecl> parameters() const override { return seastar::parameters(); }
     net::NetworkParams network_params(const system::Preset& preset) const override { return params(preset, 0).net; }
     // Null: SystemSpec's own default (a direct cable for two nodes, a line for more).
-    nlohmann::json default_topology(uint32_t) const override { return nullptr; }
+    // SeaStars are the routers of a 3-D mesh (seed 001 §2; Red Storm's is 27 x 16 x 24, a
+    // torus in z, which a spec names). Past a pair, a spec naming no network gets one:
+    // assumption: the most cube-like mesh of its nodes, which is halo3d's process grid
+    // too, so a halo's faces cross one cable each. A pair keeps its direct cable.
+    nlohmann::json default_topology(uint32_t nodes) const override {
+        if (nodes <= 2) return nullptr;
+        return {{"kind", "mesh"}, {"dims", net::Mesh3D::cube_like(nodes)}};
+    }
     std::unique_ptr<system::NodeHardware> build_node(system::System& sys, uint32_t node) const override {
         return std::make_unique<SeaStarNode>(sys, node);
     }
