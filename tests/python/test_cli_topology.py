@@ -62,6 +62,15 @@ def test_run_builds_the_topology_named_and_says_so(tmp_path):
     assert niclab.run("halo3d", nodes=8, topology=line, iterations=2).rows.tolist() != same.rows.tolist()
 
 
+def test_a_run_naming_no_network_records_and_says_the_one_it_ran_on(tmp_path):
+    # The SeaStar's own past a pair: the most cube-like mesh of its nodes; a pair's cable.
+    r = _niclab("run", "halo3d", "--nodes", "12", "--option", "iterations=1", "--out", "h.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "on mesh:dims=2x2x3" in r.stdout.splitlines()[0]
+    assert niclab.Result.load(tmp_path / "h.json").system["topology"] == {"kind": "mesh", "dims": [2, 2, 3]}
+    assert "topology" not in niclab.run("pingpong", sizes=[8]).system
+
+
 def test_a_topology_the_core_refuses_exits_1_naming_the_key():
     r = _niclab("run", "halo3d", "--nodes", "8", "--topology", "torus:dims=2x2", "--option", "iterations=1")
     assert r.returncode == 1

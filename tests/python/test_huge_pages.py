@@ -52,13 +52,13 @@ def test_the_run_started_again_is_on_huge_pages_and_says_so():
     out = subprocess.run([sys.executable, "-c", script], env=_env(), capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "not started again" not in out.stdout
-    assert "# halo3d: portals put, 1 point(s), seed 0, malloc on huge pages" in out.stdout
+    assert "# halo3d: portals put, 1 point(s), seed 0, on mesh:dims=2x2x2, malloc on huge pages" in out.stdout
 
 
 def test_a_small_run_stays_on_4_kb_pages():
     out = subprocess.run([sys.executable, "-m", "niclab", *HALO], env=_env(), capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert "# halo3d: portals put, 1 point(s), seed 0\n" in out.stdout
+    assert "# halo3d: portals put, 1 point(s), seed 0, on mesh:dims=2x2x2\n" in out.stdout
 
 
 def test_the_command_line_asks_with_its_nodes(monkeypatch):

@@ -25,6 +25,9 @@ System::System(const SystemSpec& spec)
     const host::HostConfig host = host_config(preset_);
     if (preset_.has("ras.heartbeat_timeout_us")) ras_ = RasMonitor(Time::us(preset_.integer("ras.heartbeat_timeout_us")));
     terminals_ = Terminals{spec.nodes, model_.ports_per_node(preset_)};
+    // The network as the spec would name it: the model's own when it names none, so a
+    // result says which network it ran on (the SeaStar's depends on the node count).
+    if (spec_.topology.is_null()) spec_.topology = model_.default_topology(spec.nodes, terminals_.ports);
     kernel_.set_lanes(spec.lanes);
     if (spec.has_network()) {
         net::NetworkParams np = model_.network_params(preset_);
