@@ -75,7 +75,8 @@ private:
     bool quit_ = false;
     std::shared_ptr<const SystemSnapshot> latest_ = std::make_shared<const SystemSnapshot>();
     std::unique_ptr<SystemSession> session_;  // the thread's own
-    std::chrono::steady_clock::time_point last_publish_{};
+    std::chrono::steady_clock::time_point last_publish_{};  // when the last snapshot was out
+    std::chrono::steady_clock::duration snapshot_cost_{};   // what making it took
     bool unpublished_ = false;  // slices ran since the last snapshot (worker thread only)
     std::thread thread_;
 };
