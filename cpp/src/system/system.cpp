@@ -35,7 +35,7 @@ System::System(const SystemSpec& spec)
         np.credit_events = spec.credit_events;
         np.send_ahead = spec.send_ahead;
         network_ = std::make_unique<net::Network>(
-            kernel_, spec.topology_spec(model_.default_topology(spec.nodes, terminals_.ports), terminals_.ports), np);
+            kernel_, spec_.topology_spec(nullptr, terminals_.ports), np);
     }
     for (uint32_t i = 0; i < spec.nodes; ++i) {
         Node n;
