@@ -20,6 +20,7 @@
 //
 //   bench_scale [--nodes 64,512,2048] [--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]
 //               [--no-lookahead] [--credit-events] [--no-send-ahead] [--no-lanes] [--no-huge-pages]
+//               [--routing-table]
 //
 // --red-storm adds Red Storm's 27 x 16 x 24 = 10,368 nodes (a torus in z), which is long;
 // above 2,048 nodes the NICs run `portals_redstorm` (go-back-N's peer table to 10,368).
@@ -27,8 +28,9 @@
 // kernel), to compare; --credit-events makes an event of every credit a router gets back
 // (SystemSpec::credit_events); --no-send-ahead has a NIC's packet on a busy cable wait
 // for the cable's wake-up (SystemSpec::send_ahead false); --no-lanes sends every event
-// through the kernel's heap (SystemSpec::lanes false). The halo's simulated times are the
-// same either way ("sim us").
+// through the kernel's heap (SystemSpec::lanes false); --routing-table has the routers look
+// their ports up in a routers x nodes table instead of computing them ("routing": "table",
+// net::MeshRouting). The halo's simulated times are the same either way ("sim us").
 //
 // Huge pages: a large system's state is gigabytes of small objects in malloc's memory,
 // and a message touches a few lines of many of them; with 4 KB pages most of those
@@ -83,6 +85,7 @@ struct Options {
     bool send_ahead = true;
     bool lanes = true;
     bool huge_pages = true;
+    bool routing_table = false;
 };
 
 // The mesh's neighbours of `node` (x fastest, as the topology numbers its terminals).
@@ -145,6 +148,7 @@ Figures run(const Shape& shape, const Options& o) {
     spec.topology = {{"kind", shape.z_wrap ? "torus" : "mesh"},
                      {"dims", {shape.x, shape.y, shape.z}},
                      {"wrap", {false, false, shape.z_wrap}}};
+    if (o.routing_table) spec.topology["routing"] = "table";
     system::System sys(spec);
     std::vector<std::unique_ptr<Ni>> nis;
     for (uint32_t n = 0; n < spec.nodes; ++n) nis.push_back(std::make_unique<Ni>(seastar::portals(sys, n), 0));
@@ -249,10 +253,11 @@ Options parse(int argc, char** argv) {
         else if (a == "--no-send-ahead") o.send_ahead = false;
         else if (a == "--no-lanes") o.lanes = false;
         else if (a == "--no-huge-pages") o.huge_pages = false;
+        else if (a == "--routing-table") o.routing_table = true;
         else {
             std::fprintf(stderr, "bench_scale: unknown argument '%s'\nusage: bench_scale [--nodes 64,512,2048] "
                                  "[--iterations 10] [--size 1024] [--red-storm] [--max-gb 16] [--no-lookahead] [--credit-events] [--no-send-ahead] [--no-lanes] "
-                                 "[--no-huge-pages]\n",
+                                 "[--no-huge-pages] [--routing-table]\n",
                          a.c_str());
             std::exit(2);
         }
@@ -303,9 +308,10 @@ int main(int argc, char** argv) {
     if (o.huge_pages && !huge_pages_value()) run_again_with_huge_pages(argv);
     const char* huge_value = huge_pages_value();
     const bool huge = huge_value && *huge_value != '0';
-    std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s%s%s%s%s\n", o.size,
+    std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s%s%s%s%s%s\n", o.size,
                 o.iterations, o.lookahead ? "" : ", no kernel lookahead", o.credit_events ? ", an event per credit" : "",
                 o.send_ahead ? "" : ", no sending ahead", o.lanes ? "" : ", no kernel lanes",
+                o.routing_table ? ", routes from a table" : "",
                 huge ? (thp_never() ? ", huge pages asked but the kernel's transparent_hugepage is never" : ", malloc on huge pages")
                      : ", malloc on 4 KB pages");
     std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s %10s %15s\n", "nodes", "shape", "build s", "setup s", "halo s",

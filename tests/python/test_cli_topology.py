@@ -79,3 +79,18 @@ def test_a_topology_the_core_refuses_exits_1_naming_the_key():
     assert r.returncode == 1 and "connects 8 nodes but the system has 4" in r.stderr
     r = _niclab("run", "halo3d", "--nodes", "8", "--topology", "torus:dims")
     assert r.returncode == 2 and "--topology" in r.stderr and "KEY=VALUE" in r.stderr
+
+
+def test_a_mesh_routes_by_its_coordinates_unless_it_asks_for_the_table_and_both_run_alike(tmp_path):
+    # The same dimension-order routes either way: the table only costs memory and build time.
+    tabled = parse_topology("torus:dims=2x2x2:routing=table")
+    assert tabled == {"kind": "torus", "dims": [2, 2, 2], "routing": "table"}
+    assert topology_text(tabled) == "torus:dims=2x2x2:routing=table"
+    computed = niclab.run("halo3d", nodes=8, topology={"kind": "torus", "dims": [2, 2, 2]}, iterations=2)
+    table = niclab.run("halo3d", nodes=8, topology=tabled, iterations=2)
+    assert table.rows.tolist() == computed.rows.tolist()
+    assert table.system["topology"]["routing"] == "table"
+    r = _niclab("run", "halo3d", "--nodes", "8", "--topology", "torus:dims=2x2x2:routing=adaptive",
+                "--option", "iterations=1", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "topology.routing" in r.stderr and '"computed"' in r.stderr and '"table"' in r.stderr

@@ -30,9 +30,18 @@ std::array<bool, 3> wrap_of(const nlohmann::json& t, bool all) {
     return out;
 }
 
+MeshRouting routing_of(const nlohmann::json& t) {
+    if (!t.contains("routing")) return MeshRouting::Computed;
+    const auto& r = t["routing"];
+    if (r == "computed") return MeshRouting::Computed;
+    if (r == "table") return MeshRouting::Table;
+    throw TopologyConfigError("topology.routing", "expected \"computed\" (dimension order from the coordinates, the default) or "
+                                                  "\"table\" (the same routes from a routers x nodes table), got " + r.dump());
+}
+
 TopologySpec mesh(const nlohmann::json& t, bool torus) {
-    topology_known_keys(t, {"dims", "wrap"});
-    return Mesh3D{dims_of(t), wrap_of(t, torus)};
+    topology_known_keys(t, {"dims", "wrap", "routing"});
+    return Mesh3D{dims_of(t), wrap_of(t, torus), routing_of(t)};
 }
 
 }  // namespace
@@ -47,8 +56,8 @@ std::vector<TopologyKind> builtin_topologies() {
              topology_known_keys(t, {"cables"});
              return DirectCable{topology_integer_or(t, "cables", 1, kBig, std::max<uint32_t>(1, nodes / 2))};
          }},
-        {"mesh", "dims, wrap", [](const nlohmann::json& t, uint32_t) { return mesh(t, false); }},
-        {"torus", "dims, wrap", [](const nlohmann::json& t, uint32_t) { return mesh(t, true); }},
+        {"mesh", "dims, wrap, routing", [](const nlohmann::json& t, uint32_t) { return mesh(t, false); }},
+        {"torus", "dims, wrap, routing", [](const nlohmann::json& t, uint32_t) { return mesh(t, true); }},
         {"fat_tree", "leaves, nodes_per_leaf, spines",
          [](const nlohmann::json& t, uint32_t) -> TopologySpec {
              topology_known_keys(t, {"leaves", "nodes_per_leaf", "spines"});

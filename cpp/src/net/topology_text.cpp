@@ -84,15 +84,21 @@ std::string topology_text(const nlohmann::json& description) {
     std::string text = description["kind"].get<std::string>();
     for (const auto& [key, value] : description.items()) {
         if (key == "kind") continue;
-        text += ":" + key + "=";
-        if (!sizes_list(value)) {
-            text += value.dump();
-            continue;
+        std::string written;
+        if (sizes_list(value)) {
+            for (size_t i = 0; i < value.size(); ++i) {
+                if (i) written += 'x';
+                written += std::to_string(value[i].get<uint64_t>());
+            }
+        } else if (value.is_string() && value_of(value.get<std::string>()) == value) {
+            written = value.get<std::string>();  // a word reads back as itself (routing=table)
+        } else {
+            written = value.dump();
         }
-        for (size_t i = 0; i < value.size(); ++i) {
-            if (i) text += 'x';
-            text += std::to_string(value[i].get<uint64_t>());
-        }
+        // The short form splits at every colon, so a key or value with one (a text, an
+        // object) has only the JSON form, which reads back whole.
+        if (key.find_first_of(":=") != std::string::npos || written.find(':') != std::string::npos) return description.dump();
+        text += ":" + key + "=" + written;
     }
     return text;
 }

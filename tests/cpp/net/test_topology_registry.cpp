@@ -40,6 +40,11 @@ TEST(TopologyRegistry, BuildsEachKind) {
     const auto mesh = std::get<Mesh3D>(
         topology_from_json({{"kind", "mesh"}, {"dims", {2, 2, 2}}, {"wrap", {false, false, true}}}, 8));
     EXPECT_EQ(mesh.wrap, (std::array<bool, 3>{false, false, true}));
+    EXPECT_EQ(mesh.routing, MeshRouting::Computed) << "dimension order from the coordinates unless a table is asked for";
+    EXPECT_EQ(std::get<Mesh3D>(topology_from_json({{"kind", "torus"}, {"dims", {2, 2, 2}}, {"routing", "table"}}, 8)).routing,
+              MeshRouting::Table);
+    EXPECT_EQ(std::get<Mesh3D>(topology_from_json({{"kind", "mesh"}, {"dims", {2, 2, 2}}, {"routing", "computed"}}, 8)).routing,
+              MeshRouting::Computed);
     const auto f = std::get<FatTree>(
         topology_from_json({{"kind", "fat_tree"}, {"leaves", 4}, {"nodes_per_leaf", 2}, {"spines", 2}}, 8));
     EXPECT_EQ(topology_nodes(f), 8u);
@@ -55,6 +60,7 @@ TEST(TopologyRegistry, ErrorsNameTheKey) {
     EXPECT_EQ(error_key({{"kind", "mesh"}}), "topology.dims");
     EXPECT_EQ(error_key({{"kind", "mesh"}, {"dims", {2, 0, 1}}}), "topology.dims[1]");
     EXPECT_EQ(error_key({{"kind", "mesh"}, {"dims", {2, 2, 1}}, {"wrap", {1, 0, 0}}}), "topology.wrap[0]");
+    EXPECT_EQ(error_key({{"kind", "torus"}, {"dims", {2, 2, 1}}, {"routing", "adaptive"}}), "topology.routing");
     EXPECT_EQ(error_key({{"kind", "mesh"}, {"dims", {2, 2, 1}}, {"spines", 2}}), "topology.spines")
         << "a key of another kind is unknown here";
     EXPECT_EQ(error_key({{"kind", "fat_tree"}, {"leaves", 2}, {"nodes_per_leaf", 2}}), "topology.spines");

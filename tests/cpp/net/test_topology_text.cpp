@@ -44,7 +44,7 @@ TEST(TopologyText, AMalformedLineSaysWhatFormIsWanted) {
 }
 
 TEST(TopologyText, TheWrittenFormReadsBackAsTheSameDescription) {
-    for (const char* text : {"mesh:dims=27x16x24:wrap=[false,false,true]", "torus:dims=4x4x4",
+    for (const char* text : {"mesh:dims=27x16x24:wrap=[false,false,true]", "torus:dims=4x4x4:routing=table",
                              "fat_tree:leaves=4:nodes_per_leaf=8:spines=2", "crossbar", "kary_ntree:arity=2:levels=3"}) {
         const json description = topology_from_text(text);
         EXPECT_EQ(topology_text(description), text);
@@ -57,6 +57,14 @@ TEST(TopologyText, TheWrittenFormReadsBackAsTheSameDescription) {
     const json odd{{"kind", "mesh"}, {"dims", {-1, 2, 3}}, {"wrap", {true}}};
     EXPECT_EQ(topology_text(odd), "mesh:dims=[-1,2,3]:wrap=[true]");
     EXPECT_EQ(topology_from_text(topology_text(odd)), odd);
+    // Texts that would not read back bare keep their quotes; one with a colon, or an
+    // object, has only the JSON form.
+    EXPECT_EQ(topology_text(json{{"kind", "mesh"}, {"note", "12"}}), "mesh:note=\"12\"");
+    EXPECT_EQ(topology_text(json{{"kind", "mesh"}, {"note", "a:b"}}), "{\"kind\":\"mesh\",\"note\":\"a:b\"}");
+    for (const json& value : {json("true"), json("12"), json("a:b"), json(""), json(" x"), json{{"a", 1}}}) {
+        const json description{{"kind", "mesh"}, {"note", value}};
+        EXPECT_EQ(topology_from_text(topology_text(description)), description) << topology_text(description);
+    }
 }
 
 TEST(TopologyText, ADescriptionReadFromTextBuildsAsTheJsonOneDoes) {
