@@ -8,6 +8,7 @@
 #include "niclab/exp/options.hpp"
 #include "niclab/exp/result.hpp"
 #include "niclab/fw/firmware_image.hpp"
+#include "niclab/host/fiber_stack_pool.hpp"
 #include "niclab/msg/portals/types.hpp"
 #include "niclab/net/network_error.hpp"
 #include "niclab/nic/embedded_nic.hpp"
@@ -132,6 +133,8 @@ void register_errors(py::module_&) {
             d["tap"] = e.tap();
             d["path"] = e.path();
             raise("CaptureError", e.what(), d);
+        } catch (const host::HostResourceError& e) {
+            raise("HostResourceError", e.what(), py::dict());
         } catch (const SystemBusy& e) {
             py::dict d;
             d["operation"] = e.operation();

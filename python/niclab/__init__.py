@@ -12,7 +12,7 @@ from . import portals, sdk, startx
 from .errors import (BootTimeout, CaptureError, ConfigError, DriverError, DsnicError, EmptyQueueError, ExperimentError,
                      ExperimentFault, FirmwareBuildError, FirmwareFault, FirmwareImageError, FirmwareNotFound, FitError, GdbServerError, GrimDeliveryError,
                      GrimMemoryError, GrimMulticastError,
-                     GrimSocketError,
+                     GrimSocketError, HostResourceError,
                      MessageFormatError, NiclabError,
                      PortalsError, QueueOverflowError, RdmaError, ResultError, StartxError, SystemBusy, TraceBuildIdMismatch,
                      TraceError, TraceFormatError, UnknownPriorityError)
@@ -29,6 +29,7 @@ __all__ = [
     "FirmwareNotFound", "FitError", "NiclabError", "Nic", "PortalsError", "System", "firmware_path", "portals",
     "preset_names", "sdk", "startx", "StartxError", "MessageFormatError", "UnknownPriorityError", "QueueOverflowError",
     "EmptyQueueError", "RdmaError", "DriverError", "DsnicError", "GrimDeliveryError", "GrimMemoryError", "GrimMulticastError", "GrimSocketError",
+    "HostResourceError",
     "Result", "ResultError", "Sweep", "capture", "experiments", "fits", "list_experiments", "parts", "run", "sweep", "systems",
     "Trace", "TraceBuildIdMismatch", "TraceError", "TraceFormatError", "read_trace",
 ]

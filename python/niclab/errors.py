@@ -241,6 +241,13 @@ class CaptureError(NiclabError, ValueError):
         self.path = path
 
 
+class HostResourceError(NiclabError, MemoryError):
+    """The machine running the simulation could not give what the model asked of it: a
+    host process's stack, each of which takes two of the kernel's memory mappings (its
+    limit, vm.max_map_count, is 65,530 by default: some 32,000 host processes). The
+    message names the node, the process and which resource ran out."""
+
+
 class SystemBusy(NiclabError, RuntimeError):
     """A System reached from one thread while another thread runs it: the System, its
     NICs, host memory, host libraries (Portals, JAM, CSP, GRIM) or GDB server, or a

@@ -197,13 +197,17 @@ void HostCpu::resume(Core& c, Process& p) {
     if (!p.started_) {
         p.started_ = true;
         p.start_time_ = now();
-        p.fiber_ = boost::context::fiber(std::allocator_arg, PooledStack(stacks_),
-                                         [&p](boost::context::fiber&& scheduler) {
-                                             p.scheduler_ = std::move(scheduler);
-                                             p.run_body();
-                                             p.request_ = Process::Request::exit;
-                                             return std::move(p.scheduler_);
-                                         });
+        try {
+            p.fiber_ = boost::context::fiber(std::allocator_arg, PooledStack(stacks_),
+                                             [&p](boost::context::fiber&& scheduler) {
+                                                 p.scheduler_ = std::move(scheduler);
+                                                 p.run_body();
+                                                 p.request_ = Process::Request::exit;
+                                                 return std::move(p.scheduler_);
+                                             });
+        } catch (const HostResourceError& e) {
+            throw HostResourceError("node " + std::to_string(node_) + ", host process '" + p.name() + "': " + e.what());
+        }
     }
     p.state_ = Process::State::running;
     p.request_ = Process::Request::none;

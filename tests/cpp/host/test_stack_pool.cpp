@@ -1,7 +1,12 @@
 // Finished processes give their fiber stacks back, so long runs stay small.
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+
+#include <fstream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "host_test_support.hpp"
 
@@ -59,6 +64,58 @@ TEST(StackPool, DeepRecursionWithinTheStackWorks) {
     f.run();
     EXPECT_TRUE(p.done());
     EXPECT_FALSE(p.failed()) << p.error_message();
+}
+
+// A stack the machine cannot map is a HostResourceError that says why, and the pool
+// stays usable: out of memory (a stack larger than any machine's address space)...
+TEST(StackPool, AStackTheMachineCannotMapIsATypedErrorSayingWhy) {
+    FiberStackPool pool(std::size_t(1) << 46);  // 64 TB
+    try {
+        pool.allocate();
+        FAIL() << "a 64 TB stack was mapped";
+    } catch (const HostResourceError& e) {
+        EXPECT_NE(std::string(e.what()).find("out of memory"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("68719476736 KB"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(pool.in_use(), 0u);
+}
+
+// ...or out of the kernel's memory mappings, which each stack takes two of: the message
+// names the limit (vm.max_map_count) and how to raise it. The test takes up nearly all of
+// this process's mappings with single pages of alternating protection (neighbours of the
+// same protection would merge into one mapping), and gives them back.
+TEST(StackPool, RunningOutOfTheKernelsMappingsSaysSoAndNamesTheLimit) {
+    std::ifstream limit_file("/proc/sys/vm/max_map_count");
+    long limit = 0;
+    if (!(limit_file >> limit) || limit > 1'000'000) GTEST_SKIP() << "no readable vm.max_map_count of a testable size";
+    auto held = [] {
+        std::ifstream maps("/proc/self/maps");
+        long n = 0;
+        for (std::string line; std::getline(maps, line);) ++n;
+        return n;
+    };
+    std::vector<void*> pages;
+    const long page = 4096;
+    for (long n = held(); n <= limit + 64; ++n) {  // until the kernel refuses one (maps shows a few it does not count)
+        void* p = mmap(nullptr, page, pages.size() % 2 ? PROT_READ : PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) break;
+        pages.push_back(p);
+    }
+    FiberStackPool pool(64 * 1024);
+    std::string what;
+    try {
+        pool.allocate();
+    } catch (const HostResourceError& e) {
+        what = e.what();
+    }
+    for (void* p : pages) munmap(p, page);
+    EXPECT_NE(what.find("vm.max_map_count"), std::string::npos) << what;
+    EXPECT_NE(what.find("(vm.max_map_count = " + std::to_string(limit) + ")"), std::string::npos) << what;
+    EXPECT_NE(what.find("sysctl -w vm.max_map_count="), std::string::npos) << what;
+    // With the mappings back, the same pool maps a stack.
+    boost::context::stack_context sc = pool.allocate();
+    EXPECT_EQ(pool.in_use(), 1u);
+    pool.deallocate(sc);
 }
 
 }  // namespace niclab::host::test

@@ -1,15 +1,26 @@
 #pragma once
 // Stacks for process fibers. Each stack is a fixed-size mapping with a guard page
-// (an overflow faults at once instead of corrupting a neighbour). Finished processes
+// (an overflow faults at once instead of corrupting a neighbour), mapped here rather than
+// by Boost's protected_fixedsize_stack, which leaves the guard out unnoticed when the
+// kernel refuses it (its mprotect result is only asserted): near the kernel's limit of
+// mappings, Red Storm's stacks ran on without guards, merged into one mapping. Finished processes
 // give their stack back and the next process reuses it, so a run that creates and
 // finishes many processes in sequence maps only a handful of stacks.
 #include <cstddef>
 #include <vector>
 
-#include <boost/context/protected_fixedsize_stack.hpp>
 #include <boost/context/stack_context.hpp>
 
+#include "niclab/sim/error.hpp"
+
 namespace niclab::host {
+
+// The machine running the simulation could not give what the model asked of it (a
+// process stack), with why: out of memory, or out of the kernel's memory mappings.
+class HostResourceError : public Error {
+public:
+    using Error::Error;
+};
 
 class FiberStackPool {
 public:
@@ -19,6 +30,9 @@ public:
     FiberStackPool(const FiberStackPool&) = delete;
     FiberStackPool& operator=(const FiberStackPool&) = delete;
 
+    // Throws HostResourceError when the stack cannot be mapped: each takes two of the
+    // kernel's memory mappings (the stack and its guard page), and a process may hold
+    // vm.max_map_count of them (65,530 by default: some 32,000 host processes).
     boost::context::stack_context allocate();
     void deallocate(boost::context::stack_context& sc) noexcept;
 
@@ -33,7 +47,8 @@ public:
 private:
     std::size_t stack_bytes_;
     std::size_t max_idle_;
-    boost::context::protected_fixedsize_stack mapper_;
+    boost::context::stack_context map_stack() const;  // throws HostResourceError
+    void unmap_stack(boost::context::stack_context& sc) const noexcept;
     std::vector<boost::context::stack_context> idle_;
     std::size_t in_use_ = 0;
     std::size_t peak_in_use_ = 0;
