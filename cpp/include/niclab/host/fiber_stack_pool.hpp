@@ -3,7 +3,8 @@
 // (an overflow faults at once instead of corrupting a neighbour), mapped here rather than
 // by Boost's protected_fixedsize_stack, which leaves the guard out unnoticed when the
 // kernel refuses it (its mprotect result is only asserted): near the kernel's limit of
-// mappings, Red Storm's stacks ran on without guards, merged into one mapping. Finished processes
+// mappings (vm.max_map_count) stacks ran on without guards, merged into one mapping, and
+// the first mapping that could merge with nothing failed as a bare std::bad_alloc. Finished processes
 // give their stack back and the next process reuses it, so a run that creates and
 // finishes many processes in sequence maps only a handful of stacks.
 #include <cstddef>
