@@ -4,7 +4,7 @@
 // C Portals firmware on every NIC. Each size runs in a child process of its own, so its
 // peak resident memory is its own; the parent prints one line per size:
 //
-//   nodes  shape  build s  setup s  halo s  peak RSS MB  MB/node  events/s  messages/s  sim us  events/msg  runs/msg  instr/msg  held n/nb/e %
+//   nodes  shape  build s  setup s  halo s  peak RSS MB  MB/node  events/s  messages/s  sim us  events/msg  runs/msg  instr/msg  held n/nb/e %  maps
 //
 // `build` is constructing the system (loading and booting the firmware on every NIC),
 // `setup` the Portals set-up of every process, `halo` the timed exchange. events/s and
@@ -13,7 +13,9 @@
 // were cut into (sim::Kernel::runnable_runs) per message of the halo, and instr/msg the
 // firmware instructions all NICs retired per message. "held n/nb/e %" is what held the
 // halo's runs, in percent (sim::Kernel::Hold): their own node's next event (or one of no
-// node), their neighbours, the earliest time anywhere plus two lookaheads. A size that
+// node), their neighbours, the earliest time anywhere plus two lookaheads. "maps" is the
+// memory mappings the child held at the end of the halo, against the kernel's limit of
+// vm.max_map_count (its host processes' stacks take a few, host/stack_arena.hpp). A size that
 // exceeds --max-gb (an address space limit on the child) reports "out of memory" instead
 // of taking the machine down. A halo longer than ten seconds says how far it is on stderr
 // (node 0's iterations), every ten seconds.
@@ -108,6 +110,7 @@ struct Figures {
     // Of the halo's runs, those held by their node's next event (or one of no node), by
     // their neighbours, and by the earliest time plus two lookaheads (sim::Kernel::Hold).
     uint64_t held_node = 0, held_neighbours = 0, held_earliest = 0;
+    long mappings = 0;  // lines of /proc/self/maps at the end of the halo
     bool ok = false;
     char error[200] = {};
 };
@@ -209,6 +212,10 @@ Figures run(const Shape& shape, const Options& o) {
     f.instructions = instructions() - instructions0;
     for (uint32_t n = 0; n < spec.nodes; ++n) f.messages += uint64_t(o.iterations) * neighbours(shape, n).size();
     f.sim_us = (sys.now() - start).as_us();
+    if (std::FILE* maps = std::fopen("/proc/self/maps", "r")) {
+        for (int c; (c = std::fgetc(maps)) != EOF;) f.mappings += c == '\n';
+        std::fclose(maps);
+    }
     for (const auto& p : procs)
         if (p->failed()) {
             std::snprintf(f.error, sizeof f.error, "%s", p->error_message().c_str());
@@ -314,9 +321,9 @@ int main(int argc, char** argv) {
                 o.routing_table ? ", routes from a table" : "",
                 huge ? (thp_never() ? ", huge pages asked but the kernel's transparent_hugepage is never" : ", malloc on huge pages")
                      : ", malloc on 4 KB pages");
-    std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s %10s %15s\n", "nodes", "shape", "build s", "setup s", "halo s",
+    std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s %10s %15s %6s\n", "nodes", "shape", "build s", "setup s", "halo s",
                 "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us", "events/msg", "runs/msg", "instr/msg",
-                "held n/nb/e %");
+                "held n/nb/e %", "maps");
     for (const Shape& shape : o.shapes) {
         int fds[2];
         if (pipe(fds) != 0) return 1;
@@ -354,10 +361,10 @@ int main(int argc, char** argv) {
         const auto pct = [&](uint64_t n) { return f.runs ? 100.0 * double(n) / double(f.runs) : 0.0; };
         char held[32];
         std::snprintf(held, sizeof held, "%.0f/%.0f/%.0f", pct(f.held_node), pct(f.held_neighbours), pct(f.held_earliest));
-        std::printf("%8u %10s %8.2f %8.2f %8.2f %12.0f %8.2f %11.3g %11.3g %14.6f %10.0f %9.0f %10.0f %15s\n", shape.nodes(), name,
+        std::printf("%8u %10s %8.2f %8.2f %8.2f %12.0f %8.2f %11.3g %11.3g %14.6f %10.0f %9.0f %10.0f %15s %6ld\n", shape.nodes(), name,
                     f.build_s, f.setup_s, f.halo_s, rss_mb, rss_mb / shape.nodes(), double(f.events) / f.halo_s,
                     double(f.messages) / f.halo_s, f.sim_us, double(f.events) / double(f.messages),
-                    double(f.runs) / double(f.messages), double(f.instructions) / double(f.messages), held);
+                    double(f.runs) / double(f.messages), double(f.instructions) / double(f.messages), held, f.mappings);
         std::fflush(stdout);
     }
     return 0;

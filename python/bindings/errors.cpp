@@ -8,7 +8,7 @@
 #include "niclab/exp/options.hpp"
 #include "niclab/exp/result.hpp"
 #include "niclab/fw/firmware_image.hpp"
-#include "niclab/host/fiber_stack_pool.hpp"
+#include "niclab/host/stack_arena.hpp"
 #include "niclab/msg/portals/types.hpp"
 #include "niclab/net/network_error.hpp"
 #include "niclab/nic/embedded_nic.hpp"

@@ -243,9 +243,11 @@ class CaptureError(NiclabError, ValueError):
 
 class HostResourceError(NiclabError, MemoryError):
     """The machine running the simulation could not give what the model asked of it: a
-    host process's stack, each of which takes two of the kernel's memory mappings (its
-    limit, vm.max_map_count, is 65,530 by default: some 32,000 host processes). The
-    message names the node, the process and which resource ran out."""
+    host process's stack. Stacks come from one arena in a few memory mappings where the
+    kernel has guard regions (Linux 6.13 and later); on older kernels each takes two of
+    the kernel's memory mappings (its limit, vm.max_map_count, is 65,530 by default:
+    some 32,000 host processes). The message names the node, the process and which
+    resource ran out."""
 
 
 class SystemBusy(NiclabError, RuntimeError):

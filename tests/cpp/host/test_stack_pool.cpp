@@ -1,7 +1,10 @@
-// Finished processes give their fiber stacks back, so long runs stay small.
+// Finished processes give their fiber stacks back to the arena all nodes share, so long
+// runs stay small; the arena guards every stack and holds them in a few mappings.
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
+
+#include <csignal>
 
 #include <fstream>
 #include <memory>
@@ -14,6 +17,7 @@ namespace niclab::host::test {
 
 TEST(StackPool, TenThousandProcessesInSequenceReuseOneStack) {
     HostFixture f;
+    const std::size_t arena_in_use = f.cpu.stack_pool().arena().in_use();
     int finished = 0;
     for (int i = 0; i < 10'000; ++i) {
         auto p = std::make_unique<Process>(f.cpu, "p", [&](ProcessContext& ctx) {
@@ -25,7 +29,7 @@ TEST(StackPool, TenThousandProcessesInSequenceReuseOneStack) {
     }
     EXPECT_EQ(finished, 10'000);
     EXPECT_EQ(f.cpu.stack_pool().in_use(), 0u);
-    EXPECT_LE(f.cpu.stack_pool().mapped(), 1u);
+    EXPECT_EQ(f.cpu.stack_pool().arena().in_use(), arena_in_use);
     EXPECT_EQ(f.cpu.stack_pool().peak_in_use(), 1u);
     EXPECT_EQ(f.cpu.live_processes(), 0u);
     EXPECT_EQ(f.kernel.now(), ns(10) * 10'000);
@@ -33,6 +37,7 @@ TEST(StackPool, TenThousandProcessesInSequenceReuseOneStack) {
 
 TEST(StackPool, ConcurrentProcessesEachHoldAStackAndGiveItBack) {
     HostFixture f;
+    const std::size_t arena_in_use = f.cpu.stack_pool().arena().in_use();
     Condition go;
     bool released = false;
     for (int i = 0; i < 100; ++i)
@@ -43,8 +48,9 @@ TEST(StackPool, ConcurrentProcessesEachHoldAStackAndGiveItBack) {
     go.notify_all();
     f.run();
     EXPECT_EQ(f.cpu.stack_pool().in_use(), 0u);
-    // At most the pool's idle cap stays mapped.
-    EXPECT_LE(f.cpu.stack_pool().mapped(), 16u);
+    EXPECT_EQ(f.cpu.stack_pool().arena().in_use(), arena_in_use);
+    // At most the arena's warm cap keeps its pages.
+    EXPECT_LE(f.cpu.stack_pool().arena().warm(), 64u);
 }
 
 TEST(StackPool, DeepRecursionWithinTheStackWorks) {
@@ -69,7 +75,8 @@ TEST(StackPool, DeepRecursionWithinTheStackWorks) {
 // A stack the machine cannot map is a HostResourceError that says why, and the pool
 // stays usable: out of memory (a stack larger than any machine's address space)...
 TEST(StackPool, AStackTheMachineCannotMapIsATypedErrorSayingWhy) {
-    FiberStackPool pool(std::size_t(1) << 46);  // 64 TB
+    StackArena arena(std::size_t(1) << 46);  // 64 TB
+    FiberStackPool pool(arena);
     try {
         pool.allocate();
         FAIL() << "a 64 TB stack was mapped";
@@ -80,10 +87,11 @@ TEST(StackPool, AStackTheMachineCannotMapIsATypedErrorSayingWhy) {
     EXPECT_EQ(pool.in_use(), 0u);
 }
 
-// ...or out of the kernel's memory mappings, which each stack takes two of: the message
-// names the limit (vm.max_map_count) and how to raise it. The test takes up all of
-// this process's mappings with single pages of alternating protection (neighbours of the
-// same protection would merge into one mapping), and gives them back.
+// ...or out of the kernel's memory mappings, which a new chunk of stacks needs one of
+// (and each stack two of, where guards are mprotect's): the message names the limit
+// (vm.max_map_count) and how to raise it. The test takes up all of this process's
+// mappings with single pages of alternating protection (neighbours of the same
+// protection would merge into one mapping), and gives them back.
 TEST(StackPool, RunningOutOfTheKernelsMappingsSaysSoAndNamesTheLimit) {
     std::ifstream limit_file("/proc/sys/vm/max_map_count");
     long limit = 0;
@@ -95,7 +103,8 @@ TEST(StackPool, RunningOutOfTheKernelsMappingsSaysSoAndNamesTheLimit) {
         if (p == MAP_FAILED) break;
         pages.push_back(p);
     }
-    FiberStackPool pool(64 * 1024);
+    StackArena arena(64 * 1024);
+    FiberStackPool pool(arena);
     std::string what;
     try {
         pool.allocate();
@@ -110,6 +119,74 @@ TEST(StackPool, RunningOutOfTheKernelsMappingsSaysSoAndNamesTheLimit) {
     boost::context::stack_context sc = pool.allocate();
     EXPECT_EQ(pool.in_use(), 1u);
     pool.deallocate(sc);
+}
+
+long mappings_held() {
+    std::ifstream maps("/proc/self/maps");
+    long n = 0;
+    for (std::string line; std::getline(maps, line);) ++n;
+    return n;
+}
+
+// A thousand stacks, as many nodes' host processes, cost the arena's few chunks of
+// mappings, not two each (the kernel's guard regions, Linux 6.13 and later).
+TEST(StackArena, AThousandGuardedStacksTakeAFewMappings) {
+    StackArena arena(64 * 1024);
+    if (!arena.guard_regions()) GTEST_SKIP() << "this kernel has no guard regions (MADV_GUARD_INSTALL)";
+    const long before = mappings_held();
+    std::vector<boost::context::stack_context> stacks;
+    for (int i = 0; i < 1000; ++i) stacks.push_back(arena.take());
+    for (auto& sc : stacks) static_cast<char*>(sc.sp)[-1] = 1;  // each stack touched
+    EXPECT_EQ(arena.in_use(), 1000u);
+    EXPECT_LE(arena.chunks(), 5u);  // 64 + 64 + 128 + 256 + 512 slots
+    EXPECT_LE(mappings_held() - before, long(arena.chunks()));
+    for (auto& sc : stacks) arena.give(sc);
+    EXPECT_EQ(arena.in_use(), 0u);
+}
+
+// Where guards are mprotect's (older kernels), each stack splits its chunk: two mappings.
+TEST(StackArena, PageProtectionGuardsCostTwoMappingsAStack) {
+    StackArena arena(64 * 1024, StackArena::Guards::page_protection);
+    EXPECT_FALSE(arena.guard_regions());
+    const long before = mappings_held();
+    std::vector<boost::context::stack_context> stacks;
+    for (int i = 0; i < 100; ++i) stacks.push_back(arena.take());
+    EXPECT_GE(mappings_held() - before, 200 - 1);
+    for (auto& sc : stacks) arena.give(sc);
+}
+
+// A write just below a stack's lowest byte is an overflow, and it faults: with either
+// kind of guard.
+void overflow_faults(StackArena::Guards guards) {
+    StackArena arena(64 * 1024, guards);
+    boost::context::stack_context sc = arena.take();
+    volatile char* lowest = static_cast<char*>(sc.sp) - sc.size;
+    lowest[0] = 1;  // the stack itself is writable
+    EXPECT_EXIT(lowest[-1] = 1, testing::KilledBySignal(SIGSEGV), "");
+    arena.give(sc);
+}
+TEST(StackArenaDeathTest, AnOverflowIntoTheGuardRegionFaults) { overflow_faults(StackArena::Guards::best); }
+TEST(StackArenaDeathTest, AnOverflowIntoTheProtectedPageFaults) {
+    overflow_faults(StackArena::Guards::page_protection);
+}
+
+// Stacks given back beyond the warm few give their pages back to the kernel: the slot,
+// reused, reads as fresh zero pages.
+TEST(StackArena, StacksBeyondTheWarmFewGiveTheirPagesBack) {
+    StackArena arena(64 * 1024, StackArena::Guards::best, /*keep_warm=*/2);
+    boost::context::stack_context a = arena.take(), b = arena.take(), c = arena.take();
+    for (auto* sc : {&a, &b, &c}) static_cast<char*>(sc->sp)[-1] = char(0xAB);
+    arena.give(a);
+    arena.give(b);
+    arena.give(c);  // the third: released
+    EXPECT_EQ(arena.warm(), 2u);
+    boost::context::stack_context x = arena.take(), y = arena.take(), z = arena.take();
+    EXPECT_EQ(static_cast<char*>(x.sp)[-1], char(0xAB));  // warm: b, then a
+    EXPECT_EQ(static_cast<char*>(y.sp)[-1], char(0xAB));
+    EXPECT_EQ(z.sp, c.sp);
+    EXPECT_EQ(static_cast<char*>(z.sp)[-1], 0);
+    EXPECT_EQ(arena.slots_reserved(), 64u);  // no slot reserved twice
+    for (auto* sc : {&x, &y, &z}) arena.give(*sc);
 }
 
 }  // namespace niclab::host::test

@@ -1,0 +1,168 @@
+#include "niclab/host/stack_arena.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <fstream>
+#include <map>
+#include <string>
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102  // Linux 6.13 (uapi/asm-generic/mman-common.h); older libc headers lack it
+#endif
+
+namespace niclab::host {
+
+namespace {
+
+// A chunk holds as many slots as all earlier chunks together (so the mappings grow
+// with the logarithm of the stacks), from 64 up to 4,096.
+constexpr std::size_t kFirstChunkSlots = 64;
+constexpr std::size_t kMaxChunkSlots = 4096;
+
+// Lines of a /proc file, or its first number: -1 where it cannot be read (not Linux).
+long proc_lines(const char* path) {
+    std::ifstream in(path);
+    if (!in) return -1;
+    long n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+}
+long proc_number(const char* path) {
+    std::ifstream in(path);
+    long v = -1;
+    return in >> v ? v : -1;
+}
+
+// Why a stack could not be had: the mappings this process holds against the kernel's
+// limit, when that is what ran out, or memory.
+std::string why_no_stack(std::size_t stack_bytes, const std::string& doing) {
+    const std::string what = "a host process's stack (" + std::to_string(stack_bytes / 1024) +
+                             " KB) could not be had (" + doing + "): ";
+    const long held = proc_lines("/proc/self/maps"), limit = proc_number("/proc/sys/vm/max_map_count");
+    if (held >= 0 && limit > 0 && held + 2 > limit)
+        return what + "the simulation holds all the memory mappings the kernel allows a process (vm.max_map_count = " +
+               std::to_string(limit) + "); raise it (sysctl -w vm.max_map_count=" + std::to_string(limit * 4) +
+               ") or simulate fewer host processes";
+    return what + "the machine is out of memory";
+}
+
+// Whether this kernel installs guard pages inside a mapping (Linux 6.13 and later).
+bool kernel_has_guard_regions() {
+    static const bool has = [] {
+        const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE));
+        void* p = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) return false;
+        const bool ok = madvise(p, page, MADV_GUARD_INSTALL) == 0;
+        munmap(p, 2 * page);
+        return ok;
+    }();
+    return has;
+}
+
+}  // namespace
+
+StackArena::StackArena(std::size_t stack_bytes, Guards guards, std::size_t keep_warm)
+    : page_(std::size_t(sysconf(_SC_PAGESIZE))), stack_bytes_((stack_bytes + page_ - 1) / page_ * page_),
+      slot_bytes_(stack_bytes_ + page_), keep_warm_(keep_warm),
+      guards_(guards == Guards::best && !kernel_has_guard_regions() ? Guards::page_protection : guards) {
+    // Reserved up front so giving a slot back never allocates (give is noexcept).
+    warm_.reserve(keep_warm_);
+}
+
+StackArena::~StackArena() {
+    for (const Chunk& c : chunks_) munmap(c.base, c.count * slot_bytes_);
+}
+
+StackArena& StackArena::shared(std::size_t stack_bytes) {
+    static std::mutex registry_mutex;
+    static auto* registry = new std::map<std::size_t, StackArena*>;  // never destroyed, see the header
+    std::lock_guard lock(registry_mutex);
+    StackArena*& arena = (*registry)[stack_bytes];
+    if (!arena) arena = new StackArena(stack_bytes);
+    return *arena;
+}
+
+bool StackArena::guard_regions() const { return guards_ == Guards::best; }
+
+std::size_t StackArena::in_use() const {
+    std::lock_guard lock(mutex_);
+    return in_use_;
+}
+std::size_t StackArena::chunks() const {
+    std::lock_guard lock(mutex_);
+    return chunks_.size();
+}
+std::size_t StackArena::slots_reserved() const {
+    std::lock_guard lock(mutex_);
+    return slots_;
+}
+std::size_t StackArena::warm() const {
+    std::lock_guard lock(mutex_);
+    return warm_.size();
+}
+
+void StackArena::add_chunk() {
+    const std::size_t n = std::clamp(slots_, kFirstChunkSlots, kMaxChunkSlots);
+    cold_.reserve(slots_ + n);  // before the mapping, so a refusal leaves nothing to undo
+    void* base = mmap(nullptr, n * slot_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                      -1, 0);
+    if (base == MAP_FAILED)
+        throw HostResourceError(why_no_stack(stack_bytes_, "reserving room for " + std::to_string(n) + " more"));
+    chunks_.push_back({static_cast<char*>(base), n});
+    slots_ += n;
+    fresh_ = 0;
+}
+
+// The guard page lowest in the slot, the stack above it (stacks grow down).
+char* StackArena::guard_next_slot() {
+    if (chunks_.empty() || fresh_ == chunks_.back().count) add_chunk();
+    char* slot = chunks_.back().base + fresh_ * slot_bytes_;
+    const int advice = guards_ == Guards::best ? madvise(slot, page_, MADV_GUARD_INSTALL)
+                                               : mprotect(slot, page_, PROT_NONE);
+    if (advice != 0) throw HostResourceError(why_no_stack(stack_bytes_, "guarding it"));
+    ++fresh_;
+    return slot;
+}
+
+boost::context::stack_context StackArena::context_of(char* slot) const {
+    boost::context::stack_context sc;
+    sc.size = stack_bytes_;
+    sc.sp = slot + slot_bytes_;
+    return sc;
+}
+char* StackArena::slot_of(const boost::context::stack_context& sc) const {
+    return static_cast<char*>(sc.sp) - slot_bytes_;
+}
+
+boost::context::stack_context StackArena::take() {
+    std::lock_guard lock(mutex_);
+    char* slot;
+    if (!warm_.empty()) {
+        slot = warm_.back();
+        warm_.pop_back();
+    } else if (!cold_.empty()) {
+        slot = cold_.back();
+        cold_.pop_back();
+    } else {
+        slot = guard_next_slot();
+    }
+    ++in_use_;
+    return context_of(slot);
+}
+
+void StackArena::give(boost::context::stack_context& sc) noexcept {
+    std::lock_guard lock(mutex_);
+    char* slot = slot_of(sc);
+    --in_use_;
+    if (warm_.size() < keep_warm_) {
+        warm_.push_back(slot);
+    } else {
+        madvise(slot + page_, stack_bytes_, MADV_DONTNEED);  // the pages go back; the guard stays
+        cold_.push_back(slot);
+    }
+}
+
+}  // namespace niclab::host
