@@ -144,6 +144,36 @@ TEST(StackArena, AThousandGuardedStacksTakeAFewMappings) {
     EXPECT_EQ(arena.in_use(), 0u);
 }
 
+// More host processes alive at once than the kernel's mapping limit allowed when each
+// stack and its guard took two mappings (vm.max_map_count / 2: some 32,000 by default),
+// each with its stack in use.
+TEST(StackArena, MoreLiveProcessesThanTheOldMappingCeilingAllowed) {
+    std::ifstream limit_file("/proc/sys/vm/max_map_count");
+    long limit = 0;
+    if (!(limit_file >> limit) || limit > 150'000) GTEST_SKIP() << "no readable vm.max_map_count of a testable size";
+    if (!StackArena(64 * 1024).guard_regions()) GTEST_SKIP() << "this kernel has no guard regions (MADV_GUARD_INSTALL)";
+    HostConfig cfg;
+    cfg.fiber_stack_bytes = 16 * 1024;  // the smallest allowed: virtual room only
+    HostFixture f(cfg);
+    Condition go;
+    bool released = false;
+    int finished = 0;
+    const long n = limit / 2 + 1000;
+    for (long i = 0; i < n; ++i)
+        f.spawn("w", [&](ProcessContext& ctx) {
+            ctx.wait_for(go, [&] { return released; });
+            ++finished;
+        });
+    f.run();
+    EXPECT_EQ(f.cpu.stack_pool().in_use(), std::size_t(n));
+    EXPECT_LT(mappings_held(), limit / 4);
+    released = true;
+    go.notify_all();
+    f.run(Time::ms(1000));
+    EXPECT_EQ(finished, n);
+    EXPECT_EQ(f.cpu.stack_pool().in_use(), 0u);
+}
+
 // Where guards are mprotect's (older kernels), each stack splits its chunk: two mappings.
 TEST(StackArena, PageProtectionGuardsCostTwoMappingsAStack) {
     StackArena arena(64 * 1024, StackArena::Guards::page_protection);
