@@ -87,23 +87,6 @@ StackArena& StackArena::shared(std::size_t stack_bytes) {
 
 bool StackArena::guard_regions() const { return guards_ == Guards::best; }
 
-std::size_t StackArena::in_use() const {
-    std::lock_guard lock(mutex_);
-    return in_use_;
-}
-std::size_t StackArena::chunks() const {
-    std::lock_guard lock(mutex_);
-    return chunks_.size();
-}
-std::size_t StackArena::slots_reserved() const {
-    std::lock_guard lock(mutex_);
-    return slots_;
-}
-std::size_t StackArena::warm() const {
-    std::lock_guard lock(mutex_);
-    return warm_.size();
-}
-
 void StackArena::add_chunk() {
     const std::size_t n = std::clamp(slots_, kFirstChunkSlots, kMaxChunkSlots);
     cold_.reserve(slots_ + n);  // before the mapping, so a refusal leaves nothing to undo

@@ -58,12 +58,19 @@ public:
 
     std::size_t stack_bytes() const { return stack_bytes_; }
     bool guard_regions() const;  // guards are guard regions, not mprotect
-    std::size_t in_use() const;
-    std::size_t chunks() const;  // mappings reserved (one each with guard regions)
-    std::size_t slots_reserved() const;  // slots reserved in them (Qt takes the word "slots")
-    std::size_t warm() const;    // returned slots that kept their pages
+    std::size_t in_use() const { return locked([&] { return in_use_; }); }
+    // Mappings reserved (one each with guard regions), the slots in them (Qt takes the
+    // word "slots"), and returned slots that kept their pages.
+    std::size_t chunks() const { return locked([&] { return chunks_.size(); }); }
+    std::size_t slots_reserved() const { return locked([&] { return slots_; }); }
+    std::size_t warm() const { return locked([&] { return warm_.size(); }); }
 
 private:
+    template <class Read>
+    std::size_t locked(Read read) const {
+        std::lock_guard lock(mutex_);
+        return read();
+    }
     struct Chunk {
         char* base;
         std::size_t count;  // its slots
