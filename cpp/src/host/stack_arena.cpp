@@ -1,5 +1,6 @@
 #include "niclab/host/stack_arena.hpp"
 
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -76,11 +77,39 @@ StackArena::~StackArena() {
     for (const Chunk& c : chunks_) munmap(c.base, c.count * slot_bytes_);
 }
 
+// The shared arenas, by stack size. Never destroyed (see the header).
+struct StackArena::Registry {
+    std::mutex mutex;
+    std::map<std::size_t, StackArena*> arenas;
+};
+
+// A fork (a sweep's workers are forked) copies only the forking thread: a lock another
+// thread held at that moment would stay locked in the child, whose first host process
+// would then wait forever. So the fork waits until it can hold every shared arena's
+// lock, and both sides let go after it, as malloc does with its own.
+StackArena::Registry& StackArena::registry() {
+    static Registry* r = [] {
+        auto* made = new Registry;
+        pthread_atfork(&StackArena::lock_all, &StackArena::unlock_all, &StackArena::unlock_all);
+        return made;
+    }();
+    return *r;
+}
+void StackArena::lock_all() {
+    Registry& r = registry();
+    r.mutex.lock();
+    for (auto& [bytes, arena] : r.arenas) arena->mutex_.lock();
+}
+void StackArena::unlock_all() {
+    Registry& r = registry();
+    for (auto& [bytes, arena] : r.arenas) arena->mutex_.unlock();
+    r.mutex.unlock();
+}
+
 StackArena& StackArena::shared(std::size_t stack_bytes) {
-    static std::mutex registry_mutex;
-    static auto* registry = new std::map<std::size_t, StackArena*>;  // never destroyed, see the header
-    std::lock_guard lock(registry_mutex);
-    StackArena*& arena = (*registry)[stack_bytes];
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    StackArena*& arena = r.arenas[stack_bytes];
     if (!arena) arena = new StackArena(stack_bytes);
     return *arena;
 }

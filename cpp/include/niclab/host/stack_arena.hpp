@@ -51,8 +51,10 @@ public:
     // still give their stacks back.
     static StackArena& shared(std::size_t stack_bytes);
 
-    // Thread-safe (simulations run on several threads). take() throws HostResourceError
-    // when the machine cannot reserve a chunk or guard a slot, saying which ran out.
+    // Thread-safe (simulations run on several threads), also across a fork from any
+    // thread (a forked sweep worker's arenas are not left locked). take() throws
+    // HostResourceError when the machine cannot reserve a chunk or guard a slot, saying
+    // which ran out.
     boost::context::stack_context take();
     void give(boost::context::stack_context& sc) noexcept;
 
@@ -71,6 +73,10 @@ private:
         std::lock_guard lock(mutex_);
         return read();
     }
+    struct Registry;
+    static Registry& registry();
+    static void lock_all();  // around a fork
+    static void unlock_all();
     struct Chunk {
         char* base;
         std::size_t count;  // its slots
