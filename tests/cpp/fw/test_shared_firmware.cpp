@@ -1,14 +1,10 @@
 // load_shared: NICs running one firmware file share one loaded image and symbolizer;
 // a rebuilt file is read again, and a broken one is refused as FirmwareImage refuses it.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <atomic>
 #include <chrono>
-#include <thread>
 
 #include "fw_test_support.hpp"
 #include "niclab/fw/shared_firmware.hpp"
+#include "test_fork.hpp"
 
 namespace niclab::fw {
 namespace {
@@ -44,29 +40,13 @@ TEST(SharedFirmware, ABrokenFileIsRefusedAndNotCached) {
     EXPECT_THROW(load_shared(dir.path() / "missing.elf", default_sram_layout()), FirmwareImageError);
 }
 
-// A fork while another thread loads firmware (a sweep forks its workers; a system may be
-// building on a thread of its own) leaves the child able to load: a child that found the
-// loads' lock held by a thread it does not have would wait forever (here: until its
-// alarm, two seconds).
+// A fork while another thread loads firmware (a system may be building on a thread of
+// its own) leaves the child able to load.
 TEST(SharedFirmware, AForkWhileAnotherThreadLoadsLeavesTheChildAbleToLoad) {
-    std::atomic<bool> stop{false};
-    std::thread loader([&] {
-        while (!stop) load_shared(hello_elf(), default_sram_layout());  // dropped: each is a fresh load
-    });
-    int forks = 0, stuck = 0;
-    for (; forks < 50 && stuck == 0; ++forks) {
-        const pid_t child = fork();
-        if (child == 0) {
-            alarm(2);
-            _exit(load_shared(hello_elf(), default_sram_layout()).image ? 0 : 1);
-        }
-        int status = 0;
-        waitpid(child, &status, 0);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++stuck;
-    }
-    stop = true;
-    loader.join();
-    EXPECT_EQ(stuck, 0) << "a forked child could not load (fork " << forks << " of 50)";
+    const auto seen = niclab::test::fork_while_busy(
+        50, 2, [] { load_shared(hello_elf(), default_sram_layout()); },  // dropped: each is a fresh load
+        [] { return load_shared(hello_elf(), default_sram_layout()).image ? 0 : 1; });
+    EXPECT_EQ(seen.stuck, 0) << "a forked child could not load (fork " << seen.forks << " of 50)";
 }
 
 }  // namespace

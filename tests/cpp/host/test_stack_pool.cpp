@@ -3,19 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <csignal>
 
 #include <fstream>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "host_test_support.hpp"
+#include "test_fork.hpp"
 
 namespace niclab::host::test {
 
@@ -205,34 +202,16 @@ TEST(StackArenaDeathTest, AnOverflowIntoTheProtectedPageFaults) {
 }
 
 // A fork while another thread takes and gives stacks (a sweep forks its workers; a
-// simulation may be running on a thread of its own) leaves the child's arena usable: a
-// child that found the arena's lock held by a thread it does not have would wait forever
-// (here: until its alarm, a second).
+// simulation may be running on a thread of its own) leaves the child's arena usable.
 TEST(StackArena, AForkWhileAnotherThreadTakesStacksLeavesTheChildsArenaUsable) {
     StackArena& arena = StackArena::shared(24 * 1024);  // a size no other test uses
-    std::atomic<bool> stop{false};
-    std::thread churn([&] {
-        while (!stop) {
-            boost::context::stack_context sc = arena.take();
-            arena.give(sc);
-        }
-    });
-    int forks = 0, stuck = 0;
-    for (; forks < 200 && stuck == 0; ++forks) {
-        const pid_t child = fork();
-        if (child == 0) {
-            alarm(1);
-            boost::context::stack_context sc = arena.take();
-            arena.give(sc);
-            _exit(0);
-        }
-        int status = 0;
-        waitpid(child, &status, 0);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++stuck;
-    }
-    stop = true;
-    churn.join();
-    EXPECT_EQ(stuck, 0) << "a forked child's arena was locked (fork " << forks << " of 200)";
+    const auto take_and_give = [&] {
+        boost::context::stack_context sc = arena.take();
+        arena.give(sc);
+        return 0;
+    };
+    const auto seen = niclab::test::fork_while_busy(200, 1, take_and_give, take_and_give);
+    EXPECT_EQ(seen.stuck, 0) << "a forked child's arena was locked (fork " << seen.forks << " of 200)";
 }
 
 // Stacks given back beyond the warm few give their pages back to the kernel: the slot,
