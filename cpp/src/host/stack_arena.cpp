@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <fstream>
 #include <map>
 #include <string>
@@ -116,13 +115,18 @@ StackArena& StackArena::shared(std::size_t stack_bytes) {
 
 bool StackArena::guard_regions() const { return guards_ == Guards::best; }
 
+// Where the whole chunk's address space is refused (an address space limit, such as
+// bench_scale's --max-gb), a smaller one down to a single slot is tried before failing.
 void StackArena::add_chunk() {
-    const std::size_t n = std::clamp(slots_, kFirstChunkSlots, kMaxChunkSlots);
+    std::size_t n = std::clamp(slots_, kFirstChunkSlots, kMaxChunkSlots);
     cold_.reserve(slots_ + n);  // before the mapping, so a refusal leaves nothing to undo
-    void* base = mmap(nullptr, n * slot_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                      -1, 0);
+    void* base = MAP_FAILED;
+    for (; n > 0; n /= 2) {
+        base = mmap(nullptr, n * slot_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (base != MAP_FAILED) break;
+    }
     if (base == MAP_FAILED)
-        throw HostResourceError(why_no_stack(stack_bytes_, "reserving room for " + std::to_string(n) + " more"));
+        throw HostResourceError(why_no_stack(stack_bytes_, "reserving room for one more"));
     chunks_.push_back({static_cast<char*>(base), n});
     slots_ += n;
     fresh_ = 0;

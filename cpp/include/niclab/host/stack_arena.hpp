@@ -90,7 +90,7 @@ private:
     const std::size_t stack_bytes_;  // rounded up to pages
     const std::size_t slot_bytes_;   // guard page + stack
     const std::size_t keep_warm_;
-    Guards guards_;
+    Guards guards_;  // as the constructor settled it: best means the kernel's guard regions
 
     mutable std::mutex mutex_;
     std::vector<Chunk> chunks_;
