@@ -61,6 +61,7 @@
 #include <vector>
 
 #include "niclab/host/process.hpp"
+#include "niclab/host/stack_arena.hpp"
 #include "niclab/msg/portals/ni.hpp"
 #include "niclab/net/topology.hpp"
 #include "niclab/system/system.hpp"
@@ -110,7 +111,7 @@ struct Figures {
     // Of the halo's runs, those held by their node's next event (or one of no node), by
     // their neighbours, and by the earliest time plus two lookaheads (sim::Kernel::Hold).
     uint64_t held_node = 0, held_neighbours = 0, held_earliest = 0;
-    long mappings = 0;  // lines of /proc/self/maps at the end of the halo
+    long mappings = 0;  // memory mappings held at the end of the halo
     bool ok = false;
     char error[200] = {};
 };
@@ -212,10 +213,7 @@ Figures run(const Shape& shape, const Options& o) {
     f.instructions = instructions() - instructions0;
     for (uint32_t n = 0; n < spec.nodes; ++n) f.messages += uint64_t(o.iterations) * neighbours(shape, n).size();
     f.sim_us = (sys.now() - start).as_us();
-    if (std::FILE* maps = std::fopen("/proc/self/maps", "r")) {
-        for (int c; (c = std::fgetc(maps)) != EOF;) f.mappings += c == '\n';
-        std::fclose(maps);
-    }
+    f.mappings = host::StackArena::mappings_held();
     for (const auto& p : procs)
         if (p->failed()) {
             std::snprintf(f.error, sizeof f.error, "%s", p->error_message().c_str());

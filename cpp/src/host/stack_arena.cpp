@@ -22,26 +22,12 @@ namespace {
 constexpr std::size_t kFirstChunkSlots = 64;
 constexpr std::size_t kMaxChunkSlots = 4096;
 
-// Lines of a /proc file, or its first number: -1 where it cannot be read (not Linux).
-long proc_lines(const char* path) {
-    std::ifstream in(path);
-    if (!in) return -1;
-    long n = 0;
-    for (std::string line; std::getline(in, line);) ++n;
-    return n;
-}
-long proc_number(const char* path) {
-    std::ifstream in(path);
-    long v = -1;
-    return in >> v ? v : -1;
-}
-
 // Why a stack could not be had: the mappings this process holds against the kernel's
 // limit, when that is what ran out, or memory.
 std::string why_no_stack(std::size_t stack_bytes, const std::string& doing) {
     const std::string what = "a host process's stack (" + std::to_string(stack_bytes / 1024) +
                              " KB) could not be had (" + doing + "): ";
-    const long held = proc_lines("/proc/self/maps"), limit = proc_number("/proc/sys/vm/max_map_count");
+    const long held = StackArena::mappings_held(), limit = StackArena::mapping_limit();
     if (held >= 0 && limit > 0 && held + 2 > limit)
         return what + "the simulation holds all the memory mappings the kernel allows a process (vm.max_map_count = " +
                std::to_string(limit) + "); raise it (sysctl -w vm.max_map_count=" + std::to_string(limit * 4) +
@@ -111,6 +97,19 @@ StackArena& StackArena::shared(std::size_t stack_bytes) {
     StackArena*& arena = r.arenas[stack_bytes];
     if (!arena) arena = new StackArena(stack_bytes);
     return *arena;
+}
+
+long StackArena::mappings_held() {
+    std::ifstream in("/proc/self/maps");
+    if (!in) return -1;
+    long n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+}
+long StackArena::mapping_limit() {
+    std::ifstream in("/proc/sys/vm/max_map_count");
+    long v = -1;
+    return in >> v ? v : -1;
 }
 
 bool StackArena::guard_regions() const { return guards_ == Guards::best; }

@@ -95,9 +95,8 @@ TEST(StackPool, AStackTheMachineCannotMapIsATypedErrorSayingWhy) {
 // mappings with single pages of alternating protection (neighbours of the same
 // protection would merge into one mapping), and gives them back.
 TEST(StackPool, RunningOutOfTheKernelsMappingsSaysSoAndNamesTheLimit) {
-    std::ifstream limit_file("/proc/sys/vm/max_map_count");
-    long limit = 0;
-    if (!(limit_file >> limit) || limit > 1'000'000) GTEST_SKIP() << "no readable vm.max_map_count of a testable size";
+    const long limit = StackArena::mapping_limit();
+    if (limit <= 0 || limit > 1'000'000) GTEST_SKIP() << "no readable vm.max_map_count of a testable size";
     std::vector<void*> pages;
     const long page = 4096;
     for (long n = 0; n <= limit; ++n) {  // until the kernel refuses one
@@ -123,25 +122,18 @@ TEST(StackPool, RunningOutOfTheKernelsMappingsSaysSoAndNamesTheLimit) {
     pool.deallocate(sc);
 }
 
-long mappings_held() {
-    std::ifstream maps("/proc/self/maps");
-    long n = 0;
-    for (std::string line; std::getline(maps, line);) ++n;
-    return n;
-}
-
 // A thousand stacks, as many nodes' host processes, cost the arena's few chunks of
 // mappings, not two each (the kernel's guard regions, Linux 6.13 and later).
 TEST(StackArena, AThousandGuardedStacksTakeAFewMappings) {
     StackArena arena(64 * 1024);
     if (!arena.guard_regions()) GTEST_SKIP() << "this kernel has no guard regions (MADV_GUARD_INSTALL)";
-    const long before = mappings_held();
+    const long before = StackArena::mappings_held();
     std::vector<boost::context::stack_context> stacks;
     for (int i = 0; i < 1000; ++i) stacks.push_back(arena.take());
     for (auto& sc : stacks) static_cast<char*>(sc.sp)[-1] = 1;  // each stack touched
     EXPECT_EQ(arena.in_use(), 1000u);
     EXPECT_LE(arena.chunks(), 5u);  // 64 + 64 + 128 + 256 + 512 slots
-    EXPECT_LE(mappings_held() - before, long(arena.chunks()));
+    EXPECT_LE(StackArena::mappings_held() - before, long(arena.chunks()));
     for (auto& sc : stacks) arena.give(sc);
     EXPECT_EQ(arena.in_use(), 0u);
 }
@@ -150,9 +142,8 @@ TEST(StackArena, AThousandGuardedStacksTakeAFewMappings) {
 // stack and its guard took two mappings (vm.max_map_count / 2: some 32,000 by default),
 // each with its stack in use.
 TEST(StackArena, MoreLiveProcessesThanTheOldMappingCeilingAllowed) {
-    std::ifstream limit_file("/proc/sys/vm/max_map_count");
-    long limit = 0;
-    if (!(limit_file >> limit) || limit > 150'000) GTEST_SKIP() << "no readable vm.max_map_count of a testable size";
+    const long limit = StackArena::mapping_limit();
+    if (limit <= 0 || limit > 150'000) GTEST_SKIP() << "no readable vm.max_map_count of a testable size";
     if (!StackArena(64 * 1024).guard_regions()) GTEST_SKIP() << "this kernel has no guard regions (MADV_GUARD_INSTALL)";
     HostConfig cfg;
     cfg.fiber_stack_bytes = 16 * 1024;  // the smallest allowed: virtual room only
@@ -168,7 +159,7 @@ TEST(StackArena, MoreLiveProcessesThanTheOldMappingCeilingAllowed) {
         });
     f.run();
     EXPECT_EQ(f.cpu.stack_pool().in_use(), std::size_t(n));
-    EXPECT_LT(mappings_held(), limit / 4);
+    EXPECT_LT(StackArena::mappings_held(), limit / 4);
     released = true;
     go.notify_all();
     f.run(Time::ms(1000));
@@ -180,10 +171,10 @@ TEST(StackArena, MoreLiveProcessesThanTheOldMappingCeilingAllowed) {
 TEST(StackArena, PageProtectionGuardsCostTwoMappingsAStack) {
     StackArena arena(64 * 1024, StackArena::Guards::page_protection);
     EXPECT_FALSE(arena.guard_regions());
-    const long before = mappings_held();
+    const long before = StackArena::mappings_held();
     std::vector<boost::context::stack_context> stacks;
     for (int i = 0; i < 100; ++i) stacks.push_back(arena.take());
-    EXPECT_GE(mappings_held() - before, 200 - 1);
+    EXPECT_GE(StackArena::mappings_held() - before, 200 - 1);
     for (auto& sc : stacks) arena.give(sc);
 }
 

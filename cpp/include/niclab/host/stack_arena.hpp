@@ -58,6 +58,11 @@ public:
     boost::context::stack_context take();
     void give(boost::context::stack_context& sc) noexcept;
 
+    // The memory mappings this process holds, and the most the kernel allows it
+    // (vm.max_map_count): -1 where they cannot be read (not Linux).
+    static long mappings_held();
+    static long mapping_limit();
+
     std::size_t stack_bytes() const { return stack_bytes_; }
     bool guard_regions() const;  // guards are guard regions, not mprotect
     std::size_t in_use() const { return locked([&] { return in_use_; }); }
