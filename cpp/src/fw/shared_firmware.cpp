@@ -1,7 +1,5 @@
 #include "niclab/fw/shared_firmware.hpp"
 
-#include <pthread.h>
-
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -17,22 +15,10 @@ struct Entry {
     std::weak_ptr<const Symbolizer> symbolizer;
 };
 
-// The lock over the loaded images. A fork (a sweep's workers are forked) copies only the
-// forking thread, so a lock another thread held for a load at that moment would stay
-// locked in the child, whose first load would wait forever: the fork waits for the lock
-// and both sides let go after it.
-std::mutex& loads_mutex() {
-    static std::mutex* m = [] {
-        auto* made = new std::mutex;  // never destroyed: forks may come during exit
-        pthread_atfork([] { loads_mutex().lock(); }, [] { loads_mutex().unlock(); }, [] { loads_mutex().unlock(); });
-        return made;
-    }();
-    return *m;
-}
-
 }  // namespace
 
 SharedFirmware load_shared(const std::filesystem::path& elf, const SramLayout& sram) {
+    static std::mutex mutex;
     static std::map<Key, Entry> loaded;
     std::error_code ec;  // an unreadable path is FirmwareImage::load's to report
     const auto canonical = std::filesystem::weakly_canonical(elf, ec);
@@ -42,7 +28,7 @@ SharedFirmware load_shared(const std::filesystem::path& elf, const SramLayout& s
                     std::make_shared<const Symbolizer>(elf, sram)};
     const Key key{canonical.string(), size, mtime.time_since_epoch().count(), sram.size, sram.cached_base,
                   sram.uncached_base};
-    std::lock_guard lock(loads_mutex());
+    std::lock_guard lock(mutex);
     Entry& entry = loaded[key];
     SharedFirmware fw{entry.image.lock(), entry.symbolizer.lock()};
     if (fw.image && fw.symbolizer) return fw;

@@ -4,7 +4,6 @@
 
 #include "fw_test_support.hpp"
 #include "niclab/fw/shared_firmware.hpp"
-#include "test_fork.hpp"
 
 namespace niclab::fw {
 namespace {
@@ -38,15 +37,6 @@ TEST(SharedFirmware, ABrokenFileIsRefusedAndNotCached) {
     EXPECT_THROW(load_shared(elf, default_sram_layout()), FirmwareImageError);
     EXPECT_THROW(load_shared(elf, default_sram_layout()), FirmwareImageError);
     EXPECT_THROW(load_shared(dir.path() / "missing.elf", default_sram_layout()), FirmwareImageError);
-}
-
-// A fork while another thread loads firmware (a system may be building on a thread of
-// its own) leaves the child able to load.
-TEST(SharedFirmware, AForkWhileAnotherThreadLoadsLeavesTheChildAbleToLoad) {
-    const auto seen = niclab::test::fork_while_busy(
-        50, 2, [] { load_shared(hello_elf(), default_sram_layout()); },  // dropped: each is a fresh load
-        [] { return load_shared(hello_elf(), default_sram_layout()).image ? 0 : 1; });
-    EXPECT_EQ(seen.stuck, 0) << "a forked child could not load (fork " << seen.forks << " of 50)";
 }
 
 }  // namespace
