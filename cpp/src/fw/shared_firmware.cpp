@@ -1,5 +1,7 @@
 #include "niclab/fw/shared_firmware.hpp"
 
+#include <pthread.h>
+
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -15,11 +17,28 @@ struct Entry {
     std::weak_ptr<const Symbolizer> symbolizer;
 };
 
+// The loaded images, behind a lock held only to look one up or note one: never across
+// a load, which reads the file and its DWARF with elfutils. A fork (a sweep's workers are
+// forked) copies only the forking thread, so a lock another thread held at that moment
+// would stay locked in the child, whose first load would wait forever: the fork takes the
+// lock (a wait of a map lookup at most) and both sides let go after it. A load another
+// thread had under way is simply not in the child.
+struct Loaded {
+    std::mutex mutex;
+    std::map<Key, Entry> entries;
+};
+Loaded& loaded() {
+    static Loaded* made = [] {
+        auto* l = new Loaded;  // never destroyed: forks and loads may come during exit
+        pthread_atfork([] { loaded().mutex.lock(); }, [] { loaded().mutex.unlock(); }, [] { loaded().mutex.unlock(); });
+        return l;
+    }();
+    return *made;
+}
+
 }  // namespace
 
 SharedFirmware load_shared(const std::filesystem::path& elf, const SramLayout& sram) {
-    static std::mutex mutex;
-    static std::map<Key, Entry> loaded;
     std::error_code ec;  // an unreadable path is FirmwareImage::load's to report
     const auto canonical = std::filesystem::weakly_canonical(elf, ec);
     const auto size = std::filesystem::file_size(elf, ec);
@@ -28,12 +47,19 @@ SharedFirmware load_shared(const std::filesystem::path& elf, const SramLayout& s
                     std::make_shared<const Symbolizer>(elf, sram)};
     const Key key{canonical.string(), size, mtime.time_since_epoch().count(), sram.size, sram.cached_base,
                   sram.uncached_base};
-    std::lock_guard lock(mutex);
-    Entry& entry = loaded[key];
-    SharedFirmware fw{entry.image.lock(), entry.symbolizer.lock()};
-    if (fw.image && fw.symbolizer) return fw;
-    fw.image = std::make_shared<const FirmwareImage>(FirmwareImage::load(elf, sram));
-    fw.symbolizer = std::make_shared<const Symbolizer>(elf, sram);
+    Loaded& l = loaded();
+    {
+        std::lock_guard lock(l.mutex);
+        const Entry& entry = l.entries[key];
+        SharedFirmware fw{entry.image.lock(), entry.symbolizer.lock()};
+        if (fw.image && fw.symbolizer) return fw;
+    }
+    SharedFirmware fw{std::make_shared<const FirmwareImage>(FirmwareImage::load(elf, sram)),
+                      std::make_shared<const Symbolizer>(elf, sram)};
+    std::lock_guard lock(l.mutex);
+    Entry& entry = l.entries[key];
+    // Two threads that loaded one file at once: the first noted is everyone's copy.
+    if (SharedFirmware first{entry.image.lock(), entry.symbolizer.lock()}; first.image && first.symbolizer) return first;
     entry = {fw.image, fw.symbolizer};
     return fw;
 }

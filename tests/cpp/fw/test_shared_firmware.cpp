@@ -1,9 +1,12 @@
 // load_shared: NICs running one firmware file share one loaded image and symbolizer;
 // a rebuilt file is read again, and a broken one is refused as FirmwareImage refuses it.
 #include <chrono>
+#include <thread>
+#include <vector>
 
 #include "fw_test_support.hpp"
 #include "niclab/fw/shared_firmware.hpp"
+#include "test_fork.hpp"
 
 namespace niclab::fw {
 namespace {
@@ -37,6 +40,33 @@ TEST(SharedFirmware, ABrokenFileIsRefusedAndNotCached) {
     EXPECT_THROW(load_shared(elf, default_sram_layout()), FirmwareImageError);
     EXPECT_THROW(load_shared(elf, default_sram_layout()), FirmwareImageError);
     EXPECT_THROW(load_shared(dir.path() / "missing.elf", default_sram_layout()), FirmwareImageError);
+}
+
+// Loads run outside the lock, so threads may load one file at once: all of them still
+// get one copy, the first noted.
+TEST(SharedFirmware, ThreadsLoadingOneFileAtOnceShareOneCopy) {
+    TempDir dir;
+    const auto elf = dir.write("fw.elf", read_bytes(hello_elf()));
+    std::vector<SharedFirmware> got(4);
+    std::vector<std::thread> threads;
+    for (auto& fw : got) threads.emplace_back([&] { fw = load_shared(elf, default_sram_layout()); });
+    for (auto& t : threads) t.join();
+    for (const auto& fw : got) {
+        EXPECT_EQ(fw.image.get(), got[0].image.get());
+        EXPECT_EQ(fw.symbolizer.get(), got[0].symbolizer.get());
+    }
+}
+
+// A fork while another thread looks images up (a system building on a thread of its own,
+// as a sweep forks its workers) leaves the child able to look them up: the lock is not
+// inherited held. The child's lookup finds the image the parent holds, so it reads no
+// file: a child that does not exit within its alarm waited on the lock.
+TEST(SharedFirmware, AForkWhileAnotherThreadLooksUpLeavesTheChildAbleToLookUp) {
+    const SharedFirmware held = load_shared(hello_elf(), default_sram_layout());
+    const auto seen = niclab::test::fork_while_busy(
+        2000, 10, [] { load_shared(hello_elf(), default_sram_layout()); },
+        [&] { return load_shared(hello_elf(), default_sram_layout()).image == held.image ? 0 : 1; });
+    EXPECT_EQ(seen.stuck, 0) << "a forked child could not look its image up (fork " << seen.forks << " of 2000)";
 }
 
 }  // namespace
