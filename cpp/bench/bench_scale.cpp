@@ -61,7 +61,7 @@
 #include <vector>
 
 #include "niclab/host/process.hpp"
-#include "niclab/host/stack_arena.hpp"
+#include "niclab/sim/host_resources.hpp"
 #include "niclab/msg/portals/ni.hpp"
 #include "niclab/net/topology.hpp"
 #include "niclab/system/system.hpp"
@@ -213,7 +213,7 @@ Figures run(const Shape& shape, const Options& o) {
     f.instructions = instructions() - instructions0;
     for (uint32_t n = 0; n < spec.nodes; ++n) f.messages += uint64_t(o.iterations) * neighbours(shape, n).size();
     f.sim_us = (sys.now() - start).as_us();
-    f.mappings = host::StackArena::mappings_held();
+    f.mappings = sim::mappings_held();
     for (const auto& p : procs)
         if (p->failed()) {
             std::snprintf(f.error, sizeof f.error, "%s", p->error_message().c_str());

@@ -8,9 +8,9 @@
 #include "niclab/exp/options.hpp"
 #include "niclab/exp/result.hpp"
 #include "niclab/fw/firmware_image.hpp"
-#include "niclab/host/stack_arena.hpp"
 #include "niclab/msg/portals/types.hpp"
 #include "niclab/net/network_error.hpp"
+#include "niclab/sim/host_resources.hpp"
 #include "niclab/nic/embedded_nic.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/systems/dsnic/params.hpp"
@@ -133,7 +133,7 @@ void register_errors(py::module_&) {
             d["tap"] = e.tap();
             d["path"] = e.path();
             raise("CaptureError", e.what(), d);
-        } catch (const host::HostResourceError& e) {
+        } catch (const sim::HostResourceError& e) {
             raise("HostResourceError", e.what(), py::dict());
         } catch (const SystemBusy& e) {
             py::dict d;

@@ -247,7 +247,10 @@ class HostResourceError(NiclabError, MemoryError):
     kernel has guard regions (Linux 6.13 and later); on older kernels each takes two of
     the kernel's memory mappings (its limit, vm.max_map_count, is 65,530 by default:
     some 32,000 host processes). The message names the node, the process and which
-    resource ran out."""
+    resource ran out.
+
+    Also a NIC's simulated memory (its SRAM, a receive engine's buffers) that the
+    machine cannot map: the message then names the node and the memory."""
 
 
 class SystemBusy(NiclabError, RuntimeError):

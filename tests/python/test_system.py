@@ -164,3 +164,28 @@ def test_cache_geometry_error_is_a_config_error():
     with pytest.raises(niclab.ConfigError) as info:
         niclab.System({"set": {"core.icache.line_bytes": 24}})
     assert info.value.key_path == "set.core.icache.line_bytes"
+
+
+def test_a_system_the_machine_cannot_hold_is_a_host_resource_error_naming_the_node():
+    # In a child whose address space is what it holds plus 64 MB: the RX slot buffers of
+    # two SeaStars at 16 MB a slot do not fit. The kernel stays usable after the error.
+    import subprocess
+    import sys
+    code = """
+import resource, niclab
+pages = int(open('/proc/self/statm').read().split()[0])
+room = pages * resource.getpagesize() + (64 << 20)
+resource.setrlimit(resource.RLIMIT_AS, (room, room))
+try:
+    niclab.System({"nodes": 2, "set": {"dma.rx_buffer_bytes": 16 << 20}})
+except niclab.HostResourceError as e:
+    assert isinstance(e, MemoryError)
+    print(e)
+print(niclab.System({"nodes": 2}).nodes)
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    message, nodes = p.stdout.strip().splitlines()
+    assert message.startswith("node 0: the RX DMA engine's slot buffers (")
+    assert message.endswith("could not be had (mapping it): the machine is out of memory")
+    assert nodes == "2"

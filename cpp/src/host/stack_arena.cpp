@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <string>
 
@@ -22,17 +21,9 @@ namespace {
 constexpr std::size_t kFirstChunkSlots = 64;
 constexpr std::size_t kMaxChunkSlots = 4096;
 
-// Why a stack could not be had: the mappings this process holds against the kernel's
-// limit, when that is what ran out, or memory.
+// Why a stack could not be had (sim::why_not_had says which resource ran out).
 std::string why_no_stack(std::size_t stack_bytes, const std::string& doing) {
-    const std::string what = "a host process's stack (" + std::to_string(stack_bytes / 1024) +
-                             " KB) could not be had (" + doing + "): ";
-    const long held = StackArena::mappings_held(), limit = StackArena::mapping_limit();
-    if (held >= 0 && limit > 0 && held + 2 > limit)
-        return what + "the simulation holds all the memory mappings the kernel allows a process (vm.max_map_count = " +
-               std::to_string(limit) + "); raise it (sysctl -w vm.max_map_count=" + std::to_string(limit * 4) +
-               ") or simulate fewer host processes";
-    return what + "the machine is out of memory";
+    return sim::why_not_had("a host process's stack (" + std::to_string(stack_bytes / 1024) + " KB)", doing);
 }
 
 // Whether this kernel installs guard pages inside a mapping (Linux 6.13 and later).
@@ -97,19 +88,6 @@ StackArena& StackArena::shared(std::size_t stack_bytes) {
     StackArena*& arena = r.arenas[stack_bytes];
     if (!arena) arena = new StackArena(stack_bytes);
     return *arena;
-}
-
-long StackArena::mappings_held() {
-    std::ifstream in("/proc/self/maps");
-    if (!in) return -1;
-    long n = 0;
-    for (std::string line; std::getline(in, line);) ++n;
-    return n;
-}
-long StackArena::mapping_limit() {
-    std::ifstream in("/proc/sys/vm/max_map_count");
-    long v = -1;
-    return in >> v ? v : -1;
 }
 
 bool StackArena::guard_regions() const { return guards_ == Guards::best; }

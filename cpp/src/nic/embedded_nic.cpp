@@ -21,7 +21,7 @@ std::string hex32(uint32_t v) {
 }  // namespace
 
 EmbeddedNic::EmbeddedNic(sim::Kernel& kernel, const EmbeddedNicConfig& cfg)
-    : kernel_(kernel), cfg_(cfg), sram_(cfg.sram.size), map_(cfg.mmio) {
+    : kernel_(kernel), cfg_(cfg), sram_(cfg.sram.size, "the NIC's SRAM"), map_(cfg.mmio) {
     core::SramView view{sram_.data(), cfg_.sram.size, cfg_.sram.cached_base, cfg_.sram.uncached_base};
     cfg_.core.hart_id = cfg.node_id;
     cpu_ = std::make_unique<core::Cpu>(kernel_, cfg_.core, view, *this);

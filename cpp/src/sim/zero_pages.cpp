@@ -2,15 +2,16 @@
 
 #include <sys/mman.h>
 
-#include <new>
 #include <utility>
+
+#include "niclab/sim/host_resources.hpp"
 
 namespace niclab::sim {
 
-ZeroPages::ZeroPages(size_t bytes) : size_(bytes) {
+ZeroPages::ZeroPages(size_t bytes, const std::string& what) : size_(bytes) {
     if (bytes == 0) return;
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
+    if (p == MAP_FAILED) throw HostResourceError(why_not_had(what + " (" + std::to_string(bytes / 1024) + " KB)", "mapping it"));
     data_ = static_cast<uint8_t*>(p);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "niclab/sim/host_resources.hpp"
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/host_part.hpp"
 
@@ -45,7 +46,11 @@ System::System(const SystemSpec& spec)
         nodes_.push_back(std::move(n));
     }
     for (uint32_t i = 0; i < spec.nodes; ++i) {
-        nodes_[i].hardware = model_.build_node(*this, i);
+        try {
+            nodes_[i].hardware = model_.build_node(*this, i);
+        } catch (const sim::HostResourceError& e) {  // which node the machine could not hold
+            throw sim::HostResourceError("node " + std::to_string(i) + ": " + e.what());
+        }
         if (nic::EmbeddedNic* nic = nodes_[i].hardware->embedded_nic()) nic->cpu().set_code_pool(&code_pool_);
     }
     if (network_ && spec.lookahead && has_embedded_nics()) kernel_.set_lookahead(network_->lookahead(), spec.nodes, network_->neighbours());

@@ -95,7 +95,7 @@ TEST(StackPool, AStackTheMachineCannotMapIsATypedErrorSayingWhy) {
 // mappings with single pages of alternating protection (neighbours of the same
 // protection would merge into one mapping), and gives them back.
 TEST(StackPool, RunningOutOfTheKernelsMappingsSaysSoAndNamesTheLimit) {
-    const long limit = StackArena::mapping_limit();
+    const long limit = sim::mapping_limit();
     if (limit <= 0 || limit > 1'000'000) GTEST_SKIP() << "no readable vm.max_map_count of a testable size";
     std::vector<void*> pages;
     const long page = 4096;
@@ -127,13 +127,13 @@ TEST(StackPool, RunningOutOfTheKernelsMappingsSaysSoAndNamesTheLimit) {
 TEST(StackArena, AThousandGuardedStacksTakeAFewMappings) {
     StackArena arena(64 * 1024);
     if (!arena.guard_regions()) GTEST_SKIP() << "this kernel has no guard regions (MADV_GUARD_INSTALL)";
-    const long before = StackArena::mappings_held();
+    const long before = sim::mappings_held();
     std::vector<boost::context::stack_context> stacks;
     for (int i = 0; i < 1000; ++i) stacks.push_back(arena.take());
     for (auto& sc : stacks) static_cast<char*>(sc.sp)[-1] = 1;  // each stack touched
     EXPECT_EQ(arena.in_use(), 1000u);
     EXPECT_LE(arena.chunks(), 5u);  // 64 + 64 + 128 + 256 + 512 slots
-    EXPECT_LE(StackArena::mappings_held() - before, long(arena.chunks()));
+    EXPECT_LE(sim::mappings_held() - before, long(arena.chunks()));
     for (auto& sc : stacks) arena.give(sc);
     EXPECT_EQ(arena.in_use(), 0u);
 }
@@ -142,7 +142,7 @@ TEST(StackArena, AThousandGuardedStacksTakeAFewMappings) {
 // stack and its guard took two mappings (vm.max_map_count / 2: some 32,000 by default),
 // each with its stack in use.
 TEST(StackArena, MoreLiveProcessesThanTheOldMappingCeilingAllowed) {
-    const long limit = StackArena::mapping_limit();
+    const long limit = sim::mapping_limit();
     if (limit <= 0 || limit > 150'000) GTEST_SKIP() << "no readable vm.max_map_count of a testable size";
     if (!StackArena(64 * 1024).guard_regions()) GTEST_SKIP() << "this kernel has no guard regions (MADV_GUARD_INSTALL)";
     HostConfig cfg;
@@ -159,7 +159,7 @@ TEST(StackArena, MoreLiveProcessesThanTheOldMappingCeilingAllowed) {
         });
     f.run();
     EXPECT_EQ(f.cpu.stack_pool().in_use(), std::size_t(n));
-    EXPECT_LT(StackArena::mappings_held(), limit / 4);
+    EXPECT_LT(sim::mappings_held(), limit / 4);
     released = true;
     go.notify_all();
     f.run(Time::ms(1000));
@@ -171,10 +171,10 @@ TEST(StackArena, MoreLiveProcessesThanTheOldMappingCeilingAllowed) {
 TEST(StackArena, PageProtectionGuardsCostTwoMappingsAStack) {
     StackArena arena(64 * 1024, StackArena::Guards::page_protection);
     EXPECT_FALSE(arena.guard_regions());
-    const long before = StackArena::mappings_held();
+    const long before = sim::mappings_held();
     std::vector<boost::context::stack_context> stacks;
     for (int i = 0; i < 100; ++i) stacks.push_back(arena.take());
-    EXPECT_GE(StackArena::mappings_held() - before, 200 - 1);
+    EXPECT_GE(sim::mappings_held() - before, 200 - 1);
     for (auto& sc : stacks) arena.give(sc);
 }
 

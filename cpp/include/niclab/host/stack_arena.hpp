@@ -21,16 +21,11 @@
 
 #include <boost/context/stack_context.hpp>
 
-#include "niclab/sim/error.hpp"
+#include "niclab/sim/host_resources.hpp"
 
 namespace niclab::host {
 
-// The machine running the simulation could not give what the model asked of it (a
-// process stack), with why: out of memory, or out of the kernel's memory mappings.
-class HostResourceError : public Error {
-public:
-    using Error::Error;
-};
+using sim::HostResourceError;  // a stack the machine cannot give
 
 class StackArena {
 public:
@@ -57,11 +52,6 @@ public:
     // which ran out.
     boost::context::stack_context take();
     void give(boost::context::stack_context& sc) noexcept;
-
-    // The memory mappings this process holds, and the most the kernel allows it
-    // (vm.max_map_count): -1 where they cannot be read (not Linux).
-    static long mappings_held();
-    static long mapping_limit();
 
     std::size_t stack_bytes() const { return stack_bytes_; }
     bool guard_regions() const;  // guards are guard regions, not mprotect

@@ -5,12 +5,15 @@
 // firmware uses a quarter of its 384 KB SRAM.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace niclab::sim {
 
 class ZeroPages {
 public:
-    explicit ZeroPages(size_t bytes);  // throws std::bad_alloc when the mapping fails
+    // `what` the memory is, for the HostResourceError thrown when the machine cannot
+    // map it ("a NIC's SRAM"): which resource ran out, and what to do.
+    ZeroPages(size_t bytes, const std::string& what);
     ~ZeroPages();
     ZeroPages(ZeroPages&& other) noexcept;
     ZeroPages& operator=(ZeroPages&& other) noexcept;

@@ -19,7 +19,7 @@ RxDma::RxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg
     : kernel_(kernel), bus_(bus), cfg_(cfg), raise_(std::move(raise)),
       events_(NICLAB_RXDMA_EVT_RING, NICLAB_RXDMA_EVT_BYTES, NICLAB_DMA_FIFO_ENTRIES), cmds_(NICLAB_RXDMA_CMD_RING, NICLAB_RXDMA_CMD_BYTES, NICLAB_DMA_FIFO_ENTRIES),
       cpls_(NICLAB_RXDMA_CPL_RING, NICLAB_RXDMA_CPL_BYTES, NICLAB_DMA_FIFO_ENTRIES),
-      buffers_(size_t(cfg_.rx_buffer_bytes) * NICLAB_RXDMA_SLOTS) {
+      buffers_(size_t(cfg_.rx_buffer_bytes) * NICLAB_RXDMA_SLOTS, "the RX DMA engine's slot buffers") {
     // Allocated once: the packet path never allocates.
     for (size_t i = 0; i < slots_.size(); ++i) {
         slots_[i].buffer = {buffers_.data() + i * cfg_.rx_buffer_bytes, cfg_.rx_buffer_bytes};
