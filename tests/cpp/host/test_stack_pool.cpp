@@ -3,16 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
-#include <sys/resource.h>
 
 #include <csignal>
 
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "host_test_support.hpp"
+#include "test_address_space.hpp"
 #include "test_fork.hpp"
 
 namespace niclab::host::test {
@@ -210,12 +209,7 @@ TEST(StackArena, AForkWhileAnotherThreadTakesStacksLeavesTheChildsArenaUsable) {
 // stacks that does not fit is not the end: the arena reserves fewer. In a child, whose
 // limit is what it holds now plus room for about two 16 MB stacks.
 int take_a_large_stack_under_a_tight_limit() {
-    std::ifstream statm("/proc/self/statm");
-    long pages = 0;
-    statm >> pages;
-    const rlim_t room = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (40 << 20);
-    const rlimit limit{room, room};
-    setrlimit(RLIMIT_AS, &limit);
+    niclab::test::limit_address_space_to_held_plus(40 << 20);
     StackArena arena(16 << 20);
     boost::context::stack_context sc = arena.take();
     static_cast<char*>(sc.sp)[-1] = 1;

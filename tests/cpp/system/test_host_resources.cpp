@@ -2,14 +2,14 @@
 // the memory, not a bare std::bad_alloc from deep inside its build.
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
-#include <fstream>
+#include <cstdio>
 #include <string>
 
 #include "niclab/sim/host_resources.hpp"
 #include "niclab/system/system.hpp"
+#include "test_address_space.hpp"
 
 namespace niclab::system {
 namespace {
@@ -17,12 +17,7 @@ namespace {
 // In a child whose address space is what it holds plus 64 MB: two SeaStars whose RX DMA
 // slot buffers take 16 MB each slot. Exits 0 when the build fails as it should.
 int build_more_than_the_limit_allows() {
-    std::ifstream statm("/proc/self/statm");
-    long pages = 0;
-    statm >> pages;
-    const rlim_t room = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (64 << 20);
-    const rlimit limit{room, room};
-    setrlimit(RLIMIT_AS, &limit);
+    test::limit_address_space_to_held_plus(64 << 20);
     try {
         System sys(SystemSpec::from_json({{"nodes", 2}, {"set", {{"dma.rx_buffer_bytes", 16 << 20}}}}));
     } catch (const sim::HostResourceError& e) {
