@@ -382,9 +382,8 @@ def _run_one(args, kw, options, label):
         result.label = label
     if not args.quiet:
         from .huge_pages import on as huge_pages_on
-        topology = (result.system or {}).get("topology")
         print(f"# {result.experiment}: {result.label}, {len(result)} point(s), seed {result.seed}"
-              + (f", on {topology_text(topology)}" if topology else "")
+              + _on_topology(result)
               + (", stopped early" if result.stopped else "") + (", malloc on huge pages" if huge_pages_on() else ""))
         print(result.table())
         if result.fit:
@@ -517,6 +516,13 @@ def cmd_run(args):
     return 130 if interrupted else 0
 
 
+def _on_topology(result):
+    """", on NETWORK" for a result whose system records a topology (a grid over nodes or
+    topology runs each point on its own), else ""."""
+    topology = (result.system or {}).get("topology")
+    return f", on {topology_text(topology)}" if topology else ""
+
+
 def _parse_grid(pairs):
     """--grid KEY=V1,V2 ... : the sweep's grid, values as --option values (numbers, sizes, text)."""
     grid = {}
@@ -567,7 +573,7 @@ def cmd_sweep(args):
     if not args.quiet:
         print(f"# sweep {args.experiment}: {len(s)} point(s), {s.computed} computed, {s.cached} from the cache")
         for r in s.results:
-            print(f"## {r.label}")
+            print(f"## {r.label}{_on_topology(r)}")
             print(r.table())
             if r.fit:
                 print("fit: " + ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"

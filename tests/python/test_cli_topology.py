@@ -71,6 +71,13 @@ def test_a_run_naming_no_network_records_and_says_the_one_it_ran_on(tmp_path):
     assert "topology" not in niclab.run("pingpong", sizes=[8]).system
 
 
+def test_a_sweep_over_nodes_names_each_points_network(tmp_path):
+    r = _niclab("sweep", "halo3d", "--grid", "nodes=8,12", "--option", "iterations=1", "--no-cache", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    heads = [line for line in r.stdout.splitlines() if line.startswith("## ")]
+    assert heads == ["## nodes=8, on mesh:dims=2x2x2", "## nodes=12, on mesh:dims=2x2x3"]
+
+
 def test_a_topology_the_core_refuses_exits_1_naming_the_key():
     r = _niclab("run", "halo3d", "--nodes", "8", "--topology", "torus:dims=2x2", "--option", "iterations=1")
     assert r.returncode == 1
