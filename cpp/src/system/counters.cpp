@@ -9,6 +9,11 @@ uint64_t ns(Time t) { return uint64_t(t.ps() / 1000); }
 
 Counters System::counters(size_t node) {
     Counters out;
+    counters(node, out);
+    return out;
+}
+
+void System::counters(size_t node, Counters& out) {
     Node& n = nodes_.at(node);
     if (nic::EmbeddedNic* nic = n.hardware->embedded_nic()) {
         const core::Cpu& cpu = nic->cpu();
@@ -61,7 +66,6 @@ Counters System::counters(size_t node) {
         out.add("net.rx_link_retries", rx.retries);
         out.add("net.rx_corrupted", rx.corrupted);
     }
-    return out;
 }
 
 }  // namespace niclab::system

@@ -6,8 +6,10 @@
 // host.interrupts_taken, net.tx_link_retries). Every count starts when the system is
 // built, so boot and warm-up are in them.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -17,8 +19,29 @@ namespace niclab::system {
 
 class Counters {
 public:
-    void add(std::string name, uint64_t value) { items_.emplace_back(std::move(name), value); }
+    // Counters that keep their values and not their names, only a hash of the names in
+    // order (layout()): a reader of every node many times over (the GUI's snapshot of
+    // Red Storm, 10,368 nodes of about 40 counters, a few times a second) reads the names
+    // once per layout and the values of each node, without a string per counter.
+    static Counters values_only() {
+        Counters c;
+        c.values_only_ = true;
+        return c;
+    }
+
+    void add(std::string_view name, uint64_t value) {
+        // Each name's hash (a word at a time; a byte at a time was a tenth of a snapshot),
+        // folded in order.
+        layout_ = (layout_ ^ std::hash<std::string_view>{}(name)) * kFoldPrime;
+        if (values_only_) values_.push_back(value);
+        else items_.emplace_back(std::string(name), value);
+    }
+    // Empty for values_only() counters.
     const std::vector<std::pair<std::string, uint64_t>>& items() const { return items_; }
+    // Those of values_only() counters, in the order added.
+    const std::vector<uint64_t>& values() const { return values_; }
+    // The same for two nodes whose counters have the same names in the same order.
+    uint64_t layout() const { return layout_; }
     std::optional<uint64_t> find(const std::string& name) const {
         for (const auto& [n, v] : items_)
             if (n == name) return v;
@@ -32,7 +55,11 @@ public:
     }
 
 private:
+    static constexpr uint64_t kFoldPrime = 0x100000001b3ull;  // FNV's 64-bit prime
     std::vector<std::pair<std::string, uint64_t>> items_;
+    std::vector<uint64_t> values_;
+    uint64_t layout_ = 0xcbf29ce484222325ull;  // FNV's 64-bit offset basis
+    bool values_only_ = false;
 };
 
 }  // namespace niclab::system

@@ -62,6 +62,8 @@ public:
     // the firmware's last reset), its NIC's and driver's (the model's), its host CPU's
     // and its network cables'. Throws std::out_of_range for a node that does not exist.
     Counters counters(size_t node);
+    // The same, added to `out` (Counters::values_only() for a reader of every node).
+    void counters(size_t node, Counters& out);
 
     // Observe progress: called every `interval` of simulated time during run_until
     // with the time reached; returning false stops the run there (the state stays
