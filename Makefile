@@ -57,6 +57,8 @@ bench: build
 	$(BUILD)/cpp/bench/bench_sweep
 	$(BUILD)/cpp/bench/bench_startx
 	$(BUILD)/cpp/bench/bench_scale
+	@# The GUI's refresh cost, where the GUI is built (Qt 6).
+	if [ -x $(BUILD)/gui/bench_snapshot ]; then $(BUILD)/gui/bench_snapshot; fi
 
 clean:
 	rm -rf $(BUILD) python/niclab/_niclab*.so

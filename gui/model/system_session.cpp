@@ -63,6 +63,19 @@ std::vector<Cable> SystemSession::cables() const {
     return out;
 }
 
+// The names of node n's counters, of which it has `count` in the layout `layout`
+// (system::Counters::layout): read once per layout, then shared by every node and
+// snapshot that has it.
+std::shared_ptr<const std::vector<std::string>> SystemSession::counter_names(size_t n, uint64_t layout, size_t count) {
+    for (const auto& [known, names] : counter_layouts_)
+        if (known == layout && names->size() == count) return names;
+    auto names = std::make_shared<std::vector<std::string>>();
+    const system::Counters named = sys_->counters(n);
+    for (const auto& item : named.items()) names->push_back(item.first);
+    counter_layouts_.emplace_back(layout, names);
+    return names;
+}
+
 SystemSnapshot SystemSession::snapshot() {
     SystemSnapshot s;
     s.now = sys_->now();
@@ -87,7 +100,10 @@ SystemSnapshot SystemSession::snapshot() {
     const bool embedded = sys_->has_embedded_nics();
     for (size_t n = 0; n < sys_->node_count(); ++n) {
         NodeView v;
-        v.counters = sys_->counters(n).items();
+        system::Counters counters = system::Counters::values_only();
+        sys_->counters(n, counters);
+        v.counter_names = counter_names(n, counters.layout(), counters.values().size());
+        v.counter_values = counters.values();
         if (sys_->dead(n)) {
             v.state = NodeState::dead;
             v.reason = sys_->dead_reason(n);

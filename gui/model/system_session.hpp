@@ -41,6 +41,7 @@ public:
 
 private:
     std::vector<Cable> cables() const;
+    std::shared_ptr<const std::vector<std::string>> counter_names(size_t n, uint64_t layout, size_t count);
 
     std::unique_ptr<system::System> sys_;
     PortalsInjection portals_{*sys_};  // after sys_: their host processes go first
@@ -48,6 +49,8 @@ private:
     TransportInjection transports_{*sys_};
     std::vector<double> busy_ps_;  // per network link: busy time at the last snapshot
     Time last_{};
+    // The counters' names of each layout met so far (a system has one or a few).
+    std::vector<std::pair<uint64_t, std::shared_ptr<const std::vector<std::string>>>> counter_layouts_;
 };
 
 }  // namespace niclab::gui

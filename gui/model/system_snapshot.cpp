@@ -16,8 +16,9 @@ const char* to_string(NodeState s) {
 }
 
 uint64_t NodeView::counter(const std::string& name) const {
-    for (const auto& [n, v] : counters)
-        if (n == name) return v;
+    if (!counter_names) return 0;
+    for (size_t i = 0; i < counter_names->size(); ++i)
+        if ((*counter_names)[i] == name) return counter_values[i];
     return 0;
 }
 

@@ -20,7 +20,11 @@ const char* to_string(NodeState s);
 struct NodeView {
     NodeState state = NodeState::booting;
     std::string reason;  // faulted: the fault report; dead: RAS's reason
-    std::vector<std::pair<std::string, uint64_t>> counters;
+    // The counters' names, shared by every node of the snapshot whose counters have the
+    // same names in the same order (Red Storm's 10,368 nodes share one list), and this
+    // node's values, name by name.
+    std::shared_ptr<const std::vector<std::string>> counter_names;
+    std::vector<uint64_t> counter_values;
     double tx_utilization = 0, rx_utilization = 0;  // of its cables, since the last snapshot
     std::string firmware;      // the loaded image's name ("" for a fixed-function NIU)
     uint32_t sram_used = 0, sram_size = 0;  // bytes

@@ -42,7 +42,9 @@ QString label_for(size_t n, const NodeView& v) {
 QString tooltip_for(const NodeView& v) {
     QString t;
     if (!v.reason.empty()) t += QString::fromStdString(v.reason) + "\n\n";
-    for (const auto& [name, value] : v.counters) t += QString::fromStdString(name) + " = " + QString::number(value) + "\n";
+    if (v.counter_names)
+        for (size_t i = 0; i < v.counter_names->size(); ++i)
+            t += QString::fromStdString((*v.counter_names)[i]) + " = " + QString::number(v.counter_values[i]) + "\n";
     return t.trimmed();
 }
 

@@ -239,6 +239,11 @@ private slots:
         QVERIFY2(tip.contains(QString("core.instructions = %1").arg(shown().nodes[10367].counter("core.instructions"))),
                  qPrintable(tip));
         QCOMPARE(view()->findChild<QTableView*>("counters")->model()->columnCount(), 10368);
+        // Every node counts the same things: one list of names serves them all (a list per
+        // node was most of Red Storm's snapshot), each with its own values.
+        for (const NodeView& node : shown().nodes) QCOMPARE(node.counter_names.get(), shown().nodes[0].counter_names.get());
+        QCOMPARE(shown().nodes[10367].counter_values.size(), shown().nodes[0].counter_names->size());
+        QCOMPARE(view()->findChild<QTableView*>("counters")->model()->rowCount(), int(shown().nodes[0].counter_names->size()) + 1);
     }
 
     void a_topology_missing_its_keys_is_a_dialog_saying_what_to_type() {

@@ -1,0 +1,79 @@
+// What the system view costs per refresh on a large cluster: SystemSession::snapshot on
+// the system worker (every node's state and counters; the worker publishes at most a
+// tenth of its time, so this sets how often a running Red Storm is redrawn), and on the
+// GUI thread the drawing's and the counters table's taking of a new snapshot. SeaStar nodes with Portals firmware, run 5 us
+// so their counters are live; a mesh of 512 nodes and Red Storm's 27x16x24 z-torus.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include <QApplication>
+
+#include "model/system_session.hpp"
+#include "views/counter_table.hpp"
+#include "views/topology_scene.hpp"
+
+using namespace niclab;
+
+namespace {
+
+gui::SystemSession& session(unsigned nodes, const std::string& dims, const std::string& wrap) {
+    static std::unique_ptr<gui::SystemSession> built;
+    static std::string built_for;
+    if (built_for != dims) {
+        built.reset();  // one large cluster at a time
+        const auto spec = system::SystemSpec::from_json(nlohmann::json::parse(
+            R"({"preset": "seastar", "nodes": )" + std::to_string(nodes) + R"(, "topology": {"kind": "mesh", "dims": )" + dims + R"(, "wrap": )" + wrap +
+            R"(}, "firmware": ")" NICLAB_FIRMWARE_DIR R"(/portals/portals.elf"})"));
+        built = std::make_unique<gui::SystemSession>(spec);
+        built->advance(Time::us(5));
+        built_for = dims;
+    }
+    return *built;
+}
+
+void run(benchmark::State& state, gui::SystemSession& s) {
+    for (auto _ : state) benchmark::DoNotOptimize(s.snapshot());
+    state.counters["nodes"] = double(s.snapshot().nodes.size());
+}
+
+void BM_Snapshot_Mesh512(benchmark::State& state) { run(state, session(512, "[8, 8, 8]", "[false, false, false]")); }
+void BM_Snapshot_RedStorm(benchmark::State& state) { run(state, session(10368, "[27, 16, 24]", "[false, false, true]")); }
+
+// The GUI thread's part: the counters table takes a new snapshot.
+void BM_CounterTableShow_RedStorm(benchmark::State& state) {
+    const gui::SystemSnapshot snap = session(10368, "[27, 16, 24]", "[false, false, true]").snapshot();
+    gui::CounterTable table;
+    for (auto _ : state) table.show(snap);
+}
+
+// The drawing takes a snapshot whose every node's counters changed (the labels are
+// written again) and then one where nothing did.
+void BM_TopologySceneShow_RedStorm(benchmark::State& state) {
+    gui::SystemSession& s = session(10368, "[27, 16, 24]", "[false, false, true]");
+    const gui::SystemSnapshot before = s.snapshot();
+    s.advance(Time::us(1));
+    const gui::SystemSnapshot after = s.snapshot();
+    gui::TopologyScene scene;
+    scene.show(before);  // the first drawing builds the items
+    bool flip = false;
+    for (auto _ : state) scene.show((flip = !flip) ? after : before);
+}
+
+BENCHMARK(BM_Snapshot_Mesh512)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Snapshot_RedStorm)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CounterTableShow_RedStorm)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TopologySceneShow_RedStorm)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // The drawing's items need a GUI application; no display is needed.
+    setenv("QT_QPA_PLATFORM", "offscreen", 0);
+    QApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+}
