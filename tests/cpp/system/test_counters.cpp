@@ -3,7 +3,9 @@
 // lists of names and only those.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "niclab/system/counters.hpp"
 #include "niclab/system/system.hpp"
@@ -37,21 +39,20 @@ TEST(Counters, ValuesOnlyReadTheSameValuesInTheSameOrder) {
     EXPECT_GT(a.counters(0).find("core.instructions").value_or(0), 0u);
 }
 
+Counters counters_of(std::initializer_list<std::pair<const char*, uint64_t>> items) {
+    Counters c;
+    for (const auto& [name, value] : items) c.add(name, value);
+    return c;
+}
+
 TEST(Counters, TheLayoutFollowsTheNamesAndTheirOrderNotTheValues) {
-    Counters one, same, other_values, reordered, renamed, split;
-    one.add("core.instructions", 1);
-    one.add("net.tx_packets", 2);
-    same.add("core.instructions", 1);
-    same.add("net.tx_packets", 2);
-    other_values.add("core.instructions", 7);
-    other_values.add("net.tx_packets", 9);
-    reordered.add("net.tx_packets", 2);
-    reordered.add("core.instructions", 1);
-    renamed.add("core.instructions", 1);
-    renamed.add("net.rx_packets", 2);
+    const Counters one = counters_of({{"core.instructions", 1}, {"net.tx_packets", 2}});
+    const Counters same = counters_of({{"core.instructions", 1}, {"net.tx_packets", 2}});
+    const Counters other_values = counters_of({{"core.instructions", 7}, {"net.tx_packets", 9}});
+    const Counters reordered = counters_of({{"net.tx_packets", 2}, {"core.instructions", 1}});
+    const Counters renamed = counters_of({{"core.instructions", 1}, {"net.rx_packets", 2}});
     // The same characters, cut between the names elsewhere.
-    split.add("core.instructionsnet", 1);
-    split.add(".tx_packets", 2);
+    const Counters split = counters_of({{"core.instructionsnet", 1}, {".tx_packets", 2}});
     EXPECT_EQ(one.layout(), same.layout());
     EXPECT_EQ(one.layout(), other_values.layout());
     EXPECT_NE(one.layout(), reordered.layout());
