@@ -15,7 +15,7 @@ const char* to_string(NodeState s) {
     return "?";
 }
 
-uint64_t NodeView::counter(const std::string& name) const {
+uint64_t NodeView::counter(std::string_view name) const {
     if (!counter_names) return 0;
     for (size_t i = 0; i < counter_names->size(); ++i)
         if ((*counter_names)[i] == name) return counter_values[i];

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -31,7 +32,7 @@ struct NodeView {
     std::string fault_source;  // faulted: the faulting PC's source file here, and its line
     int fault_line = 0;
 
-    uint64_t counter(const std::string& name) const;
+    uint64_t counter(std::string_view name) const;
     // 1 - misses / accesses; negative when there were no accesses.
     double hit_rate(const char* accesses, const char* misses) const;
 };
