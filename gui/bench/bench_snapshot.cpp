@@ -10,6 +10,8 @@
 #include <string>
 
 #include <QApplication>
+#include <QImage>
+#include <QPainter>
 
 #include "model/system_session.hpp"
 #include "views/counter_table.hpp"
@@ -62,10 +64,30 @@ void BM_TopologySceneShow_RedStorm(benchmark::State& state) {
     for (auto _ : state) scene.show((flip = !flip) ? after : before);
 }
 
+// Painting the drawing into a window-sized image: all of Red Storm (too small to read a
+// label), and a window's worth at full size around node 0 (every label on it written).
+void paint(benchmark::State& state, bool whole) {
+    gui::SystemSession& s = session(10368, "[27, 16, 24]", "[false, false, true]");
+    const gui::SystemSnapshot snap = s.snapshot();
+    gui::TopologyScene scene;
+    scene.show(snap);
+    QImage image(1200, 800, QImage::Format_ARGB32_Premultiplied);
+    const QPointF centre = scene.node_centre(0);
+    const QRectF source = whole ? scene.sceneRect() : QRectF(centre.x() - 600, centre.y() - 100, 1200, 800);
+    for (auto _ : state) {
+        QPainter painter(&image);
+        scene.render(&painter, image.rect(), source);
+    }
+}
+void BM_TopologyScenePaint_RedStormWhole(benchmark::State& state) { paint(state, true); }
+void BM_TopologyScenePaint_RedStormFullSize(benchmark::State& state) { paint(state, false); }
+
 BENCHMARK(BM_Snapshot_Mesh512)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Snapshot_RedStorm)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CounterTableShow_RedStorm)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TopologySceneShow_RedStorm)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TopologyScenePaint_RedStormWhole)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TopologyScenePaint_RedStormFullSize)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -7,8 +7,9 @@
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsSceneHelpEvent>
-#include <QGraphicsSimpleTextItem>
+#include <QPainter>
 #include <QPen>
+#include <QStyleOptionGraphicsItem>
 #include <QToolTip>
 
 namespace niclab::gui {
@@ -47,6 +48,30 @@ QString tooltip_for(const NodeView& v) {
             t += QString::fromStdString((*v.counter_names)[i]) + " = " + QString::number(v.counter_values[i]) + "\n";
     return t.trimmed();
 }
+
+// A node's label, written from the snapshot shown when it is painted: only the labels on
+// screen are written, and a snapshot costs no text layout (each label's setText was most
+// of a Red Storm refresh, 17 ms on the GUI thread). Left out where the drawing is too
+// small to read it.
+class NodeLabel : public QGraphicsItem {
+public:
+    NodeLabel(const TopologyScene& scene, size_t n, const QRectF& box) : scene_(scene), n_(n), box_(box) {}
+    QRectF boundingRect() const override { return box_; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) override {
+        // Below this scale the 6.5 pt text is under 3 px high.
+        if (option->levelOfDetailFromTransform(painter->worldTransform()) < 0.4) return;
+        QFont f = painter->font();
+        f.setPointSizeF(6.5);
+        painter->setFont(f);
+        painter->setPen(scene_.node_colour(n_) == state_colour(NodeState::dead) ? Qt::white : Qt::black);
+        painter->drawText(box_, Qt::AlignCenter, scene_.node_label(n_));
+    }
+
+private:
+    const TopologyScene& scene_;
+    size_t n_;
+    QRectF box_;
+};
 
 }  // namespace
 
@@ -103,10 +128,8 @@ void TopologyScene::rebuild(const SystemSnapshot& s) {
     for (size_t n = 0; n < s.nodes.size(); ++n) {
         const QPointF p = position({true, uint32_t(n)}, s.nodes.size(), s.routers);
         auto* disc = addRect(p.x() - kNodeW / 2, p.y() - kNodeH / 2, kNodeW, kNodeH, QPen(Qt::black));
-        auto* label = addSimpleText({});
-        QFont f = label->font();
-        f.setPointSizeF(6.5);
-        label->setFont(f);
+        auto* label = new NodeLabel(*this, n, disc->rect());
+        addItem(label);
         tag(disc, kNode, n);
         tag(label, kNode, n);
         nodes_.push_back({disc, label});
@@ -121,18 +144,10 @@ void TopologyScene::show(const SystemSnapshot& s) {
     if (s.nodes.size() != shape_nodes_ || s.routers != shape_routers_ || s.cables.size() != shape_cables_) rebuild(s);
     shown_ = &s;
     for (size_t n = 0; n < s.nodes.size(); ++n) {
-        const NodeView& v = s.nodes[n];
-        const QColor fill = state_colour(v.state);
-        if (nodes_[n].disc->brush().color() != fill) {
-            nodes_[n].disc->setBrush(fill);
-            nodes_[n].label->setBrush(v.state == NodeState::dead ? Qt::white : Qt::black);
-        }
-        const QString text = label_for(n, v);
-        if (text == nodes_[n].label->text()) continue;
-        nodes_[n].label->setText(text);
-        const QRectF box = nodes_[n].label->boundingRect();
-        nodes_[n].label->setPos(nodes_[n].disc->rect().center() - box.center());
+        const QColor fill = state_colour(s.nodes[n].state);
+        if (nodes_[n].disc->brush().color() != fill) nodes_[n].disc->setBrush(fill);
     }
+    update();  // the labels on screen are written again from this snapshot
     for (size_t i = 0; i < s.cables.size(); ++i) {
         const double u = s.cables[i].utilization;
         if (u == utilization_[i]) continue;
@@ -167,7 +182,9 @@ void TopologyScene::helpEvent(QGraphicsSceneHelpEvent* event) {
     event->setAccepted(!text.isEmpty());
 }
 
-QString TopologyScene::node_label(size_t n) const { return nodes_.at(n).label->text(); }
+QString TopologyScene::node_label(size_t n) const {
+    return shown_ && n < shown_->nodes.size() ? label_for(n, shown_->nodes[n]) : QString();
+}
 QColor TopologyScene::node_colour(size_t n) const { return nodes_.at(n).disc->brush().color(); }
 QPointF TopologyScene::node_centre(size_t n) const { return nodes_.at(n).disc->rect().center(); }
 

@@ -3,17 +3,18 @@
 // between them. Each node is coloured by its state and labelled with its live
 // counters; a cable's width and colour show its recent utilization. Redrawn from a
 // SystemSnapshot; it never reads the simulation. A snapshot changes only the items whose
-// look it changes, and a tooltip is written when it is asked for: Red Storm's drawing has
-// some 70,000 items, and each snapshot's tooltips for all of them held the window up.
+// look it changes, and a label or a tooltip is written when it is painted or asked for:
+// Red Storm's drawing has some 70,000 items, and each snapshot's tooltips for all of them
+// held the window up.
 #include <vector>
 
 #include <QGraphicsScene>
 
 #include "model/system_snapshot.hpp"
 
+class QGraphicsItem;
 class QGraphicsLineItem;
 class QGraphicsRectItem;
-class QGraphicsSimpleTextItem;
 
 namespace niclab::gui {
 
@@ -39,7 +40,7 @@ protected:
 private:
     struct NodeItem {
         QGraphicsRectItem* disc;
-        QGraphicsSimpleTextItem* label;
+        QGraphicsItem* label;  // written when painted (topology_scene.cpp: NodeLabel)
     };
     void rebuild(const SystemSnapshot& s);
     QPointF position(const Vertex& v, size_t nodes, uint32_t routers) const;

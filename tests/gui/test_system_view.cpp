@@ -4,8 +4,10 @@
 #include <memory>
 
 #include <QDoubleSpinBox>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QPushButton>
@@ -80,6 +82,32 @@ private slots:
         QCOMPARE(table->data(table->index(instructions, 3)).toString(),
                  QString::number(shown().nodes[3].counter("core.instructions")));
         screenshot(window_.get(), "system");
+    }
+
+    // A node's label is written when painted, from the snapshot shown, and left out where
+    // it is too small to read: inside node 0's box, at full size some pixels are text, at
+    // a fifth of that every pixel is the box's fill.
+    void labels_are_painted_where_they_can_be_read() {
+        window_->spec()->set_preset("seastar");
+        window_->spec()->set_nodes(4);
+        build();
+        TopologyScene* scene = view()->scene();
+        const QPointF centre = scene->node_centre(0);
+        const QRgb fill = scene->node_colour(0).rgb();
+        auto pixels_not_fill = [&](double scale) {
+            const QRectF box(centre.x() - 50, centre.y() - 30, 100, 60);  // inside the 124 x 88 box
+            QImage image((box.size() * scale).toSize(), QImage::Format_RGB32);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            scene->render(&painter, image.rect(), box);
+            painter.end();
+            int other = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) other += image.pixel(x, y) != fill;
+            return other;
+        };
+        QVERIFY2(pixels_not_fill(1.0) > 20, "no label text at full size");
+        QCOMPARE(pixels_not_fill(0.2), 0);
     }
 
     void step_advances_simulated_time_by_the_step() {
