@@ -1,8 +1,9 @@
 // What the system view costs per refresh on a large cluster: SystemSession::snapshot on
 // the system worker (every node's state and counters; the worker publishes at most a
 // tenth of its time, so this sets how often a running Red Storm is redrawn), and on the
-// GUI thread the drawing's and the counters table's taking of a new snapshot. SeaStar nodes with Portals firmware, run 5 us
-// so their counters are live; a mesh of 512 nodes and Red Storm's 27x16x24 z-torus.
+// GUI thread the counters table's and the drawing's taking of a new snapshot and the
+// drawing's paint. SeaStar nodes with Portals firmware, run 5 us so their counters are
+// live: a mesh of 512 nodes and Red Storm's 27x16x24 z-torus.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -51,8 +52,8 @@ void BM_CounterTableShow_RedStorm(benchmark::State& state) {
     for (auto _ : state) table.show(snap);
 }
 
-// The drawing takes a snapshot whose every node's counters changed (the labels are
-// written again) and then one where nothing did.
+// The drawing takes two snapshots 1 us apart in turn, so every node's counters change
+// at each.
 void BM_TopologySceneShow_RedStorm(benchmark::State& state) {
     gui::SystemSession& s = session(10368, "[27, 16, 24]", "[false, false, true]");
     const gui::SystemSnapshot before = s.snapshot();
