@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include <QBrush>
+#include <QFont>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsSceneHelpEvent>
@@ -55,14 +56,14 @@ QString tooltip_for(const NodeView& v) {
 // small to read it.
 class NodeLabel : public QGraphicsItem {
 public:
-    NodeLabel(const TopologyScene& scene, size_t n, const QRectF& box) : scene_(scene), n_(n), box_(box) {}
+    NodeLabel(const TopologyScene& scene, size_t n, const QRectF& box) : scene_(scene), n_(n), box_(box) {
+        font_.setPointSizeF(6.5);
+    }
     QRectF boundingRect() const override { return box_; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) override {
         // Below this scale the 6.5 pt text is under 3 px high.
         if (option->levelOfDetailFromTransform(painter->worldTransform()) < 0.4) return;
-        QFont f = painter->font();
-        f.setPointSizeF(6.5);
-        painter->setFont(f);
+        painter->setFont(font_);
         painter->setPen(scene_.node_colour(n_) == state_colour(NodeState::dead) ? Qt::white : Qt::black);
         painter->drawText(box_, Qt::AlignCenter, scene_.node_label(n_));
     }
@@ -71,6 +72,7 @@ private:
     const TopologyScene& scene_;
     size_t n_;
     QRectF box_;
+    QFont font_;
 };
 
 }  // namespace
@@ -136,7 +138,7 @@ void TopologyScene::rebuild(const SystemSnapshot& s) {
         addItem(label);
         tag(disc, kNode, n);
         tag(label, kNode, n);
-        nodes_.push_back({disc, label});
+        nodes_.push_back(disc);
     }
     shape_nodes_ = s.nodes.size();
     shape_routers_ = s.routers;
@@ -149,7 +151,7 @@ void TopologyScene::show(const SystemSnapshot& s) {
     shown_ = &s;
     for (size_t n = 0; n < s.nodes.size(); ++n) {
         const QColor fill = state_colour(s.nodes[n].state);
-        if (nodes_[n].disc->brush().color() != fill) nodes_[n].disc->setBrush(fill);
+        if (nodes_[n]->brush().color() != fill) nodes_[n]->setBrush(fill);
     }
     update();  // the labels on screen are written again from this snapshot
     for (size_t i = 0; i < s.cables.size(); ++i) {
@@ -189,7 +191,7 @@ void TopologyScene::helpEvent(QGraphicsSceneHelpEvent* event) {
 QString TopologyScene::node_label(size_t n) const {
     return shown_ && n < shown_->nodes.size() ? label_for(n, shown_->nodes[n]) : QString();
 }
-QColor TopologyScene::node_colour(size_t n) const { return nodes_.at(n).disc->brush().color(); }
-QPointF TopologyScene::node_centre(size_t n) const { return nodes_.at(n).disc->rect().center(); }
+QColor TopologyScene::node_colour(size_t n) const { return nodes_.at(n)->brush().color(); }
+QPointF TopologyScene::node_centre(size_t n) const { return nodes_.at(n)->rect().center(); }
 
 }  // namespace niclab::gui

@@ -12,7 +12,6 @@
 
 #include "model/system_snapshot.hpp"
 
-class QGraphicsItem;
 class QGraphicsLineItem;
 class QGraphicsRectItem;
 
@@ -38,10 +37,6 @@ protected:
     void helpEvent(QGraphicsSceneHelpEvent* event) override;
 
 private:
-    struct NodeItem {
-        QGraphicsRectItem* disc;
-        QGraphicsItem* label;  // written when painted (topology_scene.cpp: NodeLabel)
-    };
     void rebuild(const SystemSnapshot& s);
     QPointF position(const Vertex& v, size_t nodes, uint32_t routers) const;
 
@@ -50,7 +45,9 @@ private:
     static constexpr int kKind = 0, kIndex = 1;
 
     const SystemSnapshot* shown_ = nullptr;
-    std::vector<NodeItem> nodes_;
+    // Each node's box; its label is an item of its own that reads the shown snapshot when
+    // painted (topology_scene.cpp: NodeLabel), so nothing here points at it.
+    std::vector<QGraphicsRectItem*> nodes_;
     std::vector<QGraphicsLineItem*> cables_;
     std::vector<double> utilization_;  // per cable, as last drawn
     size_t shape_nodes_ = 0;

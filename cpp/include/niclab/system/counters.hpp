@@ -36,7 +36,7 @@ public:
         if (values_only_) values_.push_back(value);
         else items_.emplace_back(std::string(name), value);
     }
-    // Empty for values_only() counters.
+    // Empty for values_only() counters, as find() and to_json() see nothing of them.
     const std::vector<std::pair<std::string, uint64_t>>& items() const { return items_; }
     // Those of values_only() counters, in the order added.
     const std::vector<uint64_t>& values() const { return values_; }
