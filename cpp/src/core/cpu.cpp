@@ -188,7 +188,7 @@ void Cpu::execute() {
         }
         pc_ = pc;
         if ((pc >> fetch_shift_) != fetch_line_) [[unlikely]] {
-            if (!fetch_hit(pc) && !fetch_slow()) {
+            if (!fetch_next_line(pc) && !fetch_slow()) {
                 pc = pc_;  // trapped to the handler, or stopped
                 continue;
             }
@@ -208,6 +208,13 @@ void Cpu::execute() {
     }
     pc_ = pc;
     if constexpr (kProfile) close_span();
+}
+
+uint32_t Cpu::run_alone(Insn& in, uint32_t pc) {
+    if (in.block_n == 0) build_block(&in, pc);
+    cycle_ += in.cost;
+    ++instret_;
+    return in.fn(*this, in, pc);
 }
 
 uint32_t Cpu::function_at(sim::ActivityLog& log, uint32_t pc) {

@@ -54,6 +54,9 @@ uint32_t leave(Cpu& c, const Insn& in, uint32_t pc) { return c.leave_block(in, p
 // into it as the threaded form goes (Cpu::block_next, a slot that charged nothing past its
 // base cost), then on to the next slot's entry or back to the loop.
 uint32_t cross(Cpu& c, const Insn& in, uint32_t next_pc) { return c.block_next<true, false>(in, next_pc); }
+// A closing branch's target in another line that is not simply an I-cache hit: on as the
+// threaded form goes (Cpu::chain_to, which fetches a line not through the I-cache itself).
+uint32_t chain_on(Cpu& c, const Insn&, uint32_t pc) { return c.chain_to(pc); }
 
 template <typename T>
 bool begins_with_data(const std::vector<T>& v) {
@@ -358,7 +361,8 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.shr(eax, cl);
             g.cmp(eax, g.dword[rdi + L.fetch_line]);
             g.je(fetched);
-            fetch_hit(back_to_loop);
+            Label not_hit;
+            fetch_hit(not_hit);
             g.L(fetched);
             g.mov(esi, edx);
             g.sub(esi, g.dword[rdi + L.fetch_base]);
@@ -383,6 +387,9 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.L(back_to_loop);  // the loop goes on from the pc
             g.mov(eax, edx);
             g.ret();
+            g.L(not_hit);  // edx is the pc
+            g.mov(rax, reinterpret_cast<uint64_t>(&chain_on));
+            g.jmp(rax);
         }
         g.L(leave_block);  // rsi and edx are still the slot's that left
         g.mov(rax, reinterpret_cast<uint64_t>(&leave));

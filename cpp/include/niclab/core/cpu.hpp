@@ -236,6 +236,9 @@ public:
     // returning to the loop, when the loop would run that block whole next (block.cpp);
     // otherwise returns the pc to the loop, which then does exactly what it would have.
     uint32_t chain_to(uint32_t pc);
+    // The loop's step for one instruction whose line it has fetched, when the block there
+    // would pass the horizon: built (so decoded) first, as the loop builds it.
+    uint32_t run_alone(Insn& in, uint32_t pc);
     // `in`, inside a block, takes its full path (a miss, a device, a store into code, a
     // trap): the block stops at it, with the counters where the per-instruction loop
     // would have them, and it runs as that loop runs it.
@@ -540,11 +543,18 @@ inline uint32_t Cpu::block_next(const Insn& in, uint32_t next_pc) {
 inline uint32_t Cpu::chain_to(uint32_t pc) {
     if (cycle_ >= limit_ || chain_left_ == 0) return pc;
     pc_ = pc;
-    if ((pc >> fetch_shift_) != fetch_line_ && !fetch_hit(pc)) return pc;  // the loop fetches it
-    const Insn& in = fetch_page_[(pc - fetch_base_) >> 2];
-    if (in.block_n == 0 || cycle_ + in.block_pre >= limit_) return pc;  // to be built, or near the horizon
-    --chain_left_;
-    return run_block(in, pc);
+    // Another line of the page: fetched here when the loop's fetch would change nothing but
+    // the line and its fixed fill (fetch_next_line); a miss or another page, by the loop.
+    if ((pc >> fetch_shift_) != fetch_line_ && !fetch_next_line(pc)) return pc;
+    Insn& in = fetch_page_[(pc - fetch_base_) >> 2];
+    if (in.block_n != 0 && cycle_ + in.block_pre < limit_) [[likely]] {
+        --chain_left_;
+        return run_block(in, pc);
+    }
+    if (cycle_ < limit_) return pc;  // to be built, or near the horizon: the loop goes on from the pc
+    // A line's fill (a fetch not through the I-cache) took the clock to the horizon after
+    // the loop's check of it: the loop runs the instruction regardless, alone.
+    return run_alone(in, pc);
 }
 
 // A block (block.cpp): the handlers of all but the last instruction run with the
