@@ -26,6 +26,7 @@ Cpu::Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus)
     dline_shift_ = dcache_.line_shift();
     icache_fill_ = line_fill_cycles(icache_);
     dcache_fill_ = line_fill_cycles(dcache_);
+    uncached_fill_ = cfg.uncached_fetch_fills_line ? icache_fill_ : 0;
     const uint32_t line_mask = (1u << fetch_shift_) - 1;
     code_key_ = CodeKey{decode_inputs(cfg), fetch_shift_, sram.cached_base & line_mask, sram.uncached_base & line_mask};
     write_slots_.assign(std::max<uint32_t>(cfg.posted_writes, 1), 0);

@@ -54,9 +54,9 @@ uint32_t leave(Cpu& c, const Insn& in, uint32_t pc) { return c.leave_block(in, p
 // into it as the threaded form goes (Cpu::block_next, a slot that charged nothing past its
 // base cost), then on to the next slot's entry or back to the loop.
 uint32_t cross(Cpu& c, const Insn& in, uint32_t next_pc) { return c.block_next<true, false>(in, next_pc); }
-// A closing branch's target in another line that is not simply an I-cache hit: on as the
-// threaded form goes (Cpu::chain_to, which fetches a line not through the I-cache itself).
-uint32_t chain_on(Cpu& c, const Insn&, uint32_t pc) { return c.chain_to(pc); }
+// A closing branch's target, its line fetched, where its block is not to run whole now:
+// Cpu::chain_stopped, with the target's slot and pc where the translated code keeps them.
+uint32_t chain_stopped(Cpu& c, const Insn& in, uint32_t pc) { return c.chain_stopped(const_cast<Insn&>(in), pc); }
 
 template <typename T>
 bool begins_with_data(const std::vector<T>& v) {
@@ -90,6 +90,9 @@ void Translator::find_layout(const Cpu& c) {
     L.cycle = at(&c.cycle_);
     L.limit = at(&c.limit_);
     L.instret = at(&c.instret_);
+    L.stall = at(&c.stall_cycles_);
+    L.sram_read = at(&c.cfg_.sram_read_cycles);
+    L.uncached_fill = at(&c.uncached_fill_);
     L.chain_left = at(&c.chain_left_);
     L.branch_penalty = at(&c.cfg_.taken_branch_penalty);
     L.sram_data = at(&c.sram_.data);
@@ -139,13 +142,16 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         const auto reg = [&](uint32_t r) { return g.dword[rdi + (L.x + 4 * int32_t(r))]; };
         const auto far = Xbyak::CodeGenerator::T_NEAR;
         Label leave_block, back_to_loop;
-        // Cpu::fetch_hit of the pc in r8d, to `miss` (having changed nothing) unless it is a
-        // hit through the I-cache, which it counts; on a hit, the pc's line is fetch_line_.
-        const auto fetch_hit = [&](const Label& miss) {
+        // Cpu::fetch_next_line of the pc in r8d, to `miss` (having changed nothing) unless it
+        // is a hit through the I-cache, which it counts, or a fetch in the page not through
+        // the I-cache, which it charges its fixed fill; either way the pc's line is then
+        // fetch_line_.
+        const auto fetch_next_line = [&](const Label& miss) {
+            Label uncached, fetched;
             g.cmp(g.byte[rdi + L.fetch_cached], 0);
-            g.je(miss, far);
+            g.je(uncached, far);
             g.cmp(g.byte[rdi + L.icache_on], 0);
-            g.je(miss, far);
+            g.je(uncached, far);
             g.mov(eax, r8d);
             g.sub(eax, g.dword[rdi + L.fetch_base]);  // rel
             g.cmp(eax, kCodePageMask);
@@ -162,9 +168,46 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.bt(r11, rax);
             g.jnc(miss, far);
             g.add(g.qword[rdi + L.icache_accesses], 1);
+            g.jmp(fetched, far);
+            g.L(uncached);
+            g.mov(eax, r8d);
+            g.sub(eax, g.dword[rdi + L.fetch_base]);  // rel
+            g.cmp(eax, kCodePageMask);
+            g.ja(miss, far);
+            g.add(eax, g.dword[rdi + L.fetch_page_offset]);
+            g.cmp(eax, g.dword[rdi + L.sram_size]);
+            g.jae(miss, far);
+            g.cmp(g.qword[rdi + L.fetch_page], 0);
+            g.je(miss, far);
+            g.mov(ecx, g.dword[rdi + L.uncached_fill]);
+            g.add(g.qword[rdi + L.cycle], rcx);
+            g.add(g.qword[rdi + L.stall], rcx);
+            g.mov(ecx, g.dword[rdi + L.fetch_shift]);
+            g.L(fetched);  // cl: the line shift
             g.mov(eax, r8d);
             g.shr(eax, cl);
             g.mov(g.dword[rdi + L.fetch_line], eax);
+        };
+        // A load's or store's address in eax, its SRAM offset (rax: zero-extended) once it
+        // is aligned and in the fast view; anything else leaves the block.
+        const auto load_address = [&](const Insn& in, const Form& f) {
+            g.mov(eax, reg(in.rs1));
+            g.add(eax, in.imm);  // the address
+            if (f.size > 1) {
+                g.test(al, f.size - 1);
+                g.jnz(leave_block, far);
+            }
+            g.sub(eax, g.dword[rdi + L.cached_base]);
+            g.cmp(eax, g.dword[rdi + L.fast_size]);
+            g.jae(leave_block, far);
+        };
+        // The load's value from SRAM offset rax into its register.
+        const auto load_value = [&](const Insn& in, const Form& f) {
+            g.mov(r9, g.qword[rdi + L.sram_data]);
+            if (f.size == 1) f.sign ? g.movsx(ecx, g.byte[r9 + rax]) : g.movzx(ecx, g.byte[r9 + rax]);
+            else if (f.size == 2) f.sign ? g.movsx(ecx, g.word[r9 + rax]) : g.movzx(ecx, g.word[r9 + rax]);
+            else g.mov(ecx, g.dword[r9 + rax]);
+            g.mov(reg(in.rd), ecx);
         };
         for (uint32_t k = 0; k + 1 < n; ++k) {
             const Insn& in = first[k];
@@ -217,22 +260,37 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 }
             } else {
                 // Cpu::sram_hit / sram_data_store_hit, in their order, with nothing changed
-                // before the last test: with the D-cache off the threaded form runs it.
-                Label cached;
+                // before the last test. With the D-cache off a store's threaded form runs it
+                // (a posted write); a load pays the SRAM's read, then Cpu::block_next's check
+                // of a cost charged on the way.
+                Label cached, accessed;
                 g.cmp(g.byte[rdi + L.dcache_on], 0);
-                g.jne(cached);
-                g.mov(rax, reinterpret_cast<uint64_t>(in.entry));
-                g.jmp(rax);
-                g.L(cached);
-                g.mov(eax, reg(in.rs1));
-                g.add(eax, imm);  // the address
-                if (f.size > 1) {
-                    g.test(al, f.size - 1);
-                    g.jnz(leave_block, far);
+                g.jne(cached, far);
+                if (f.kind == Kind::Store) {
+                    g.mov(rax, reinterpret_cast<uint64_t>(in.entry));
+                    g.jmp(rax);
+                } else {
+                    const Insn& next = first[k + 1];
+                    load_address(in, f);
+                    g.mov(ecx, g.dword[rdi + L.sram_read]);
+                    g.add(g.qword[rdi + L.cycle], rcx);
+                    g.add(g.qword[rdi + L.stall], rcx);
+                    load_value(in, f);
+                    Label on;
+                    g.mov(rax, g.qword[rdi + L.cycle]);
+                    g.sub(rax, int32_t(next.block_cost - next.block_pre));
+                    g.cmp(rax, g.qword[rdi + L.limit]);
+                    g.jb(on);
+                    // The rest of the block's cost and count back, and the loop goes on at the next slot.
+                    g.sub(g.qword[rdi + L.cycle], int32_t(next.block_cost));
+                    g.sub(g.qword[rdi + L.instret], int32_t(next.block_n));
+                    g.lea(eax, g.ptr[edx + 4]);
+                    g.ret();
+                    g.L(on);
+                    g.jmp(accessed, far);
                 }
-                g.sub(eax, g.dword[rdi + L.cached_base]);  // its SRAM offset (rax: zero-extended)
-                g.cmp(eax, g.dword[rdi + L.fast_size]);
-                g.jae(leave_block, far);
+                g.L(cached);
+                load_address(in, f);
                 if (f.kind == Kind::Store) {  // Cpu::data_word_store: into no decoded word
                     Label data_word;
                     g.mov(r9, g.qword[rdi + L.code_pages]);
@@ -260,13 +318,10 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 g.bt(r11, r8);
                 g.jnc(leave_block, far);
                 g.add(g.qword[rdi + L.accesses], 1);
-                g.mov(r9, g.qword[rdi + L.sram_data]);
                 if (f.kind == Kind::Load) {
-                    if (f.size == 1) f.sign ? g.movsx(ecx, g.byte[r9 + rax]) : g.movzx(ecx, g.byte[r9 + rax]);
-                    else if (f.size == 2) f.sign ? g.movsx(ecx, g.word[r9 + rax]) : g.movzx(ecx, g.word[r9 + rax]);
-                    else g.mov(ecx, g.dword[r9 + rax]);
-                    g.mov(reg(in.rd), ecx);
+                    load_value(in, f);
                 } else {
+                    g.mov(r9, g.qword[rdi + L.sram_data]);
                     g.mov(r11, g.qword[rdi + L.dirty]);  // CacheModel::mark_dirty
                     g.mov(rcx, g.qword[r11 + r10 * 8]);
                     g.bts(rcx, r8);
@@ -276,13 +331,15 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     else if (f.size == 2) g.mov(g.word[r9 + rax], cx);
                     else g.mov(g.dword[r9 + rax], ecx);
                 }
+                g.L(accessed);
             }
             if (line_ends >> k & 1) {
-                // Cpu::block_next<true, false>: the next line an I-cache hit, and the next
-                // slot not at the horizon; anything else as the threaded form does it.
+                // Cpu::block_next<true, false>: the next line an I-cache hit or a fetch not
+                // through the I-cache, and the next slot not at the horizon; anything else as
+                // the threaded form does it.
                 Label other;
                 g.lea(r8d, g.ptr[edx + 4]);
-                fetch_hit(other);
+                fetch_next_line(other);
                 const Insn& next = first[k + 1];
                 g.lea(rsi, g.ptr[rsi + int32_t(sizeof(Insn))]);  // the next slot's arguments (no flags)
                 g.mov(edx, r8d);
@@ -360,22 +417,22 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.mov(eax, edx);
             g.shr(eax, cl);
             g.cmp(eax, g.dword[rdi + L.fetch_line]);
-            g.je(fetched);
-            Label not_hit;
-            fetch_hit(not_hit);
+            g.je(fetched, far);
+            fetch_next_line(back_to_loop);
             g.L(fetched);
             g.mov(esi, edx);
             g.sub(esi, g.dword[rdi + L.fetch_base]);
             g.shr(esi, 2);
             g.shl(rsi, 5);
             g.add(rsi, g.qword[rdi + L.fetch_page]);  // the pc's slot
+            Label stopped;
             g.movzx(ecx, g.byte[rsi + int32_t(offsetof(Insn, block_n))]);
             g.test(ecx, ecx);
-            g.jz(back_to_loop, far);  // to be built
+            g.jz(stopped, far);  // to be built
             g.movzx(eax, g.word[rsi + int32_t(offsetof(Insn, block_pre))]);
             g.add(rax, g.qword[rdi + L.cycle]);
             g.cmp(rax, g.qword[rdi + L.limit]);
-            g.jae(back_to_loop, far);  // near the horizon
+            g.jae(stopped, far);  // near the horizon
             g.sub(g.dword[rdi + L.chain_left], 1);
             // Cpu::run_block
             g.movzx(eax, g.word[rsi + int32_t(offsetof(Insn, block_cost))]);
@@ -387,8 +444,8 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.L(back_to_loop);  // the loop goes on from the pc
             g.mov(eax, edx);
             g.ret();
-            g.L(not_hit);  // edx is the pc
-            g.mov(rax, reinterpret_cast<uint64_t>(&chain_on));
+            g.L(stopped);  // rsi the pc's slot, edx the pc
+            g.mov(rax, reinterpret_cast<uint64_t>(&chain_stopped));
             g.jmp(rax);
         }
         g.L(leave_block);  // rsi and edx are still the slot's that left

@@ -5,10 +5,12 @@
 // else, with each slot's operands as constants instead of loads from the slot and no
 // indirect jump from one slot to the next: an `addi` is three host instructions, not ten.
 // Translated are register-only instructions but the multiply-highs, divisions and
-// remainders; loads and stores on their fast path (an SRAM access that hits the D-cache);
-// the step into the next fetch line on an I-cache hit; and a block's closing branch or
-// jump with its chain into the next block. Every other path - a D-cache or I-cache miss,
-// a device, a store into code, a misaligned address, the D-cache off, the horizon - goes
+// remainders; loads and stores on their fast path (an SRAM access that hits the D-cache,
+// and a load with the D-cache off, which pays the SRAM's read); the step into another
+// fetch line of the page on an I-cache hit or through no I-cache (a fixed fill: a LANai's
+// every line); and a block's closing branch or jump with its chain into the next block.
+// Every other path - a D-cache or I-cache miss, a device, a store into code, a misaligned
+// address, a store with the D-cache off (a posted write), the horizon - goes
 // to the threaded form or leaves the block exactly as it does, with the same arguments
 // (the Cpu, the slot, its pc), so the counters, the cache statistics and every access
 // are where they were: translation changes the host code, never a result
@@ -43,7 +45,7 @@ private:
     // Where the code reads the core's state: byte offsets into the Cpu, the same for
     // every core (found from the first one translated for).
     struct Layout {
-        int32_t x, pc, cycle, limit, instret, chain_left, branch_penalty;
+        int32_t x, pc, cycle, limit, instret, stall, chain_left, branch_penalty, sram_read, uncached_fill;
         int32_t sram_data, sram_size, cached_base, fast_size, dcache_on, dline_shift;
         int32_t code_pages, resident, dirty, accesses;
         int32_t fetch_line, fetch_shift, fetch_base, fetch_page, fetch_page_offset, fetch_cached, icache_on;

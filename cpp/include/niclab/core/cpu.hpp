@@ -236,8 +236,10 @@ public:
     // returning to the loop, when the loop would run that block whole next (block.cpp);
     // otherwise returns the pc to the loop, which then does exactly what it would have.
     uint32_t chain_to(uint32_t pc);
-    // The loop's step for one instruction whose line it has fetched, when the block there
-    // would pass the horizon: built (so decoded) first, as the loop builds it.
+    // chain_to's end when the block at `pc` (its line fetched) is not to run whole: the pc
+    // back to the loop, or, where the fetch's fill took the clock to the horizon, `in` run
+    // alone as the loop runs an instruction whose line it fetched (built, so decoded, first).
+    uint32_t chain_stopped(Insn& in, uint32_t pc);
     uint32_t run_alone(Insn& in, uint32_t pc);
     // `in`, inside a block, takes its full path (a miss, a device, a store into code, a
     // trap): the block stops at it, with the counters where the per-instruction loop
@@ -290,10 +292,8 @@ private:
         if (fetch_cached_ && icache_on_) return fetch_hit(pc);
         const uint32_t rel = pc - fetch_base_;
         if (rel > kCodePageMask || fetch_page_offset_ + rel >= sram_.size || !fetch_page_) return false;
-        if (cfg_.uncached_fetch_fills_line) {
-            cycle_ += icache_fill_;
-            stall_cycles_ += icache_fill_;
-        }
+        cycle_ += uncached_fill_;
+        stall_cycles_ += uncached_fill_;
         fetch_line_ = pc >> fetch_shift_;
         return true;
     }
@@ -348,6 +348,9 @@ private:
     // line_fill_cycles of each, fixed with the configuration: a core without caches pays
     // the I-side one at every fetch line it enters (a division a line was 8 % of the ISS).
     uint32_t icache_fill_ = 0, dcache_fill_ = 0;
+    // What a fetch not through the I-cache costs a line: icache_fill_, or nothing without a
+    // line buffer (CoreConfig::uncached_fetch_fills_line).
+    uint32_t uncached_fill_ = 0;
 
     // Posted writes: completion cycle of each outstanding slot (a ring).
     std::vector<uint64_t> write_slots_;
@@ -551,6 +554,10 @@ inline uint32_t Cpu::chain_to(uint32_t pc) {
         --chain_left_;
         return run_block(in, pc);
     }
+    return chain_stopped(in, pc);
+}
+
+inline uint32_t Cpu::chain_stopped(Insn& in, uint32_t pc) {
     if (cycle_ < limit_) return pc;  // to be built, or near the horizon: the loop goes on from the pc
     // A line's fill (a fetch not through the I-cache) took the clock to the horizon after
     // the loop's check of it: the loop runs the instruction regardless, alone.
