@@ -16,7 +16,7 @@ constexpr uint32_t kMisaRV32IM = (1u << 30) | (1u << 8) | (1u << 12);  // MXL=1,
 }  // namespace
 
 Cpu::Cpu(sim::Kernel& kernel, const CoreConfig& cfg, SramView sram, Bus& bus)
-    : clock_(Clock::from_mhz(cfg.clock_mhz)), period_(uint64_t(clock_.period_ps())), kernel_(kernel), watchdog_cycles_(cfg.watchdog_cycles), sram_(sram),
+    : clock_(Clock::from_mhz(cfg.clock_mhz)), kernel_(kernel), watchdog_cycles_(cfg.watchdog_cycles), sram_(sram),
       fast_sram_size_(sram.size), cfg_(cfg), bus_(bus) {
     code_pages_.resize((sram.size + kCodePageMask) >> kCodePageShift);
     private_pages_.resize(code_pages_.size());
@@ -134,7 +134,7 @@ uint32_t Cpu::decode_and_execute(const Insn& slot) {
 // ---------------------------------------------------------------- run loop
 
 void Cpu::refresh_limit() {
-    uint64_t horizon = cycles_ceil(kernel_.horizon() - reset_time_);
+    uint64_t horizon = clock_.cycles_ceil(kernel_.horizon() - reset_time_);
     if (horizon < limit_) limit_ = horizon;
 }
 
@@ -142,7 +142,7 @@ void Cpu::run(sim::Kernel& kernel) {
     (void)kernel;
     check_interrupts();
     while (state_ == State::Running) {
-        uint64_t limit = cycles_ceil(kernel_.horizon() - reset_time_);
+        uint64_t limit = clock_.cycles_ceil(kernel_.horizon() - reset_time_);
         if (watchdog_cycles_) limit = std::min(limit, last_progress_ + watchdog_cycles_ + 1);
         if (cycle_ >= limit) {
             check_watchdog();
@@ -311,7 +311,7 @@ void Cpu::set_interrupt_pending(uint32_t mip_bit, bool level) {
         state_ = State::Running;
         // Resume at the first clock edge at or after the waking event; sleeping in wfi
         // was progress, so the watchdog period starts again here.
-        cycle_ = std::max(cycle_, cycles_ceil(kernel_.now() - reset_time_));
+        cycle_ = std::max(cycle_, clock_.cycles_ceil(kernel_.now() - reset_time_));
         progress();
         kernel_.wake(this);
     }
@@ -421,7 +421,7 @@ bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
         trap(uint32_t(TrapCause::LoadAccessFault), addr);
         return false;
     }
-    uint64_t stall = cycles_ceil(latency);
+    uint64_t stall = clock_.cycles_ceil(latency);
     cycle_ += stall;
     stall_cycles_ += stall;
     refresh_limit();
@@ -462,7 +462,7 @@ bool Cpu::store_slow(uint32_t addr, unsigned size, uint32_t value) {
         trap(uint32_t(TrapCause::StoreAccessFault), addr);
         return false;
     }
-    posted_write(uint32_t(cycles_ceil(occupancy)));
+    posted_write(uint32_t(clock_.cycles_ceil(occupancy)));
     progress();
     refresh_limit();
     return true;

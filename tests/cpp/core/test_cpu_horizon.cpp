@@ -61,33 +61,5 @@ TEST_F(Horizon, EventScheduledDuringABurstShrinksTheHorizon) {
     EXPECT_LT(core_at - fired_at, longest);
 }
 
-// The core's horizon in cycles (Cpu::cycles_ceil, by a prepared divisor) is the clock's
-// own count, for clocks of the presets and odd ones, at times around whole cycles, at
-// pseudo-random times, and at the end of time, where the horizon of a run to Time::max()
-// sits and the clock's sum wraps.
-TEST(CpuClock, TheCoresCycleCountOfATimeIsTheClocksOwn) {
-    std::vector<Time> times = {Time{}, Time::ps(-5), Time::ps(1), Time::max()};
-    for (int64_t k = 1; k < 2000; ++k) times.push_back(Time::max() - Time::ps(k));
-    uint64_t x = 12345;
-    for (int i = 0; i < 20000; ++i) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        times.push_back(Time::ps(int64_t(x >> (1 + i % 40))));
-    }
-    std::vector<uint8_t> sram(0x10000, 0);
-    FakeBus bus;
-    for (int64_t mhz : {500, 133, 66, 33, 7, 999, 1000}) {
-        sim::Kernel kernel;
-        core::CoreConfig cfg;
-        cfg.clock_mhz = mhz;
-        core::Cpu c(kernel, cfg, core::SramView{sram.data(), uint32_t(sram.size()), 0, 0x100000}, bus);
-        const int64_t period = c.clock().period_ps();
-        std::vector<Time> here = times;
-        for (int64_t k = -2; k <= 2; ++k)
-            for (int64_t cycles : {int64_t(1), int64_t(7), int64_t(1) << 40}) here.push_back(Time::ps(cycles * period + k));
-        for (Time t : here) ASSERT_EQ(c.cycles_ceil(t), c.clock().cycles_ceil(t)) << mhz << " MHz, " << t.ps() << " ps";
-        kernel.remove_runnable(&c);
-    }
-}
-
 }  // namespace
 }  // namespace niclab::test

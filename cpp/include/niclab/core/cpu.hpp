@@ -22,7 +22,6 @@
 #include "niclab/core/core_config.hpp"
 #include "niclab/core/debug_hooks.hpp"
 #include "niclab/core/fault.hpp"
-#include "niclab/sim/divisor.hpp"
 #include "niclab/sim/kernel.hpp"
 
 namespace niclab::core {
@@ -77,8 +76,6 @@ private:
     State state_ = State::Reset;
     Time reset_time_{};
     Clock clock_;
-    // The clock's period, prepared as a divisor (cycles_ceil).
-    sim::Divisor<uint64_t> period_;
     uint64_t cycle_ = 0;
     uint64_t limit_ = 0;           // stop the current burst at this cycle
     uint64_t instret_ = 0;
@@ -162,15 +159,6 @@ public:
     Time reset_time() const { return reset_time_; }
     uint64_t cycle_at(Time t) const;  // core cycles since reset at global time t
     Time time_at_cycle(uint64_t c) const { return reset_time_ + clock_.cycles(c); }
-    // clock().cycles_ceil(t) without a hardware division (a multiply and a shift): every
-    // burst and device access turns a time into cycles, and the 64-bit division was half
-    // of Cpu::run's host time. The same count, also for a horizon at Time::max(), where
-    // the sum wraps and Clock's signed division gives a huge count.
-    uint64_t cycles_ceil(Time t) const {
-        if (t.ps() <= 0) return 0;
-        const int64_t sum = int64_t(uint64_t(t.ps()) + uint64_t(clock_.period_ps() - 1));
-        return sum < 0 ? uint64_t(sum / clock_.period_ps()) : uint64_t(sum) / period_;
-    }
     // Global time at which mcycle (as the firmware reads it) was 0: reset, moved by
     // any write the firmware made to mcycle. A trace timestamp m happened at this + m cycles.
     Time mcycle_epoch() const { return reset_time_ - Time::ps(mcycle_offset_ * clock_.period_ps()); }
@@ -310,7 +298,6 @@ private:
         return true;
     }
     void build_block(Insn* first, uint32_t pc);
-
     uint32_t run_block(const Insn& in, uint32_t pc);
     void take_trap(uint32_t mcause, uint32_t tval, uint32_t epc);
     void check_interrupts();
