@@ -238,9 +238,8 @@ public:
     uint32_t chain_to(uint32_t pc);
     // chain_to's end when the block at `pc` (its line fetched) is not to run whole: the pc
     // back to the loop, or, where the fetch's fill took the clock to the horizon, `in` run
-    // alone as the loop runs an instruction whose line it fetched (built, so decoded, first).
+    // alone (run_alone) as the loop runs an instruction whose line it fetched.
     uint32_t chain_stopped(Insn& in, uint32_t pc);
-    uint32_t run_alone(Insn& in, uint32_t pc);
     // `in`, inside a block, takes its full path (a miss, a device, a store into code, a
     // trap): the block stops at it, with the counters where the per-instruction loop
     // would have them, and it runs as that loop runs it.
@@ -298,6 +297,9 @@ private:
         return true;
     }
     void build_block(Insn* first, uint32_t pc);
+    // One instruction as the loop runs it after fetching its line: its block built (so it
+    // is decoded) first, as the loop builds it.
+    uint32_t run_alone(Insn& in, uint32_t pc);
     uint32_t run_block(const Insn& in, uint32_t pc);
     void take_trap(uint32_t mcause, uint32_t tval, uint32_t epc);
     void check_interrupts();
