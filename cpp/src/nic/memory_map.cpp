@@ -10,13 +10,50 @@ void MemoryMap::add(Range r) {
         if (uint64_t(r.base) < uint64_t(o.base) + o.size && uint64_t(o.base) < uint64_t(r.base) + r.size)
             throw std::invalid_argument("memory map: range at " + std::to_string(r.base) + " (+" +
                                         std::to_string(r.size) + ") overlaps one at " + std::to_string(o.base));
+    if (ranges_.size() == kMaxRanges)
+        throw std::invalid_argument("memory map: more than " + std::to_string(kMaxRanges) + " ranges");
     ranges_.push_back(r);
+    build_pages();
+}
+
+// Made again whole at each map() (a NIC maps a handful of ranges once, when it is wired).
+void MemoryMap::build_pages() {
+    // The one range meeting [first, first + span), 1 + its index; 0 for none; kSeveral.
+    const auto entry = [&](uint64_t first, uint64_t span) {
+        uint8_t e = 0;
+        for (size_t i = 0; i < ranges_.size(); ++i) {
+            const Range& r = ranges_[i];
+            if (uint64_t(r.base) >= first + span || first >= uint64_t(r.base) + r.size) continue;
+            if (e != 0) return kSeveral;
+            e = uint8_t(1 + i);
+        }
+        return e;
+    };
+    blocks_.clear();
+    for (uint64_t p = 0; p < top_.size(); ++p) {
+        top_[p] = entry(p << 24, uint64_t(1) << 24);
+        if (top_[p] != kSeveral) continue;
+        if (blocks_.size() == kMaxRanges)  // a page met by two ranges sits on a boundary between them
+            throw std::logic_error("memory map: more 16 MB pages shared by ranges than ranges");
+        top_[p] = uint8_t(kBlock + blocks_.size());
+        std::array<uint8_t, 256>& block = blocks_.emplace_back();
+        for (uint64_t q = 0; q < block.size(); ++q) block[q] = entry((p << 24) | (q << 16), uint64_t(1) << 16);
+    }
 }
 
 void MemoryMap::map(uint32_t base, uint32_t size, RegisterBlock& block) { add({base, size, &block, nullptr}); }
 void MemoryMap::map(uint32_t base, uint32_t size, MemoryWindow& window) { add({base, size, nullptr, &window}); }
 
 const MemoryMap::Range* MemoryMap::find(uint32_t addr) const {
+    uint8_t e = top_[addr >> 24];
+    if (e & kBlock) e = blocks_[e - kBlock][(addr >> 16) & 0xFF];
+    if (e == 0) return nullptr;
+    if (e == kSeveral) return scan(addr);
+    const Range& r = ranges_[e - 1];
+    return addr - r.base < r.size ? &r : nullptr;
+}
+
+const MemoryMap::Range* MemoryMap::scan(uint32_t addr) const {
     for (const Range& r : ranges_)
         if (addr - r.base < r.size) return &r;
     return nullptr;

@@ -1,0 +1,103 @@
+// The memory map's page table answers as a scan of its ranges would: for the SeaStar's
+// map and the LANai's, and for ranges that share a page, cross pages, end at the top of
+// the address space or leave holes, every address near a range's ends and every page's
+// first and last address finds the range that holds it, or none.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "niclab/nic/memory_map.hpp"
+
+namespace niclab::test {
+namespace {
+
+// A register block that names itself: a read gives its id and the offset read.
+class Named : public nic::RegisterBlock {
+public:
+    explicit Named(uint32_t id) : id_(id) {}
+    bool read(uint32_t offset, uint32_t& value) override {
+        value = id_ << 24 | offset;
+        return true;
+    }
+    bool write(uint32_t, uint32_t) override { return true; }
+
+private:
+    uint32_t id_;
+};
+
+struct Span {
+    uint32_t base, size;
+};
+
+// Maps the spans in order and reads the addresses that could go wrong: each span's ends
+// and one either side, and both ends of every 64 KB page that holds a span's end.
+void expect_as_scanned(const std::vector<Span>& spans) {
+    nic::MemoryMap map{nic::MmioTiming{}};
+    std::vector<Named> blocks;
+    blocks.reserve(spans.size());
+    for (uint32_t i = 0; i < spans.size(); ++i) {
+        blocks.emplace_back(i + 1);
+        map.map(spans[i].base, spans[i].size, blocks.back());
+    }
+    std::set<uint32_t> probes{0, 0xFFFFFFFFu};
+    for (const Span& s : spans)
+        for (uint64_t edge : {uint64_t(s.base), uint64_t(s.base) + s.size})
+            for (int64_t d : {-1, 0, 1}) {
+                const int64_t a = int64_t(edge) + d;
+                if (a < 0 || a > 0xFFFFFFFF) continue;
+                probes.insert(uint32_t(a));
+                probes.insert(uint32_t(a) & ~0xFFFFu);
+                probes.insert(uint32_t(a) | 0xFFFFu);
+                probes.insert(uint32_t(a) & ~0xFFFFFFu);
+                probes.insert(uint32_t(a) | 0xFFFFFFu);
+            }
+    for (uint32_t addr : probes) {
+        int want = -1;
+        for (size_t i = 0; i < spans.size(); ++i)
+            if (addr - spans[i].base < spans[i].size) want = int(i);
+        uint32_t value = 0;
+        Time latency;
+        const bool found = map.read(addr, 4, value, latency);
+        SCOPED_TRACE("address 0x" + std::to_string(addr));
+        ASSERT_EQ(found, want >= 0);
+        if (want >= 0) {
+            EXPECT_EQ(value, uint32_t(want + 1) << 24 | (addr - spans[size_t(want)].base));
+        }
+    }
+}
+
+TEST(MemoryMap, TheSeaStarsMapAnswersAsAScan) {
+    // Host windows (15 x 256 MB from 0), the host bridge's registers, TX and RX DMA.
+    expect_as_scanned({{0, 0xF0000000u}, {0xF0020000u, 0x2000}, {0xF0030000u, 0x6000}, {0xF0010000u, 15 * 0x10}});
+}
+
+TEST(MemoryMap, TheLanaisMapAnswersAsAScan) {
+    expect_as_scanned({{0xF0020000u, 0x100}, {0xF0030000u, 0x100}, {0xF0040000u, 0x100}});
+}
+
+TEST(MemoryMap, RangesSharingPagesCrossingPagesAndAtTheTop) {
+    expect_as_scanned({{0x10, 0x20},                // two small ranges in one 64 KB page
+                       {0x40, 0x8},
+                       {0x00FFFF00u, 0x200},        // across a 16 MB and a 64 KB boundary
+                       {0x0100FFF0u, 0x10},         // ends where the next one begins
+                       {0x01010000u, 0x03000000u},  // several 16 MB pages
+                       {0xFFFFFF00u, 0x100}});      // to the last address
+}
+
+TEST(MemoryMap, OverlapsAreRefusedAndLeaveTheMapAsItWas) {
+    nic::MemoryMap map{nic::MmioTiming{}};
+    Named a(1), b(2);
+    map.map(0xF0020000u, 0x2000, a);
+    EXPECT_THROW(map.map(0xF0021000u, 0x2000, b), std::invalid_argument);
+    uint32_t value = 0;
+    Time latency;
+    ASSERT_TRUE(map.read(0xF0021FFCu, 4, value, latency));
+    EXPECT_EQ(value, 1u << 24 | 0x1FFC);
+    EXPECT_FALSE(map.read(0xF0022000u, 4, value, latency));
+}
+
+}  // namespace
+}  // namespace niclab::test
