@@ -9,6 +9,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "niclab/fw/core_hw.h"
+#include "niclab/fw/hw.h"
+#include "niclab/fw/lanai.h"
 #include "niclab/nic/memory_map.hpp"
 
 namespace niclab::test {
@@ -70,12 +73,20 @@ void expect_as_scanned(const std::vector<Span>& spans) {
 }
 
 TEST(MemoryMap, TheSeaStarsMapAnswersAsAScan) {
-    // Host windows (15 x 256 MB from 0), the host bridge's registers, TX and RX DMA.
-    expect_as_scanned({{0, 0xF0000000u}, {0xF0020000u, 0x2000}, {0xF0030000u, 0x6000}, {0xF0010000u, 15 * 0x10}});
+    // As EmbeddedNic and SeaStarNic map it: the control block, the host windows, TX and RX
+    // DMA, the host bridge's registers.
+    expect_as_scanned({{NICLAB_CTRL_BASE, NICLAB_CTRL_SIZE},
+                       {0, NICLAB_HOST_WINDOW_COUNT * NICLAB_HOST_WINDOW_SIZE},
+                       {NICLAB_TXDMA_BASE, NICLAB_TXDMA_SIZE},
+                       {NICLAB_RXDMA_BASE, NICLAB_RXDMA_SIZE},
+                       {NICLAB_HB_BASE, NICLAB_HOST_WINDOW_COUNT * NICLAB_HB_WINDOW_STRIDE}});
 }
 
 TEST(MemoryMap, TheLanaisMapAnswersAsAScan) {
-    expect_as_scanned({{0xF0020000u, 0x100}, {0xF0030000u, 0x100}, {0xF0040000u, 0x100}});
+    expect_as_scanned({{NICLAB_CTRL_BASE, NICLAB_CTRL_SIZE},
+                       {LANAI_HDMA_BASE, LANAI_HDMA_SIZE},
+                       {LANAI_SEND_BASE, LANAI_SEND_SIZE},
+                       {LANAI_RECV_BASE, LANAI_RECV_SIZE}});
 }
 
 TEST(MemoryMap, RangesSharingPagesCrossingPagesAndAtTheTop) {
