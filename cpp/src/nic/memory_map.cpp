@@ -5,9 +5,14 @@
 
 namespace niclab::nic {
 
+namespace {
+// Whether [a, a + an) and [b, b + bn) share an address (in 64 bits: a range may end at 2^32).
+bool meet(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { return a < b + bn && b < a + an; }
+}  // namespace
+
 void MemoryMap::add(Range r) {
     for (const Range& o : ranges_)
-        if (uint64_t(r.base) < uint64_t(o.base) + o.size && uint64_t(o.base) < uint64_t(r.base) + r.size)
+        if (meet(r.base, r.size, o.base, o.size))
             throw std::invalid_argument("memory map: range at " + std::to_string(r.base) + " (+" +
                                         std::to_string(r.size) + ") overlaps one at " + std::to_string(o.base));
     if (ranges_.size() == kMaxRanges)
@@ -22,8 +27,7 @@ void MemoryMap::build_pages() {
     const auto entry = [&](uint64_t first, uint64_t span) {
         uint8_t e = 0;
         for (size_t i = 0; i < ranges_.size(); ++i) {
-            const Range& r = ranges_[i];
-            if (uint64_t(r.base) >= first + span || first >= uint64_t(r.base) + r.size) continue;
+            if (!meet(ranges_[i].base, ranges_[i].size, first, span)) continue;
             if (e != 0) return kSeveral;
             e = uint8_t(1 + i);
         }
@@ -33,8 +37,8 @@ void MemoryMap::build_pages() {
     for (uint64_t p = 0; p < top_.size(); ++p) {
         top_[p] = entry(p << 24, uint64_t(1) << 24);
         if (top_[p] != kSeveral) continue;
-        if (blocks_.size() == kMaxRanges)  // a page met by two ranges sits on a boundary between them
-            throw std::logic_error("memory map: more 16 MB pages shared by ranges than ranges");
+        // A page that two ranges meet holds the last address of the lower one, so there are
+        // fewer such pages than ranges (kMaxRanges): kBlock + their count fits in a byte.
         top_[p] = uint8_t(kBlock + blocks_.size());
         std::array<uint8_t, 256>& block = blocks_.emplace_back();
         for (uint64_t q = 0; q < block.size(); ++q) block[q] = entry((p << 24) | (q << 16), uint64_t(1) << 16);

@@ -1,10 +1,12 @@
 // The memory map's page table answers as a scan of its ranges would: for the SeaStar's
 // map and the LANai's, and for ranges that share a page, cross pages, end at the top of
-// the address space or leave holes, every address near a range's ends and every page's
-// first and last address finds the range that holds it, or none.
+// the address space or leave holes, every address at or next to a range's ends, and the
+// first and last address of the 64 KB and 16 MB pages around them, finds the range that
+// holds it, or none.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -36,7 +38,7 @@ struct Span {
 };
 
 // Maps the spans in order and reads the addresses that could go wrong: each span's ends
-// and one either side, and both ends of every 64 KB page that holds a span's end.
+// and one either side, and both ends of the 64 KB and 16 MB pages that hold those.
 void expect_as_scanned(const std::vector<Span>& spans) {
     nic::MemoryMap map{nic::MmioTiming{}};
     std::vector<Named> blocks;
@@ -64,7 +66,9 @@ void expect_as_scanned(const std::vector<Span>& spans) {
         uint32_t value = 0;
         Time latency;
         const bool found = map.read(addr, 4, value, latency);
-        SCOPED_TRACE("address 0x" + std::to_string(addr));
+        char where[32];
+        std::snprintf(where, sizeof where, "address 0x%08x", addr);
+        SCOPED_TRACE(where);
         ASSERT_EQ(found, want >= 0);
         if (want >= 0) {
             EXPECT_EQ(value, uint32_t(want + 1) << 24 | (addr - spans[size_t(want)].base));
