@@ -143,8 +143,9 @@ void Cpu::forget_slot(uint32_t sram_offset) {
     // Each slot of a block holds the rest of it (block_n counts down to the block's end;
     // a block is built only where none covers its first slot, and a forget leaves a
     // block's tail whole), so a word that no block covers has none of its own: a data
-    // word, the firmware's globals in a page of its text, ends here. (The scan below read
-    // 64 slots, 2 KB, which on a 2,048-node halo were 11 % of the host's cache misses.)
+    // word, the firmware's globals in a page of its text, ends here. (The scan below reads
+    // 64 slots, 2 KB: at each core's first store into each such word, 11 % of the
+    // last-level misses callgrind's cache model counted in a 2-iteration 2,048-node halo.)
     if (page[word].block_n == 0) return;
     // The blocks that cover the word start at most kMaxBlock - 1 slots before it, in its page.
     for (uint32_t k = word - std::min(word, kMaxBlock - 1); k <= word; ++k)
