@@ -210,7 +210,16 @@ void Network::attach(NodeId node, NetworkEndpoint* endpoint) {
     if (endpoint) endpoint_ready(node);
 }
 
-bool Network::inject(NodeId node, const PacketView& packet) {
+bool Network::inject_ahead(NodeId node, const PacketView& packet, Time at) {
+    if (at <= kernel_.now() || at > kernel_.run_end() || node >= nics_.size()) return false;
+    const NicPort& nic = nics_[node];
+    if (!sends_ahead(nic.tx_link) || nic.tx_queued) return false;
+    if (returns_[nic.tx_link].size) settle_credits(nic.tx_link);
+    if (links_[nic.tx_link].credits(injection_vc(packet)) < unit_.cost(packet.length)) return false;
+    return inject_as_of(node, packet, at);
+}
+
+bool Network::inject_as_of(NodeId node, const PacketView& packet, Time now) {
     if (node >= nics_.size()) throw NetworkError("inject: node " + std::to_string(node) + " does not exist");
     if (packet.src != node)
         throw NetworkError("inject at node " + std::to_string(node) + " of a packet from " + std::to_string(packet.src));
@@ -233,8 +242,7 @@ bool Network::inject(NodeId node, const PacketView& packet) {
 
     NicPort& nic = nics_[node];
     Link& link = links_[nic.tx_link];
-    // A direct cable has no dateline, so its VCs are the vnets.
-    const uint8_t vc = uint8_t(routers_.empty() ? packet.vnet : packet.vnet * dateline_vcs_);
+    const uint8_t vc = injection_vc(packet);
     uint32_t cost = unit_.cost(packet.length);
     // A worm's head needs one flit of the first router's buffer; a NIC on the other
     // end of the cable takes whole packets.
@@ -255,8 +263,8 @@ bool Network::inject(NodeId node, const PacketView& packet) {
     slot.header.link_crc = link_crcs_ ? compute_link_crc(packet) : 0;
     slot.stripped = 0;
     sim::copy_bytes(pool_.payload(h).data(), packet.payload.data(), packet.payload.size());
-    slot.injected_at = kernel_.now();
-    slot.eligible_at = kernel_.now();
+    slot.injected_at = now;
+    slot.eligible_at = now;
     slot.tail_arrival = Time{};
     slot.out_vc = vc;
     slot.corrupted = false;
@@ -266,16 +274,15 @@ bool Network::inject(NodeId node, const PacketView& packet) {
     if (tap_) tap_->injected(nic.tx_link, slot.injected_at, slot.header, pool_.payload(h), vc);
     nic.tx_queue[packet.vnet].push(pool_, h);
     ++nic.tx_queued;
-    try_send(nic.tx_link);
+    try_send(nic.tx_link, now);
     return true;
 }
 
 // Starts the next transmission on link l if it is free, or makes sure someone comes
 // back when it is. Called whenever a packet may have become sendable on l.
-void Network::try_send(LinkId l) {
+void Network::try_send(LinkId l, Time now) {
     Link& link = links_[l];
     const LinkEnds& e = ends_[l];
-    const Time now = kernel_.now();
     if (e.from_side == Side::Nic) {
         NicPort& nic = nics_[e.from];
         if (nic.tx_queued == 0) return;

@@ -37,7 +37,17 @@ public:
         times.push_back(kernel_.now());
         return true;
     }
+    // With `ahead`, every injection ahead is taken (as a network with credits to spare).
+    bool inject_ahead(const net::Packet& p, Time at) override {
+        if (!ahead) return false;
+        packets.push_back(p);
+        times.push_back(at);
+        ++taken_ahead;
+        return true;
+    }
     void receive_ready() override {}
+    bool ahead = false;
+    uint64_t taken_ahead = 0;
 
     std::vector<net::Packet> packets;
     std::vector<Time> times;
@@ -393,6 +403,79 @@ TEST_F(tx_dma, CompletionHeadWriteDuringAZeroByteMessageLeavesTheNextMessageInta
     EXPECT_EQ(reg(NICLAB_TXDMA_CPL_TAIL), 2u);
     EXPECT_EQ(completion(0).tag, 1u);
     EXPECT_EQ(completion(1).tag, 2u);
+}
+
+}  // namespace
+}  // namespace niclab::test
+
+namespace niclab::test {
+namespace {
+
+// Injected ahead (PacketPort::inject_ahead: the network takes a packet now as of the time
+// its data is in) or each at its time: the same packets at the same times, the completion
+// with the tail, and PACKETS read at every packet's time, a picosecond either side, and
+// from an event scheduled before the message at that time (it fires before the engine's
+// would have) counts exactly the packets injected by then.
+struct AheadRun {
+    std::vector<std::vector<uint64_t>> packets;  // header fields, then the payload's bytes
+    std::vector<Time> times, irq_times;
+    std::vector<uint32_t> counted;  // PACKETS at each probe
+    uint64_t ahead = 0;
+};
+
+AheadRun run_engine(bool ahead, const std::vector<Time>& probes) {
+    sim::Kernel kernel;
+    host::HostMemory memory;
+    memory.write(0x3000, pattern(700, 21));  // 11 packets
+    bus::HyperTransport bus(kernel, memory, bus::HyperTransportParams{});
+    AheadRun r;
+    seastar::TxDma engine(kernel, bus, seastar::DmaConfig{}, kNode, [&](uint32_t) { r.irq_times.push_back(kernel.now()); });
+    RecordingPort port(kernel);
+    port.ahead = ahead;
+    engine.set_port(&port);
+    r.counted.resize(probes.size());
+    for (size_t i = 0; i < probes.size(); ++i)
+        kernel.schedule_at(probes[i], [&, i] { r.counted[i] = engine_reg(engine, NICLAB_TXDMA_PACKETS); });
+    kernel.schedule_at(Time::ns(100), [&] {
+        const uint32_t e = NICLAB_TXDMA_CMD_RING;
+        engine_store(engine, e + 4 * NICLAB_TXCMD_CTRL, NICLAB_TXCMD_START | NICLAB_TXCMD_END);
+        engine_store(engine, e + 4 * NICLAB_TXCMD_DST, 3);
+        engine_store(engine, e + 4 * NICLAB_TXCMD_LENGTH, 700);
+        engine_store(engine, e + 4 * NICLAB_TXCMD_ADDR_LO, 0x3000);
+        engine_store(engine, e + 4 * NICLAB_TXCMD_ADDR_HI, 0);
+        engine_store(engine, NICLAB_TXDMA_CMD_TAIL, 1);
+    });
+    kernel.run_until(Time::max(), true);
+    for (const net::Packet& p : port.packets) {
+        std::vector<uint64_t> f{p.src, p.dst, p.message_id, p.sequence, p.head, p.tail, p.message_bytes, p.length, p.message_crc};
+        f.insert(f.end(), p.payload.begin(), p.payload.begin() + p.length);
+        r.packets.push_back(f);
+    }
+    r.times = port.times;
+    r.ahead = port.taken_ahead;
+    EXPECT_EQ(engine_reg(engine, NICLAB_TXDMA_PACKETS), 11u);
+    return r;
+}
+
+TEST(tx_dma_ahead, PacketsInjectedAheadAreTheSameAndCountOnlyOnceTheirTimeComes) {
+    const AheadRun first = run_engine(false, {});
+    ASSERT_EQ(first.times.size(), 11u);
+    std::vector<Time> probes;
+    for (Time t : first.times)
+        for (Time p : {t - Time::ps(1), t, t + Time::ps(1)}) probes.push_back(p);
+    const AheadRun waiting = run_engine(false, probes), ahead = run_engine(true, probes);
+    EXPECT_EQ(waiting.ahead, 0u);
+    EXPECT_EQ(ahead.ahead, 9u) << "all but the head (its pump event starts the train) and the tail (it posts the completion)";
+    EXPECT_EQ(ahead.times, waiting.times);
+    EXPECT_EQ(ahead.irq_times, waiting.irq_times);
+    EXPECT_EQ(ahead.packets, waiting.packets);
+    EXPECT_EQ(ahead.counted, waiting.counted);
+    for (size_t k = 0; k < first.times.size(); ++k) {
+        SCOPED_TRACE(::testing::Message() << "packet " << k);
+        EXPECT_EQ(ahead.counted[3 * k], k) << "a picosecond before it";
+        EXPECT_EQ(ahead.counted[3 * k + 1], k) << "at its time, from an event that fires before the engine's";
+        EXPECT_EQ(ahead.counted[3 * k + 2], k + 1) << "a picosecond after it";
+    }
 }
 
 }  // namespace

@@ -139,7 +139,9 @@ struct NetworkParams {
     bool credit_events = false;
     // A NIC's packet that finds its transmit cable busy is sent at once, to start when the
     // cable frees, with the events a wake-up then would make (Network::sends_ahead says
-    // when that is exact). Off: it waits in the NIC's queue for that wake-up (to compare).
+    // when that is exact); and a NIC that knows now what it will inject later may inject
+    // it now as of then (Network::inject_ahead). Off: it waits in the NIC's queue for the
+    // cable's wake-up, and a NIC injects only at its time (to compare).
     bool send_ahead = true;
 };
 
@@ -183,7 +185,15 @@ public:
     // in flight too. Otherwise it is left 0 (CRCs nobody read were 4 % of a 1 B-8 MB
     // sweep). A NIC model must not depend on it: a real NIC's receive logic never sees
     // the link CRC, which the link layer checks and strips.
-    bool inject(NodeId node, const PacketView& packet);
+    bool inject(NodeId node, const PacketView& packet) { return inject_as_of(node, packet, kernel_.now()); }
+    // inject() as of `at`, a time to come, done now: for a NIC that knows now that it will
+    // inject `packet` then and that it injects nothing else before (a DMA engine whose
+    // next packet's data is still streaming in), with the times and events injecting then
+    // would give - an event per packet fewer. Only where the outcome is certain now: the
+    // cable may send ahead (sends_ahead), nothing waits in the NIC's queue, the run goes
+    // on to `at` (Kernel::run_end), and the cable's credits suffice already (until `at`
+    // they only come back). Otherwise false, with nothing done: the NIC injects at `at`.
+    bool inject_ahead(NodeId node, const PacketView& packet, Time at);
     // The NIC of `node` has receive buffers again: offer the packets held for it.
     void endpoint_ready(NodeId node);
 
@@ -283,7 +293,13 @@ private:
     // The output-buffer stage of every cabled router port (output_buffers > 0).
     void add_output_stages(const std::vector<std::vector<LinkId>>& out, uint32_t vcs);
     bool is_stage(uint32_t router) const { return router >= topology_routers_; }
-    void try_send(LinkId l);
+    bool inject_as_of(NodeId node, const PacketView& packet, Time now);
+    // A direct cable has no dateline, so its VCs are the vnets.
+    uint8_t injection_vc(const PacketHeader& p) const {
+        return uint8_t(routers_.empty() ? p.vnet : p.vnet * dateline_vcs_);
+    }
+    void try_send(LinkId l) { try_send(l, kernel_.now()); }
+    void try_send(LinkId l, Time now);  // now: the kernel's, or a NIC's injection ahead
     void send(LinkId l, PacketHandle h, Time start, Time made);
     bool sends_ahead(LinkId l) const { return ahead_[l] && !kernel_.in_core_run(); }
     bool may_send_ahead(LinkId l) const;  // what of sends_ahead changes only with set_tap or attach

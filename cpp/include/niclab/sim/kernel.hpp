@@ -251,6 +251,10 @@ public:
     // work (no event pending, every runnable asleep or stopped) ends at the time of
     // the last activity instead of `until`. Returns the time reached.
     Time run_until(Time until, bool stop_when_idle = false);
+    // The running run_until's `until` (now outside a run): a model may commit now to what
+    // it will do up to then (net::Network::inject_ahead), as the run gets there unless
+    // it is stopped.
+    Time run_end() const { return in_run_ ? until_ : now_; }
     // Make run_until return as soon as the current event or runnable step finishes.
     void request_stop() { stop_ = true; horizon_ = now_; }
     bool stop_requested() const { return stop_; }

@@ -50,9 +50,10 @@ struct SystemSpec {
     // times are the same either way; kept to compare, and recorded by to_json() when on.
     bool credit_events = false;
     // "send_ahead" (on by default): a NIC's packet that finds its cable busy is sent at
-    // once, to start when the cable frees (net::NetworkParams::send_ahead); `false` waits for
-    // a wake-up event then. The same times either way; kept to compare, and recorded by
-    // to_json() when off.
+    // once, to start when the cable frees, and a SeaStar TX engine's packet whose data is
+    // still streaming in is injected at once as of then (net::NetworkParams::send_ahead);
+    // `false` waits for a wake-up event and the engine's event. The same times either way;
+    // kept to compare, and recorded by to_json() when off.
     bool send_ahead = true;
     // "lanes" (on by default): a bulk transfer's packets fire as one train from the
     // network's kernel lane while the NIC cores sleep, instead of an event apiece through

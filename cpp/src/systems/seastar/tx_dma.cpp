@@ -15,6 +15,7 @@ void TxDma::reset() {
     cpls_.reset();
     msg_ = Message{};
     packet_waiting_ = waiting_for_credit_ = completion_deferred_ = false;
+    ahead_count_ = 0;  // packets injected ahead stay in the network (inject_ahead)
 }
 
 bool TxDma::read(uint32_t offset, uint32_t& value) {
@@ -23,7 +24,7 @@ bool TxDma::read(uint32_t offset, uint32_t& value) {
         case NICLAB_TXDMA_CMD_TAIL: value = cmds_.tail; return true;
         case NICLAB_TXDMA_CPL_HEAD: value = cpls_.head; return true;
         case NICLAB_TXDMA_CPL_TAIL: value = cpls_.tail; return true;
-        case NICLAB_TXDMA_PACKETS: value = uint32_t(packets_); return true;
+        case NICLAB_TXDMA_PACKETS: value = uint32_t(packets_sent()); return true;
     }
     if (cmds_.contains(offset)) { value = cmds_.load(offset); return true; }
     if (cpls_.contains(offset)) { value = cpls_.load(offset); return true; }
@@ -125,17 +126,26 @@ bool TxDma::gather_packet(net::Packet& p) {
 
 void TxDma::pump() {
     // Inject packets while their data is in and the network takes them; otherwise wait
-    // for the data (an event) or for a credit (injection_ready()).
+    // for the data (an event) or for a credit (injection_ready()). A packet whose data
+    // is still coming in is injected ahead where the network can (an event per packet
+    // fewer), all but the message's tail: its completion is posted at its time.
+    Time made = kernel_.now();  // when the pump event for the next packet would be scheduled
     for (;;) {
         if (!packet_waiting_) {
             gather_packet(packet_);
             packet_waiting_ = true;
             Time ready = data_ready(msg_.sent);
             if (ready > kernel_.now()) {
-                pump_event_ = kernel_.schedule_at(ready, [this] {
+                if (!packet_.tail && inject_ahead(ready, made)) continue;
+                // After packets injected ahead, keyed as the last one's pump event would
+                // have scheduled it.
+                auto next = [this] {
                     pump_event_ = {};
                     pump();
-                }, kernel_.context(), lane());
+                };
+                pump_event_ = made == kernel_.now()
+                                  ? kernel_.schedule_at(ready, next, kernel_.context(), lane())
+                                  : kernel_.schedule_reserved(ready, kernel_.key_made_at(made), next, kernel_.context(), lane());
                 return;
             }
         }
@@ -150,6 +160,34 @@ void TxDma::pump() {
             return;
         }
     }
+}
+
+// The waiting packet, its data in at `ready`, injected now as of then: the pump event
+// that would have injected it (scheduled at `made`) is kept as its time and key, for
+// PACKETS to count the packet once that event would have fired.
+bool TxDma::inject_ahead(Time ready, Time& made) {
+    while (ahead_count_ && kernel_.passed(ahead_[ahead_first_].at, ahead_[ahead_first_].key, node_id_)) {
+        ahead_first_ = (ahead_first_ + 1) % ahead_.size();
+        --ahead_count_;
+    }
+    if (ahead_count_ == ahead_.size() || !port_ || !port_->inject_ahead(packet_, ready)) return false;
+    const sim::Kernel::EventKey key = made == kernel_.now() ? kernel_.reserve_key() : kernel_.key_made_at(made);
+    ahead_[(ahead_first_ + ahead_count_++) % ahead_.size()] = Ahead{ready, key};
+    made = ready;
+    ++packets_;
+    packet_waiting_ = false;
+    return true;
+}
+
+// Those not yet counted: the ones whose pump event would not have fired by now.
+uint32_t TxDma::ahead_pending() const {
+    uint32_t passed = 0;
+    while (passed < ahead_count_) {
+        const Ahead& a = ahead_[(ahead_first_ + passed) % ahead_.size()];
+        if (!kernel_.passed(a.at, a.key, node_id_)) break;
+        ++passed;
+    }
+    return ahead_count_ - passed;
 }
 
 void TxDma::injection_ready() {

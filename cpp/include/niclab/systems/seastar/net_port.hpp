@@ -21,6 +21,7 @@ public:
     NetPort& operator=(const NetPort&) = delete;
 
     bool inject(const net::Packet& p) override { return network_.inject(nic_.node_id(), p); }
+    bool inject_ahead(const net::Packet& p, Time at) override { return network_.inject_ahead(nic_.node_id(), p, at); }
     void receive_ready() override { network_.endpoint_ready(nic_.node_id()); }
     bool deliver(const net::PacketView& p) override { return nic_.rx_dma().deliver(p); }
     void injection_ready() override { nic_.tx_dma().injection_ready(); }

@@ -6,6 +6,7 @@
 // message into 64-byte packets, computes the end-to-end CRC-32, injects the packets
 // as the network's credits allow, and posts a completion. Messages go out one after
 // the other, in FIFO order.
+#include <array>
 #include <cstdint>
 #include <functional>
 
@@ -33,7 +34,7 @@ public:
     void injection_ready();  // the network has a credit again
     void reset() override;
 
-    uint64_t packets_sent() const { return packets_; }
+    uint64_t packets_sent() const { return packets_ - ahead_pending(); }
     uint64_t messages_sent() const { return messages_; }
 
 private:
@@ -52,6 +53,8 @@ private:
     void try_start();
     bool gather_packet(net::Packet& p);  // next packet's bytes from host memory
     void pump();                         // inject the next packet when its data is in
+    bool inject_ahead(Time ready, Time& made);
+    uint32_t ahead_pending() const;
     void finish();
     Time data_ready(uint64_t bytes_into_message);  // asked in order: msg_.stream
     // Its pumps join its packets' events in the network's lane: one train (net::Network::lane).
@@ -72,6 +75,14 @@ private:
     bool waiting_for_credit_ = false;
     bool completion_deferred_ = false;  // the message is sent; its completion waits for room
     sim::EventId pump_event_;
+    // Packets injected ahead (inject_ahead), oldest first, each with the time and key of
+    // the pump event that would have injected it: counted in PACKETS from then on.
+    struct Ahead {
+        Time at;
+        sim::Kernel::EventKey key;
+    };
+    std::array<Ahead, 32> ahead_;  // room for more than a cable's credits: never full on SeaStar's
+    uint32_t ahead_first_ = 0, ahead_count_ = 0;
     uint32_t next_message_id_ = 0;
     uint64_t packets_ = 0, messages_ = 0;
 };
