@@ -81,7 +81,7 @@ private:
         Time at;
         sim::Kernel::EventKey key;
     };
-    std::array<Ahead, 32> ahead_;  // room for more than a cable's credits: never full on SeaStar's
+    std::array<Ahead, 32> ahead_;  // more than a cable's credits (8 on SeaStar); when full, the engine's event
     uint32_t ahead_first_ = 0, ahead_count_ = 0;
     uint32_t next_message_id_ = 0;
     uint64_t packets_ = 0, messages_ = 0;
