@@ -214,12 +214,28 @@ bool Network::inject_ahead(NodeId node, const PacketView& packet, Time at) {
     if (at <= kernel_.now() || at > kernel_.run_end() || node >= nics_.size()) return false;
     const NicPort& nic = nics_[node];
     if (!sends_ahead(nic.tx_link) || nic.tx_queued) return false;
+    check_injection(node, packet);
     if (returns_[nic.tx_link].size) settle_credits(nic.tx_link);
-    if (links_[nic.tx_link].credits(injection_vc(packet)) < unit_.cost(packet.length)) return false;
-    return inject_as_of(node, packet, at);
+    const uint32_t cost = unit_.cost(packet.length);
+    Link& link = links_[nic.tx_link];
+    const uint8_t vc = injection_vc(packet);
+    if (link.credits(vc) < cost) return false;
+    link.take_credit(vc, cost);
+    admit(node, packet, at, cost);
+    return true;
 }
 
-bool Network::inject_as_of(NodeId node, const PacketView& packet, Time now) {
+void Network::check_injection(NodeId node, const PacketView& packet) const {
+    // One test for the packets a NIC injects, which are nearly always well formed; the
+    // messages are built out of line (refuse_injection), off the packet path.
+    const bool fine = node < nics_.size() && packet.src == node && packet.dst < nics_.size() &&
+                      packet.length <= params_.max_payload && packet.payload.size() == packet.length &&
+                      packet.vnet < params_.vnets && (!routers_.empty() || packet.dst == (node ^ 1)) &&
+                      !packet.route_bytes;
+    if (!fine) [[unlikely]] refuse_injection(node, packet);
+}
+
+void Network::refuse_injection(NodeId node, const PacketView& packet) const {
     if (node >= nics_.size()) throw NetworkError("inject: node " + std::to_string(node) + " does not exist");
     if (packet.src != node)
         throw NetworkError("inject at node " + std::to_string(node) + " of a packet from " + std::to_string(packet.src));
@@ -239,7 +255,10 @@ bool Network::inject_as_of(NodeId node, const PacketView& packet, Time now) {
                            std::to_string(node ^ 1) + ", not " + std::to_string(packet.dst) +
                            (packet.dst == node ? " (a cable cannot loop a packet back to its sender)" : ""));
     if (packet.route_bytes) check_source_route(packet);
+}
 
+bool Network::inject_as_of(NodeId node, const PacketView& packet, Time now) {
+    check_injection(node, packet);
     NicPort& nic = nics_[node];
     Link& link = links_[nic.tx_link];
     const uint8_t vc = injection_vc(packet);
@@ -256,6 +275,14 @@ bool Network::inject_as_of(NodeId node, const PacketView& packet, Time now) {
     }
     if (worm_head_only) cost = std::min(cost, link.credits(vc));
     link.take_credit(vc, cost);
+    admit(node, packet, now, cost);
+    return true;
+}
+
+void Network::admit(NodeId node, const PacketView& packet, Time now, uint32_t cost) {
+    NicPort& nic = nics_[node];
+    const LinkId l = nic.tx_link;
+    const uint8_t vc = injection_vc(packet);
     const PacketHandle h = pool_.allocate();
     PacketSlot& slot = pool_[h];
     slot.header = packet;
@@ -268,14 +295,20 @@ bool Network::inject_as_of(NodeId node, const PacketView& packet, Time now) {
     slot.tail_arrival = Time{};
     slot.out_vc = vc;
     slot.corrupted = false;
-    if (wormhole()) worm(h) = Worm{UINT32_MAX, UINT32_MAX, UINT32_MAX, 0, cost, 0};
     ++stats_.packets_injected;
     stats_.bytes_injected += packet.length;
-    if (tap_) tap_->injected(nic.tx_link, slot.injected_at, slot.header, pool_.payload(h), vc);
+    if (tap_) tap_->injected(l, slot.injected_at, slot.header, pool_.payload(h), vc);
+    if (wormhole()) {
+        worm(h) = Worm{UINT32_MAX, UINT32_MAX, UINT32_MAX, 0, cost, 0};
+    } else if (nic.tx_queued == 0) {
+        // Nothing queued before it: what try_send would do with it, without the queue.
+        Link& link = links_[l];
+        if (link.idle(now)) return send(l, h, now, now);
+        if (sends_ahead(l)) return send(l, h, link.busy_until(), link.busy_until());
+    }
     nic.tx_queue[packet.vnet].push(pool_, h);
     ++nic.tx_queued;
-    try_send(nic.tx_link, now);
-    return true;
+    try_send(l, now);
 }
 
 // Starts the next transmission on link l if it is free, or makes sure someone comes
@@ -497,8 +530,18 @@ void Network::arrive_at_nic(LinkId l, PacketHandle h) {
     if (nic.crossing == h) nic.crossing = kNoPacket;
     if (tap_) tap_->arrived(l, kernel_.now(), pool_[h].header, pool_.payload(h), pool_[h].corrupted);
     const uint8_t vnet = pool_[h].header.vnet;
-    nic.rx_buffer[vnet].push(pool_, h);
-    note_occupancy(nic.rx_buffer[vnet].size());
+    PacketQueue& q = nic.rx_buffer[vnet];
+    // The usual case, one vnet and nothing held: what offer_packets would do, without the buffer.
+    if (params_.vnets == 1 && q.empty() && !nic.delivery_blocked && !nic.delivering && nic.crossing == kNoPacket) {
+        note_occupancy(1);
+        nic.delivering = true;
+        hand_over(nic, node, 0, h, nullptr);
+        nic.delivering = false;
+        if (nic.delivery_blocked && nic.ready_while_delivering) offer_later(node);
+        return;
+    }
+    q.push(pool_, h);
+    note_occupancy(q.size());
     if (!(nic.delivery_blocked & (1u << vnet))) offer_packets(node);
 }
 
@@ -509,32 +552,7 @@ void Network::offer_packets(NodeId node) {
     for (uint32_t v = 0; v < params_.vnets; ++v) {
         PacketQueue& q = nic.rx_buffer[v];
         if (nic.delivery_blocked & (1u << v)) continue;
-        while (!q.empty()) {
-            const PacketHandle h = q.front();
-            PacketSlot& slot = pool_[h];
-            nic.ready_while_delivering = false;
-            if (nic.endpoint && !announce_head(nic, h)) {
-                nic.delivery_blocked |= uint8_t(1u << v);
-                break;
-            }
-            if (!nic.endpoint || !nic.endpoint->deliver(PacketView(slot.header, pool_.payload(h)))) {
-                ++stats_.deliveries_refused;
-                nic.delivery_blocked |= uint8_t(1u << v);
-                break;
-            }
-            q.pop(pool_);
-            if (nic.told[v] == h) nic.told[v] = kNoPacket;
-            ++stats_.packets_delivered;
-            stats_.bytes_delivered += slot.header.length;
-            stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
-            stats_.latency_ns.add(kernel_.now() - slot.injected_at);
-            if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::Network, node, slot.injected_at, kernel_.now(), 0, slot.header.src);
-            const uint32_t cost = unit_.cost(slot.header.length);
-            const LinkId rx = nic.rx_link;
-            free_characters(rx, slot.header.length);
-            pool_.release(h);
-            const uint8_t vc = uint8_t(v);
-            return_credits(rx, vc, cost, kernel_.now() + links_[rx].latency());
+        while (!q.empty() && hand_over(nic, node, v, q.front(), &q)) {
         }
         // The packet on the cable whose head is in, once every packet before it is delivered.
         const PacketHandle c = nic.crossing;
@@ -544,10 +562,45 @@ void Network::offer_packets(NodeId node) {
         }
     }
     nic.delivering = false;
-    // The NIC refused but said "ready" from inside deliver(): offer again in a fresh
-    // event rather than recursing.
-    if (nic.delivery_blocked && nic.ready_while_delivering)
-        kernel_.schedule_in(Time{}, [this, node] { endpoint_ready(node); }, node);
+    if (nic.delivery_blocked && nic.ready_while_delivering) offer_later(node);
+}
+
+// Packet h of vnet v to the NIC: false if it refused (v is blocked then). Taken, it
+// leaves q (the NIC's receive buffer it is first of; none if it came straight from the
+// cable), its buffer's credits go back, and its slot is free.
+bool Network::hand_over(NicPort& nic, NodeId node, uint32_t v, PacketHandle h, PacketQueue* q) {
+    PacketSlot& slot = pool_[h];
+    nic.ready_while_delivering = false;
+    if (nic.endpoint && !announce_head(nic, h)) {
+        nic.delivery_blocked |= uint8_t(1u << v);
+        if (!q) nic.rx_buffer[v].push(pool_, h);
+        return false;
+    }
+    if (!nic.endpoint || !nic.endpoint->deliver(PacketView(slot.header, pool_.payload(h)))) {
+        ++stats_.deliveries_refused;
+        nic.delivery_blocked |= uint8_t(1u << v);
+        if (!q) nic.rx_buffer[v].push(pool_, h);
+        return false;
+    }
+    if (q) q->pop(pool_);
+    if (nic.told[v] == h) nic.told[v] = kNoPacket;
+    ++stats_.packets_delivered;
+    stats_.bytes_delivered += slot.header.length;
+    stats_.corrupted_delivered += slot.corrupted ? 1 : 0;
+    stats_.latency_ns.add(kernel_.now() - slot.injected_at);
+    if (sim::ActivityLog* log = kernel_.activity()) log->record(sim::Activity::Network, node, slot.injected_at, kernel_.now(), 0, slot.header.src);
+    const uint32_t cost = unit_.cost(slot.header.length);
+    const LinkId rx = nic.rx_link;
+    free_characters(rx, slot.header.length);
+    pool_.release(h);
+    return_credits(rx, uint8_t(v), cost, kernel_.now() + links_[rx].latency());
+    return true;
+}
+
+// The NIC refused but said "ready" from inside deliver(): offer again in a fresh event
+// rather than recursing.
+void Network::offer_later(NodeId node) {
+    kernel_.schedule_in(Time{}, [this, node] { endpoint_ready(node); }, node);
 }
 
 void Network::endpoint_ready(NodeId node) {

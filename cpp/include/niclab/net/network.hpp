@@ -294,6 +294,11 @@ private:
     void add_output_stages(const std::vector<std::vector<LinkId>>& out, uint32_t vcs);
     bool is_stage(uint32_t router) const { return router >= topology_routers_; }
     bool inject_as_of(NodeId node, const PacketView& packet, Time now);
+    void check_injection(NodeId node, const PacketView& packet) const;  // throws what inject() refuses to take
+    // Throws what check_injection found, naming it; returns for a good source route.
+    [[gnu::noinline]] void refuse_injection(NodeId node, const PacketView& packet) const;
+    // The checked packet, its credits taken, on its way as of `now`.
+    void admit(NodeId node, const PacketView& packet, Time now, uint32_t cost);
     // A direct cable has no dateline, so its VCs are the vnets.
     uint8_t injection_vc(const PacketHeader& p) const {
         return uint8_t(routers_.empty() ? p.vnet : p.vnet * dateline_vcs_);
@@ -363,6 +368,8 @@ private:
     void schedule_return(LinkId l, CreditReturn& c);
     void credit_due(LinkId l, uint64_t seq);
     void offer_packets(NodeId node);
+    bool hand_over(NicPort& nic, NodeId node, uint32_t v, PacketHandle h, PacketQueue* q);
+    void offer_later(NodeId node);
     uint8_t route(uint32_t router, const PacketHeader& h);
     void check_source_route(const PacketView& p) const;
     // Wormhole (wormhole.cpp): the head of h starts on l holding `credits` of it.

@@ -76,7 +76,8 @@ private:
     bool completion_deferred_ = false;  // the message is sent; its completion waits for room
     sim::EventId pump_event_;
     // Packets injected ahead (inject_ahead), oldest first, each with the time and key of
-    // the pump event that would have injected it: counted in PACKETS from then on.
+    // the pump event that would have injected it: counted in PACKETS from then on. The
+    // counted ones' records stay until the ring is full.
     struct Ahead {
         Time at;
         sim::Kernel::EventKey key;
