@@ -570,17 +570,16 @@ void Network::offer_packets(NodeId node) {
 // cable), its buffer's credits go back, and its slot is free.
 bool Network::hand_over(NicPort& nic, NodeId node, uint32_t v, PacketHandle h, PacketQueue* q) {
     PacketSlot& slot = pool_[h];
-    nic.ready_while_delivering = false;
-    if (nic.endpoint && !announce_head(nic, h)) {
+    auto hold = [&] {  // refused: v waits, and h with it in the buffer
         nic.delivery_blocked |= uint8_t(1u << v);
         if (!q) nic.rx_buffer[v].push(pool_, h);
         return false;
-    }
+    };
+    nic.ready_while_delivering = false;
+    if (nic.endpoint && !announce_head(nic, h)) return hold();
     if (!nic.endpoint || !nic.endpoint->deliver(PacketView(slot.header, pool_.payload(h)))) {
         ++stats_.deliveries_refused;
-        nic.delivery_blocked |= uint8_t(1u << v);
-        if (!q) nic.rx_buffer[v].push(pool_, h);
-        return false;
+        return hold();
     }
     if (q) q->pop(pool_);
     if (nic.told[v] == h) nic.told[v] = kNoPacket;

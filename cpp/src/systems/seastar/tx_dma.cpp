@@ -174,8 +174,8 @@ bool TxDma::inject_ahead(Time ready, Time& made) {
         ahead_count_ = pending;
     }
     if (ahead_count_ == ahead_.size() || !port_ || !port_->inject_ahead(packet_, ready)) return false;
-    const sim::Kernel::EventKey key = made == kernel_.now() ? kernel_.reserve_key() : kernel_.key_made_at(made);
-    ahead_[(ahead_first_ + ahead_count_++) % ahead_.size()] = Ahead{ready, key};
+    // Taken, so not in a core's run (Network::sends_ahead): the key is key_made_at's, now too.
+    ahead_[(ahead_first_ + ahead_count_++) % ahead_.size()] = Ahead{ready, kernel_.key_made_at(made)};
     made = ready;
     ++packets_;
     packet_waiting_ = false;
