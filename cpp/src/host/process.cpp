@@ -112,6 +112,7 @@ void Process::burst(CpuMode mode, Time d) {
     // Whatever a kernel thread does is kernel work.
     burst_mode_ = priority_ == Priority::kernel ? CpuMode::system : mode;
     burst_left_ = d;
+    if (cpu_.burst_at_once(*this)) return;
     request_ = Request::burst;
     switch_to_scheduler();
 }

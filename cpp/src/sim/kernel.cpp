@@ -263,11 +263,13 @@ void Kernel::post_stand_in(Lane lane) {
 void Kernel::fire_lane(Lane lane) {
     lanes_[lane].stand_in = {};
     lanes_[lane].firing = true;
+    lane_firing_ = true;
     struct Firing {  // also when a callback throws, or the poll below (Cancelled)
         std::vector<LaneQueue>& lanes;
         Lane lane;
-        ~Firing() { lanes[lane].firing = false; }
-    } firing{lanes_, lane};
+        bool& any;
+        ~Firing() { lanes[lane].firing = any = false; }
+    } firing{lanes_, lane, lane_firing_};
     for (bool first = true;; first = false) {
         LaneQueue& q = lanes_[lane];
         drop_dead_front(q);
@@ -905,6 +907,26 @@ bool Kernel::fire_next(Time until) {
     cb();
     firing_ = false;
     context_ = kNoNode;
+    return true;
+}
+
+bool Kernel::fire_inline(Time at, uint32_t node) {
+    if (!fire_inline_on_ || !firing_ || by_core_ || stop_ || awake_count_ > 0 || lane_firing_ || at > until_ || at < now_)
+        return false;
+    const Entry e{at, now_, seq_, plain(node), 0, 0};
+    if (!queue_empty() && !later(first_event(), e)) return false;
+    if (cancel_) {  // run_until's poll, once an event
+        if (cancel_countdown_ <= 1) return false;
+        --cancel_countdown_;
+    }
+    // What schedule_at and then fire_next would have done, but the heap.
+    ++seq_;
+    ++events_fired_;
+    ++inline_fired_;
+    now_ = floor_ = at;
+    context_ = plain(node);
+    firing_owner_ = node;
+    firing_entry_ = e;
     return true;
 }
 

@@ -30,6 +30,7 @@ System::System(const SystemSpec& spec)
     // result says which network it ran on (the SeaStar's depends on the node count).
     if (spec_.topology.is_null()) spec_.topology = model_.default_topology(spec.nodes, terminals_.ports);
     kernel_.set_lanes(spec.lanes);
+    kernel_.set_fire_inline(spec.fire_inline);
     if (spec.has_network()) {
         net::NetworkParams np = model_.network_params(preset_);
         np.seed = spec.seed;

@@ -88,9 +88,12 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
         } else if (key == "lanes") {
             if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
             s.lanes = v.get<bool>();
+        } else if (key == "fire_inline") {
+            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
+            s.fire_inline = v.get<bool>();
         } else {
             throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology, "
-                                   "capture, lookahead, credit_events, send_ahead, lanes)");
+                                   "capture, lookahead, credit_events, send_ahead, lanes, fire_inline)");
         }
     }
     if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset
@@ -147,6 +150,7 @@ nlohmann::json SystemSpec::to_json() const {
     if (credit_events) j["credit_events"] = true;
     if (!send_ahead) j["send_ahead"] = false;
     if (!lanes) j["lanes"] = false;
+    if (!fire_inline) j["fire_inline"] = false;
     return j;
 }
 

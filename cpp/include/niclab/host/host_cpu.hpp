@@ -100,6 +100,9 @@ private:
     void start_burst(Core& c, Process& p);
     void end_burst(Process& p);
     void stop_burst(Core& c, Process& p);
+    void charge_burst(Core& c, Process& p);
+    bool burst_at_once(Process& p);
+    bool dispatch_idle() const;
     void finish(Process& p);
     void preempt(Core& c);
 
@@ -123,6 +126,7 @@ private:
     std::size_t live_processes_ = 0;
     uint64_t address_spaces_ = 0;  // the last one given to a process
     uint64_t failed_processes_ = 0;
+    std::size_t suspended_ = 0;  // processes in the cores' suspended lists
     uint32_t node_ = 0;
 };
 

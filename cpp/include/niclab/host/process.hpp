@@ -154,6 +154,9 @@ private:
     Time burst_start_;
     sim::EventId burst_event_;
     unsigned core_ = 0;
+    // A burst ended at once in its fiber (HostCpu::burst_at_once): the dispatch its end
+    // event would have made follows the fiber's next switch out.
+    bool dispatch_after_ = false;
 
     uint64_t address_space_ = 0;  // 0: a kernel thread (borrows the current one)
 

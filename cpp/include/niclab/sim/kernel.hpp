@@ -183,6 +183,19 @@ public:
         return EventKey{std::max(made, now_), seq_++};
     }
     bool in_core_run() const { return by_core_; }
+    // The event of `node` at `at` that the firing event's callback would schedule now and
+    // then wait for, doing nothing more until it fires (a host process's compute burst,
+    // host::HostCpu): when nothing can come before it - it would be the next event, no
+    // core is awake, no lane is firing, the run goes that far and is not stopping - it
+    // fires here instead, with the time, key and counts its event would have had, and the
+    // caller goes on as its callback would. False: something may come first, and the
+    // caller schedules it. Only inside an event.
+    bool fire_inline(Time at, uint32_t node);
+    // Off: fire_inline always says false (to compare: the same events at the same times).
+    void set_fire_inline(bool on) { fire_inline_on_ = on; }
+    bool fires_inline() const { return fire_inline_on_; }
+    // Events fired by fire_inline (counted in events_fired() too).
+    uint64_t inline_events_fired() const { return inline_fired_; }
     // Whether an event of `node` at `at` with `key` would have fired by now: it is earlier,
     // or of now and ordered before the event firing. For reads made in events (a core's run
     // stops at its node's events, which are no longer there to stop it).
@@ -581,6 +594,9 @@ private:
     Runnable* running_ = nullptr;  // lookahead: the runnable in run() (it has no entry in the clocks)
     uint32_t context_ = kNoNode;
     bool firing_ = false;   // an event's callback is running: firing_entry_'s (passed())
+    bool lane_firing_ = false;  // fire_lane: the lane's next events are not in the heap
+    bool fire_inline_on_ = true;
+    uint64_t inline_fired_ = 0;
     Entry firing_entry_{};
     bool by_core_ = false;  // a runnable is running
     bool in_run_ = false;   // inside run_until

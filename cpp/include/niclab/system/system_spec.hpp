@@ -61,6 +61,12 @@ struct SystemSpec {
     // same times in the same order either way; `false` is the packet-by-packet path through
     // the heap, kept to compare, and recorded by to_json() when off.
     bool lanes = true;
+    // "fire_inline" (on by default): a host process's compute burst whose end would be the
+    // next thing to happen ends at once in its fiber, without its event and two fiber
+    // switches (sim::Kernel::fire_inline, host::HostCpu). The same events at the same
+    // times in the same order either way; `false` schedules each, kept to compare, and
+    // recorded by to_json() when off.
+    bool fire_inline = true;
 
     // The network topology (`fallback` when the spec gives none and it is not null) for
     // nodes × `ports` network ports (terminals.hpp); throws ConfigError("topology...")
