@@ -54,16 +54,16 @@ constexpr size_t kEventArity = 4;
 // std::push_heap's read of an entry just written field by field stalled on store
 // forwarding (a third of schedule_at's time).
 template <class T, class Compare>
-[[gnu::always_inline]] inline void push_event(std::vector<T>& heap, const T v, Compare later) {
+[[gnu::always_inline]] inline void push_event(std::vector<T>& heap, const T& v, Compare later) {
     size_t hole = heap.size();
-    heap.push_back(v);
+    heap.emplace_back();
     while (hole > 0) {
         const size_t parent = (hole - 1) / kEventArity;
         if (!later(heap[parent], v)) break;
         heap[hole] = heap[parent];
         hole = parent;
     }
-    heap[hole] = v;
+    heap[hole].set_from(v);  // written once, where it goes, field by field
 }
 
 template <class T, class Compare>
@@ -106,7 +106,7 @@ void Kernel::reset_queues(size_t count) {
     const bool first = q.empty() || later(q.front(), e);
     push_event(q, e, Later{});
     if (!first) return;
-    tops_[i] = e;
+    tops_[i].set_from(e);
     set_node_next(i, e.time);
     tree_earlier(i);
 }
