@@ -52,7 +52,8 @@ constexpr size_t kEventArity = 4;
 
 // A push comparing v where it is rather than reading it back from the heap's end:
 // std::push_heap's read of an entry just written field by field stalled on store
-// forwarding (a third of schedule_at's time).
+// forwarding (a third of schedule_at's time). v is never one of heap's own entries (the
+// push may move them).
 template <class T, class Compare>
 [[gnu::always_inline]] inline void push_event(std::vector<T>& heap, const T& v, Compare later) {
     size_t hole = heap.size();
