@@ -2,7 +2,8 @@
 // against an event per burst ("fire_inline": false), on every system over each of its
 // transports and ops: the same rows to the last digit, and the same counters of every
 // node (host CPU times, bus, NIC, network), for a ping-pong from one word to several
-// packets and for a host loaded while it communicates (cpu_load).
+// packets and for a host loaded while it communicates (cpu_load); and the same latency
+// breakdowns, made from every span of activity the parts record.
 #include "exp_test_support.hpp"
 
 #include "niclab/system/config_error.hpp"
@@ -20,15 +21,20 @@ system::SystemSpec spec_for(const system::SystemModel& m, bool at_once, const st
     return spec;
 }
 
-void expect_same(const std::string& experiment, const system::SystemModel& m, const nlohmann::json& options) {
+void expect_same(const std::string& experiment, const system::SystemModel& m, const nlohmann::json& options,
+                 bool breakdown = false) {
     Observe observe;
     observe.counters = true;
+    observe.breakdown = breakdown;  // from every span of activity the parts record
     const std::string transport = options.value("transport", "");
     const Result fast = run_experiment(experiment, spec_for(m, true, transport), options, observe);
     const Result slow = run_experiment(experiment, spec_for(m, false, transport), options, observe);
     ASSERT_GT(fast.rows(), 0u);
     EXPECT_EQ(fast.to_json().at("rows"), slow.to_json().at("rows"));
     EXPECT_EQ(fast.to_json().at("observations"), slow.to_json().at("observations"));
+    if (breakdown) {
+        EXPECT_FALSE(fast.to_json().at("observations").value("breakdown", nlohmann::json::array()).empty());
+    }
 }
 
 TEST(FireInline, EveryTransportAndOpOfEverySystemMeasuresTheSame) {
@@ -45,6 +51,13 @@ TEST(FireInline, ALoadedHostMeasuresTheSameOnEverySystem) {
     for (const system::SystemModel* m : system::system_models()) {
         SCOPED_TRACE(m->name());
         expect_same("cpu_load", *m, {{"sizes", {64, 4096}}});
+    }
+}
+
+TEST(FireInline, EverySystemsLatencyBreakdownIsTheSame) {
+    for (const system::SystemModel* m : system::system_models()) {
+        SCOPED_TRACE(m->name());
+        expect_same("pingpong", *m, {{"sizes", {8, 4096}}}, true);
     }
 }
 
