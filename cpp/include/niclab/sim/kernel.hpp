@@ -193,7 +193,6 @@ public:
     bool fire_inline(Time at, uint32_t node);
     // Off: fire_inline always says false (to compare: the same events at the same times).
     void set_fire_inline(bool on) { fire_inline_on_ = on; }
-    bool fires_inline() const { return fire_inline_on_; }
     // Events fired by fire_inline (counted in events_fired() too).
     uint64_t inline_events_fired() const { return inline_fired_; }
     // Whether an event of `node` at `at` with `key` would have fired by now: it is earlier,
