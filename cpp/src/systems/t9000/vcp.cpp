@@ -120,14 +120,19 @@ void Vcp::send_next(VirtualLink& vl) {
 void Vcp::note_in_flight() { stats_.max_vls_in_flight = std::max(stats_.max_vls_in_flight, vls_in_flight_); }
 
 void Vcp::queue(const Packet& p, uint32_t link, Time at) {
-    // Events carry small captures: the packet waits in `leaving_` under its number.
-    const uint64_t id = next_leaving_++;
-    leaving_.emplace(id, std::make_pair(link, p));
-    kernel_.schedule_at(std::max(at, kernel_.now()), [this, id] {
-        auto it = leaving_.find(id);
-        const uint32_t l = it->second.first;
-        tx_[l].push_back(it->second.second);
-        leaving_.erase(it);
+    uint32_t i;
+    if (leaving_free_.empty()) {
+        i = uint32_t(leaving_.size());
+        leaving_.push_back({link, p});
+    } else {
+        i = leaving_free_.back();
+        leaving_free_.pop_back();
+        leaving_[i] = {link, p};
+    }
+    kernel_.schedule_at(std::max(at, kernel_.now()), [this, i] {
+        const uint32_t l = leaving_[i].link;
+        tx_[l].push_back(leaving_[i].packet);
+        leaving_free_.push_back(i);
         pump(l);
     });
 }

@@ -45,7 +45,6 @@
 #include "niclab/net/network.hpp"
 #include "niclab/sim/error.hpp"
 #include "niclab/sim/kernel.hpp"
-#include "niclab/sim/recycling_map.hpp"
 #include "niclab/sim/ring_queue.hpp"
 #include "niclab/system/terminals.hpp"
 #include "niclab/systems/t9000/memory_system.hpp"
@@ -187,10 +186,15 @@ private:
     VcpParams params_;
     std::map<std::pair<uint32_t, uint32_t>, VirtualLink> links_;
     std::vector<std::unique_ptr<Port>> ports_;  // per link
-    // Packets scheduled to leave, each with its link, in a map that reuses its nodes: a
-    // packet on its way out allocates nothing once the map has held its most at once.
-    sim::RecyclingMap<uint64_t, std::pair<uint32_t, Packet>> leaving_;
-    uint64_t next_leaving_ = 0;
+    // Packets scheduled to leave, each with its link, in slots the event names by index
+    // (events carry small captures). Freed slots are reused, so a packet on its way out
+    // allocates nothing once the VCP has held its most at once, and costs no lookup.
+    struct Leaving {
+        uint32_t link;
+        Packet packet;
+    };
+    std::vector<Leaving> leaving_;
+    std::vector<uint32_t> leaving_free_;
     std::vector<sim::RingQueue<Packet>> tx_;  // per link: ready, waiting for the cable
     std::vector<Time> free_at_;           // per engine: link x side
     uint32_t vls_in_flight_ = 0;
