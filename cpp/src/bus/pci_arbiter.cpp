@@ -37,7 +37,7 @@ void PciBus::schedule_arbitration() {
 
 Time PciBus::duration_of(const Request& r) const {
     if (r.kind != Kind::pio_write) return r.duration;
-    return params_.write_occupancy(entry(issued_).bytes);
+    return write_time(entry(issued_).bytes);
 }
 
 void PciBus::arbitrate() {

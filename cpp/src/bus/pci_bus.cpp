@@ -18,6 +18,11 @@ std::string hex(uint64_t v) {
 PciBus::PciBus(sim::Kernel& kernel, host::HostCpu& cpu, host::HostMemory& memory, PciParams params)
     : kernel_(kernel), cpu_(cpu), memory_(memory), params_(params) {
     params_.validate();
+    for (uint32_t b = 0; b <= kTabledBytes; ++b) {
+        write_time_[b] = params_.write_occupancy(b);
+        burst_time_[b] = params_.dma_burst_occupancy(b);
+        read_stall_[b] = params_.read_stall(b);
+    }
     entries_.resize(params_.store_buffer_entries);
     pending_.reserve(8);
 }

@@ -56,14 +56,14 @@ void PciBus::request_burst(uint32_t i, Time earliest) {
         }
         dma_stream_end_ = at + n;
     }
-    request(Kind::dma_burst, i, earliest, params_.dma_burst_occupancy(n));
+    request(Kind::dma_burst, i, earliest, burst_time(n));
 }
 
 void PciBus::grant_burst(uint32_t i, Time start) {
     const DmaOp& op = dma_[i];
     const auto n = static_cast<uint32_t>(std::min<uint64_t>(params_.dma_burst_bytes, op.length - op.moved));
     ++counters_.dma_bursts;
-    const Time end = start + params_.dma_burst_occupancy(n);
+    const Time end = start + burst_time(n);
     if (sim::ActivityLog* log = kernel_.activity())
         log->record(op.write ? sim::Activity::BusDmaWrite : sim::Activity::BusDmaRead, cpu_.node(), start, end);
     if (op.write) {

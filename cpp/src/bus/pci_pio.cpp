@@ -87,7 +87,7 @@ void PciBus::grant_write(Time start) {
     Entry& e = entry(issued_);
     e.closed = true;
     e.issued = true;
-    e.done = start + params_.write_occupancy(e.bytes);
+    e.done = start + write_time(e.bytes);
     // For a breakdown the write is on the PIO path from its store on: through the host
     // bridge, held for merging, then on the bus.
     if (sim::ActivityLog* log = kernel_.activity())
@@ -132,7 +132,7 @@ void PciBus::stall_until_entries_below(host::ProcessContext& ctx, uint32_t limit
         if (issued_ > 0) {
             t = entry(0).done;
         } else {
-            t = predict_grant(Kind::pio_write, 0) + params_.write_occupancy(entry(0).bytes);
+            t = predict_grant(Kind::pio_write, 0) + write_time(entry(0).bytes);
         }
         const Time d = std::max(t - ctx.now(), Time::ns(1));
         ctx.compute(d);
@@ -165,7 +165,7 @@ void PciBus::load(host::ProcessContext& ctx, uint64_t addr, std::span<uint8_t> o
         s.out = out;
     }
     const auto n = static_cast<uint32_t>(out.size());
-    const Time occupancy = params_.read_stall(n) - params_.host_path_latency * 2;
+    const Time occupancy = read_stall(n) - params_.host_path_latency * 2;
     request(Kind::pio_read, slot, ctx.now() + params_.host_path_latency, occupancy);
     while (!reads_[slot].granted) {
         const Time t = predict_grant(Kind::pio_read, slot);

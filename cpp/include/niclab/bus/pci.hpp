@@ -43,6 +43,7 @@
 // earlier posted writes ahead of it) and fetches afresh. Transmit and receive DMA at once
 // (an exchange, 002 §6.1.2 L226) thus pay host memory latency on every read burst that
 // follows a write burst, on top of sharing the bus.
+#include <array>
 #include <cstdint>
 #include <exception>
 #include <span>
@@ -298,10 +299,20 @@ private:
     void burst_done(uint32_t op, uint32_t bytes);
     void end_read_prefetch(Time write_end);
 
+    // A transaction's bus time by its bytes, from params_'s formulas worked out once for
+    // every size up to a 64-byte block: each is a rounded double division, and a DMA
+    // stream asks for one at every burst.
+    static constexpr uint32_t kTabledBytes = 64;
+    using ByBytes = std::array<Time, kTabledBytes + 1>;
+    Time write_time(uint32_t b) const { return b <= kTabledBytes ? write_time_[b] : params_.write_occupancy(b); }
+    Time burst_time(uint32_t b) const { return b <= kTabledBytes ? burst_time_[b] : params_.dma_burst_occupancy(b); }
+    Time read_stall(uint32_t b) const { return b <= kTabledBytes ? read_stall_[b] : params_.read_stall(b); }
+
     sim::Kernel& kernel_;
     host::HostCpu& cpu_;
     host::HostMemory& memory_;
     PciParams params_;
+    ByBytes write_time_{}, burst_time_{}, read_stall_{};
     PciCounters counters_;
     std::vector<Window> windows_;
 
