@@ -7,9 +7,9 @@
 
 namespace niclab::bus {
 
-void PciBus::request(Kind kind, uint32_t id, Time earliest, Time duration) {
+void PciBus::request(Kind kind, uint32_t id, Time earliest, Time duration, bool last_act) {
     pending_.push_back({kind, id, earliest, duration, request_seq_++});
-    schedule_arbitration();
+    schedule_arbitration(last_act);
 }
 
 PciBus::Request* PciBus::find_request(Kind kind, uint32_t id) {
@@ -18,7 +18,7 @@ PciBus::Request* PciBus::find_request(Kind kind, uint32_t id) {
     return nullptr;
 }
 
-void PciBus::schedule_arbitration() {
+void PciBus::schedule_arbitration(bool last_act) {
     if (pending_.empty()) return;
     Time t = Time::max();
     for (const Request& r : pending_) t = std::min(t, r.earliest);
@@ -26,7 +26,9 @@ void PciBus::schedule_arbitration() {
     if (arbitration_scheduled_) {
         if (arbitration_at_ <= t) return;  // the earlier pass reschedules as needed
         kernel_.cancel(arbitration_event_);
+        arbitration_scheduled_ = false;
     }
+    if (last_act && kernel_.fire_inline(t, kernel_.context())) return arbitrate();
     arbitration_scheduled_ = true;
     arbitration_at_ = t;
     arbitration_event_ = kernel_.schedule_at(t, [this] {
@@ -40,9 +42,10 @@ Time PciBus::duration_of(const Request& r) const {
     return write_time(entry(issued_).bytes);
 }
 
+// Always the last act of an event's callback: its own, or burst_done's (schedule_arbitration).
 void PciBus::arbitrate() {
     const Time now = kernel_.now();
-    if (free_at_ > now) return schedule_arbitration();
+    if (free_at_ > now) return schedule_arbitration(true);
     auto best = pending_.end();
     for (auto it = pending_.begin(); it != pending_.end(); ++it) {
         if (it->earliest > now) continue;
@@ -50,7 +53,7 @@ void PciBus::arbitrate() {
             (it->earliest == best->earliest && it->seq < best->seq))
             best = it;
     }
-    if (best == pending_.end()) return schedule_arbitration();
+    if (best == pending_.end()) return schedule_arbitration(true);
     const Request r = *best;
     pending_.erase(best);
 
@@ -76,7 +79,7 @@ void PciBus::arbitrate() {
     }
     case Kind::dma_burst: grant_burst(r.id, now); break;
     }
-    schedule_arbitration();
+    schedule_arbitration(true);
 }
 
 Time PciBus::predict_grant(Kind kind, uint32_t id) const {

@@ -38,7 +38,7 @@ void PciBus::dma_write(uint64_t addr, std::span<const uint8_t> data, Done done) 
     request_burst(i, kernel_.now());
 }
 
-void PciBus::request_burst(uint32_t i, Time earliest) {
+void PciBus::request_burst(uint32_t i, Time earliest, bool last_act) {
     DmaOp& op = dma_[i];
     if (op.moved == op.length) {  // empty transfer: complete at once, still from an event
         kernel_.schedule_at(earliest, [this, i] { burst_done(i, 0); });
@@ -56,7 +56,7 @@ void PciBus::request_burst(uint32_t i, Time earliest) {
         }
         dma_stream_end_ = at + n;
     }
-    request(Kind::dma_burst, i, earliest, burst_time(n));
+    request(Kind::dma_burst, i, earliest, burst_time(n), last_act);
 }
 
 void PciBus::grant_burst(uint32_t i, Time start) {
@@ -104,7 +104,7 @@ void PciBus::burst_done(uint32_t i, uint32_t n) {
         }
         op.moved += n;
     }
-    if (op.moved < op.length) return request_burst(i, kernel_.now());
+    if (op.moved < op.length) return request_burst(i, kernel_.now(), true);  // the last act of its event
     Done done = std::move(op.done);
     op.in_use = false;
     if (done) done();

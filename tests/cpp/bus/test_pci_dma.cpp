@@ -110,6 +110,67 @@ TEST(PciDma, APioReadDuringDmaWaitsForTheBus) {
     EXPECT_LE(took, Time::ps(1'030'000) + f.bus.params().dma_burst_occupancy(32));
 }
 
+// A DMA burst's event ends by asking for the next burst: on an idle bus that arbitration
+// is the next event, so it happens at once (sim::Kernel::fire_inline). With PIO reads and
+// stores and a second transfer contending, every time, counter and byte is the same as
+// with each arbitration an event.
+struct BusyBus {
+    std::vector<Time> done, reads;
+    std::vector<uint8_t> in;
+    PciCounters counters;
+    uint64_t events = 0, inline_events = 0;
+};
+
+BusyBus run_busy_bus(bool fire_inline) {
+    PciFixture f;
+    f.kernel.set_fire_inline(fire_inline);
+    BusyBus out;
+    const auto data = pattern(4096, 3);
+    f.memory.write(0x20000, data);
+    out.in.resize(4096);
+    auto note_done = [&] { out.done.push_back(f.kernel.now()); };
+    f.bus.dma_write(0x10000, data, note_done);
+    f.kernel.schedule_at(Time::us(7), [&] { f.bus.dma_read(0x20000, out.in, note_done); });
+    f.spawn("pio", [&](host::ProcessContext& ctx) {
+        std::array<uint8_t, 8> w{};
+        for (int i = 0; i < 12; ++i) {
+            f.bus.load(ctx, kBase + 8 * i, w);
+            f.bus.store(ctx, kBase + 0x100 + 8 * i, w);
+            ctx.compute(Time::ns(700 + 90 * i));
+        }
+    });
+    f.run();
+    out.reads = f.target.reads;
+    for (const auto& w : f.target.writes) out.done.push_back(w.at);
+    out.counters = f.bus.counters();
+    out.events = f.kernel.events_fired();
+    out.inline_events = f.kernel.inline_events_fired();
+    return out;
+}
+
+TEST(PciDma, ABurstsArbitrationHappensAtOnceWhenNothingComesFirstWithTheSameTimes) {
+    const BusyBus on = run_busy_bus(true), off = run_busy_bus(false);
+    ASSERT_EQ(on.done.size(), 2u + 12u);
+    EXPECT_EQ(on.done, off.done);
+    EXPECT_EQ(on.reads, off.reads);
+    EXPECT_EQ(on.in, off.in);
+    EXPECT_EQ(on.counters.transactions, off.counters.transactions);
+    EXPECT_EQ(on.counters.busy, off.counters.busy);
+    EXPECT_EQ(on.counters.arbitration_wait, off.counters.arbitration_wait);
+    EXPECT_EQ(on.counters.dma_read_fetches, off.counters.dma_read_fetches);
+    EXPECT_EQ(on.counters.ordering_wait, off.counters.ordering_wait);
+    EXPECT_EQ(on.events, off.events);
+    EXPECT_GT(on.counters.arbitration_wait, Time{});  // they did contend
+    EXPECT_GT(on.inline_events, 0u);
+    EXPECT_EQ(off.inline_events, 0u);
+
+    // Alone on the bus, every burst after the first is granted at once.
+    PciFixture f;
+    f.bus.dma_write(0x10000, pattern(4096, 1), [] {});
+    f.run();
+    EXPECT_EQ(f.kernel.inline_events_fired(), 4096 / 32 - 1);
+}
+
 TEST(PciDma, InterruptsArriveAfterTheLatency) {
     PciFixture f;
     Time raised_at, handled_at;

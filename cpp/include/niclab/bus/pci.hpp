@@ -276,10 +276,12 @@ private:
     Entry& entry(uint32_t i) { return entries_[(head_ + i) % entries_.size()]; }
     const Entry& entry(uint32_t i) const { return entries_[(head_ + i) % entries_.size()]; }
 
-    // Arbiter.
-    void request(Kind kind, uint32_t id, Time earliest, Time duration);
+    // Arbiter. `last_act`: the caller is the last thing its event's callback does, so an
+    // arbitration that would be the kernel's next event may happen on the spot
+    // (sim::Kernel::fire_inline): a DMA stream's next burst on an idle bus.
+    void request(Kind kind, uint32_t id, Time earliest, Time duration, bool last_act = false);
     Request* find_request(Kind kind, uint32_t id);
-    void schedule_arbitration();
+    void schedule_arbitration(bool last_act = false);
     void arbitrate();
     Time duration_of(const Request& r) const;
     Time predict_grant(Kind kind, uint32_t id) const;
@@ -294,7 +296,7 @@ private:
 
     // DMA.
     uint32_t alloc_dma(bool write, uint64_t addr, uint64_t length, Done done);
-    void request_burst(uint32_t op, Time earliest);
+    void request_burst(uint32_t op, Time earliest, bool last_act = false);
     void grant_burst(uint32_t op, Time start);
     void burst_done(uint32_t op, uint32_t bytes);
     void end_read_prefetch(Time write_end);

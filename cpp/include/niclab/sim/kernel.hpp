@@ -185,7 +185,7 @@ public:
     bool in_core_run() const { return by_core_; }
     // The event of `node` at `at` that the firing event's callback would schedule now and
     // then wait for, doing nothing more until it fires (a host process's compute burst,
-    // host::HostCpu): when nothing can come before it - it would be the next event, no
+    // host::HostCpu; the arbitration a DMA burst's event asks for last, bus::PciBus): when nothing can come before it - it would be the next event, no
     // core is awake, no lane is firing, the run goes that far and is not stopping - it
     // fires here instead, with the time, key and counts its event would have had, and the
     // caller goes on as its callback would. False: something may come first, and the

@@ -63,7 +63,8 @@ struct SystemSpec {
     bool lanes = true;
     // "fire_inline" (on by default): a host process's compute burst whose end would be the
     // next thing to happen ends at once in its fiber, without its event and two fiber
-    // switches (sim::Kernel::fire_inline, host::HostCpu). The same events at the same
+    // switches (sim::Kernel::fire_inline, host::HostCpu), and a PCI DMA burst's
+    // arbitration for the next one happens at once likewise (bus::PciBus). The same events at the same
     // times in the same order either way; `false` schedules each, kept to compare, and
     // recorded by to_json() when off.
     bool fire_inline = true;
