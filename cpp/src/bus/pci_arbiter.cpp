@@ -56,7 +56,11 @@ void PciBus::arbitrate() {
     if (best == pending_.end()) return schedule_arbitration(true);
     const Request r = *best;
     pending_.erase(best);
+    grant(r, now);
+    schedule_arbitration(true);
+}
 
+void PciBus::grant(const Request& r, Time now) {
     const Time d = duration_of(r);
     free_at_ = now + d;
     ++counters_.transactions;
@@ -79,7 +83,6 @@ void PciBus::arbitrate() {
     }
     case Kind::dma_burst: grant_burst(r.id, now); break;
     }
-    schedule_arbitration(true);
 }
 
 Time PciBus::predict_grant(Kind kind, uint32_t id) const {

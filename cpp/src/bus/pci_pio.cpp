@@ -166,10 +166,13 @@ void PciBus::load(host::ProcessContext& ctx, uint64_t addr, std::span<uint8_t> o
     }
     const auto n = static_cast<uint32_t>(out.size());
     const Time occupancy = read_stall(n) - params_.host_path_latency * 2;
-    request(Kind::pio_read, slot, ctx.now() + params_.host_path_latency, occupancy);
-    while (!reads_[slot].granted) {
-        const Time t = predict_grant(Kind::pio_read, slot);
-        ctx.compute(std::max(t - ctx.now(), Time::ns(1)));
+    const Time earliest = ctx.now() + params_.host_path_latency;
+    if (!read_at_once(ctx, slot, earliest, occupancy)) {
+        request(Kind::pio_read, slot, earliest, occupancy);
+        while (!reads_[slot].granted) {
+            const Time t = predict_grant(Kind::pio_read, slot);
+            ctx.compute(std::max(t - ctx.now(), Time::ns(1)));
+        }
     }
     const Time end = reads_[slot].start + occupancy + params_.host_path_latency;
     if (end > ctx.now()) ctx.compute(end - ctx.now());
@@ -179,6 +182,23 @@ void PciBus::load(host::ProcessContext& ctx, uint64_t addr, std::span<uint8_t> o
     std::exception_ptr error = reads_[slot].error;
     reads_[slot] = ReadSlot{};
     if (error) std::rethrow_exception(error);
+}
+
+// A poll of a status register on an idle bus: its request would schedule the arbitration
+// event at `earliest`, then the CPU would stall until then, the stall's end the very next
+// event after it. When that stall ends at once (nothing comes before it), the arbitration
+// is done right after it, in place, and counted as the event it stands for: the read
+// changes nothing (PciTarget::read_changes_nothing), and the stall's end only the CPU's
+// accounting, so neither can tell which came first. False: nothing done; load goes on.
+bool PciBus::read_at_once(host::ProcessContext& ctx, uint32_t slot, Time earliest, Time occupancy) {
+    const ReadSlot& s = reads_[slot];
+    if (!pending_.empty() || arbitration_scheduled_ || free_at_ > earliest ||
+        !s.window->target->read_changes_nothing(s.offset, s.out.size()))
+        return false;
+    if (!ctx.compute_at_once(earliest - ctx.now())) return false;
+    kernel_.fired_in_place();
+    grant(Request{Kind::pio_read, slot, earliest, occupancy, request_seq_++}, earliest);
+    return true;
 }
 
 }  // namespace niclab::bus

@@ -28,6 +28,11 @@ const HostConfig& ProcessContext::config() const { return p_.cpu_.config(); }
 
 void ProcessContext::compute(Time d) { p_.burst(CpuMode::user, d); }
 
+bool ProcessContext::compute_at_once(Time d) {
+    p_.cpu_.check_running(p_);
+    return p_.burst_at_once(CpuMode::user, d);
+}
+
 void ProcessContext::syscall(Time kernel_work) {
     p_.burst(CpuMode::system, p_.cpu_.config().null_trap + kernel_work);
 }
@@ -109,12 +114,16 @@ void Process::burst(CpuMode mode, Time d) {
         throw std::invalid_argument("process '" + name_ + "': negative cost of " +
                                     std::to_string(d.ps()) + " ps");
     if (d == Time{}) return;
+    if (burst_at_once(mode, d)) return;
+    request_ = Request::burst;
+    switch_to_scheduler();
+}
+
+bool Process::burst_at_once(CpuMode mode, Time d) {
     // Whatever a kernel thread does is kernel work.
     burst_mode_ = priority_ == Priority::kernel ? CpuMode::system : mode;
     burst_left_ = d;
-    if (cpu_.burst_at_once(*this)) return;
-    request_ = Request::burst;
-    switch_to_scheduler();
+    return d > Time{} && cpu_.burst_at_once(*this);
 }
 
 void Process::block() {

@@ -27,9 +27,11 @@ struct RecordingTarget : PciTarget {
         for (auto& b : out) b = uint8_t(offset);
         reads.push_back(at);
     }
+    bool read_changes_nothing(uint64_t, std::size_t) const override { return reads_change_nothing; }
     std::vector<Write> writes;
     std::vector<Time> reads;
     bool fail_reads = false;
+    bool reads_change_nothing = false;  // as a status register's
 };
 
 struct PciFixture {

@@ -121,9 +121,10 @@ struct BusyBus {
     uint64_t events = 0, inline_events = 0;
 };
 
-BusyBus run_busy_bus(bool fire_inline) {
+BusyBus run_busy_bus(bool fire_inline, bool status_reads = false) {
     PciFixture f;
     f.kernel.set_fire_inline(fire_inline);
+    f.target.reads_change_nothing = status_reads;
     BusyBus out;
     const auto data = pattern(4096, 3);
     f.memory.write(0x20000, data);
@@ -163,6 +164,36 @@ TEST(PciDma, ABurstsArbitrationHappensAtOnceWhenNothingComesFirstWithTheSameTime
     EXPECT_GT(on.counters.arbitration_wait, Time{});  // they did contend
     EXPECT_GT(on.inline_events, 0u);
     EXPECT_EQ(off.inline_events, 0u);
+
+    // Reads that change nothing (status polls) are granted in place when the CPU's stall up
+    // to them ends at once: the same times and counts, fewer events in the heap.
+    const BusyBus polls = run_busy_bus(true, true), polls_off = run_busy_bus(false, true);
+    EXPECT_EQ(polls.done, on.done);
+    EXPECT_EQ(polls.reads, on.reads);
+    EXPECT_EQ(polls.in, on.in);
+    EXPECT_EQ(polls.counters.busy, on.counters.busy);
+    EXPECT_EQ(polls.counters.arbitration_wait, on.counters.arbitration_wait);
+    EXPECT_EQ(polls.counters.ordering_wait, on.counters.ordering_wait);
+    EXPECT_EQ(polls.events, on.events);
+    EXPECT_EQ(polls_off.inline_events, 0u);
+
+    // A poller alone on an idle bus: each status read is granted in place.
+    auto poll = [](bool status_reads, std::vector<Time>& reads) {
+        PciFixture f;
+        f.target.reads_change_nothing = status_reads;
+        f.spawn("poller", [&](host::ProcessContext& ctx) {
+            std::array<uint8_t, 4> w{};
+            for (int i = 0; i < 10; ++i) f.bus.load(ctx, kBase, w);
+        });
+        f.run();
+        reads = f.target.reads;
+        return std::pair{f.kernel.events_fired(), f.kernel.inline_events_fired()};
+    };
+    std::vector<Time> plain_reads, status_reads;
+    const auto plain = poll(false, plain_reads), status = poll(true, status_reads);
+    EXPECT_EQ(status_reads, plain_reads);
+    EXPECT_EQ(status.first, plain.first);
+    EXPECT_EQ(status.second, plain.second + 2 * 10);  // the stall to each grant and the grant
 
     // Alone on the bus, every burst after the first is granted at once.
     PciFixture f;

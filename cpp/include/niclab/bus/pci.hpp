@@ -156,6 +156,11 @@ public:
     // A read transaction: fill `out` (4, 8 or 64 bytes). Called in the reading process's
     // fiber: an exception thrown here fails that process (its body sees it).
     virtual void pci_read(uint64_t offset, std::span<uint8_t> out, Time at) = 0;
+    // True when a read of `bytes` at `offset` changes nothing but the target's own
+    // counters (a status register): the bus may then do it just after the reading CPU's
+    // stall up to it ends rather than just before, the two being at the same picosecond
+    // with nothing between them (PciBus::load).
+    virtual bool read_changes_nothing(uint64_t /*offset*/, std::size_t /*bytes*/) const { return false; }
 };
 
 struct PciCounters {
@@ -283,6 +288,7 @@ private:
     Request* find_request(Kind kind, uint32_t id);
     void schedule_arbitration(bool last_act = false);
     void arbitrate();
+    void grant(const Request& r, Time now);  // r, taken out of pending_, goes on the bus now
     Time duration_of(const Request& r) const;
     Time predict_grant(Kind kind, uint32_t id) const;
 
@@ -293,6 +299,7 @@ private:
     void complete_write();
     void retire_due_writes();
     void stall_until_entries_below(host::ProcessContext& ctx, uint32_t limit, Time& stalled);
+    bool read_at_once(host::ProcessContext& ctx, uint32_t slot, Time earliest, Time occupancy);
 
     // DMA.
     uint32_t alloc_dma(bool write, uint64_t addr, uint64_t length, Done done);

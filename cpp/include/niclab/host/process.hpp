@@ -56,6 +56,10 @@ public:
     // Use the CPU for `d` (user mode; system mode in a kernel thread). Interrupts
     // that arrive meanwhile push the end back by their duration.
     void compute(Time d);
+    // compute(d) only if that burst's end would be the next thing to happen, so that it
+    // ends at once (HostCpu::burst_at_once); false, having done nothing, otherwise. For a
+    // model that does an event's work in place of the event right before it (bus::PciBus).
+    bool compute_at_once(Time d);
     // A trap into the OS: the NULL-trap cost plus `kernel_work` done there (system mode).
     void syscall(Time kernel_work = Time{});
     // A memcpy of `bytes` at the host copy bandwidth. Costs time only: move the real
@@ -136,6 +140,7 @@ private:
     // Fiber side.
     void run_body();
     void burst(CpuMode mode, Time d);
+    bool burst_at_once(CpuMode mode, Time d);
     void block();
     void switch_to_scheduler();
     Time in_progress(CpuMode mode) const;

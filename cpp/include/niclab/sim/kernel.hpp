@@ -191,6 +191,16 @@ public:
     // caller goes on as its callback would. False: something may come first, and the
     // caller schedules it. Only inside an event.
     bool fire_inline(Time at, uint32_t node);
+    // An event its scheduler did not schedule, having done its work itself where it would
+    // have fired: right next to an event fire_inline has just fired, at its time, with
+    // nothing between the two and neither able to tell which came first (bus::PciBus: a
+    // status poll's arbitration, next to the end of the CPU's stall up to it). Counted as
+    // scheduled and fired, as fire_inline counts.
+    void fired_in_place() {
+        ++seq_;
+        ++events_fired_;
+        ++inline_fired_;
+    }
     // Off: fire_inline always says false (to compare: the same events at the same times).
     void set_fire_inline(bool on) { fire_inline_on_ = on; }
     // Events fired by fire_inline (counted in events_fired() too).

@@ -111,6 +111,11 @@ void Niu::pci_read(uint64_t offset, std::span<uint8_t> out, Time /*at*/) {
     }
 }
 
+bool Niu::read_changes_nothing(uint64_t offset, std::size_t bytes) const {
+    const auto status = uint64_t(Reg::status);
+    return bytes > 0 && offset / params_.page_bytes == status && (offset + bytes - 1) / params_.page_bytes == status;
+}
+
 void Niu::write_control(uint32_t idx, uint32_t v) {
     if (idx >= control_.size())
         throw DriverError("write to unknown control register " + std::to_string(idx));

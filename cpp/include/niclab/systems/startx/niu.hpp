@@ -211,6 +211,8 @@ public:
     // bus::PciTarget
     void pci_write(uint64_t offset, std::span<const uint8_t> data, Time at) override;
     void pci_read(uint64_t offset, std::span<uint8_t> out, Time at) override;
+    // The status page: a poll changes nothing but the status-read count.
+    bool read_changes_nothing(uint64_t offset, std::size_t bytes) const override;
     // PortListener
     void injection_ready(Priority vnet) override;
     bool offer(const WireMessage& m) override;
