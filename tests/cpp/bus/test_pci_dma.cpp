@@ -149,18 +149,23 @@ BusyBus run_busy_bus(bool fire_inline, bool status_reads = false) {
     return out;
 }
 
+// Everything a run of run_busy_bus shows of the bus but how its events were fired.
+void expect_same_bus(const BusyBus& a, const BusyBus& b) {
+    EXPECT_EQ(a.done, b.done);
+    EXPECT_EQ(a.reads, b.reads);
+    EXPECT_EQ(a.in, b.in);
+    EXPECT_EQ(a.counters.transactions, b.counters.transactions);
+    EXPECT_EQ(a.counters.busy, b.counters.busy);
+    EXPECT_EQ(a.counters.arbitration_wait, b.counters.arbitration_wait);
+    EXPECT_EQ(a.counters.dma_read_fetches, b.counters.dma_read_fetches);
+    EXPECT_EQ(a.counters.ordering_wait, b.counters.ordering_wait);
+    EXPECT_EQ(a.events, b.events);
+}
+
 TEST(PciDma, ABurstsArbitrationHappensAtOnceWhenNothingComesFirstWithTheSameTimes) {
     const BusyBus on = run_busy_bus(true), off = run_busy_bus(false);
     ASSERT_EQ(on.done.size(), 2u + 12u);
-    EXPECT_EQ(on.done, off.done);
-    EXPECT_EQ(on.reads, off.reads);
-    EXPECT_EQ(on.in, off.in);
-    EXPECT_EQ(on.counters.transactions, off.counters.transactions);
-    EXPECT_EQ(on.counters.busy, off.counters.busy);
-    EXPECT_EQ(on.counters.arbitration_wait, off.counters.arbitration_wait);
-    EXPECT_EQ(on.counters.dma_read_fetches, off.counters.dma_read_fetches);
-    EXPECT_EQ(on.counters.ordering_wait, off.counters.ordering_wait);
-    EXPECT_EQ(on.events, off.events);
+    expect_same_bus(on, off);
     EXPECT_GT(on.counters.arbitration_wait, Time{});  // they did contend
     EXPECT_GT(on.inline_events, 0u);
     EXPECT_EQ(off.inline_events, 0u);
@@ -168,13 +173,8 @@ TEST(PciDma, ABurstsArbitrationHappensAtOnceWhenNothingComesFirstWithTheSameTime
     // Reads that change nothing (status polls) are granted in place when the CPU's stall up
     // to them ends at once: the same times and counts, fewer events in the heap.
     const BusyBus polls = run_busy_bus(true, true), polls_off = run_busy_bus(false, true);
-    EXPECT_EQ(polls.done, on.done);
-    EXPECT_EQ(polls.reads, on.reads);
-    EXPECT_EQ(polls.in, on.in);
-    EXPECT_EQ(polls.counters.busy, on.counters.busy);
-    EXPECT_EQ(polls.counters.arbitration_wait, on.counters.arbitration_wait);
-    EXPECT_EQ(polls.counters.ordering_wait, on.counters.ordering_wait);
-    EXPECT_EQ(polls.events, on.events);
+    expect_same_bus(polls, on);
+    expect_same_bus(polls_off, off);
     EXPECT_EQ(polls_off.inline_events, 0u);
 
     // A poller alone on an idle bus: each status read is granted in place.
