@@ -184,16 +184,17 @@ void PciBus::load(host::ProcessContext& ctx, uint64_t addr, std::span<uint8_t> o
     if (error) std::rethrow_exception(error);
 }
 
-// A poll of a status register on an idle bus: its request would schedule the arbitration
-// event at `earliest`, then the CPU would stall until then, the stall's end the very next
-// event after it. When that stall ends at once (nothing comes before it), the arbitration
-// is done right after it, in place, and counted as the event it stands for: the read
-// changes nothing (PciTarget::read_changes_nothing), and the stall's end only the CPU's
-// accounting, so neither can tell which came first. False: nothing done; load goes on.
+// A read on an idle bus: its request would schedule the arbitration event at `earliest`,
+// then the CPU would stall until then, the stall's end the very next event after it. When
+// that stall ends at once (nothing comes before it), the arbitration is done right after
+// it, in place, and counted as the event it stands for: the read does not touch the CPU's
+// accounting (PciTarget::read_may_follow_stall), and the stall's end changes only that,
+// so neither can tell which came first; whatever the read schedules gets the sequence
+// numbers it would have had. False: nothing done; load goes on.
 bool PciBus::read_at_once(host::ProcessContext& ctx, uint32_t slot, Time earliest, Time occupancy) {
     const ReadSlot& s = reads_[slot];
     if (!pending_.empty() || arbitration_scheduled_ || free_at_ > earliest ||
-        !s.window->target->read_changes_nothing(s.offset, s.out.size()))
+        !s.window->target->read_may_follow_stall(s.offset, s.out.size()))
         return false;
     if (!ctx.compute_at_once(earliest - ctx.now())) return false;
     kernel_.fired_in_place();

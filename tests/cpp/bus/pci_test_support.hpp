@@ -1,5 +1,6 @@
 #pragma once
 // A host (kernel, CPU, memory), a PCI bus and a recording target mapped at kBase.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,16 +27,18 @@ struct RecordingTarget : PciTarget {
         if (fail_reads) throw BusError("target refused the read");
         for (auto& b : out) b = uint8_t(offset);
         reads.push_back(at);
+        if (on_read) on_read();
     }
-    bool read_changes_nothing(uint64_t, std::size_t) const override { return reads_change_nothing; }
+    bool read_may_follow_stall(uint64_t, std::size_t) const override { return reads_may_follow_stall; }
     std::vector<Write> writes;
     std::vector<Time> reads;
     bool fail_reads = false;
-    bool reads_change_nothing = false;  // as a status register's
+    std::function<void()> on_read;  // what else a read does (pops a queue, wakes a process)
+    bool reads_may_follow_stall = false;  // as a status register's or a receive queue's
 };
 
 struct PciFixture {
-    explicit PciFixture(PciParams p = {}) : cpu(kernel), bus(kernel, cpu, memory, p) {
+    explicit PciFixture(PciParams p = {}, host::HostConfig host = {}) : cpu(kernel, host), bus(kernel, cpu, memory, p) {
         bus.map(kBase, kWindow, target);
     }
     host::Process& spawn(std::string name, host::Process::Body body) {

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <tuple>
 #include <vector>
 
+#include "niclab/host/condition.hpp"
 #include "pci_test_support.hpp"
 
 namespace niclab::bus::test {
@@ -124,7 +126,7 @@ struct BusyBus {
 BusyBus run_busy_bus(bool fire_inline, bool status_reads = false) {
     PciFixture f;
     f.kernel.set_fire_inline(fire_inline);
-    f.target.reads_change_nothing = status_reads;
+    f.target.reads_may_follow_stall = status_reads;
     BusyBus out;
     const auto data = pattern(4096, 3);
     f.memory.write(0x20000, data);
@@ -170,8 +172,8 @@ TEST(PciDma, ABurstsArbitrationHappensAtOnceWhenNothingComesFirstWithTheSameTime
     EXPECT_GT(on.inline_events, 0u);
     EXPECT_EQ(off.inline_events, 0u);
 
-    // Reads that change nothing (status polls) are granted in place when the CPU's stall up
-    // to them ends at once: the same times and counts, fewer events in the heap.
+    // Reads that may follow the CPU's stall (a status poll's) are granted in place when that
+    // stall ends at once: the same times and counts, fewer events in the heap.
     const BusyBus polls = run_busy_bus(true, true), polls_off = run_busy_bus(false, true);
     expect_same_bus(polls, on);
     expect_same_bus(polls_off, off);
@@ -180,7 +182,7 @@ TEST(PciDma, ABurstsArbitrationHappensAtOnceWhenNothingComesFirstWithTheSameTime
     // A poller alone on an idle bus: each status read is granted in place.
     auto poll = [](bool status_reads, std::vector<Time>& reads) {
         PciFixture f;
-        f.target.reads_change_nothing = status_reads;
+        f.target.reads_may_follow_stall = status_reads;
         f.spawn("poller", [&](host::ProcessContext& ctx) {
             std::array<uint8_t, 4> w{};
             for (int i = 0; i < 10; ++i) f.bus.load(ctx, kBase, w);
@@ -194,6 +196,49 @@ TEST(PciDma, ABurstsArbitrationHappensAtOnceWhenNothingComesFirstWithTheSameTime
     EXPECT_EQ(status_reads, plain_reads);
     EXPECT_EQ(status.first, plain.first);
     EXPECT_EQ(status.second, plain.second + 2 * 10);  // the stall to each grant and the grant
+
+    // Reads that do something (a receive queue's: wake a process, schedule an event at
+    // their time), granted in place after the stall: every time the same, as each process
+    // and event sees it, with a second process woken on the reader's CPU's other core (its
+    // dispatch is an event either way).
+    auto popping = [](bool in_place) {
+        host::HostConfig two_cores;
+        two_cores.cores = 2;
+        PciFixture f({}, two_cores);
+        f.target.reads_may_follow_stall = in_place;
+        host::Condition popped;
+        std::vector<Time> seen;
+        f.target.on_read = [&] {
+            popped.notify_all();
+            f.kernel.schedule_at(f.kernel.now(), [&] { seen.push_back(f.kernel.now()); });
+        };
+        bool reading = true;
+        f.spawn("reader", [&](host::ProcessContext& ctx) {
+            std::array<uint8_t, 8> w{};
+            for (int i = 0; i < 10; ++i) {
+                f.bus.load(ctx, kBase + 8 * i, w);
+                ctx.compute(Time::ns(40 * (i % 3)));
+            }
+            reading = false;
+        });
+        f.spawn("waiter", [&](host::ProcessContext& ctx) {
+            while (reading) {
+                ctx.wait(popped);
+                seen.push_back(ctx.now());
+                ctx.compute(Time::ns(15));
+            }
+        });
+        f.run();
+        return std::tuple{f.target.reads, seen, f.kernel.events_fired(), f.kernel.inline_events_fired()};
+    };
+    const auto [reads_after, seen_after, events_after, inline_after] = popping(true);
+    const auto [reads_before, seen_before, events_before, inline_before] = popping(false);
+    ASSERT_EQ(reads_after.size(), 10u);
+    EXPECT_EQ(reads_after, reads_before);
+    EXPECT_EQ(seen_after, seen_before);
+    EXPECT_GE(seen_after.size(), 10u);
+    EXPECT_EQ(events_after, events_before);
+    EXPECT_GT(inline_after, inline_before);
 
     // Alone on the bus, every burst after the first is granted at once.
     PciFixture f;

@@ -156,11 +156,15 @@ public:
     // A read transaction: fill `out` (4, 8 or 64 bytes). Called in the reading process's
     // fiber: an exception thrown here fails that process (its body sees it).
     virtual void pci_read(uint64_t offset, std::span<uint8_t> out, Time at) = 0;
-    // True when a read of `bytes` at `offset` changes nothing but the target's own
-    // counters (a status register): the bus may then do it just after the reading CPU's
+    // True when a read of `bytes` at `offset` may be done just after the reading CPU's
     // stall up to it ends rather than just before, the two being at the same picosecond
-    // with nothing between them (PciBus::load).
-    virtual bool read_changes_nothing(uint64_t /*offset*/, std::size_t /*bytes*/) const { return false; }
+    // with nothing between them (PciBus::read_at_once): what the read does neither reads
+    // nor changes that CPU's accounting. It may change the target, the bus and the
+    // network, schedule events, and wake processes (HostCpu::make_ready leaves their
+    // dispatch to an event, and a burst ended at once dispatches after its process
+    // blocks, as the stall's end event would): a status register, or a receive queue
+    // whose words it pops.
+    virtual bool read_may_follow_stall(uint64_t /*offset*/, std::size_t /*bytes*/) const { return false; }
 };
 
 struct PciCounters {

@@ -185,8 +185,9 @@ public:
     bool in_core_run() const { return by_core_; }
     // The event of `node` at `at` that the firing event's callback would schedule now and
     // then wait for, doing nothing more until it fires (a host process's compute burst,
-    // host::HostCpu; the arbitration a DMA burst's event asks for last, bus::PciBus): when nothing can come before it - it would be the next event, no
-    // core is awake, no lane is firing, the run goes that far and is not stopping - it
+    // host::HostCpu; the arbitration a DMA burst's event asks for last, bus::PciBus):
+    // when nothing can come before it - it would be the next event, no core is awake, no
+    // lane is firing, the run goes that far and is not stopping - it
     // fires here instead, with the time, key and counts its event would have had, and the
     // caller goes on as its callback would. False: something may come first, and the
     // caller schedules it. Only inside an event.
@@ -194,7 +195,7 @@ public:
     // An event its scheduler did not schedule, having done its work itself where it would
     // have fired: right next to an event fire_inline has just fired, at its time, with
     // nothing between the two and neither able to tell which came first (bus::PciBus: a
-    // status poll's arbitration, next to the end of the CPU's stall up to it). Counted as
+    // PIO read's arbitration, next to the end of the CPU's stall up to it). Counted as
     // scheduled and fired, as fire_inline counts.
     void fired_in_place() {
         ++seq_;

@@ -111,10 +111,7 @@ void Niu::pci_read(uint64_t offset, std::span<uint8_t> out, Time /*at*/) {
     }
 }
 
-bool Niu::read_changes_nothing(uint64_t offset, std::size_t bytes) const {
-    const auto status = uint64_t(Reg::status);
-    return bytes > 0 && offset / params_.page_bytes == status && (offset + bytes - 1) / params_.page_bytes == status;
-}
+bool Niu::read_may_follow_stall(uint64_t, std::size_t) const { return true; }
 
 void Niu::write_control(uint32_t idx, uint32_t v) {
     if (idx >= control_.size())

@@ -211,8 +211,9 @@ public:
     // bus::PciTarget
     void pci_write(uint64_t offset, std::span<const uint8_t> data, Time at) override;
     void pci_read(uint64_t offset, std::span<uint8_t> out, Time at) override;
-    // The status page: a poll changes nothing but the status-read count.
-    bool read_changes_nothing(uint64_t offset, std::size_t bytes) const override;
+    // Every page: a read pops receive words, frees space for the network and wakes
+    // waiting processes, never reaching into the reading CPU.
+    bool read_may_follow_stall(uint64_t offset, std::size_t bytes) const override;
     // PortListener
     void injection_ready(Priority vnet) override;
     bool offer(const WireMessage& m) override;
