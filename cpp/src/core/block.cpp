@@ -93,8 +93,8 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
     // page the pool shares, or in the one a core's own copy was made from (share_block).
     if (!translate_ || !code_pool_) return;
     const uint32_t index = fetch_page_offset_ >> kCodePageShift;
-    if (fetch_page_ == private_pages_[index].get()) share_block(index, first, n, line_ends);
-    else code_pool_->translator().translate(*this, first, n, line_ends);
+    if (fetch_page_ == private_pages_[index].get()) share_block(index, first, n, line_ends, pc);
+    else code_pool_->translator().translate(*this, first, n, line_ends, pc);
 }
 
 // A store into a shared page gives the core its own copy (a firmware's globals often
@@ -105,7 +105,7 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
 // still the shared page's bytes, it is the shared page's block (the same decodes, the
 // same fetch lines, the same key): built and translated there once, for every core, and
 // copied into this core's page, where a later store forgets it as any other.
-void Cpu::share_block(uint32_t index, Insn* first, uint32_t n, uint64_t line_ends) {
+void Cpu::share_block(uint32_t index, Insn* first, uint32_t n, uint64_t line_ends, uint32_t pc) {
     if (!breakpoints_.empty()) return;  // its slots are the core's own
     Insn* shared = nullptr;
     for (const auto& [i, page] : copied_from_)
@@ -116,7 +116,7 @@ void Cpu::share_block(uint32_t index, Insn* first, uint32_t n, uint64_t line_end
     Insn* there = shared + word;
     if (there->block_n != n) {  // not built there yet
         std::copy_n(first, n, there);
-        code_pool_->translator().translate(*this, there, n, line_ends);
+        code_pool_->translator().translate(*this, there, n, line_ends, pc);
     }
     std::copy_n(there, n, first);
 }

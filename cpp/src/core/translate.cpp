@@ -1,6 +1,10 @@
 #include "translate.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
 
 #include <cstring>
 #include <deque>
@@ -75,10 +79,17 @@ Translator::Translator() {
     void* p = mmap(nullptr, kArenaBytes, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
     if (p != MAP_FAILED) arena_ = static_cast<uint8_t*>(p);  // none: nothing is translated
+    if (std::getenv("NICLAB_PERF_MAP")) perf_map_ = std::fopen(("/tmp/perf-" + std::to_string(getpid()) + ".map").c_str(), "a");
 }
 
 Translator::~Translator() {
     if (arena_) munmap(arena_, kArenaBytes);
+    if (perf_map_) std::fclose(perf_map_);
+}
+
+void Translator::name_for_perf(const uint8_t* code, size_t bytes, uint32_t pc, uint32_t n) {
+    std::fprintf(perf_map_, "%zx %zx fw_%08x_%u\n", reinterpret_cast<size_t>(code), bytes, pc, n);
+    std::fflush(perf_map_);
 }
 
 void Translator::find_layout(const Cpu& c) {
@@ -120,7 +131,7 @@ void Translator::find_layout(const Cpu& c) {
            begins_with_data(c.dcache_.dirty_bits()) && begins_with_data(c.icache_.resident_bits());
 }
 
-void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t line_ends) {
+void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t line_ends, uint32_t pc) {
     if (!arena_ || used_ >= kArenaBytes) return;
     if (!laid_out_) find_layout(cpu);
     if (!layout_.ok) return;
@@ -461,6 +472,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         g.mov(rax, reinterpret_cast<uint64_t>(&leave));
         g.jmp(rax);
         g.ready();
+        if (perf_map_) name_for_perf(g.getCode(), g.getSize(), pc, n);
         used_ += (g.getSize() + 63) & ~size_t(63);
     } catch (const Xbyak::Error&) {
         used_ = kArenaBytes;  // out of space: the rest stays threaded

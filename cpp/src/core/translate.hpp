@@ -22,6 +22,7 @@
 // store forgets them, and builds its own blocks threaded, as cores without a pool do.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 
 namespace niclab::core {
 
@@ -38,7 +39,8 @@ public:
     // The block just built at `first` (block.cpp: its n slots' entries are their threaded
     // forms), bit k of `line_ends` set when slot k is the last of its fetch line. Sets the
     // entry of each slot it translated; leaves everything as it was once its space is used up.
-    void translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t line_ends);
+    // `pc` is the block's first address, for the perf map.
+    void translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t line_ends, uint32_t pc);
     uint64_t slots_translated() const { return slots_; }
 
 private:
@@ -53,6 +55,13 @@ private:
         bool ok = false;
     };
     void find_layout(const Cpu& cpu);
+
+    // With NICLAB_PERF_MAP set, each block's code is named in /tmp/perf-<pid>.map, the
+    // file perf reads for code it finds in no binary: `perf report` then shows the
+    // simulator's time in translated firmware by the block's firmware address
+    // (fw_<pc>_<instructions>) instead of one anonymous [JIT] region.
+    void name_for_perf(const uint8_t* code, size_t bytes, uint32_t pc, uint32_t n);
+    std::FILE* perf_map_ = nullptr;
 
     static constexpr size_t kArenaBytes = size_t(8) << 20;  // reserved; pages come as used
     uint8_t* arena_ = nullptr;

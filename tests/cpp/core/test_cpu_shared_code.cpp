@@ -3,7 +3,12 @@
 // pages through one pool; anything that changes the code for one core (its own store,
 // a host write, a reload, a breakpoint) must change it for that core alone, and every
 // core must give exactly what it gives with sharing off.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -302,6 +307,35 @@ TEST(SharedCodeBlocks, ALoopFirstRunInACopyOfASharedPageIsTranslatedOnceForEvery
         EXPECT_EQ(outcome(copied.cpu(i)), outcome(unshared.cpu(i))) << "core " << i;
         EXPECT_EQ(outcome(copied.cpu(i)), outcome(copied.cpu(0))) << "core " << i;
     }
+}
+
+// With NICLAB_PERF_MAP set, each translated block's host code is named in the map file
+// perf reads for code in no binary, by the block's firmware address and length; unset,
+// nothing is written.
+TEST(SharedCodeBlocks, TranslatedBlocksAreNamedForPerfWhenAsked) {
+    const std::string map = "/tmp/perf-" + std::to_string(getpid()) + ".map";
+    std::remove(map.c_str());
+    ::setenv("NICLAB_PERF_MAP", "1", 1);
+    uint64_t translated = 0;
+    {
+        StoreThenLoop asked(1, 0x9000, true, true);
+        translated = asked.pool.translated_slots();
+    }
+    ::unsetenv("NICLAB_PERF_MAP");
+    { StoreThenLoop not_asked(1, 0x9000, true, true); }
+    std::ifstream in(map);
+    std::vector<std::string> names;
+    uint64_t start = 0, bytes = 0;
+    std::string name;
+    while (in >> std::hex >> start >> bytes >> name) {
+        EXPECT_GT(start, 0u) << name;
+        EXPECT_GT(bytes, 0u) << name;
+        names.push_back(name);
+    }
+    std::remove(map.c_str());
+    ASSERT_GT(translated, 0u);
+    // The loop at kLoop, 7 instructions, translated once by the run that asked.
+    EXPECT_EQ(std::count(names.begin(), names.end(), "fw_00000100_7"), 1) << names.size() << " names";
 }
 
 INSTANTIATE_TEST_SUITE_P(Caches, SharedCode, ::testing::Values(false, true),

@@ -434,7 +434,7 @@ private:
     Insn* private_page(uint32_t index);
     // A block just built in the core's copy of a shared page: if its words are still the
     // shared page's, its slots become that page's block, translated there (block.cpp).
-    void share_block(uint32_t index, Insn* first, uint32_t n, uint64_t line_ends);
+    void share_block(uint32_t index, Insn* first, uint32_t n, uint64_t line_ends, uint32_t pc);
     void drop_code_pages();  // all of them, to be found again on next entry
     // The fetch state points into a page that was dropped or copied: fetch_slow finds it again.
     void lose_fetch_page() {
