@@ -4,11 +4,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <string>
-
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <string>
 #include <vector>
 #include <xbyak/xbyak.h>
 
