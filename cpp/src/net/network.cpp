@@ -751,6 +751,14 @@ std::vector<std::vector<uint32_t>> Network::neighbours() const {
     return out;
 }
 
+uint32_t Network::cross_node_hops() const {
+    for (LinkId l = 0; l < links_.size(); ++l) {
+        const uint32_t a = from_node(l), b = to_node(l);
+        if (a != b && a != sim::kNoNode && b != sim::kNoNode) return 1;
+    }
+    return 2;
+}
+
 Time Network::router_delay(NodeId n) const {
     if (n >= nics_.size() || !own_routers_) return Time{};
     // A packet's head is in a cable and its header later (the head event; the tail's

@@ -341,8 +341,11 @@ EventId Kernel::schedule_reserved(Time at, EventKey key, Callback cb, uint32_t n
 // core, for an event of no node) may already have run past it.
 void Kernel::check_cross_node(Time at, uint32_t owner) const {
     const uint32_t node = plain(owner);
-    // A router's event reaches the node's cores a router delay after it fires.
-    const Time seen = owner != node ? plus(at, router_delay(node)) : at;
+    // A router's event reaches the node's cores a router delay after it fires; behind a
+    // shared switch (hops of 2), one of no node reaches them a lookahead after it fires.
+    Time seen = at;
+    if (owner != node) seen = plus(at, router_delay(node));
+    else if (node == kNoNode && hops_ > 1) seen = plus(at, lookahead_);
     auto past = [&](const Runnable* r) { return r->awake_ && r->granted_ > seen; };
     bool broken = false;
     if (node < node_runnables_.size()) broken = std::any_of(node_runnables_[node].begin(), node_runnables_[node].end(), past);
@@ -443,8 +446,10 @@ void Kernel::check_nic_event(Time at, uint32_t node) const {
                            " ps, while a core it reaches may have run past it");
 }
 
-void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vector<uint32_t>> neighbours) {
+void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vector<uint32_t>> neighbours, uint32_t hops) {
     if (in_pass_) throw std::logic_error("set_lookahead during a run");
+    if (hops < 1) throw std::invalid_argument("set_lookahead: hops must be 1 or more");
+    hops_ = hops;
     if (!neighbours.empty() && neighbours.size() != nodes)
         throw std::invalid_argument("set_lookahead: neighbours of " + std::to_string(neighbours.size()) + " nodes for " +
                                     std::to_string(nodes) + " nodes");
@@ -691,7 +696,7 @@ inline void Kernel::refresh_node_bounds(uint32_t b) {
 
 Time Kernel::far_bound(const Runnable* r, Time cap) {
     const Time e = earliest();  // without r's own clock (see drive_runnables)
-    if (neighbours_.empty()) return plus(e, lookahead_);
+    if (neighbours_.empty()) return plus(e, node_runnables_[r->node_].size() > 1 ? lookahead_ : lookahead_ * hops_);
     // The neighbours (and r's node's other cores, as without neighbours) reach r's node
     // over one cable at least, their neighbours over two, every other node over three. A
     // neighbour's asleep core is woken by its node's events, which bound it.

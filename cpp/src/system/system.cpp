@@ -54,7 +54,10 @@ System::System(const SystemSpec& spec)
         }
         if (nic::EmbeddedNic* nic = nodes_[i].hardware->embedded_nic()) nic->cpu().set_code_pool(&code_pool_);
     }
-    if (network_ && spec.lookahead && has_embedded_nics()) kernel_.set_lookahead(network_->lookahead(), spec.nodes, network_->neighbours());
+    if (network_ && spec.lookahead && has_embedded_nics()) {
+        const uint32_t hops = spec.lookahead_hops ? network_->cross_node_hops() : 1;
+        kernel_.set_lookahead(network_->lookahead(), spec.nodes, network_->neighbours(), hops);
+    }
     if (!spec.firmware.empty() && !has_embedded_nics())
         throw ConfigError("firmware", "system '" + model_.name() + "' has no embedded core to load firmware into (" +
                                           model_.nic_family() + " NIC)");

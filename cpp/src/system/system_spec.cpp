@@ -79,6 +79,9 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
         } else if (key == "lookahead") {
             if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
             s.lookahead = v.get<bool>();
+        } else if (key == "lookahead_hops") {
+            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
+            s.lookahead_hops = v.get<bool>();
         } else if (key == "credit_events") {
             if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
             s.credit_events = v.get<bool>();
@@ -93,7 +96,7 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
             s.fire_inline = v.get<bool>();
         } else {
             throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology, "
-                                   "capture, lookahead, credit_events, send_ahead, lanes, fire_inline)");
+                                   "capture, lookahead, lookahead_hops, credit_events, send_ahead, lanes, fire_inline)");
         }
     }
     if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset
@@ -147,6 +150,7 @@ nlohmann::json SystemSpec::to_json() const {
     if (!topology.is_null()) j["topology"] = topology;
     if (!firmware.empty()) j["firmware"] = firmware;
     if (!lookahead) j["lookahead"] = false;  // the older kernel, which can move some figures (system_spec.hpp)
+    if (!lookahead_hops) j["lookahead_hops"] = false;
     if (credit_events) j["credit_events"] = true;
     if (!send_ahead) j["send_ahead"] = false;
     if (!lanes) j["lanes"] = false;

@@ -126,6 +126,18 @@ TEST(Lookahead, ADirectCableIsItsLatency) {
     EXPECT_EQ(cable.lookahead(), cable.link(0).latency());
 }
 
+// Behind switches of no node (shared by several nodes) one node's doings reach another
+// over two cables at the soonest; where a cable joins two nodes' parts (their own routers,
+// or two NICs), over one.
+TEST(Lookahead, BehindSharedSwitchesANodeIsTwoCablesFromAnother) {
+    sim::Kernel k;
+    EXPECT_EQ(Network(k, Crossbar{4}).cross_node_hops(), 2u);
+    EXPECT_EQ(Network(k, FatTree{2, 2, 2}).cross_node_hops(), 2u);
+    EXPECT_EQ(Network(k, FatTree{2, 1, 2}).cross_node_hops(), 2u);  // own leaves, but shared spines between
+    EXPECT_EQ(Network(k, Mesh3D{{2, 2, 1}}).cross_node_hops(), 1u);
+    EXPECT_EQ(Network(k, DirectCable{}).cross_node_hops(), 1u);
+}
+
 TEST(Lookahead, NoneWithWormholeSwitching) {
     sim::Kernel k;
     NetworkParams p;

@@ -232,7 +232,8 @@ public:
     // of a cable's latency plus what must follow before the far end acts - the router
     // delay for a packet (the header for one at a NIC), and for the credit it took, the
     // shortest packet's serialization out of the router that frees it. Cores stop at
-    // every event of no node, so behind a shared crossbar it is one hop, not the path.
+    // every event of no node, so behind a shared crossbar it is one hop, not the path
+    // (the path's cables: cross_node_hops).
     // Zero (no lookahead) with wormhole switching, whose worms reach along several
     // cables at once, and with output-buffer stages, joined to their router without one.
     Time lookahead() const;
@@ -242,6 +243,11 @@ public:
     // no node (a shared switch: its events reach every node one cable after they fire)
     // or when there is no lookahead.
     std::vector<std::vector<uint32_t>> neighbours() const;
+    // The fewest lookaheads between two nodes' parts (sim::Kernel::set_lookahead): 2 when
+    // no cable joins two nodes' parts, every NIC cabled to parts of no node (a shared
+    // crossbar: one node's doings reach another through it, a cable in and a cable out),
+    // else 1.
+    uint32_t cross_node_hops() const;
     // The least delay from an event of node n's router to anything at its NIC: the
     // cables between them (a packet's arrival, a credit back for one it sent). Zero where
     // there are no neighbours (above) or n has no router of its own. The kernel's router

@@ -233,7 +233,12 @@ public:
     // then reach it in two at the soonest, and nothing may be of no node but events the
     // cores stop at anyway (a model with a part of no node, such as a shared switch,
     // names none: such a part's events reach every node a lookahead after they fire).
-    void set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vector<uint32_t>> neighbours = {});
+    // Without neighbours, `hops` is the fewest lookaheads one node's doings take to reach
+    // another node: 2 behind a shared switch of no node (a cable to it, one from it; the
+    // cores stop at its events), so a core runs up to the earliest time plus two
+    // lookaheads rather than one (a core of a node with several, one).
+    void set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vector<uint32_t>> neighbours = {},
+                       uint32_t hops = 1);
     Time lookahead() const { return lookahead_; }
     // Reach: what a running core does reaches another node no sooner than the lookahead
     // plus `extra` after its local time, for as long as the model says so; the other
@@ -464,7 +469,7 @@ private:
     Time far_bound(const Runnable* r, Time cap);
     // Sooner than this after now, a cross-node event may be one a core ran past.
     Time cross_node_span() const {
-        return (neighbours_.empty() ? lookahead_ : lookahead_ * 3) + reach_max_ + router_delay_max_ + nic_delay_max_;
+        return (neighbours_.empty() ? lookahead_ * hops_ : lookahead_ * 3) + reach_max_ + router_delay_max_ + nic_delay_max_;
     }
     // The next live event of an owner (a node's NIC, its router, or kNoNode: the next of
     // none), kept in a dense array: the neighbour bound reads six nodes' per core run, and
@@ -581,6 +586,7 @@ private:
     // less the lookahead), for their node's next event or the next of none to fire, and
     // for a later run.
     Time lookahead_{};
+    uint32_t hops_ = 1;  // set_lookahead's, without neighbours
     // Each awake runnable's local time plus its reach, but the running one's (it bounds
     // nothing while it runs), as a tournament tree over registration order: leaf
     // clock_leaves_ + order, every inner entry the least of its two below, so the root is

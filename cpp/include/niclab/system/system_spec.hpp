@@ -45,6 +45,12 @@ struct SystemSpec {
     // records it when off.
     // Wormhole networks and output-buffer stages give no lookahead and use the older one.
     bool lookahead = true;
+    // "lookahead_hops" (on by default): behind switches of no node (GRIM's crossbar, a fat
+    // tree's), where one node's doings reach another over two cables at the soonest, a
+    // core runs up to the earliest time plus two lookaheads (net::Network::cross_node_hops,
+    // sim::Kernel::set_lookahead's hops); `false`: one. The same times either way; kept to
+    // compare, and recorded by to_json() when off.
+    bool lookahead_hops = true;
     // "credit_events" (off by default): an event for every credit a router's output gets
     // back, as before credits were kept as times (net::NetworkParams::credit_events). The
     // times are the same either way; kept to compare, and recorded by to_json() when on.
