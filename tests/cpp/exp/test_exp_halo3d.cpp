@@ -14,6 +14,12 @@ system::SystemSpec seastars(uint32_t nodes, nlohmann::json topology = nullptr) {
     return spec;
 }
 
+// GRIM's C firmware on every LANai, behind its crossbar.
+system::SystemSpec grims(uint32_t nodes) {
+    return system::SystemSpec::from_json(
+        {{"system", "grim"}, {"nodes", nodes}, {"firmware", {std::string(NICLAB_FIRMWARE_DIR) + "/grim/grim.elf"}}});
+}
+
 // Faces between neighbours of an a × b × c grid that does not wrap, each sent both ways.
 uint64_t messages(uint64_t a, uint64_t b, uint64_t c) {
     return 2 * ((a - 1) * b * c + a * (b - 1) * c + a * b * (c - 1));
@@ -83,11 +89,11 @@ TEST(Halo3d, TheSameSpecGivesTheSameTimes) {
 
 // Two settings that must not move a time give a busy halo, where events are never far
 // apart, the same rows to the picosecond.
-void expect_same_rows(const system::SystemSpec& a, const system::SystemSpec& b) {
-    const nlohmann::json options = {{"nx", 8}, {"ny", 8}, {"nz", 8}, {"iterations", 3}};
+void expect_same_rows(const system::SystemSpec& a, const system::SystemSpec& b,
+                      const nlohmann::json& options = {{"nx", 8}, {"ny", 8}, {"nz", 8}, {"iterations", 3}}) {
     Result x = run_experiment("halo3d", a, options);
     Result y = run_experiment("halo3d", b, options);
-    ASSERT_EQ(x.rows(), 3u);
+    ASSERT_EQ(x.rows(), options.at("iterations").get<size_t>());
     ASSERT_EQ(x.rows(), y.rows());
     for (size_t i = 0; i < x.rows(); ++i) EXPECT_EQ(x.row(i), y.row(i)) << "iteration " << i + 1;
 }
@@ -106,27 +112,20 @@ TEST(Halo3d, TheKernelsLookaheadChangesNoTime) {
 // behind its crossbar and SeaStars behind a fat tree's switches. (Not against every core
 // stopping at every event: that older kernel moves these figures, system_spec.hpp.)
 TEST(Halo3d, TwoLookaheadsBehindSharedSwitchesChangeNoTime) {
-    for (const nlohmann::json& with_json :
-         {nlohmann::json{{"system", "grim"}, {"nodes", 12}, {"firmware", {std::string(NICLAB_FIRMWARE_DIR) + "/grim/grim.elf"}}},
-          nlohmann::json{{"kind", "fat_tree"}, {"leaves", 3}, {"nodes_per_leaf", 4}, {"spines", 2}}}) {
-        SCOPED_TRACE(with_json.dump());
-        system::SystemSpec with =
-            with_json.contains("system") ? system::SystemSpec::from_json(with_json) : seastars(12, with_json);
-        system::SystemSpec one = with;
-        one.lookahead_hops = false;
-        expect_same_rows(with, one);
+    const auto with_one = [](system::SystemSpec spec) {
+        spec.lookahead_hops = false;
+        return spec;
+    };
+    for (const system::SystemSpec& two :
+         {grims(12), seastars(12, {{"kind", "fat_tree"}, {"leaves", 3}, {"nodes_per_leaf", 4}, {"spines", 2}})}) {
+        SCOPED_TRACE(two.to_json().dump());
+        expect_same_rows(two, with_one(two));
     }
     // GRIM's 80 KB faces through its crossbar, contending, by each of its transports.
     for (const std::string transport : {"am", "rm-p", "rm-v"}) {
         SCOPED_TRACE(transport);
-        system::SystemSpec two = system::SystemSpec::from_json(
-            {{"system", "grim"}, {"nodes", 12}, {"firmware", {std::string(NICLAB_FIRMWARE_DIR) + "/grim/grim.elf"}}});
-        system::SystemSpec one = two;
-        one.lookahead_hops = false;
-        const nlohmann::json options = {{"nx", 2}, {"ny", 100}, {"nz", 100}, {"iterations", 2}, {"transport", transport}};
-        Result x = run_experiment("halo3d", two, options), y = run_experiment("halo3d", one, options);
-        ASSERT_EQ(x.rows(), 2u);
-        for (size_t i = 0; i < x.rows(); ++i) EXPECT_EQ(x.row(i), y.row(i)) << "iteration " << i + 1;
+        expect_same_rows(grims(12), with_one(grims(12)),
+                         {{"nx", 2}, {"ny", 100}, {"nz", 100}, {"iterations", 2}, {"transport", transport}});
     }
 }
 
@@ -172,9 +171,7 @@ TEST(Halo3d, RunsOverGrimWithATransportPerNeighbour) {
     for (const std::string transport : {"am", "rm-p", "rm-v"})
         for (const uint32_t side : {3u, 100u}) {
             SCOPED_TRACE(transport + " side " + std::to_string(side));
-            system::SystemSpec spec = system::SystemSpec::from_json(
-                {{"system", "grim"}, {"nodes", 12}, {"firmware", {std::string(NICLAB_FIRMWARE_DIR) + "/grim/grim.elf"}}});
-            Result r = run_experiment("halo3d", spec,
+            Result r = run_experiment("halo3d", grims(12),
                                       {{"nx", 2}, {"ny", side}, {"nz", side}, {"iterations", 2}, {"transport", transport}});
             const auto g = r.params.at("grid").get<std::vector<uint64_t>>();
             ASSERT_EQ(r.rows(), 2u);

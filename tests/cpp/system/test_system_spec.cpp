@@ -38,6 +38,13 @@ TEST(SystemSpec, LookaheadIsOnUnlessTurnedOffAndRecordedWhenOff) {
     EXPECT_EQ(off.to_json().at("lookahead"), false);
     EXPECT_FALSE(SystemSpec::from_json(off.to_json()).lookahead);
     EXPECT_THROW(SystemSpec::from_json({{"lookahead", 1}}), ConfigError);
+    // Two lookaheads behind a shared switch, likewise (the same times either way).
+    EXPECT_TRUE(SystemSpec{}.lookahead_hops);
+    EXPECT_FALSE(SystemSpec{}.to_json().contains("lookahead_hops"));
+    const SystemSpec one = SystemSpec::from_json({{"lookahead_hops", false}});
+    EXPECT_EQ(one.to_json().at("lookahead_hops"), false);
+    EXPECT_FALSE(SystemSpec::from_json(one.to_json()).lookahead_hops);
+    EXPECT_EQ(error_key_path({{"lookahead_hops", 2}}), "lookahead_hops");
 }
 
 TEST(SystemSpec, UnknownTopLevelKey) {
