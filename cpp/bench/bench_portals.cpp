@@ -104,7 +104,8 @@ constexpr int kWarmup = 50;
 
 void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     const uint32_t bytes = uint32_t(state.range(0));
-    uint64_t round_trips = 0, instructions = 0, events = 0, runs = 0, visits = 0, held_node = 0, held_neighbours = 0;
+    uint64_t round_trips = 0, instructions = 0, events = 0, runs = 0, visits = 0, held_node = 0, held_neighbours = 0, core_runs = 0,
+             private_runs = 0;
     using Hold = sim::Kernel::Hold;
     for (auto _ : state) {
         state.PauseTiming();
@@ -116,6 +117,8 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
         host::Process pb(two.sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[1], 0, bytes, false, kWarmup + kRoundTrips, [](int) {}); });
         two.sys.run_until(Time::max());  // to the end of the warm-up
         const uint64_t instret0 = two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret();
+        const uint64_t core_runs0 = two.sys.nic(0).cpu().runs() + two.sys.nic(1).cpu().runs(),
+                       private0 = two.sys.nic(0).cpu().private_runs() + two.sys.nic(1).cpu().private_runs();
         const uint64_t events0 = two.sys.kernel().events_fired(), runs0 = two.sys.kernel().runnable_runs(),
                        visits0 = two.sys.kernel().runnable_visits();
         const uint64_t node0 = two.sys.kernel().runs_held_by(Hold::Node) + two.sys.kernel().runs_held_by(Hold::NoNode),
@@ -130,6 +133,8 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
         held_node += two.sys.kernel().runs_held_by(Hold::Node) + two.sys.kernel().runs_held_by(Hold::NoNode) - node0;
         held_neighbours += two.sys.kernel().runs_held_by(Hold::Neighbours) - neighbours0;
         instructions += two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret() - instret0;
+        core_runs += two.sys.nic(0).cpu().runs() + two.sys.nic(1).cpu().runs() - core_runs0;
+        private_runs += two.sys.nic(0).cpu().private_runs() + two.sys.nic(1).cpu().private_runs() - private0;
         events += two.sys.kernel().events_fired() - events0;
         if (const std::string error = incomplete(pa, pb); !error.empty()) {
             state.SkipWithError(error.c_str());
@@ -154,6 +159,9 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     const double all_runs = double(std::max<uint64_t>(runs, 1));
     state.counters["held_node_pct"] = 100.0 * double(held_node) / all_runs;
     state.counters["held_neighbours_pct"] = 100.0 * double(held_neighbours) / all_runs;
+    // The cores' runs that made no device or uncached access and did not sleep
+    // (core::Cpu::private_runs): ended only by the horizon.
+    state.counters["private_runs_pct"] = 100.0 * double(private_runs) / double(std::max<uint64_t>(core_runs, 1));
 }
 BENCHMARK(BM_PortalsPutPingPongSteady)->Arg(0)->Arg(8)->Unit(benchmark::kMillisecond);
 

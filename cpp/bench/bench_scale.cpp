@@ -4,7 +4,7 @@
 // C Portals firmware on every NIC. Each size runs in a child process of its own, so its
 // peak resident memory is its own; the parent prints one line per size:
 //
-//   nodes  shape  build s  setup s  halo s  peak RSS MB  MB/node  events/s  messages/s  sim us  events/msg  runs/msg  instr/msg  held n/nb/e %  maps
+//   nodes  shape  build s  setup s  halo s  peak RSS MB  MB/node  events/s  messages/s  sim us  events/msg  runs/msg  instr/msg  held n/nb/e %  private %  maps
 //
 // `build` is constructing the system (loading and booting the firmware on every NIC),
 // `setup` the Portals set-up of every process, `halo` the timed exchange. events/s and
@@ -13,7 +13,11 @@
 // were cut into (sim::Kernel::runnable_runs) per message of the halo, and instr/msg the
 // firmware instructions all NICs retired per message. "held n/nb/e %" is what held the
 // halo's runs, in percent (sim::Kernel::Hold): their own node's next event (or one of no
-// node), their neighbours, the earliest time anywhere plus two lookaheads. "maps" is the
+// node), their neighbours, the earliest time anywhere plus two lookaheads. "private %" is
+// the share of the NIC cores' runs that made no device or uncached SRAM access and did
+// not go to sleep (core::Cpu::private_runs): runs that ended only because the horizon did,
+// which a core allowed on through instructions that touch nothing shared would not have
+// needed - the most a kernel that let cores run ahead so could save. "maps" is the
 // memory mappings the child held at the end of the halo, against the kernel's limit of
 // vm.max_map_count (its host processes' stacks take a few, host/stack_arena.hpp). A size that
 // exceeds --max-gb (an address space limit on the child) reports "out of memory" instead
@@ -111,6 +115,9 @@ struct Figures {
     // Of the halo's runs, those held by their node's next event (or one of no node), by
     // their neighbours, and by the earliest time plus two lookaheads (sim::Kernel::Hold).
     uint64_t held_node = 0, held_neighbours = 0, held_earliest = 0;
+    // The NIC cores' runs in the halo, and those of them that made no shared access
+    // (core::Cpu::private_runs).
+    uint64_t core_runs = 0, private_runs = 0;
     long mappings = 0;  // memory mappings held at the end of the halo
     bool ok = false;
     char error[200] = {};
@@ -201,6 +208,12 @@ Figures run(const Shape& shape, const Options& o) {
         return sum;
     };
     const uint64_t instructions0 = instructions();
+    const auto core_runs = [&](bool only_private) {
+        uint64_t sum = 0;
+        for (uint32_t n = 0; n < spec.nodes; ++n) sum += only_private ? sys.nic(n).cpu().private_runs() : sys.nic(n).cpu().runs();
+        return sum;
+    };
+    const uint64_t core_runs0 = core_runs(false), private_runs0 = core_runs(true);
     t = std::chrono::steady_clock::now();
     progress.began = progress.last = t;
     sys.run_until(Time::max());
@@ -211,6 +224,8 @@ Figures run(const Shape& shape, const Options& o) {
     f.held_neighbours = held({Hold::Neighbours}) - neighbours0;
     f.held_earliest = held({Hold::Earliest}) - earliest0;
     f.instructions = instructions() - instructions0;
+    f.core_runs = core_runs(false) - core_runs0;
+    f.private_runs = core_runs(true) - private_runs0;
     for (uint32_t n = 0; n < spec.nodes; ++n) f.messages += uint64_t(o.iterations) * neighbours(shape, n).size();
     f.sim_us = (sys.now() - start).as_us();
     f.mappings = sim::mappings_held();
@@ -319,9 +334,9 @@ int main(int argc, char** argv) {
                 o.routing_table ? ", routes from a table" : "",
                 huge ? (thp_never() ? ", huge pages asked but the kernel's transparent_hugepage is never" : ", malloc on huge pages")
                      : ", malloc on 4 KB pages");
-    std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s %10s %15s %6s\n", "nodes", "shape", "build s", "setup s", "halo s",
-                "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us", "events/msg", "runs/msg", "instr/msg",
-                "held n/nb/e %", "maps");
+    std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s %10s %15s %9s %6s\n", "nodes", "shape", "build s", "setup s",
+                "halo s", "peak RSS MB", "MB/node", "events/s", "messages/s", "sim us", "events/msg", "runs/msg", "instr/msg",
+                "held n/nb/e %", "private %", "maps");
     for (const Shape& shape : o.shapes) {
         int fds[2];
         if (pipe(fds) != 0) return 1;
@@ -359,10 +374,12 @@ int main(int argc, char** argv) {
         const auto pct = [&](uint64_t n) { return f.runs ? 100.0 * double(n) / double(f.runs) : 0.0; };
         char held[32];
         std::snprintf(held, sizeof held, "%.0f/%.0f/%.0f", pct(f.held_node), pct(f.held_neighbours), pct(f.held_earliest));
-        std::printf("%8u %10s %8.2f %8.2f %8.2f %12.0f %8.2f %11.3g %11.3g %14.6f %10.0f %9.0f %10.0f %15s %6ld\n", shape.nodes(), name,
-                    f.build_s, f.setup_s, f.halo_s, rss_mb, rss_mb / shape.nodes(), double(f.events) / f.halo_s,
+        const double private_pct = f.core_runs ? 100.0 * double(f.private_runs) / double(f.core_runs) : 0.0;
+        std::printf("%8u %10s %8.2f %8.2f %8.2f %12.0f %8.2f %11.3g %11.3g %14.6f %10.0f %9.0f %10.0f %15s %9.0f %6ld\n", shape.nodes(),
+                    name, f.build_s, f.setup_s, f.halo_s, rss_mb, rss_mb / shape.nodes(), double(f.events) / f.halo_s,
                     double(f.messages) / f.halo_s, f.sim_us, double(f.events) / double(f.messages),
-                    double(f.runs) / double(f.messages), double(f.instructions) / double(f.messages), held, f.mappings);
+                    double(f.runs) / double(f.messages), double(f.instructions) / double(f.messages), held, private_pct,
+                    f.mappings);
         std::fflush(stdout);
     }
     return 0;

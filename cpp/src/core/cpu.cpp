@@ -140,6 +140,10 @@ void Cpu::refresh_limit() {
 
 void Cpu::run(sim::Kernel& kernel) {
     (void)kernel;
+    const auto shared = [this] {
+        return counts_.device_loads + counts_.device_stores + counts_.uncached_loads + counts_.uncached_stores;
+    };
+    const uint64_t shared_before = shared();
     check_interrupts();
     while (state_ == State::Running) {
         uint64_t limit = clock_.cycles_ceil(kernel_.horizon() - reset_time_);
@@ -159,6 +163,8 @@ void Cpu::run(sim::Kernel& kernel) {
         if (state_ == State::Running) check_interrupts();
     }
     if (debug_ && debug_pending_) [[unlikely]] debug_after_burst();  // e.g. the watchdog fired
+    ++runs_;
+    private_runs_ += state_ == State::Running && shared() == shared_before;
 }
 
 template <bool kProfile>

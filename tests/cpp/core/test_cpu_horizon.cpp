@@ -61,5 +61,37 @@ TEST_F(Horizon, EventScheduledDuringABurstShrinksTheHorizon) {
     EXPECT_LT(core_at - fired_at, longest);
 }
 
+// Cpu::private_runs: of the runs the kernel cut the core's execution into, those that made
+// no device or uncached access and did not go to sleep (what bench_scale reports).
+TEST_F(Horizon, PrivateRunsTouchNothingSharedAndDoNotSleep) {
+    program(0x00, {addi(3, 3, 1), addi(4, 4, 2), jal(0, -8)});
+    core::Cpu& c = start();
+    for (int64_t ns = 3; ns < 5000; ns += 37) kernel_.schedule_at(Time::ns(ns), [] {});  // each cuts a run
+    run_until(Time::us(5));
+    EXPECT_GT(c.runs(), 100u);
+    EXPECT_EQ(c.private_runs(), c.runs());
+}
+
+TEST_F(Horizon, ARunWithADeviceOrUncachedAccessIsNotPrivate) {
+    // A device store, then an uncached load, in every pass of the loop: a run too short
+    // for a whole pass may miss both, but most take one of them.
+    program(0x00, {lui(9, FakeBus::kDeviceBase >> 12), lui(10, kUncachedBase >> 12), sw(0, 9, 0), lw(5, 10, 0x400),
+                   jal(0, -8)});
+    core::Cpu& c = start();
+    for (int64_t ns = 3; ns < 5000; ns += 37) kernel_.schedule_at(Time::ns(ns), [] {});
+    run_until(Time::us(5));
+    EXPECT_GT(c.runs(), 100u);
+    EXPECT_LT(c.private_runs() * 4, c.runs());
+}
+
+TEST_F(Horizon, ARunEndingAsleepIsNotPrivate) {
+    program(0x00, {addi(3, 3, 1), wfi()});
+    core::Cpu& c = start();
+    run_until(Time::us(1));
+    EXPECT_FALSE(c.active());
+    EXPECT_EQ(c.runs(), 1u);
+    EXPECT_EQ(c.private_runs(), 0u);
+}
+
 }  // namespace
 }  // namespace niclab::test

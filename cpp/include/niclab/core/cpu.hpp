@@ -84,6 +84,7 @@ private:
     uint64_t last_progress_ = 0;
     uint64_t watchdog_cycles_;     // cfg_.watchdog_cycles
     uint64_t bursts_ = 0;
+    uint64_t runs_ = 0, private_runs_ = 0;  // runs() and private_runs()
     uint32_t mstatus_ = 0, mie_ = 0, mip_ = 0;  // machine-mode CSRs (the rest below)
     bool block_dispatch_ = true;
     bool icache_on_ = false;
@@ -154,6 +155,13 @@ public:
         uint64_t device_stores = 0;
     };
     const Counts& counts() const { return counts_; }
+    // The runs the kernel cut this core's execution into, and those of them that made no
+    // device access and no uncached SRAM access (nothing another part of the system reads
+    // or writes: the host's mailbox and control block are uncached) and did not go to
+    // sleep. A run of private instructions ends only because the horizon did; a core let
+    // past the horizon until its next shared access would not need it (bench_scale).
+    uint64_t runs() const { return runs_; }
+    uint64_t private_runs() const { return private_runs_; }
     const Clock& clock() const { return clock_; }
     const CoreConfig& config() const { return cfg_; }
     Time reset_time() const { return reset_time_; }
