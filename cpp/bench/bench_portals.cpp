@@ -116,9 +116,12 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
         host::Process pa(two.sys.host_cpu(0), "ping", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[0], 1, bytes, true, kWarmup + kRoundTrips, warmed); });
         host::Process pb(two.sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[1], 0, bytes, false, kWarmup + kRoundTrips, [](int) {}); });
         two.sys.run_until(Time::max());  // to the end of the warm-up
-        const uint64_t instret0 = two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret();
-        const uint64_t core_runs0 = two.sys.nic(0).cpu().runs() + two.sys.nic(1).cpu().runs(),
-                       private0 = two.sys.nic(0).cpu().private_runs() + two.sys.nic(1).cpu().private_runs();
+        // A figure of the two NIC cores' (a core::Cpu member), summed.
+        const auto both = [&](uint64_t (core::Cpu::*figure)() const) {
+            return (two.sys.nic(0).cpu().*figure)() + (two.sys.nic(1).cpu().*figure)();
+        };
+        const uint64_t instret0 = both(&core::Cpu::instret), core_runs0 = both(&core::Cpu::runs),
+                       private0 = both(&core::Cpu::private_runs);
         const uint64_t events0 = two.sys.kernel().events_fired(), runs0 = two.sys.kernel().runnable_runs(),
                        visits0 = two.sys.kernel().runnable_visits();
         const uint64_t node0 = two.sys.kernel().runs_held_by(Hold::Node) + two.sys.kernel().runs_held_by(Hold::NoNode),
@@ -132,9 +135,9 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
         visits += two.sys.kernel().runnable_visits() - visits0;
         held_node += two.sys.kernel().runs_held_by(Hold::Node) + two.sys.kernel().runs_held_by(Hold::NoNode) - node0;
         held_neighbours += two.sys.kernel().runs_held_by(Hold::Neighbours) - neighbours0;
-        instructions += two.sys.nic(0).cpu().instret() + two.sys.nic(1).cpu().instret() - instret0;
-        core_runs += two.sys.nic(0).cpu().runs() + two.sys.nic(1).cpu().runs() - core_runs0;
-        private_runs += two.sys.nic(0).cpu().private_runs() + two.sys.nic(1).cpu().private_runs() - private0;
+        instructions += both(&core::Cpu::instret) - instret0;
+        core_runs += both(&core::Cpu::runs) - core_runs0;
+        private_runs += both(&core::Cpu::private_runs) - private0;
         events += two.sys.kernel().events_fired() - events0;
         if (const std::string error = incomplete(pa, pb); !error.empty()) {
             state.SkipWithError(error.c_str());

@@ -202,18 +202,14 @@ Figures run(const Shape& shape, const Options& o) {
     };
     const uint64_t node0 = held({Hold::Node, Hold::NoNode}), neighbours0 = held({Hold::Neighbours}),
                    earliest0 = held({Hold::Earliest});
-    const auto instructions = [&] {
+    // A figure of the NIC cores' (a core::Cpu member), summed over every NIC.
+    const auto over_cores = [&](uint64_t (core::Cpu::*figure)() const) {
         uint64_t sum = 0;
-        for (uint32_t n = 0; n < spec.nodes; ++n) sum += sys.nic(n).cpu().instret();
+        for (uint32_t n = 0; n < spec.nodes; ++n) sum += (sys.nic(n).cpu().*figure)();
         return sum;
     };
-    const uint64_t instructions0 = instructions();
-    const auto core_runs = [&](bool only_private) {
-        uint64_t sum = 0;
-        for (uint32_t n = 0; n < spec.nodes; ++n) sum += only_private ? sys.nic(n).cpu().private_runs() : sys.nic(n).cpu().runs();
-        return sum;
-    };
-    const uint64_t core_runs0 = core_runs(false), private_runs0 = core_runs(true);
+    const uint64_t instructions0 = over_cores(&core::Cpu::instret), core_runs0 = over_cores(&core::Cpu::runs),
+                   private_runs0 = over_cores(&core::Cpu::private_runs);
     t = std::chrono::steady_clock::now();
     progress.began = progress.last = t;
     sys.run_until(Time::max());
@@ -223,9 +219,9 @@ Figures run(const Shape& shape, const Options& o) {
     f.held_node = held({Hold::Node, Hold::NoNode}) - node0;
     f.held_neighbours = held({Hold::Neighbours}) - neighbours0;
     f.held_earliest = held({Hold::Earliest}) - earliest0;
-    f.instructions = instructions() - instructions0;
-    f.core_runs = core_runs(false) - core_runs0;
-    f.private_runs = core_runs(true) - private_runs0;
+    f.instructions = over_cores(&core::Cpu::instret) - instructions0;
+    f.core_runs = over_cores(&core::Cpu::runs) - core_runs0;
+    f.private_runs = over_cores(&core::Cpu::private_runs) - private_runs0;
     for (uint32_t n = 0; n < spec.nodes; ++n) f.messages += uint64_t(o.iterations) * neighbours(shape, n).size();
     f.sim_us = (sys.now() - start).as_us();
     f.mappings = sim::mappings_held();
