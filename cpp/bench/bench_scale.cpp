@@ -15,9 +15,9 @@
 // halo's runs, in percent (sim::Kernel::Hold): their own node's next event (or one of no
 // node), their neighbours, the earliest time anywhere plus two lookaheads. "private %" is
 // the share of the NIC cores' runs that made no device or uncached SRAM access and did
-// not go to sleep (core::Cpu::private_runs): runs that ended only because the horizon did,
-// which a core allowed on through instructions that touch nothing shared would not have
-// needed - the most a kernel that let cores run ahead so could save. "maps" is the
+// not go to sleep (core::Cpu::private_runs): runs that ended only because the horizon did
+// (with running ahead, SystemSpec::run_ahead, at its cap of core::Cpu::kRunAheadCycles
+// past it), which a core run further ahead would not have needed. "maps" is the
 // memory mappings the child held at the end of the halo, against the kernel's limit of
 // vm.max_map_count (its host processes' stacks take a few, host/stack_arena.hpp). A size that
 // exceeds --max-gb (an address space limit on the child) reports "out of memory" instead
@@ -26,7 +26,7 @@
 //
 //   bench_scale [--nodes 64,512,2048] [--iterations 10] [--size 1024] [--red-storm] [--max-gb 16]
 //               [--no-lookahead] [--credit-events] [--no-send-ahead] [--no-lanes] [--no-huge-pages]
-//               [--routing-table]
+//               [--routing-table] [--no-run-ahead]
 //
 // --red-storm adds Red Storm's 27 x 16 x 24 = 10,368 nodes (a torus in z), which is long;
 // above 2,048 nodes the NICs run `portals_redstorm` (go-back-N's peer table to 10,368).
@@ -36,7 +36,8 @@
 // for the cable's wake-up (SystemSpec::send_ahead false); --no-lanes sends every event
 // through the kernel's heap (SystemSpec::lanes false); --routing-table has the routers look
 // their ports up in a routers x nodes table instead of computing them ("routing": "table",
-// net::MeshRouting). The halo's simulated times are the same either way ("sim us").
+// net::MeshRouting); --no-run-ahead stops every NIC core at its horizon (SystemSpec::
+// run_ahead false). The halo's simulated times are the same either way ("sim us").
 //
 // Huge pages: a large system's state is gigabytes of small objects in malloc's memory,
 // and a message touches a few lines of many of them; with 4 KB pages most of those
@@ -93,6 +94,7 @@ struct Options {
     bool lanes = true;
     bool huge_pages = true;
     bool routing_table = false;
+    bool run_ahead = true;
 };
 
 // The mesh's neighbours of `node` (x fastest, as the topology numbers its terminals).
@@ -153,6 +155,7 @@ Figures run(const Shape& shape, const Options& o) {
     spec.credit_events = o.credit_events;
     spec.send_ahead = o.send_ahead;
     spec.lanes = o.lanes;
+    spec.run_ahead = o.run_ahead;
     // The SeaStar's own image for this size (portals_redstorm above 2,048 nodes).
     const std::string image = seastar::model().default_firmware(spec.nodes);
     spec.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/portals/" + image + ".elf"};
@@ -270,10 +273,11 @@ Options parse(int argc, char** argv) {
         else if (a == "--no-lanes") o.lanes = false;
         else if (a == "--no-huge-pages") o.huge_pages = false;
         else if (a == "--routing-table") o.routing_table = true;
+        else if (a == "--no-run-ahead") o.run_ahead = false;
         else {
             std::fprintf(stderr, "bench_scale: unknown argument '%s'\nusage: bench_scale [--nodes 64,512,2048] "
                                  "[--iterations 10] [--size 1024] [--red-storm] [--max-gb 16] [--no-lookahead] [--credit-events] [--no-send-ahead] [--no-lanes] "
-                                 "[--no-huge-pages] [--routing-table]\n",
+                                 "[--no-huge-pages] [--routing-table] [--no-run-ahead]\n",
                          a.c_str());
             std::exit(2);
         }
@@ -324,10 +328,10 @@ int main(int argc, char** argv) {
     if (o.huge_pages && !huge_pages_value()) run_again_with_huge_pages(argv);
     const char* huge_value = huge_pages_value();
     const bool huge = huge_value && *huge_value != '0';
-    std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s%s%s%s%s%s\n", o.size,
+    std::printf("3-D halo of %u-byte Portals puts, %u iterations, C Portals firmware on every SeaStar%s%s%s%s%s%s%s\n", o.size,
                 o.iterations, o.lookahead ? "" : ", no kernel lookahead", o.credit_events ? ", an event per credit" : "",
                 o.send_ahead ? "" : ", no sending ahead", o.lanes ? "" : ", no kernel lanes",
-                o.routing_table ? ", routes from a table" : "",
+                o.routing_table ? ", routes from a table" : "", o.run_ahead ? "" : ", no running ahead",
                 huge ? (thp_never() ? ", huge pages asked but the kernel's transparent_hugepage is never" : ", malloc on huge pages")
                      : ", malloc on 4 KB pages");
     std::printf("%8s %10s %8s %8s %8s %12s %8s %11s %11s %14s %10s %9s %10s %15s %9s %6s\n", "nodes", "shape", "build s", "setup s",

@@ -1,6 +1,9 @@
 #include "niclab/core/cpu.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "handlers.hpp"
 #include "niclab/sim/activity.hpp"
@@ -56,6 +59,9 @@ void Cpu::release_reset(uint32_t entry) {
     write_next_ = 0;
     write_bus_free_ = 0;
     icache_on_ = dcache_on_ = false;  // the PPC440 leaves reset with caches off
+    cached_lo_ = UINT32_MAX;
+    cached_hi_ = 0;
+    ahead_from_ = Time::max();
     icache_.configure(cfg_.icache, sram_.size);
     dcache_.configure(cfg_.dcache, sram_.size);
     drop_code_pages();  // another image: its pages may be shared again
@@ -100,6 +106,12 @@ void Cpu::set_cache_enable(bool icache, bool dcache) {
     icache_on_ = icache;
     dcache_on_ = dcache;
     reset_fetch();
+    // A cache off: the core's accesses no longer all show in the filled range, nor its
+    // fetches all cost nothing past the horizon; the burst goes no further than it.
+    if (!(icache && dcache) && horizon_limit_ != UINT64_MAX) {
+        limit_ = std::min(limit_, horizon_limit_);
+        horizon_limit_ = UINT64_MAX;
+    }
 }
 
 void Cpu::invalidate_icache() {
@@ -135,7 +147,51 @@ uint32_t Cpu::decode_and_execute(const Insn& slot) {
 
 void Cpu::refresh_limit() {
     uint64_t horizon = clock_.cycles_ceil(kernel_.horizon() - reset_time_);
-    if (horizon < limit_) limit_ = horizon;
+    // Running ahead, what the core scheduled (or a stop request) holds back what it shares.
+    uint64_t& bound = horizon_limit_ != UINT64_MAX ? horizon_limit_ : limit_;
+    if (horizon < bound) bound = horizon;
+}
+
+uint64_t Cpu::run_ahead_limit(uint64_t horizon) const {
+    if (!run_ahead_ || debug_ || (mstatus_ & kMstatusMIE) || !watches_.empty() || !(icache_on_ && dcache_on_) ||
+        kernel_.activity())
+        return horizon;
+    // To kRunAheadCycles past the horizon, the run's end or the watchdog's limit, whichever
+    // is first (in whole cycles from the horizon: a run to Time::max() has no end to reckon).
+    const Time room = kernel_.run_end() - reset_time_ - clock_.cycles(horizon);
+    if (room <= Time{}) return horizon;
+    const int64_t period = clock_.period_ps();
+    uint64_t limit = horizon + std::min<uint64_t>(kRunAheadCycles, room.ps() / period + (room.ps() % period != 0));
+    if (watchdog_cycles_) limit = std::min(limit, last_progress_ + watchdog_cycles_ + 1);
+    return limit;
+}
+
+bool Cpu::hold_back() {
+    if (horizon_limit_ == UINT64_MAX) [[likely]] return false;  // not running ahead
+    // Costs and counts are where the per-instruction loop has them: its own cost charged.
+    const uint64_t start = cycle_ - fetch_page_[(pc_ - fetch_base_) >> 2].cost;
+    // Where the fill of its line took it past the horizon, the loop's check came first.
+    if (start < horizon_limit_ || start == fetched_at_) return false;
+    cycle_ = start;
+    --instret_;
+    stop_burst();
+    return true;
+}
+
+void Cpu::check_outside_access(uint32_t sram_offset, uint32_t length, bool write) const {
+    if (ahead_from_ == Time::max() || !kernel_.in_run()) return;
+    const Time now = kernel_.now();
+    if (now < ahead_from_ || now >= local_time()) return;
+    if (sram_offset >= cached_hi_ || uint64_t(sram_offset) + length <= cached_lo_) return;
+    char what[320];
+    std::snprintf(what, sizeof what,
+                  "SRAM offset 0x%x (%u bytes) %s from outside node %u's NIC core at %.3f ns, while the core, run "
+                  "ahead of its horizon to %.3f ns, may have reached it through its caches (lines from 0x%x to 0x%x)",
+                  sram_offset, length, write ? "written" : "read", node_, now.as_ns(), local_time().as_ns(), cached_lo_,
+                  cached_hi_);
+    throw std::logic_error(std::string(what) +
+                           ": running ahead needs what the rest of the system reads or writes during a run to be "
+                           "uncached in the firmware (FW_UNCACHED); the spec key \"run_ahead\": false turns it off");
 }
 
 void Cpu::run(sim::Kernel& kernel) {
@@ -144,6 +200,7 @@ void Cpu::run(sim::Kernel& kernel) {
         return counts_.device_loads + counts_.device_stores + counts_.uncached_loads + counts_.uncached_stores;
     };
     const uint64_t shared_before = shared();
+    ahead_from_ = Time::max();  // its horizon is past its clock: every earlier event has fired
     check_interrupts();
     while (state_ == State::Running) {
         uint64_t limit = clock_.cycles_ceil(kernel_.horizon() - reset_time_);
@@ -153,12 +210,20 @@ void Cpu::run(sim::Kernel& kernel) {
             break;
         }
         if (debug_) [[unlikely]] limit = debug_burst_limit(limit);
+        horizon_limit_ = UINT64_MAX;
+        if (const uint64_t ahead = run_ahead_limit(limit); ahead > limit) {
+            horizon_limit_ = limit;
+            limit = ahead;
+        }
         limit_ = limit;
         if (kernel_.activity()) [[unlikely]]
             execute<true>();
         else
             execute<false>();
         if (debug_) [[unlikely]] debug_after_burst();
+        if (horizon_limit_ != UINT64_MAX && cycle_ > horizon_limit_)
+            ahead_from_ = std::min(ahead_from_, time_at_cycle(horizon_limit_));
+        horizon_limit_ = UINT64_MAX;
         check_watchdog();
         if (state_ == State::Running) check_interrupts();
     }
@@ -195,7 +260,11 @@ void Cpu::execute() {
         }
         pc_ = pc;
         if ((pc >> fetch_shift_) != fetch_line_) [[unlikely]] {
-            if (!fetch_next_line(pc) && !fetch_slow()) {
+            // Past the horizon (running ahead), a fetch that costs cycles waits for a run that
+            // reaches it: those cycles come before its instruction's start.
+            if (cycle_ >= horizon_limit_) {
+                if (!fetch_hit(pc)) break;
+            } else if (!fetch_next_line(pc) && !fetch_slow()) {
                 pc = pc_;  // trapped to the handler, or stopped
                 continue;
             }
@@ -256,6 +325,7 @@ bool Cpu::fetch_slow() {
             uint32_t line = off >> fetch_shift_;
             if (!icache_.resident(line)) {
                 icache_.fill(line);
+                note_fill(line, fetch_shift_);
                 fill = icache_fill_;
             }
         } else if (cfg_.uncached_fetch_fills_line) {
@@ -268,6 +338,7 @@ bool Cpu::fetch_slow() {
         }
         cycle_ += fill;
         stall_cycles_ += fill;
+        if (fill) fetched_at_ = cycle_;
         return true;
     }
     if (mtvec_ != 0 && pc_ == (mtvec_ & ~3u)) {
@@ -288,6 +359,7 @@ void Cpu::check_watchdog() {
 // ---------------------------------------------------------------- traps and interrupts
 
 void Cpu::trap(uint32_t cause, uint32_t tval) {
+    if (hold_back()) return;
     --instret_;  // the faulting instruction does not retire
     take_trap(cause, tval, pc_);
 }
@@ -333,6 +405,7 @@ void Cpu::check_interrupts() {
 }
 
 void Cpu::exec_mret() {
+    if (hold_back()) return;
     pc_ = mepc_;
     mstatus_ = (mstatus_ & ~kMstatusMIE) | ((mstatus_ & kMstatusMPIE) ? kMstatusMIE : 0) | kMstatusMPIE;
     cycle_ += cfg_.trap_penalty;
@@ -340,6 +413,7 @@ void Cpu::exec_mret() {
 }
 
 void Cpu::exec_wfi() {
+    if (hold_back()) return;
     pc_ += 4;
     progress();
     if (mip_ & mie_) return;  // already pending: wfi falls through
@@ -370,6 +444,7 @@ uint32_t Cpu::line_fill_cycles(const CacheModel& c) const {
 }
 
 void Cpu::dcache_miss(uint32_t line) {
+    note_fill(line, dline_shift_);
     uint32_t cost = dcache_fill_;
     if (dcache_.fill(line)) cost += dcache_fill_;  // write back the dirty victim first
     cycle_ += cost;
@@ -406,6 +481,7 @@ bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
             return true;
         }
     }
+    if (hold_back()) return false;
     uint32_t off = addr - sram_.uncached_base;
     if (off < sram_.size) {
         ++counts_.uncached_loads;
@@ -448,6 +524,7 @@ bool Cpu::store_slow(uint32_t addr, unsigned size, uint32_t value) {
             return true;
         }
     }
+    if (hold_back()) return false;
     uint32_t off = addr - sram_.uncached_base;
     if (off < sram_.size) {
         ++counts_.uncached_stores;
@@ -542,6 +619,10 @@ void Cpu::exec_csr(const Insn& in, uint32_t operand, bool write, bool set, bool 
         return;
     }
     bool writes = write || ((set || clear) && in.rs1 != 0);  // rs1/uimm = 0: read only
+    // A read of a counter is the core's own; any other CSR may bear on interrupts.
+    const uint32_t low = csr & ~0x80u;  // mcycle, minstret, cycle, time, instret and their high halves
+    const bool counter = (low >= 0xB00 && low <= 0xB02) || (low >= 0xC00 && low <= 0xC02);
+    if (!(counter && !writes) && hold_back()) return;
     if (writes) {
         uint32_t nv = write ? operand : set ? (old | operand) : (old & ~operand);
         if (!csr_store(csr, nv)) {

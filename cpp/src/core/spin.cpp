@@ -83,8 +83,10 @@ void Cpu::spin_check(uint32_t head, uint32_t branch_pc, const Insn& branch) {
                             counts_.exceptions + counts_.interrupts == last.traps &&
                             icache_.misses == last.icache_misses && dcache_.misses == last.dcache_misses;
     const uint64_t pass = cycle_ - last.cycle;  // 0 only if a preset made every cost 0
-    if (whole_pass && spin_skip_ && limit_ > cycle_ && pass > 0) {
-        const uint64_t n = (limit_ - cycle_) / pass;  // passes that end by the limit
+    // Running ahead, only to the horizon: a pass's loads may be of what others share.
+    const uint64_t limit = std::min(limit_, horizon_limit_);
+    if (whole_pass && spin_skip_ && limit > cycle_ && pass > 0) {
+        const uint64_t n = (limit - cycle_) / pass;  // passes that end by the limit
         // The slots may have changed since the block was built (a store into code):
         // the loop must still be one whose passes are all alike.
         if (n > 0 && spin_loop(&branch, length - 1)) {

@@ -156,11 +156,14 @@ uint32_t EmbeddedNic::sram_offset(uint32_t address, uint32_t length) const {
 }
 
 void EmbeddedNic::read_sram(uint32_t address, std::span<uint8_t> out) const {
-    std::memcpy(out.data(), sram_.data() + sram_offset(address, uint32_t(out.size())), out.size());
+    const uint32_t off = sram_offset(address, uint32_t(out.size()));
+    cpu_->check_outside_access(off, uint32_t(out.size()), false);
+    std::memcpy(out.data(), sram_.data() + off, out.size());
 }
 
 void EmbeddedNic::write_sram(uint32_t address, std::span<const uint8_t> in) {
     uint32_t off = sram_offset(address, uint32_t(in.size()));
+    cpu_->check_outside_access(off, uint32_t(in.size()), true);
     std::memcpy(sram_.data() + off, in.data(), in.size());
     cpu_->invalidate_code(off, uint32_t(in.size()));
 }

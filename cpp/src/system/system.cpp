@@ -52,7 +52,10 @@ System::System(const SystemSpec& spec)
         } catch (const sim::HostResourceError& e) {  // which node the machine could not hold
             throw sim::HostResourceError("node " + std::to_string(i) + ": " + e.what());
         }
-        if (nic::EmbeddedNic* nic = nodes_[i].hardware->embedded_nic()) nic->cpu().set_code_pool(&code_pool_);
+        if (nic::EmbeddedNic* nic = nodes_[i].hardware->embedded_nic()) {
+            nic->cpu().set_code_pool(&code_pool_);
+            nic->cpu().set_run_ahead(spec.run_ahead);
+        }
     }
     if (network_ && spec.lookahead && has_embedded_nics()) {
         const uint32_t hops = spec.lookahead_hops ? network_->cross_node_hops() : 1;

@@ -94,9 +94,13 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
         } else if (key == "fire_inline") {
             if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
             s.fire_inline = v.get<bool>();
+        } else if (key == "run_ahead") {
+            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
+            s.run_ahead = v.get<bool>();
         } else {
             throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology, "
-                                   "capture, lookahead, lookahead_hops, credit_events, send_ahead, lanes, fire_inline)");
+                                   "capture, lookahead, lookahead_hops, credit_events, send_ahead, lanes, fire_inline, "
+                                   "run_ahead)");
         }
     }
     if (j.contains("system") && !j.contains("preset")) s.preset.clear();  // the system's default preset
@@ -155,6 +159,7 @@ nlohmann::json SystemSpec::to_json() const {
     if (!send_ahead) j["send_ahead"] = false;
     if (!lanes) j["lanes"] = false;
     if (!fire_inline) j["fire_inline"] = false;
+    if (!run_ahead) j["run_ahead"] = false;
     return j;
 }
 

@@ -147,6 +147,15 @@ TEST(Halo3d, SendingAheadChangesNoTime) {
     expect_same_rows(ahead, waiting);
 }
 
+// NIC cores running on through their private instructions past their horizons (the
+// default) or stopping at them (SystemSpec::run_ahead), Portals firmware on a torus.
+TEST(Halo3d, RunningAheadChangesNoTime) {
+    system::SystemSpec ahead = seastars(27, {{"kind", "torus"}, {"dims", {3, 3, 3}}});
+    system::SystemSpec stopping = ahead;
+    stopping.run_ahead = false;
+    expect_same_rows(ahead, stopping);
+}
+
 // Every node takes its neighbours' faces through one receive queue (StarT-X JAM, the
 // T9000 VCP with several virtual links, the DSNIC driver) and hands each to its sender's
 // transport, with its own buffers: an unequal grid puts nodes out of step.

@@ -8,6 +8,7 @@
 // Time: the core counts cycles at its clock from the moment it left reset. It runs
 // ahead of global time up to the kernel's horizon, synchronizes on every bus access
 // (MMIO, host windows), and sleeps in wfi until an enabled interrupt is pending.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -78,6 +79,10 @@ private:
     Clock clock_;
     uint64_t cycle_ = 0;
     uint64_t limit_ = 0;           // stop the current burst at this cycle
+    // Running ahead (set_run_ahead): the horizon, in cycles, past which an instruction that
+    // reads or writes what the rest of the system shares holds back (hold_back); limit_ is
+    // then further on. UINT64_MAX when the burst does not run ahead.
+    uint64_t horizon_limit_ = UINT64_MAX;
     uint64_t instret_ = 0;
     sim::Kernel& kernel_;
     DebugListener* debug_ = nullptr;
@@ -194,6 +199,29 @@ public:
     // core builds in pages shared through a code pool. Both give the same results to the
     // cycle (a test compares them).
     void set_block_translation(bool on) { translate_ = on; }
+    // Running ahead (off by default; system::SystemSpec's "run_ahead" turns it on for a
+    // system's NIC cores): a run that reaches the kernel's horizon goes on through the
+    // instructions that touch only the core's own state - registers, the cached SRAM view
+    // through the D-cache, the caches' model, the write buffer, fetches that hit the
+    // I-cache - and stops at the first one starting at or past the horizon that does not:
+    // a device or host-window access, an uncached SRAM access, a CSR other than a counter
+    // read, wfi, mret or a trap. That instruction runs in a later run, at the same cycle
+    // as without running ahead: nothing outside the core can change what the private ones
+    // compute, so every result is the same to the cycle (a test compares every SeaStar
+    // experiment both ways), with fewer runs (a 512-node halo of puts: a third fewer).
+    // It holds only while nothing else reads or writes the words the core reaches through
+    // its caches: a firmware keeps what it shares uncached, and check_outside_access
+    // makes a model that breaks this a logic_error instead of a silent difference. Off
+    // for a burst with interrupts enabled (mstatus.MIE), a debugger, watchpoints, the
+    // activity log, or either cache off. A burst goes at most kRunAheadCycles past the
+    // horizon, so a core spinning in private code still returns to the kernel.
+    void set_run_ahead(bool on) { run_ahead_ = on; }
+    bool run_ahead() const { return run_ahead_; }
+    static constexpr uint64_t kRunAheadCycles = 1u << 14;
+    // Something outside the core reads (`write` false) or writes SRAM [offset, offset +
+    // length): a std::logic_error when, during a run, it happens at a time the core has
+    // run ahead past and the range meets a line the core's caches have held since reset.
+    void check_outside_access(uint32_t sram_offset, uint32_t length, bool write) const;
     uint64_t spin_passes_skipped() const { return spin_passes_skipped_; }
     // Decoded code pages shared through `pool` (code_pool.hpp) with the other cores of
     // the simulation that use it, or (null, the default) all private. Both give the same
@@ -415,6 +443,23 @@ private:
     uint64_t spin_passes_skipped_ = 0;
     bool spin_skip_ = true;
     bool translate_ = true;
+    // Running ahead (set_run_ahead): the cycle at which the last line fill that cost cycles
+    // ended (the instruction starting there passed the loop's check before the fill); from
+    // when this run's core is ahead of the horizon (Time::max(): it is not); and the SRAM
+    // offsets [cached_lo_, cached_hi_) the caches have filled lines from since reset.
+    bool run_ahead_ = false;
+    uint64_t fetched_at_ = UINT64_MAX;
+    Time ahead_from_ = Time::max();
+    uint32_t cached_lo_ = UINT32_MAX, cached_hi_ = 0;
+    // The limit of a burst whose horizon is `horizon` (cycles): further on when it may run ahead.
+    uint64_t run_ahead_limit(uint64_t horizon) const;
+    // An instruction that reaches what others share, starting at or past the horizon while
+    // running ahead: takes back its cost and count and ends the burst (true), to run later.
+    bool hold_back();
+    void note_fill(uint32_t line, uint32_t shift) {
+        cached_lo_ = std::min(cached_lo_, line << shift);
+        cached_hi_ = std::max(cached_hi_, (line + 1) << shift);
+    }
     friend class Translator;  // reads the layout of what its code tests (translate.cpp)
 
     CoreConfig cfg_;

@@ -283,6 +283,7 @@ public:
     // it will do up to then (net::Network::inject_ahead), as the run gets there unless
     // it is stopped.
     Time run_end() const { return in_run_ ? until_ : now_; }
+    bool in_run() const { return in_run_; }
     // Make run_until return as soon as the current event or runnable step finishes.
     void request_stop() { stop_ = true; horizon_ = now_; }
     bool stop_requested() const { return stop_; }

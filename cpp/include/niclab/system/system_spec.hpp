@@ -74,6 +74,13 @@ struct SystemSpec {
     // times in the same order either way; `false` schedules each, kept to compare, and
     // recorded by to_json() when off.
     bool fire_inline = true;
+    // "run_ahead" (on by default): a NIC core whose run reaches its horizon goes on through
+    // the instructions that touch only its own state, and stops at the first that reads or
+    // writes what the rest of the system shares (core::Cpu::set_run_ahead): fewer runs, the
+    // same results to the cycle. A model that reaches into what the core keeps in its caches
+    // while the core is ahead is a logic_error naming the SRAM offset. `false` stops every
+    // core at its horizon, kept to compare, and recorded by to_json() when off.
+    bool run_ahead = true;
 
     // The network topology (`fallback` when the spec gives none and it is not null) for
     // nodes × `ports` network ports (terminals.hpp); throws ConfigError("topology...")
