@@ -160,8 +160,9 @@ uint64_t Cpu::run_ahead_limit(uint64_t horizon) const {
     // is first (in whole cycles from the horizon: a run to Time::max() has no end to reckon).
     const Time room = kernel_.run_end() - reset_time_ - clock_.cycles(horizon);
     if (room <= Time{}) return horizon;
-    const int64_t period = clock_.period_ps();
-    uint64_t limit = horizon + std::min<uint64_t>(kRunAheadCycles, room.ps() / period + (room.ps() % period != 0));
+    const int64_t period = clock_.period_ps();  // a division only near the run's end
+    uint64_t limit = horizon + (room >= clock_.cycles(kRunAheadCycles) ? kRunAheadCycles
+                                                                         : uint64_t((room.ps() + period - 1) / period));
     if (watchdog_cycles_) limit = std::min(limit, last_progress_ + watchdog_cycles_ + 1);
     return limit;
 }
