@@ -163,7 +163,8 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     state.counters["held_node_pct"] = 100.0 * double(held_node) / all_runs;
     state.counters["held_neighbours_pct"] = 100.0 * double(held_neighbours) / all_runs;
     // The cores' runs that made no device or uncached access and did not sleep
-    // (core::Cpu::private_runs): ended only by the horizon.
+    // (core::Cpu::private_runs): ended by the horizon, or, running ahead, at a shared access
+    // left to the next run.
     state.counters["private_runs_pct"] = 100.0 * double(private_runs) / double(std::max<uint64_t>(core_runs, 1));
 }
 BENCHMARK(BM_PortalsPutPingPongSteady)->Arg(0)->Arg(8)->Unit(benchmark::kMillisecond);

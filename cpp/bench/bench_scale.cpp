@@ -15,9 +15,9 @@
 // halo's runs, in percent (sim::Kernel::Hold): their own node's next event (or one of no
 // node), their neighbours, the earliest time anywhere plus two lookaheads. "private %" is
 // the share of the NIC cores' runs that made no device or uncached SRAM access and did
-// not go to sleep (core::Cpu::private_runs): runs that ended only because the horizon did
-// (with running ahead, SystemSpec::run_ahead, at its cap of core::Cpu::kRunAheadCycles
-// past it), which a core run further ahead would not have needed. "maps" is the
+// not go to sleep (core::Cpu::private_runs): without running ahead (--no-run-ahead), runs
+// that ended only because the horizon did; with it (SystemSpec::run_ahead), mostly runs
+// that went on past the horizon to a shared access and left it to the next. "maps" is the
 // memory mappings the child held at the end of the halo, against the kernel's limit of
 // vm.max_map_count (its host processes' stacks take a few, host/stack_arena.hpp). A size that
 // exceeds --max-gb (an address space limit on the child) reports "out of memory" instead

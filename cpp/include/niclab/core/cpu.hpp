@@ -163,8 +163,9 @@ public:
     // The runs the kernel cut this core's execution into, and those of them that made no
     // device access and no uncached SRAM access (nothing another part of the system reads
     // or writes: the host's mailbox and control block are uncached) and did not go to
-    // sleep. A run of private instructions ends only because the horizon did; a core let
-    // past the horizon until its next shared access would not need it (bench_scale).
+    // sleep. Stopped at the horizon, such a run ended only because the horizon did; running
+    // ahead (set_run_ahead), it mostly went on to a shared access and left that to the next
+    // run (a held-back access is not counted) (bench_scale).
     uint64_t runs() const { return runs_; }
     uint64_t private_runs() const { return private_runs_; }
     const Clock& clock() const { return clock_; }
