@@ -262,9 +262,10 @@ void Cpu::execute() {
         pc_ = pc;
         if ((pc >> fetch_shift_) != fetch_line_) [[unlikely]] {
             // Past the horizon (running ahead), a fetch that costs cycles waits for a run that
-            // reaches it: those cycles come before its instruction's start.
+            // reaches it: those cycles come before its instruction's start. One that hits the
+            // I-cache in another code page (a call, a return) goes on, as fetch_slow makes it.
             if (cycle_ >= horizon_limit_) {
-                if (!fetch_hit(pc)) break;
+                if (!fetch_hit(pc) && !(fetch_resident(pc) && fetch_slow())) break;
             } else if (!fetch_next_line(pc) && !fetch_slow()) {
                 pc = pc_;  // trapped to the handler, or stopped
                 continue;

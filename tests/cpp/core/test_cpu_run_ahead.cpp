@@ -99,6 +99,28 @@ TEST(RunAhead, ALineFilledAcrossTheHorizonRunsItsFirstInstruction) {
     expect_same_outcome(ahead.outcome, plain.outcome);
 }
 
+// Calls into another code page and returns from it, fetches that hit the I-cache, run
+// ahead as any private instruction: a loop of nothing else takes a handful of runs.
+TEST(RunAhead, CallsIntoAnotherCodePageRunAhead) {
+    auto calls = [](bool ahead) {
+        CoreRig rig;
+        rig.load(0, {addi(5, 5, 1), jal(1, 0x1000 - 4), add(8, 8, 7), jal(0, -12)});
+        rig.load(0x1000, {addi(6, 6, 1), add(7, 7, 6), jalr(0, 1, 0)});
+        rig.cpu.set_run_ahead(ahead);
+        rig.cpu.release_reset(0);
+        rig.cpu.set_cache_enable(true, true);
+        for (int64_t k = 1; k < 1500; ++k) rig.kernel.schedule_at(Time::ns(41 * k), [] {});
+        rig.kernel.run_until(Time::us(60));
+        return std::make_pair(outcome_of(rig.cpu, rig.bus, rig.sram), rig.cpu.runs());
+    };
+    const auto [ahead, ahead_runs] = calls(true);
+    const auto [plain, plain_runs] = calls(false);
+    ASSERT_GT(plain.regs[6], 1000u) << "the function was called too seldom";
+    EXPECT_GT(plain_runs, 1000u);
+    EXPECT_LT(ahead_runs * 50, plain_runs);
+    expect_same_outcome(ahead, plain);
+}
+
 // A polling loop on a status register the bus calls pure is fast-forwarded (spin.cpp) only
 // to the horizon: its passes past it read what events change, and hold back.
 TEST(RunAhead, APollingLoopIsSkippedOnlyToTheHorizon) {

@@ -320,6 +320,11 @@ private:
         fetch_line_ = pc >> fetch_shift_;
         return true;
     }
+    // A fetch at `pc` in the cached view would hit the I-cache (costs nothing), in any page.
+    bool fetch_resident(uint32_t pc) const {
+        const uint32_t off = pc - sram_.cached_base;
+        return icache_on_ && off < sram_.size && icache_.resident(off >> fetch_shift_);
+    }
     // A block runs on into the next line of its page (block_next<true>): that line's fetch as
     // fetch_slow would make it, inline, where its cost needs no look at the I-cache's state -
     // a hit, or a fetch not through the I-cache (the I-cache off, or the uncached view), whose
