@@ -209,7 +209,7 @@ public:
     // read, wfi, mret or a trap. That instruction runs in a later run, at the same cycle
     // as without running ahead: nothing outside the core can change what the private ones
     // compute, so every result is the same to the cycle (a test compares every SeaStar
-    // experiment both ways), with fewer runs (a 512-node halo of puts: a third fewer).
+    // experiment both ways), with fewer runs (a 512-node halo of puts: 75 a message, not 137).
     // It holds only while nothing else reads or writes the words the core reaches through
     // its caches: a firmware keeps what it shares uncached, and check_outside_access
     // makes a model that breaks this a logic_error instead of a silent difference. Off
