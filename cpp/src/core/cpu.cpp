@@ -167,8 +167,7 @@ uint64_t Cpu::run_ahead_limit(uint64_t horizon) const {
     return limit;
 }
 
-bool Cpu::hold_back() {
-    if (horizon_limit_ == UINT64_MAX) [[likely]] return false;  // not running ahead
+bool Cpu::hold_back_past() {
     // Costs and counts are where the per-instruction loop has them: its own cost charged.
     const uint64_t start = cycle_ - fetch_page_[(pc_ - fetch_base_) >> 2].cost;
     // Where the fill of its line took it past the horizon, the loop's check came first.

@@ -461,7 +461,10 @@ private:
     uint64_t run_ahead_limit(uint64_t horizon) const;
     // An instruction that reaches what others share, starting at or past the horizon while
     // running ahead: takes back its cost and count and ends the burst (true), to run later.
-    bool hold_back();
+    // Its start is before its end: a clock short of the horizon (or no running ahead, whose
+    // horizon_limit_ is UINT64_MAX) decides at once, at every device and uncached access.
+    bool hold_back() { return cycle_ >= horizon_limit_ && hold_back_past(); }
+    bool hold_back_past();
     void note_fill(uint32_t line, uint32_t shift) {
         cached_lo_ = std::min(cached_lo_, line << shift);
         cached_hi_ = std::max(cached_hi_, (line + 1) << shift);
