@@ -6,8 +6,9 @@
 // A store into SRAM re-arms the decoder for that word; fence.i and reload clear all.
 //
 // Time: the core counts cycles at its clock from the moment it left reset. It runs
-// ahead of global time up to the kernel's horizon, synchronizes on every bus access
-// (MMIO, host windows), and sleeps in wfi until an enabled interrupt is pending.
+// ahead of global time up to the kernel's horizon (and, running ahead, past it through
+// instructions that touch only its own state: set_run_ahead), synchronizes on every bus
+// access (MMIO, host windows), and sleeps in wfi until an enabled interrupt is pending.
 #include <algorithm>
 #include <array>
 #include <cstdint>
