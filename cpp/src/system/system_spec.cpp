@@ -1,6 +1,7 @@
 #include "niclab/system/system_spec.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "niclab/net/topology_registry.hpp"
 #include "niclab/system/config_error.hpp"
@@ -35,6 +36,24 @@ nlohmann::json capture_from_json(const nlohmann::json& v) {
     }
     if (!c.contains("file")) throw ConfigError("capture.file", "missing: the path of the pcapng file to write");
     return c;
+}
+
+// The simulation's modes, each a boolean key (system_spec.hpp says what each does),
+// recorded by to_json() when it is not its default.
+constexpr std::pair<const char*, bool SystemSpec::*> kModes[] = {
+    {"lookahead", &SystemSpec::lookahead},
+    {"lookahead_hops", &SystemSpec::lookahead_hops},
+    {"credit_events", &SystemSpec::credit_events},
+    {"send_ahead", &SystemSpec::send_ahead},
+    {"lanes", &SystemSpec::lanes},
+    {"fire_inline", &SystemSpec::fire_inline},
+    {"run_ahead", &SystemSpec::run_ahead},
+};
+
+bool SystemSpec::*mode_named(const std::string& key) {
+    for (const auto& [name, mode] : kModes)
+        if (key == name) return mode;
+    return nullptr;
 }
 }  // namespace
 
@@ -76,27 +95,9 @@ SystemSpec SystemSpec::from_json(const nlohmann::json& j) {
             }
         } else if (key == "capture") {
             s.capture = capture_from_json(v);
-        } else if (key == "lookahead") {
+        } else if (bool SystemSpec::*mode = mode_named(key)) {
             if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
-            s.lookahead = v.get<bool>();
-        } else if (key == "lookahead_hops") {
-            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
-            s.lookahead_hops = v.get<bool>();
-        } else if (key == "credit_events") {
-            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
-            s.credit_events = v.get<bool>();
-        } else if (key == "send_ahead") {
-            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
-            s.send_ahead = v.get<bool>();
-        } else if (key == "lanes") {
-            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
-            s.lanes = v.get<bool>();
-        } else if (key == "fire_inline") {
-            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
-            s.fire_inline = v.get<bool>();
-        } else if (key == "run_ahead") {
-            if (!v.is_boolean()) throw ConfigError(key, std::string("expected true or false, got ") + v.type_name());
-            s.run_ahead = v.get<bool>();
+            s.*mode = v.get<bool>();
         } else {
             throw ConfigError(key, "unknown key (expected system, preset, nodes, seed, parts, set, firmware, topology, "
                                    "capture, lookahead, lookahead_hops, credit_events, send_ahead, lanes, fire_inline, "
@@ -153,13 +154,9 @@ nlohmann::json SystemSpec::to_json() const {
     if (!parts.empty()) j["parts"] = parts;
     if (!topology.is_null()) j["topology"] = topology;
     if (!firmware.empty()) j["firmware"] = firmware;
-    if (!lookahead) j["lookahead"] = false;  // the older kernel, which can move some figures (system_spec.hpp)
-    if (!lookahead_hops) j["lookahead_hops"] = false;
-    if (credit_events) j["credit_events"] = true;
-    if (!send_ahead) j["send_ahead"] = false;
-    if (!lanes) j["lanes"] = false;
-    if (!fire_inline) j["fire_inline"] = false;
-    if (!run_ahead) j["run_ahead"] = false;
+    static const SystemSpec defaults;
+    for (const auto& [name, mode] : kModes)
+        if (this->*mode != defaults.*mode) j[name] = this->*mode;
     return j;
 }
 

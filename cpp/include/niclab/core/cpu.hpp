@@ -218,7 +218,6 @@ public:
     // activity log, or either cache off. A burst goes at most kRunAheadCycles past the
     // horizon, so a core spinning in private code still returns to the kernel.
     void set_run_ahead(bool on) { run_ahead_ = on; }
-    bool run_ahead() const { return run_ahead_; }
     static constexpr uint64_t kRunAheadCycles = 1u << 14;
     // Something outside the core reads (`write` false) or writes SRAM [offset, offset +
     // length): a std::logic_error when, during a run, it happens at a time the core has
