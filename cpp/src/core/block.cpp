@@ -51,7 +51,7 @@ namespace {
 constexpr uint32_t kMaxBlock = 64;
 }  // namespace
 
-void Cpu::build_block(Insn* first, uint32_t pc) {
+Insn* Cpu::build_block(Insn* first, uint32_t pc) {
     // pc_ == pc, the pc's line was just fetched, and `first` is its slot in fetch_page_.
     // Never with a debugger attached (its breakpoints live in slots; execute() then
     // takes the per-instruction path), so decoding here needs no breakpoint check.
@@ -67,8 +67,16 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
         if (slot.fn == kDecodeHandler) {
             // Decoding ahead of execution is what the slot would do when reached:
             // any write to the word before then forgets this decode and the block.
-            // Only in the core's own pages: a shared page has every slot decoded, so
-            // its blocks never read this core's SRAM (code_pool.hpp).
+            // Only in the core's own pages: a shared page's slots are decoded from its
+            // own bytes or forgotten (forget_slot), never decoded from one core's SRAM
+            // (code_pool.hpp), so the block goes on in the core's own copy of it.
+            const uint32_t index = fetch_page_offset_ >> kCodePageShift;
+            if (fetch_page_ != private_pages_[index].get()) {
+                const Insn* shared = fetch_page_;
+                first = private_page(index) + (first - shared);
+                --n;
+                continue;
+            }
             uint32_t raw;
             std::memcpy(&raw, sram_.data + off + 4 * (n - 1), 4);
             slot = decode(raw, cfg_);
@@ -91,10 +99,11 @@ void Cpu::build_block(Insn* first, uint32_t pc) {
     }
     // Host code for the block (translate.hpp), made once for every core that runs it: in a
     // page the pool shares, or in the one a core's own copy was made from (share_block).
-    if (!translate_ || !code_pool_) return;
+    if (!translate_ || !code_pool_) return first;
     const uint32_t index = fetch_page_offset_ >> kCodePageShift;
     if (fetch_page_ == private_pages_[index].get()) share_block(index, first, n, line_ends, pc);
     else code_pool_->translator().translate(*this, first, n, line_ends, pc);
+    return first;
 }
 
 // A store into a shared page gives the core its own copy (a firmware's globals often
@@ -114,6 +123,8 @@ void Cpu::share_block(uint32_t index, Insn* first, uint32_t n, uint64_t line_end
     const uint32_t word = uint32_t(first - fetch_page_);
     if (std::memcmp(sram_.data + fetch_page_offset_ + 4 * word, CodePool::bytes_of(shared) + 4 * word, 4 * n) != 0) return;
     Insn* there = shared + word;
+    // A slot forgotten there (a store into a word no block covered) stays forgotten.
+    if (std::any_of(there, there + n, [](const Insn& s) { return s.fn == kDecodeHandler; })) return;
     if (there->block_n != n) {  // not built there yet
         std::copy_n(first, n, there);
         code_pool_->translator().translate(*this, there, n, line_ends, pc);
@@ -137,8 +148,20 @@ uint32_t Cpu::leave_block(const Insn& in, uint32_t pc) {
 }
 
 void Cpu::forget_slot(uint32_t sram_offset) {
-    Insn* page = private_page(sram_offset >> kCodePageShift);
-    const uint32_t word = (sram_offset & kCodePageMask) >> 2;
+    const uint32_t index = sram_offset >> kCodePageShift, word = (sram_offset & kCodePageMask) >> 2;
+    Insn* page = code_pages_[index];
+    // A word of a shared page that no block covers - a data word: the firmware's globals
+    // and pools that begin in the page where its text ends - is forgotten in the shared
+    // page itself, for every core: no core decodes it there (a core that reaches it goes on
+    // in its own copy, build_block and decode_and_execute), so what any core's bytes hold
+    // in it is never run from there, and every core's later stores to it are data stores.
+    // A copy of the page per core for its globals was 32 KB of each SeaStar's memory, and
+    // the code in the page ran from 10,368 copies of its slots instead of one.
+    if (page != private_pages_[index].get() && page[word].block_n == 0 && breakpoints_.empty()) {
+        page[word].fn = kDecodeHandler;
+        return;
+    }
+    page = private_page(index);
     page[word].fn = kDecodeHandler;
     // Each slot of a block holds the rest of it (block_n counts down to the block's end;
     // a block is built only where none covers its first slot, and a forget leaves a

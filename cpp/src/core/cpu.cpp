@@ -131,8 +131,13 @@ void Cpu::invalidate_code(uint32_t sram_offset, uint32_t length) {
 }
 
 uint32_t Cpu::decode_and_execute(const Insn& slot) {
-    // `slot` is this pc's entry in its code page: decode it in place, then run it.
-    auto& target = const_cast<Insn&>(slot);
+    // `slot` is this pc's entry in its code page: decode it in place, then run it. A
+    // shared page's slot, forgotten there (forget_slot), is decoded in the core's own
+    // copy of the page: never from one core's SRAM into a page others run.
+    const uint32_t off = pc_sram_offset(), index = off >> kCodePageShift;
+    auto& target = code_pages_[index] == private_pages_[index].get()
+                       ? const_cast<Insn&>(slot)
+                       : private_page(index)[(off & kCodePageMask) >> 2];
     // Invalidation only swaps the handler, so the loop charged this slot the cost of
     // whatever was decoded here before: take it back and charge the new instruction.
     cycle_ -= target.cost;
@@ -270,25 +275,25 @@ void Cpu::execute() {
                 continue;
             }
         }
-        Insn& in = fetch_page_[(pc - fetch_base_) >> 2];
+        Insn* in = &fetch_page_[(pc - fetch_base_) >> 2];
         if (blocks) {
-            if (in.block_n == 0) [[unlikely]] build_block(&in, pc);
-            if (cycle_ + in.block_pre < limit_) [[likely]] {  // the whole block is before the horizon
+            if (in->block_n == 0) [[unlikely]] in = build_block(in, pc);
+            if (cycle_ + in->block_pre < limit_) [[likely]] {  // the whole block is before the horizon
                 chain_left_ = kMaxChain;
-                pc = run_block(in, pc);
+                pc = run_block(*in, pc);
                 continue;
             }
         }
-        cycle_ += in.cost;
+        cycle_ += in->cost;
         ++instret_;
-        pc = in.fn(*this, in, pc);
+        pc = in->fn(*this, *in, pc);
     }
     pc_ = pc;
     if constexpr (kProfile) close_span();
 }
 
-uint32_t Cpu::run_alone(Insn& in, uint32_t pc) {
-    if (in.block_n == 0) build_block(&in, pc);
+uint32_t Cpu::run_alone(Insn& slot, uint32_t pc) {
+    Insn& in = slot.block_n == 0 ? *build_block(&slot, pc) : slot;
     cycle_ += in.cost;
     ++instret_;
     return in.fn(*this, in, pc);

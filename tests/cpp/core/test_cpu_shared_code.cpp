@@ -228,16 +228,16 @@ TEST_P(SharedCode, ABreakpointStopsOnlyItsCore) {
     c.cpu(1).attach_debugger(nullptr);
 }
 
-// A firmware's globals often share the page where its text ends: a store to one gives
-// the core its own copy of that page, and a loop it enters only afterwards (the CRC
-// benchmark's: its buffer is set up first) is built in that copy. While the loop's words
-// are the shared page's bytes, it is the shared page's block, translated there once for
-// every core: as many slots translated whether the store came first or never, and with
-// three cores as with one; every core to the cycle as with sharing or translation off.
+// A store into code a block covers gives the core its own copy of that page, and a loop
+// it enters only afterwards is built in that copy. While the loop's words are the shared
+// page's bytes, it is the shared page's block, translated there once for every core: as
+// many slots translated whether the store came first or never, and with three cores as
+// with one; every core to the cycle as with sharing or translation off.
 constexpr uint32_t kLoop = 0x100;
+const uint32_t kStore = sw(27, 24, 0);
 std::vector<uint32_t> store_then_loop() {
     return {
-        sw(27, 24, 0),               // 0x00  *x24 = x27: into the page's data, or outside the code
+        kStore,                      // 0x00  *x24 = x27: into its own word, the page's data, or outside the code
         jal(0, int32_t(kLoop) - 4),  // 0x04  -> loop, first entered after the store
     };
 }
@@ -264,7 +264,7 @@ struct StoreThenLoop {
             m->cpu->set_cache_enable(true, true);
             m->cpu->set_reg(24, store_at);
             m->cpu->set_reg(26, 0x8000);
-            m->cpu->set_reg(27, 0x12345678);
+            m->cpu->set_reg(27, store_at == 0 ? kStore : 0x12345678);  // its own word: itself again
             machines.push_back(std::move(m));
         }
         for (int64_t ns = 7; ns < 20000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
@@ -281,13 +281,13 @@ struct StoreThenLoop {
 };
 
 TEST(SharedCodeBlocks, ALoopFirstRunInACopyOfASharedPageIsTranslatedOnceForEveryCore) {
-    constexpr uint32_t kData = 0x800;       // a word of the first code page that is no code
+    constexpr uint32_t kCode = 0x00;        // the store's own word: a copy of the page
     constexpr uint32_t kOutside = 0x9000;   // a data page: no copy
-    StoreThenLoop copied(3, kData, true, true);
+    StoreThenLoop copied(3, kCode, true, true);
     StoreThenLoop kept(3, kOutside, true, true);
-    StoreThenLoop alone(1, kData, true, true);
-    StoreThenLoop threaded(3, kData, true, false);
-    StoreThenLoop unshared(3, kData, false, true);
+    StoreThenLoop alone(1, kCode, true, true);
+    StoreThenLoop threaded(3, kCode, true, false);
+    StoreThenLoop unshared(3, kCode, false, true);
     ASSERT_GT(copied.cpu(0).reg(10), 100u) << "the loop did not run";
     for (unsigned i = 0; i < 3; ++i) {
         EXPECT_EQ(copied.cpu(i).private_code_pages(), 1u) << "core " << i;
@@ -306,6 +306,57 @@ TEST(SharedCodeBlocks, ALoopFirstRunInACopyOfASharedPageIsTranslatedOnceForEvery
         EXPECT_EQ(outcome(copied.cpu(i)), outcome(threaded.cpu(i))) << "core " << i;
         EXPECT_EQ(outcome(copied.cpu(i)), outcome(unshared.cpu(i))) << "core " << i;
         EXPECT_EQ(outcome(copied.cpu(i)), outcome(copied.cpu(0))) << "core " << i;
+    }
+}
+
+// A firmware's globals and pools often begin in the page where its text ends (the
+// Portals firmware's do). A store into a word of a shared page that no block covers
+// forgets it there, for every core, instead of copying the page: the page stays shared
+// and later stores to the word are data stores. A core that then runs such a word runs
+// its own bytes, in a copy of its own: core 0 writes addi x11, 5 over the addi x11, 1 of
+// the word it calls, the others call their own addi x11, 1 (in blocks, and one
+// instruction at a time, where the word is decoded as it runs).
+TEST(SharedCodeBlocks, AStoreIntoAWordNoBlockCoversLeavesThePageShared) {
+    constexpr uint32_t kData = 0x800;  // a word of the first code page, after its code
+    auto run = [](core::CodePool* pool, bool call_data, bool blocks, std::vector<std::unique_ptr<Machine>>& cores, sim::Kernel& kernel) {
+        for (unsigned i = 0; i < 3; ++i) {
+            auto m = std::make_unique<Machine>();
+            m->load(0, {kStore,                                          // 0x00  *x24 = x27
+                        call_data ? jal(1, int32_t(kData) - 4) : addi(0, 0, 0),  // 0x04  -> kData, or not
+                        addi(10, 10, 1),                                 // 0x08
+                        jal(0, -12)});                                   // 0x0c  -> 0x00
+            m->load(kData, {kOriginal, jalr(0, 1, 0)});
+            m->make_core(kernel, pool);
+            m->cpu->set_block_dispatch(blocks);
+            m->cpu->release_reset(0);
+            m->cpu->set_cache_enable(true, true);
+            m->cpu->set_reg(24, i == 0 ? kData : 0x9000);  // core 0 into the page, the others outside
+            m->cpu->set_reg(27, kReplacement);
+            cores.push_back(std::move(m));
+        }
+        for (int64_t ns = 7; ns < 20000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
+        kernel.run_until(Time::us(10));
+        for (auto& m : cores) kernel.remove_runnable(m->cpu.get());
+    };
+    for (const auto& [call_data, blocks] : {std::pair{false, true}, {true, true}, {true, false}}) {
+        SCOPED_TRACE(std::string(call_data ? "calls the word" : "stores only") + (blocks ? ", blocks" : ", one at a time"));
+        sim::Kernel k_shared, k_apart;
+        core::CodePool pool;
+        std::vector<std::unique_ptr<Machine>> shared, apart;
+        run(&pool, call_data, blocks, shared, k_shared);
+        run(nullptr, call_data, blocks, apart, k_apart);
+        ASSERT_GT(shared[0]->cpu->reg(10), 100u) << "the loop did not run";
+        EXPECT_EQ(shared[0]->cpu->private_code_pages(), call_data ? 1u : 0u);
+        if (call_data) {
+            EXPECT_EQ(shared[0]->cpu->reg(11), 5 * shared[0]->cpu->reg(10)) << "core 0 did not run its own word";
+            EXPECT_EQ(shared[1]->cpu->reg(11), shared[1]->cpu->reg(10)) << "core 1 ran core 0's word";
+        }
+        for (unsigned i = 0; i < 3; ++i) {
+            EXPECT_EQ(shared[i]->cpu->shared_code_pages() + shared[i]->cpu->private_code_pages(), 1u);
+            for (unsigned r = 0; r < 32; ++r) EXPECT_EQ(shared[i]->cpu->reg(r), apart[i]->cpu->reg(r)) << "core " << i << " x" << r;
+            EXPECT_EQ(shared[i]->cpu->cycles(), apart[i]->cpu->cycles()) << "core " << i;
+            EXPECT_EQ(shared[i]->cpu->dcache().misses, apart[i]->cpu->dcache().misses) << "core " << i;
+        }
     }
 }
 

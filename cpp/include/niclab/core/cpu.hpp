@@ -338,7 +338,9 @@ private:
         fetch_line_ = pc >> fetch_shift_;
         return true;
     }
-    void build_block(Insn* first, uint32_t pc);
+    // Builds the block at `first` (the pc's slot in fetch_page_) and gives its slot: in the
+    // core's own copy of the page when it had to make one (a slot forgotten in a shared page).
+    Insn* build_block(Insn* first, uint32_t pc);
     // One instruction as the loop runs it after fetching its line: its block built (so it
     // is decoded) first, as the loop builds it.
     uint32_t run_alone(Insn& in, uint32_t pc);
