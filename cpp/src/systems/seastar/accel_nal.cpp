@@ -49,7 +49,7 @@ AccelNal::AccelNal(SsNal& kernel, ptl_pid_t pid)
     memory_.fill(upper_base_, 0, region);
     tx_free_.reserve(n_tx_);
     for (uint32_t id = n_tx_; id-- > 0;) tx_free_.push_back(id);
-    in_flight_.resize(pendings);
+    in_flight_ = PendingTable<InFlight>(n_tx_, n_rx_);
     md_at_.assign(max_mds_, PTL_INVALID_HANDLE);
     // No interrupt tells the process an event arrived: it sees the store land.
     kernel_.seastar().host_bridge().watch_stores(eq_base_, eq_base_ + uint64_t(eq_entries_) * PTL_EQ_BYTES,

@@ -55,7 +55,7 @@ SsNal::SsNal(SeaStar& seastar, host::HostCpu& cpu, host::HostMemory& memory, Hos
     seastar.host_bridge().open_window(0, upper_base_, uint32_t(region), true);
 
     commands_.emplace(nic_, mailbox_);
-    in_flight_.resize(pendings);
+    in_flight_ = PendingTable<InFlight>(n_tx_, n_rx_);
     for (uint32_t id = n_tx_; id-- > 0;) tx_free_.push_back(id);  // pop_back hands out 0 first
     irq_handler_ = nic_.control().add_host_interrupt_handler([this] {
         cpu_.raise_interrupt([this](host::InterruptContext& ictx) { on_interrupt(ictx); });

@@ -135,7 +135,7 @@ private:
     uint32_t eq_entries_ = 0, eq_head_ = 0;
     portals::Library* lib_ = nullptr;
     std::vector<uint32_t> tx_free_;
-    std::vector<InFlight> in_flight_;                 // per pending id
+    PendingTable<InFlight> in_flight_;
     std::vector<portals::ptl_handle_md_t> md_at_;     // the MD attached at each firmware index
     std::deque<portals::Send> backlog_;               // acks waiting for a TX pending
     host::Condition eq_written_;                      // a firmware store landed in the EQ

@@ -31,6 +31,7 @@
 #include "niclab/msg/portals/nal.hpp"
 #include "niclab/nic/mailbox_producer.hpp"
 #include "niclab/sim/ring_queue.hpp"
+#include "niclab/systems/seastar/pending_table.hpp"
 #include "niclab/systems/seastar/seastar_nic.hpp"
 
 namespace niclab::seastar {
@@ -157,7 +158,7 @@ private:
         portals::Library* lib = nullptr;
         uint64_t op = 0;                // 0: nothing to tell the library (a discard)
     };
-    std::vector<InFlight> in_flight_;   // per pending id (TX pool, then RX pool)
+    PendingTable<InFlight> in_flight_;
     std::deque<portals::Send> backlog_;          // handler transmits waiting for a TX pending
     host::Condition tx_pool_;
     std::map<uint32_t, portals::Library*> libraries_;  // by pid
