@@ -20,11 +20,10 @@ RxDma::RxDma(sim::Kernel& kernel, bus::HyperTransport& bus, const DmaConfig& cfg
       events_(NICLAB_RXDMA_EVT_RING, NICLAB_RXDMA_EVT_BYTES, NICLAB_DMA_FIFO_ENTRIES), cmds_(NICLAB_RXDMA_CMD_RING, NICLAB_RXDMA_CMD_BYTES, NICLAB_DMA_FIFO_ENTRIES),
       cpls_(NICLAB_RXDMA_CPL_RING, NICLAB_RXDMA_CPL_BYTES, NICLAB_DMA_FIFO_ENTRIES),
       buffers_(size_t(cfg_.rx_buffer_bytes) * NICLAB_RXDMA_SLOTS, "the RX DMA engine's slot buffers") {
-    // Allocated once: the packet path never allocates.
-    for (size_t i = 0; i < slots_.size(); ++i) {
-        slots_[i].buffer = {buffers_.data() + i * cfg_.rx_buffer_bytes, cfg_.rx_buffer_bytes};
-        slots_[i].deposits.reserve(8);
-    }
+    // A slot's deposit list grows at its first messages and keeps its capacity (reset too),
+    // so the packet path allocates nothing once each slot in use has held its longest list;
+    // a slot never used costs nothing (most of a large system's nodes use a few).
+    for (size_t i = 0; i < slots_.size(); ++i) slots_[i].buffer = {buffers_.data() + i * cfg_.rx_buffer_bytes, cfg_.rx_buffer_bytes};
 }
 
 void RxDma::reset() {
