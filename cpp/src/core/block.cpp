@@ -106,10 +106,10 @@ Insn* Cpu::build_block(Insn* first, uint32_t pc) {
     return first;
 }
 
-// A store into a shared page gives the core its own copy (a firmware's globals often
-// share the page where its text ends: the CRC benchmark's buffer, the Portals firmware's
-// state), and the blocks built in the copy afterwards - often the hot loop, first run
-// after the data was set up - were threaded only: translating each core's copies anew
+// A store into code a block covers in a shared page (self-modifying code, a DMA into
+// code, a reload's leftovers), a breakpoint, or a core reaching a word forgotten there
+// gives the core its own copy, and the blocks built in the copy afterwards - often the hot
+// loop, first run after the data was set up - were threaded only: translating each core's copies anew
 // cost more host time on a 64-node halo than their code saved. While a block's words are
 // still the shared page's bytes, it is the shared page's block (the same decodes, the
 // same fetch lines, the same key): built and translated there once, for every core, and

@@ -9,8 +9,11 @@
 // SRAM). Cores build blocks into its slots (block.cpp): a block depends only on the
 // slots, the fetch line and where lines start, all the same for every core that shares
 // it - and for a core's copy of it, where the block's words are still the page's bytes
-// (Cpu::share_block). A core never changes a shared page otherwise: a store into it, an
-// invalidation, a breakpoint gives that core a private copy first (Cpu::private_page).
+// (Cpu::share_block). A store into a word of it that no block covers (a data word: the
+// globals that begin where a firmware's text ends) forgets that word there, for every
+// core, and a core that then reaches it decodes it in a copy of its own (Cpu::forget_slot).
+// A core never changes a shared page otherwise: a store into code, an invalidation of it,
+// a breakpoint gives that core a private copy first (Cpu::private_page).
 //
 // Not thread-safe: the cores of one kernel run on one thread; several simulations on
 // several threads each have their own pool (system::System owns one).

@@ -524,8 +524,8 @@ std::array<uint32_t, 6> decode_inputs(const CoreConfig& cfg);
 inline void Cpu::forget_decode(uint32_t sram_offset) {
     // A data store into a code page finds its word never decoded (no block covers such
     // a word: blocks are made of decoded slots), so it costs one compare.
-    // Every slot of a shared page is decoded, so any store into one takes forget_slot,
-    // which gives the core its own copy.
+    // A shared page's slots are decoded until a store forgets one (forget_slot: in the
+    // shared page where no block covers the word, else in the core's own copy).
     if (Insn* page = code_pages_[sram_offset >> kCodePageShift]) {
         const uint32_t word = (sram_offset & kCodePageMask) >> 2;
         if (page[word].fn != kDecodeHandler) [[unlikely]] forget_slot(sram_offset);
