@@ -71,7 +71,7 @@ Insn* Cpu::build_block(Insn* first, uint32_t pc) {
             // own bytes or forgotten (forget_slot), never decoded from one core's SRAM
             // (code_pool.hpp), so the block goes on in the core's own copy of it.
             const uint32_t index = fetch_page_offset_ >> kCodePageShift;
-            if (fetch_page_ != private_pages_[index].get()) {
+            if (!own_page(index)) {
                 const Insn* shared = fetch_page_;
                 first = private_page(index) + (first - shared);
                 --n;
@@ -101,7 +101,7 @@ Insn* Cpu::build_block(Insn* first, uint32_t pc) {
     // page the pool shares, or in the one a core's own copy was made from (share_block).
     if (!translate_ || !code_pool_) return first;
     const uint32_t index = fetch_page_offset_ >> kCodePageShift;
-    if (fetch_page_ == private_pages_[index].get()) share_block(index, first, n, line_ends, pc);
+    if (own_page(index)) share_block(index, first, n, line_ends, pc);
     else code_pool_->translator().translate(*this, first, n, line_ends, pc);
     return first;
 }
@@ -149,7 +149,6 @@ uint32_t Cpu::leave_block(const Insn& in, uint32_t pc) {
 
 void Cpu::forget_slot(uint32_t sram_offset) {
     const uint32_t index = sram_offset >> kCodePageShift, word = (sram_offset & kCodePageMask) >> 2;
-    Insn* page = code_pages_[index];
     // A word of a shared page that no block covers - a data word: the firmware's globals
     // and pools that begin in the page where its text ends - is forgotten in the shared
     // page itself, for every core: no core decodes it there (a core that reaches it goes on
@@ -157,11 +156,11 @@ void Cpu::forget_slot(uint32_t sram_offset) {
     // in it is never run from there, and every core's later stores to it are data stores.
     // A copy of the page per core for its globals was 32 KB of each SeaStar's memory, and
     // the code in the page ran from 10,368 copies of its slots instead of one.
-    if (page != private_pages_[index].get() && page[word].block_n == 0 && breakpoints_.empty()) {
-        page[word].fn = kDecodeHandler;
+    if (!own_page(index) && code_pages_[index][word].block_n == 0 && breakpoints_.empty()) {
+        code_pages_[index][word].fn = kDecodeHandler;
         return;
     }
-    page = private_page(index);
+    Insn* page = private_page(index);
     page[word].fn = kDecodeHandler;
     // Each slot of a block holds the rest of it (block_n counts down to the block's end;
     // a block is built only where none covers its first slot, and a forget leaves a

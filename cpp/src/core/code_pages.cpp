@@ -29,8 +29,8 @@ Insn* Cpu::find_code_page(uint32_t index) {
 }
 
 Insn* Cpu::private_page(uint32_t index) {
+    if (own_page(index)) return code_pages_[index];
     Insn* page = code_pages_[index];
-    if (page == private_pages_[index].get()) return page;
     // Shared: copy it, decodes and blocks, which hold for this core's bytes until the
     // change that brought it here. It stays the core's own until reset, so a page of
     // code and hot data is copied once, not at every store.

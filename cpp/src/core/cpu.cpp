@@ -135,9 +135,7 @@ uint32_t Cpu::decode_and_execute(const Insn& slot) {
     // shared page's slot, forgotten there (forget_slot), is decoded in the core's own
     // copy of the page: never from one core's SRAM into a page others run.
     const uint32_t off = pc_sram_offset(), index = off >> kCodePageShift;
-    auto& target = code_pages_[index] == private_pages_[index].get()
-                       ? const_cast<Insn&>(slot)
-                       : private_page(index)[(off & kCodePageMask) >> 2];
+    auto& target = own_page(index) ? const_cast<Insn&>(slot) : private_page(index)[(off & kCodePageMask) >> 2];
     // Invalidation only swaps the handler, so the loop charged this slot the cost of
     // whatever was decoded here before: take it back and charge the new instruction.
     cycle_ -= target.cost;

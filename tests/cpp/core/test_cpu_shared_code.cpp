@@ -49,6 +49,11 @@ std::vector<uint32_t> subroutine() {
     };
 }
 
+// Events that move the horizon until `until_ns`, so blocks meet it everywhere.
+void move_the_horizon(sim::Kernel& kernel, int64_t until_ns) {
+    for (int64_t ns = 7; ns < until_ns; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
+}
+
 struct Machine {
     std::vector<uint8_t> sram = std::vector<uint8_t>(kSramSize, 0);
     FakeBus bus;
@@ -88,8 +93,7 @@ public:
             start(i, caches);
             cpu(i).set_reg(20, i < smc ? 1 : 0);
         }
-        // Events that move the horizon, so blocks meet it everywhere.
-        for (int64_t ns = 7; ns < 40000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
+        move_the_horizon(kernel, 40000);
     }
     ~Cores() {
         for (auto& m : machines) kernel.remove_runnable(m->cpu.get());
@@ -267,7 +271,7 @@ struct StoreThenLoop {
             m->cpu->set_reg(27, store_at == 0 ? kStore : 0x12345678);  // its own word: itself again
             machines.push_back(std::move(m));
         }
-        for (int64_t ns = 7; ns < 20000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
+        move_the_horizon(kernel, 20000);
         kernel.run_until(Time::us(10));
     }
     ~StoreThenLoop() {
@@ -334,7 +338,7 @@ TEST(SharedCodeBlocks, AStoreIntoAWordNoBlockCoversLeavesThePageShared) {
             m->cpu->set_reg(27, kReplacement);
             cores.push_back(std::move(m));
         }
-        for (int64_t ns = 7; ns < 20000; ns += 41) kernel.schedule_at(Time::ns(ns), [] {});
+        move_the_horizon(kernel, 20000);
         kernel.run_until(Time::us(10));
         for (auto& m : cores) kernel.remove_runnable(m->cpu.get());
     };

@@ -496,6 +496,8 @@ private:
     Insn* find_code_page(uint32_t index);
     // The page's slots, made the core's own first if they were shared (copy on write).
     Insn* private_page(uint32_t index);
+    // The page the core runs at `index` is its own, not one shared through the pool.
+    bool own_page(uint32_t index) const { return code_pages_[index] == private_pages_[index].get(); }
     // A block just built in the core's copy of a shared page: if its words are still the
     // shared page's, its slots become that page's block, translated there (block.cpp).
     void share_block(uint32_t index, Insn* first, uint32_t n, uint64_t line_ends, uint32_t pc);
