@@ -23,7 +23,7 @@ using namespace rv;
 
 constexpr uint32_t kSramSize = 0x10000;
 constexpr uint32_t kUncachedBase = 0x00100000;
-constexpr uint32_t kSub = 0x1000;    // a subroutine in the second code page
+constexpr uint32_t kSub = core::kCodePageBytes;  // a subroutine in the second code page
 constexpr uint32_t kSmcWord = 0x10;  // rewritten by a core whose x20 is set
 const uint32_t kOriginal = addi(11, 11, 1), kReplacement = addi(11, 11, 5);
 
