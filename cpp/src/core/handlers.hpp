@@ -28,6 +28,13 @@ namespace niclab::core::op {
 NICLAB_OPS(NICLAB_DECLARE_OP)
 #undef NICLAB_DECLARE_OP
 
+// The full path of each load and store (execute.cpp): every case but a D-cache hit in the
+// fast SRAM view, given the address.
+#define NICLAB_MEMORY_OPS(X) X(lb) X(lh) X(lw) X(lbu) X(lhu) X(sb) X(sh) X(sw)
+#define NICLAB_DECLARE_FULL(name) [[gnu::visibility("hidden")]] uint32_t name##_full(Cpu& c, const Insn& in, uint32_t addr);
+NICLAB_MEMORY_OPS(NICLAB_DECLARE_FULL)
+#undef NICLAB_DECLARE_FULL
+
 // The closing branch of a polling loop (spin.cpp): the branch, then Cpu::spin_check.
 [[gnu::visibility("hidden")]] uint32_t spin_branch(Cpu& c, const Insn& in, uint32_t pc);
 

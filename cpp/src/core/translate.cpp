@@ -55,6 +55,19 @@ bool translated_end(const Insn& in) {
 // A load or store inside a block that takes its full path: Cpu::leave_block, with the
 // Handler's arguments (the Cpu, the slot, its pc) where the translated code keeps them.
 uint32_t leave(Cpu& c, const Insn& in, uint32_t pc) { return c.leave_block(in, pc); }
+// The same for load or store H, straight to its full path (Cpu::leave_to_full): the
+// translated code has just found its fast path closed. (The slot is still H: a store into
+// it, or anything that forgets it, ends the block first; a breakpoint is never in a block.)
+template <Handler H, uint32_t (*Full)(Cpu&, const Insn&, uint32_t)>
+uint32_t leave_access(Cpu& c, const Insn& in, uint32_t pc) {
+    return in.fn == H ? c.leave_to_full(in, pc, Full) : c.leave_block(in, pc);
+}
+Handler leave_access_for(Handler fn) {
+#define NICLAB_LEAVE_ACCESS(name) if (fn == op::name) return leave_access<op::name, op::name##_full>;
+    NICLAB_MEMORY_OPS(NICLAB_LEAVE_ACCESS)
+#undef NICLAB_LEAVE_ACCESS
+    return leave;
+}
 // The last slot of a fetch line, done, where the next line is not simply an I-cache hit:
 // into it as the threaded form goes (Cpu::block_next, a slot that charged nothing past its
 // base cost), then on to the next slot's entry or back to the loop.
@@ -161,6 +174,14 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         const auto reg = [&](uint32_t r) { return g.dword[rdi + (L.x + 4 * int32_t(r))]; };
         const auto far = Xbyak::CodeGenerator::T_NEAR;
         Label leave_block, back_to_loop;
+        // Each load or store operation's way out to its full path (leave_access), one per
+        // operation the block has, made at its first use.
+        std::vector<std::pair<Handler, Label*>> full_paths;
+        const auto full_path = [&](Handler fn) -> Label& {
+            for (auto& [h, label] : full_paths)
+                if (h == fn) return *label;
+            return *full_paths.emplace_back(fn, &fresh()).second;
+        };
         // The SRAM offset of the pc in r8d into eax, or to `miss` when it is not in the fetch page.
         const auto offset_in_page = [&](const Label& miss) {
             g.mov(eax, r8d);
@@ -209,17 +230,18 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             });
         };
         // A load's or store's address in eax, its SRAM offset (rax: zero-extended) once it
-        // is aligned and in the fast view; anything else leaves the block.
+        // is aligned and in the fast view; anything else leaves the block for its full path.
         const auto load_address = [&](const Insn& in, const Form& f) {
+            Label& full = full_path(in.fn);
             g.mov(eax, reg(in.rs1));
             g.add(eax, in.imm);  // the address
             if (f.size > 1) {
                 g.test(al, f.size - 1);
-                g.jnz(leave_block, far);
+                g.jnz(full, far);
             }
             g.sub(eax, g.dword[rdi + L.cached_base]);
             g.cmp(eax, g.dword[rdi + L.fast_size]);
-            g.jae(leave_block, far);
+            g.jae(full, far);
         };
         // The load's value from SRAM offset rax into its register.
         const auto load_value = [&](const Insn& in, const Form& f) {
@@ -323,7 +345,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     static_assert(sizeof(Insn) == 32 && offsetof(Insn, fn) == 0);
                     g.mov(r10, reinterpret_cast<uint64_t>(kDecodeHandler));
                     g.cmp(g.qword[r9 + r8 * 8], r10);  // slot (off & mask) / 4, 32 bytes each
-                    g.jne(leave_block, far);
+                    g.jne(full_path(in.fn), far);
                     g.L(data_word);
                 }
                 // CacheModel::resident(off >> dline_shift_)
@@ -335,7 +357,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 g.mov(r9, g.qword[rdi + L.resident]);
                 g.mov(r11, g.qword[r9 + r10 * 8]);
                 g.bt(r11, r8);
-                g.jnc(leave_block, far);
+                g.jnc(full_path(in.fn), far);
                 g.add(g.qword[rdi + L.accesses], 1);
                 if (f.kind == Kind::Load) {
                     load_value(in, f);
@@ -470,6 +492,11 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         g.L(leave_block);  // rsi and edx are still the slot's that left
         g.mov(rax, reinterpret_cast<uint64_t>(&leave));
         g.jmp(rax);
+        for (auto& [fn, label] : full_paths) {
+            g.L(*label);
+            g.mov(rax, reinterpret_cast<uint64_t>(leave_access_for(fn)));
+            g.jmp(rax);
+        }
         g.ready();
         if (perf_map_) name_for_perf(g.getCode(), g.getSize(), pc, n);
         used_ += (g.getSize() + 63) & ~size_t(63);

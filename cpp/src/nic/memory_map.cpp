@@ -48,46 +48,15 @@ void MemoryMap::build_pages() {
 void MemoryMap::map(uint32_t base, uint32_t size, RegisterBlock& block) { add({base, size, &block, nullptr}); }
 void MemoryMap::map(uint32_t base, uint32_t size, MemoryWindow& window) { add({base, size, nullptr, &window}); }
 
-const MemoryMap::Range* MemoryMap::find(uint32_t addr) const {
-    uint8_t e = top_[addr >> 24];
-    if (e & kBlock) e = blocks_[e - kBlock][(addr >> 16) & 0xFF];
-    if (e == 0) return nullptr;
-    if (e == kSeveral) return scan(addr);
-    const Range& r = ranges_[e - 1];
-    return addr - r.base < r.size ? &r : nullptr;
-}
-
 const MemoryMap::Range* MemoryMap::scan(uint32_t addr) const {
     for (const Range& r : ranges_)
         if (addr - r.base < r.size) return &r;
     return nullptr;
 }
 
-bool MemoryMap::read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) const {
-    const Range* r = find(addr);
-    if (r && r->window) {
-        ++window_reads_;
-        return r->window->read(addr - r->base, size, value, latency);
-    }
-    latency = timing_.read_latency;  // a register, or a hole the core faults on after the same stall
-    if (!r || size != 4) return false;
-    return r->block->read(addr - r->base, value);
-}
-
 bool MemoryMap::pure_read(uint32_t addr, unsigned size) const {
     const Range* r = find(addr);
     return r && r->block && size == 4 && r->block->pure_read(addr - r->base);
-}
-
-bool MemoryMap::write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy) const {
-    const Range* r = find(addr);
-    if (r && r->window) {
-        ++window_writes_;
-        return r->window->write(addr - r->base, size, value, occupancy);
-    }
-    occupancy = timing_.write_occupancy;
-    if (!r || size != 4) return false;
-    return r->block->write(addr - r->base, value);
 }
 
 MemoryWindow* MemoryMap::window_at(uint32_t addr) const {

@@ -281,6 +281,16 @@ public:
     // trap): the block stops at it, with the counters where the per-instruction loop
     // would have them, and it runs as that loop runs it.
     uint32_t leave_block(const Insn& in, uint32_t pc);
+    // leave_block for a load or store whose fast path the translated code has just found
+    // closed: the counters as leave_block sets them, then straight to the handler's full
+    // path (`full`: op::lw_full and the like, given the address), without its second look
+    // at the fast path.
+    uint32_t leave_to_full(const Insn& in, uint32_t pc, uint32_t (*full)(Cpu&, const Insn&, uint32_t addr)) {
+        cycle_ -= in.block_cost - in.cost;
+        instret_ -= in.block_n - 1u;
+        pc_ = pc;
+        return full(*this, in, x_[in.rs1] + uint32_t(in.imm));
+    }
     // A store a block can go on through whatever the caches: aligned, into the fast SRAM
     // view (its offset in `off`), and into a word no decode covers. A decoded word must be
     // forgotten (forget_decode); one never decoded need not - a firmware's globals often

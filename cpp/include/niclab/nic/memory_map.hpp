@@ -52,6 +52,7 @@ public:
     void map(uint32_t base, uint32_t size, RegisterBlock& block);
     void map(uint32_t base, uint32_t size, MemoryWindow& window);
 
+    // Inline (below), as find is: every device access a core makes comes through here.
     bool read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) const;
     bool write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy) const;
     // A word register whose block says its reads are pure (windows never are: the path
@@ -98,5 +99,36 @@ private:
     boost::container::small_vector<std::array<uint8_t, 256>, 1> blocks_;
     mutable uint64_t window_reads_ = 0, window_writes_ = 0;
 };
+
+inline const MemoryMap::Range* MemoryMap::find(uint32_t addr) const {
+    uint8_t e = top_[addr >> 24];
+    if (e & kBlock) e = blocks_[e - kBlock][(addr >> 16) & 0xFF];
+    if (e == 0) return nullptr;
+    if (e == kSeveral) [[unlikely]] return scan(addr);
+    const Range& r = ranges_[e - 1];
+    return addr - r.base < r.size ? &r : nullptr;
+}
+
+inline bool MemoryMap::read(uint32_t addr, unsigned size, uint32_t& value, Time& latency) const {
+    const Range* r = find(addr);
+    if (r && r->window) {
+        ++window_reads_;
+        return r->window->read(addr - r->base, size, value, latency);
+    }
+    latency = timing_.read_latency;  // a register, or a hole the core faults on after the same stall
+    if (!r || size != 4) return false;
+    return r->block->read(addr - r->base, value);
+}
+
+inline bool MemoryMap::write(uint32_t addr, unsigned size, uint32_t value, Time& occupancy) const {
+    const Range* r = find(addr);
+    if (r && r->window) {
+        ++window_writes_;
+        return r->window->write(addr - r->base, size, value, occupancy);
+    }
+    occupancy = timing_.write_occupancy;
+    if (!r || size != 4) return false;
+    return r->block->write(addr - r->base, value);
+}
 
 }  // namespace niclab::nic
