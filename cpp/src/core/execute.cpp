@@ -164,12 +164,46 @@ bool register_only(Handler fn) {
 }
 
 namespace {
+using FullPath = uint32_t (*)(Cpu&, const Insn&, uint32_t addr);
+
+// A load or store inside a block whose fast path is closed: straight to its full path
+// (Cpu::leave_to_full), not through its handler's test of the fast path again.
+template <FullPath Full>
+uint32_t leave_to(Cpu& c, const Insn& in, uint32_t pc) {
+    return c.leave_to_full(in, pc, Full);
+}
+
+// A load or store inside a block in the uncached SRAM view (a firmware's FW_UNCACHED data:
+// the mailboxes and control block the host shares, some 90 accesses a steady Portals round
+// trip): load_slow's or store_slow's access, then on through the block, whose end the
+// access's cost may have moved to the horizon (block_next). Anything else, and one held
+// back while running ahead, takes its full path (Cpu::uncached_load_in_block).
+template <typename T, FullPath Full, bool kCross>
+uint32_t chain_uncached_load(Cpu& c, const Insn& in, uint32_t pc) {
+    const uint32_t addr = r1(c, in) + uint32_t(in.imm);
+    uint32_t off;
+    if (!c.uncached_load_in_block(addr, sizeof(T), off, in)) return leave_to<Full>(c, in, pc);
+    T v;
+    std::memcpy(&v, c.sram_data() + off, sizeof(T));
+    rd(c, in) = uint32_t(int32_t(v));
+    return c.block_next<kCross>(in, pc + 4);
+}
+template <typename T, FullPath Full, bool kCross>
+uint32_t chain_uncached_store(Cpu& c, const Insn& in, uint32_t pc) {
+    const uint32_t addr = r1(c, in) + uint32_t(in.imm);
+    uint32_t off;
+    if (!c.uncached_store_in_block(addr, sizeof(T), off, in)) return leave_to<Full>(c, in, pc);
+    const T v = T(r2(c, in));
+    std::memcpy(c.sram_data() + off, &v, sizeof(T));
+    return c.block_next<kCross>(in, pc + 4);
+}
+
 // A load or store inside a block: the handler's fast path, then on to the next slot.
-template <typename T, bool kCross>
+template <typename T, FullPath Full, bool kCross>
 uint32_t chain_load(Cpu& c, const Insn& in, uint32_t pc) {
     const uint32_t addr = r1(c, in) + uint32_t(in.imm);
     uint32_t off;
-    if (!c.sram_hit(addr, sizeof(T), off)) [[unlikely]] return c.leave_block(in, pc);
+    if (!c.sram_hit(addr, sizeof(T), off)) [[unlikely]] return chain_uncached_load<T, Full, kCross>(c, in, pc);
     T v;
     std::memcpy(&v, c.sram_data() + off, sizeof(T));
     rd(c, in) = uint32_t(int32_t(v));
@@ -177,45 +211,67 @@ uint32_t chain_load(Cpu& c, const Insn& in, uint32_t pc) {
     return c.dcache_enabled() ? c.block_next<kCross, false>(in, pc + 4) : c.block_next<kCross>(in, pc + 4);
 }
 // A store inside a block off the D-cache hit path: with the D-cache off, the posted write
-// (out of line, so the hit path keeps no frame); otherwise the block ends at it.
-template <typename T, bool kCross>
+// (out of line, so the hit path keeps no frame); otherwise, or outside cached SRAM, the
+// uncached view's store or the full path.
+template <typename T, FullPath Full, bool kCross>
 [[gnu::noinline]] uint32_t chain_posted_store(Cpu& c, const Insn& in, uint32_t pc) {
     const uint32_t addr = r1(c, in) + uint32_t(in.imm);
     uint32_t off;
-    if (!c.posted_data_store(addr, sizeof(T), off, in)) return c.leave_block(in, pc);
+    if (!c.posted_data_store(addr, sizeof(T), off, in)) return chain_uncached_store<T, Full, kCross>(c, in, pc);
     const T v = T(r2(c, in));
     std::memcpy(c.sram_data() + off, &v, sizeof(T));
     return c.block_next<kCross>(in, pc + 4);
 }
-template <typename T, bool kCross>
+template <typename T, FullPath Full, bool kCross>
 uint32_t chain_store(Cpu& c, const Insn& in, uint32_t pc) {
     const uint32_t addr = r1(c, in) + uint32_t(in.imm);
     uint32_t off;
     if (!c.sram_data_store_hit(addr, sizeof(T), off)) [[unlikely]]
-        return c.dcache_enabled() ? c.leave_block(in, pc) : chain_posted_store<T, kCross>(c, in, pc);
+        return c.dcache_enabled() ? chain_uncached_store<T, Full, kCross>(c, in, pc)
+                                  : chain_posted_store<T, Full, kCross>(c, in, pc);
     const T v = T(r2(c, in));
     std::memcpy(c.sram_data() + off, &v, sizeof(T));
     return c.block_next<kCross, false>(in, pc + 4);  // a D-cache hit: no cost past the base
 }
+
+// Each load and store: its type and its full path, for the forms above (F: chain_load ...).
+#define NICLAB_MEMORY_FORMS(F, kCross)                                          \
+    if (fn == lb) return F##_load<int8_t, lb_full, kCross>;                     \
+    if (fn == lh) return F##_load<int16_t, lh_full, kCross>;                    \
+    if (fn == lw) return F##_load<uint32_t, lw_full, kCross>;                   \
+    if (fn == lbu) return F##_load<uint8_t, lbu_full, kCross>;                  \
+    if (fn == lhu) return F##_load<uint16_t, lhu_full, kCross>;                 \
+    if (fn == sb) return F##_store<uint8_t, sb_full, kCross>;                   \
+    if (fn == sh) return F##_store<uint16_t, sh_full, kCross>;                  \
+    if (fn == sw) return F##_store<uint32_t, sw_full, kCross>;
 
 template <bool kCross>
 Handler threaded_form(Handler fn) {
 #define NICLAB_THREADED(name) if (fn == name) return chain<name, kCross>;
     NICLAB_STRAIGHT_OPS(NICLAB_THREADED)
 #undef NICLAB_THREADED
-    if (fn == lb) return chain_load<int8_t, kCross>;
-    if (fn == lh) return chain_load<int16_t, kCross>;
-    if (fn == lw) return chain_load<uint32_t, kCross>;
-    if (fn == lbu) return chain_load<uint8_t, kCross>;
-    if (fn == lhu) return chain_load<uint16_t, kCross>;
-    if (fn == sb) return chain_store<uint8_t, kCross>;
-    if (fn == sh) return chain_store<uint16_t, kCross>;
-    if (fn == sw) return chain_store<uint32_t, kCross>;
+    NICLAB_MEMORY_FORMS(chain, kCross)
     return nullptr;
 }
+
+template <bool kCross>
+Handler uncached_form_of(Handler fn) {
+    NICLAB_MEMORY_FORMS(chain_uncached, kCross)
+    return nullptr;
+}
+#undef NICLAB_MEMORY_FORMS
 }  // namespace
 
 Handler threaded(Handler fn, bool line_end) { return line_end ? threaded_form<true>(fn) : threaded_form<false>(fn); }
+Handler uncached_form(Handler fn, bool line_end) {
+    return line_end ? uncached_form_of<true>(fn) : uncached_form_of<false>(fn);
+}
+Handler full_form(Handler fn) {
+#define NICLAB_FULL_FORM(name) if (fn == name) return leave_to<name##_full>;
+    NICLAB_MEMORY_OPS(NICLAB_FULL_FORM)
+#undef NICLAB_FULL_FORM
+    return nullptr;
+}
 
 namespace {
 // A block's closing branch or jump: its target's block runs next from here (each branch

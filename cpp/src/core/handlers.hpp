@@ -49,6 +49,12 @@ bool register_only(Handler fn);
 // (Cpu::block_next). Null for any other handler (branches, jumps, CSR and system
 // instructions): those end their block.
 Handler threaded(Handler fn, bool line_end);
+// The threaded form of load or store `fn` (as threaded()) from where its address lies in
+// the uncached SRAM view: the translated code's way on through the block there.
+Handler uncached_form(Handler fn, bool line_end);
+// Load or store `fn` inside a block, its fast path closed: its full path (op::lw_full and
+// the like), as leave_block would reach it. The translated code's way out of the block.
+Handler full_form(Handler fn);
 // A block's last handler as the block runs it: for a branch or jump, the handler and then
 // on into the block at the next pc (Cpu::chain_to); any other handler as it is.
 Handler block_end(Handler fn);

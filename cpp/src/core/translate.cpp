@@ -55,19 +55,6 @@ bool translated_end(const Insn& in) {
 // A load or store inside a block that takes its full path: Cpu::leave_block, with the
 // Handler's arguments (the Cpu, the slot, its pc) where the translated code keeps them.
 uint32_t leave(Cpu& c, const Insn& in, uint32_t pc) { return c.leave_block(in, pc); }
-// The same for load or store H, straight to its full path (Cpu::leave_to_full): the
-// translated code has just found its fast path closed. (The slot is still H: a store into
-// it, or anything that forgets it, ends the block first; a breakpoint is never in a block.)
-template <Handler H, uint32_t (*Full)(Cpu&, const Insn&, uint32_t)>
-uint32_t leave_access(Cpu& c, const Insn& in, uint32_t pc) {
-    return in.fn == H ? c.leave_to_full(in, pc, Full) : c.leave_block(in, pc);
-}
-Handler leave_access_for(Handler fn) {
-#define NICLAB_LEAVE_ACCESS(name) if (fn == op::name) return leave_access<op::name, op::name##_full>;
-    NICLAB_MEMORY_OPS(NICLAB_LEAVE_ACCESS)
-#undef NICLAB_LEAVE_ACCESS
-    return leave;
-}
 // The last slot of a fetch line, done, where the next line is not simply an I-cache hit:
 // into it as the threaded form goes (Cpu::block_next, a slot that charged nothing past its
 // base cost), then on to the next slot's entry or back to the loop.
@@ -126,6 +113,7 @@ void Translator::find_layout(const Cpu& c) {
     L.fast_size = at(&c.fast_sram_size_);
     L.dcache_on = at(&c.dcache_on_);
     L.dline_shift = at(&c.dline_shift_);
+    L.uncached_base = at(&c.sram_.uncached_base);
     L.code_pages = at(&c.code_pages_);
     L.resident = at(&c.dcache_.resident_bits());
     L.dirty = at(&c.dcache_.dirty_bits());
@@ -174,7 +162,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         const auto reg = [&](uint32_t r) { return g.dword[rdi + (L.x + 4 * int32_t(r))]; };
         const auto far = Xbyak::CodeGenerator::T_NEAR;
         Label leave_block, back_to_loop;
-        // Each load or store operation's way out to its full path (leave_access), one per
+        // Each load or store operation's way out to its full path (op::full_form), one per
         // operation the block has, made at its first use.
         std::vector<std::pair<Handler, Label*>> full_paths;
         const auto full_path = [&](Handler fn) -> Label& {
@@ -230,8 +218,9 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             });
         };
         // A load's or store's address in eax, its SRAM offset (rax: zero-extended) once it
-        // is aligned and in the fast view; anything else leaves the block for its full path.
-        const auto load_address = [&](const Insn& in, const Form& f) {
+        // is aligned and in the fast view; a misaligned one leaves the block for its full
+        // path, one outside the fast view goes to `outside` (its offset in eax) or there too.
+        const auto load_address = [&](const Insn& in, const Form& f, const Label* outside = nullptr) {
             Label& full = full_path(in.fn);
             g.mov(eax, reg(in.rs1));
             g.add(eax, in.imm);  // the address
@@ -241,7 +230,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             }
             g.sub(eax, g.dword[rdi + L.cached_base]);
             g.cmp(eax, g.dword[rdi + L.fast_size]);
-            g.jae(full, far);
+            g.jae(outside ? *outside : full, far);
         };
         // The load's value from SRAM offset rax into its register.
         const auto load_value = [&](const Insn& in, const Form& f) {
@@ -307,16 +296,29 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 // of a cost charged on the way.
                 Label& uncached = fresh();
                 Label& accessed = fresh();
+                Label& other_view = fresh();
                 g.cmp(g.byte[rdi + L.dcache_on], 0);
                 g.je(uncached, far);
-                cold.push_back([&, &in = in, f, &next = first[k + 1], &uncached = uncached, &accessed = accessed] {
+                const bool line_end = line_ends >> k & 1;
+                cold.push_back([&, &in = in, f, line_end, &next = first[k + 1], &uncached = uncached,
+                                &accessed = accessed, &other_view = other_view] {
+                    // Outside the fast view of cached SRAM (the offset there in eax): in the
+                    // uncached view, on through its threaded form's uncached path; anything
+                    // else (a device, a host window, a watchpoint: fast_size is 0) its full path.
+                    g.L(other_view);
+                    g.add(eax, g.dword[rdi + L.cached_base]);  // the address again
+                    g.sub(eax, g.dword[rdi + L.uncached_base]);
+                    g.cmp(eax, g.dword[rdi + L.fast_size]);
+                    g.jae(full_path(in.fn), far);
+                    g.mov(rax, reinterpret_cast<uint64_t>(op::uncached_form(in.fn, line_end)));
+                    g.jmp(rax);
                     g.L(uncached);
                     if (f.kind == Kind::Store) {
                         g.mov(rax, reinterpret_cast<uint64_t>(in.entry));
                         g.jmp(rax);
                         return;
                     }
-                    load_address(in, f);
+                    load_address(in, f, &other_view);
                     g.mov(ecx, g.dword[rdi + L.sram_read]);
                     g.add(g.qword[rdi + L.cycle], rcx);
                     g.add(g.qword[rdi + L.stall], rcx);
@@ -331,7 +333,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     g.lea(eax, g.ptr[edx + 4]);
                     g.ret();
                 });
-                load_address(in, f);
+                load_address(in, f, &other_view);
                 if (f.kind == Kind::Store) {  // Cpu::data_word_store: into no decoded word
                     Label data_word;
                     g.mov(r9, g.qword[rdi + L.code_pages]);
@@ -494,7 +496,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         g.jmp(rax);
         for (auto& [fn, label] : full_paths) {
             g.L(*label);
-            g.mov(rax, reinterpret_cast<uint64_t>(leave_access_for(fn)));
+            g.mov(rax, reinterpret_cast<uint64_t>(op::full_form(fn)));
             g.jmp(rax);
         }
         g.ready();

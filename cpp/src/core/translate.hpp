@@ -9,8 +9,10 @@
 // and a load with the D-cache off, which pays the SRAM's read); the step into another
 // fetch line of the page on an I-cache hit or through no I-cache (a fixed fill: a LANai's
 // every line); and a block's closing branch or jump with its chain into the next block.
-// Every other path - a D-cache or I-cache miss, a device, a store into code, a misaligned
-// address, a store with the D-cache off (a posted write), the horizon - goes
+// A load or store in the uncached SRAM view goes to its threaded form's uncached path
+// (op::uncached_form), which goes on through the block. Every other path - a D-cache or
+// I-cache miss, a device, a store into code, a misaligned address, a store with the
+// D-cache off (a posted write), the horizon - goes
 // to the threaded form or leaves the block exactly as it does, with the same arguments
 // (the Cpu, the slot, its pc), so the counters, the cache statistics and every access
 // are where they were: translation changes the host code, never a result
@@ -49,6 +51,7 @@ private:
     struct Layout {
         int32_t x, pc, cycle, limit, instret, stall, chain_left, branch_penalty, sram_read, uncached_fill;
         int32_t sram_data, sram_size, cached_base, fast_size, dcache_on, dline_shift;
+        int32_t uncached_base;
         int32_t code_pages, resident, dirty, accesses;
         int32_t fetch_line, fetch_shift, fetch_base, fetch_page, fetch_page_offset, fetch_cached, icache_on;
         int32_t icache_resident, icache_accesses;

@@ -88,6 +88,54 @@ TEST(RunAhead, SameOutcomeAsStoppingAtEveryHorizonInFewerRuns) {
     expect_same_outcome(ahead.outcome, plain.outcome);
 }
 
+// Translated blocks (core/translate.cpp) load from the uncached view inline, mid-block,
+// and hold such a load back when it starts past the horizon, as the threaded form and the
+// per-instruction loop do: running ahead through translated code ends the same, to the
+// cycle, as stopping at every horizon one instruction at a time.
+TEST(RunAhead, TranslatedBlocksHoldBackAnUncachedLoadMidBlock) {
+    auto shared_reads = [](bool ahead, bool translated, bool blocks) {
+        CoreRig rig;
+        rig.load(0, {
+            addi(7, 0, 12),   // 0x00  k = 12
+            lw(5, 20, 0),     // 0x04  private: data[0] += k ...
+            add(5, 5, 7),     // 0x08
+            sw(5, 20, 0),     // 0x0c
+            addi(7, 7, -1),   // 0x10
+            bne(7, 0, -16),   // 0x14  ... while (--k)
+            addi(11, 11, 1),  // 0x18
+            lw(6, 22, 0),     // 0x1c  mid-block: the uncached word events change
+            add(30, 30, 6),   // 0x20
+            lh(8, 22, 2),     // 0x24  and its upper half
+            add(31, 31, 8),   // 0x28
+            jal(0, -0x2c),    // 0x2c  again
+        });
+        rig.cpu.set_run_ahead(ahead);
+        rig.cpu.set_block_dispatch(blocks);
+        if (translated) rig.cpu.set_code_pool(&rig.pool);
+        rig.cpu.release_reset(0);
+        rig.cpu.set_cache_enable(true, true);
+        rig.cpu.set_reg(20, kData);
+        rig.cpu.set_reg(22, kUncachedBase + kShared);
+        for (int64_t k = 1; k < 1500; ++k)
+            rig.kernel.schedule_at(Time::ns(37 * k + (k * 13) % 23), [&rig, k] {
+                if (k % 3 == 0) rig.store(kShared, uint32_t(k * 0x10001));
+            });
+        rig.kernel.run_until(Time::us(50));
+        if (translated) {
+            EXPECT_GT(rig.pool.translated_slots(), 5u) << "nothing was translated";
+        }
+        return AheadRun{outcome_of(rig.cpu, rig.bus, rig.sram), rig.cpu.runs()};
+    };
+    const AheadRun translated = shared_reads(true, true, true), threaded = shared_reads(true, false, true);
+    const AheadRun single = shared_reads(false, false, false);
+    ASSERT_GT(single.outcome.counts.uncached_loads, 300u) << "the program did not get round";
+    ASSERT_GT(single.outcome.regs[30], 0u) << "no change of the shared word was seen";
+    ASSERT_GT(single.outcome.regs[31], 0u);
+    EXPECT_LT(translated.runs * 2, single.runs) << "it did not run ahead: nothing was held back";
+    expect_same_outcome(threaded.outcome, single.outcome);
+    expect_same_outcome(translated.outcome, single.outcome);
+}
+
 // With an I-cache of one line, every line of the loop misses at every pass: a fill that
 // starts short of the horizon and ends past it, before the device store that begins its
 // line, is one the loop's check let through, so the store goes ahead as it would there.

@@ -281,10 +281,10 @@ public:
     // trap): the block stops at it, with the counters where the per-instruction loop
     // would have them, and it runs as that loop runs it.
     uint32_t leave_block(const Insn& in, uint32_t pc);
-    // leave_block for a load or store whose fast path the translated code has just found
-    // closed: the counters as leave_block sets them, then straight to the handler's full
-    // path (`full`: op::lw_full and the like, given the address), without its second look
-    // at the fast path.
+    // leave_block for a load or store whose form in the block (threaded or translated) has
+    // just found its fast path closed: the counters as leave_block sets them, then straight
+    // to the handler's full path (`full`: op::lw_full and the like, given the address),
+    // without the handler's second look at the fast path.
     uint32_t leave_to_full(const Insn& in, uint32_t pc, uint32_t (*full)(Cpu&, const Insn&, uint32_t addr)) {
         cycle_ -= in.block_cost - in.cost;
         instret_ -= in.block_n - 1u;
@@ -296,6 +296,15 @@ public:
     // forgotten (forget_decode); one never decoded need not - a firmware's globals often
     // share the page where its text ends.
     bool data_word_store(uint32_t addr, uint32_t size, uint32_t& off) const;
+    // A load or store inside a block in the uncached SRAM view (its offset in `off`): charged
+    // and counted as load_slow and store_slow charge and count it, true; false, changing
+    // nothing, when it takes its full path - not in that view, misaligned, a watchpoint set
+    // (fast_sram_size_ is 0), held back (its start at or past where a core running ahead
+    // holds back what it shares: hold_back; the block charged its base cost up front, so
+    // `in` starts in.block_cost before cycle_), or a store into a decoded word or the
+    // watched one.
+    bool uncached_load_in_block(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in);
+    bool uncached_store_in_block(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in);
     uint8_t* sram_data() { return sram_.data; }
     template <typename T> bool store(uint32_t addr, T value);
     void trap(uint32_t cause, uint32_t tval);  // synchronous exception at pc_
@@ -375,6 +384,11 @@ private:
     bool store_slow(uint32_t addr, unsigned size, uint32_t value);
     void refresh_limit();
     void progress() { last_progress_ = cycle_; }
+    // No decoded instruction covers the word at this SRAM offset (a data word).
+    bool undecoded(uint32_t sram_offset) const;
+    // An access of `in`'s inside a block in the uncached view that need not take its full
+    // path (uncached_load_in_block).
+    bool uncached_in_block(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in) const;
     void check_watchdog();
     bool csr_value(uint32_t csr, uint32_t& value) const;
     bool csr_store(uint32_t csr, uint32_t value);
@@ -581,9 +595,34 @@ inline bool Cpu::sram_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
 
 inline bool Cpu::data_word_store(uint32_t addr, uint32_t size, uint32_t& off) const {
     off = addr - sram_.cached_base;
-    if ((addr & (size - 1)) || off >= fast_sram_size_) return false;
-    const Insn* page = code_pages_[off >> kCodePageShift];
-    return !page || page[(off & kCodePageMask) >> 2].fn == kDecodeHandler;
+    return !(addr & (size - 1)) && off < fast_sram_size_ && undecoded(off);
+}
+
+inline bool Cpu::undecoded(uint32_t sram_offset) const {
+    const Insn* page = code_pages_[sram_offset >> kCodePageShift];
+    return !page || page[(sram_offset & kCodePageMask) >> 2].fn == kDecodeHandler;
+}
+
+inline bool Cpu::uncached_in_block(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in) const {
+    off = addr - sram_.uncached_base;
+    return !(addr & (size - 1)) && off < fast_sram_size_ && cycle_ - in.block_cost < horizon_limit_;
+}
+
+inline bool Cpu::uncached_load_in_block(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in) {
+    if (!uncached_in_block(addr, size, off, in)) return false;
+    ++counts_.uncached_loads;
+    cycle_ += cfg_.sram_read_cycles;
+    stall_cycles_ += cfg_.sram_read_cycles;
+    return true;
+}
+
+inline bool Cpu::uncached_store_in_block(uint32_t addr, uint32_t size, uint32_t& off, const Insn& in) {
+    if (!uncached_in_block(addr, size, off, in) || (off == watch_offset_ && watch_cb_) || !undecoded(off)) return false;
+    ++counts_.uncached_stores;
+    const uint64_t ahead = in.block_cost - in.cost;  // cycle_ past the loop's view of `in`
+    posted_write(cfg_.sram_write_cycles, ahead);
+    last_progress_ = cycle_ - ahead;  // progress(), as the loop has it
+    return true;
 }
 
 inline bool Cpu::sram_data_store_hit(uint32_t addr, uint32_t size, uint32_t& off) {
