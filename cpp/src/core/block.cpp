@@ -139,11 +139,7 @@ bool Cpu::posted_data_store(uint32_t addr, uint32_t size, uint32_t& off, const I
 }
 
 uint32_t Cpu::leave_block(const Insn& in, uint32_t pc) {
-    // `in`'s block (which ends where the running one does) holds its own cost and count
-    // and those of the slots after it, which do not run now.
-    cycle_ -= in.block_cost - in.cost;
-    instret_ -= in.block_n - 1u;
-    pc_ = pc;
+    stop_block_at(in, pc);
     return in.fn(*this, in, pc);
 }
 

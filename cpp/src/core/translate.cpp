@@ -52,8 +52,9 @@ bool translated_end(const Insn& in) {
            in.fn == bgeu;
 }
 
-// A load or store inside a block that takes its full path: Cpu::leave_block, with the
-// Handler's arguments (the Cpu, the slot, its pc) where the translated code keeps them.
+// The slot after a fetch line whose fill took the clock to the horizon, run alone:
+// Cpu::leave_block, with the Handler's arguments (the Cpu, the slot, its pc) where the
+// translated code keeps them. (A load or store that takes its full path: op::full_form.)
 uint32_t leave(Cpu& c, const Insn& in, uint32_t pc) { return c.leave_block(in, pc); }
 // The last slot of a fetch line, done, where the next line is not simply an I-cache hit:
 // into it as the threaded form goes (Cpu::block_next, a slot that charged nothing past its

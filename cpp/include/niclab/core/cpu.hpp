@@ -277,18 +277,16 @@ public:
     // back to the loop, or, where the fetch's fill took the clock to the horizon, `in` run
     // alone (run_alone) as the loop runs an instruction whose line it fetched.
     uint32_t chain_stopped(Insn& in, uint32_t pc);
-    // `in`, inside a block, takes its full path (a miss, a device, a store into code, a
-    // trap): the block stops at it, with the counters where the per-instruction loop
-    // would have them, and it runs as that loop runs it.
+    // `in`, inside a block, is to run as the per-instruction loop runs it (the slot after a
+    // line whose fill took the clock to the horizon): the block stops at it, with the
+    // counters where that loop would have them, and its handler runs.
     uint32_t leave_block(const Insn& in, uint32_t pc);
-    // leave_block for a load or store whose form in the block (threaded or translated) has
-    // just found its fast path closed: the counters as leave_block sets them, then straight
+    // The same for a load or store whose form in the block (threaded or translated) has
+    // just found its fast path closed (a miss, a device, a store into code, a trap): straight
     // to the handler's full path (`full`: op::lw_full and the like, given the address),
     // without the handler's second look at the fast path.
     uint32_t leave_to_full(const Insn& in, uint32_t pc, uint32_t (*full)(Cpu&, const Insn&, uint32_t addr)) {
-        cycle_ -= in.block_cost - in.cost;
-        instret_ -= in.block_n - 1u;
-        pc_ = pc;
+        stop_block_at(in, pc);
         return full(*this, in, x_[in.rs1] + uint32_t(in.imm));
     }
     // A store a block can go on through whatever the caches: aligned, into the fast SRAM
@@ -384,6 +382,13 @@ private:
     bool store_slow(uint32_t addr, unsigned size, uint32_t value);
     void refresh_limit();
     void progress() { last_progress_ = cycle_; }
+    // The running block stops at `in`: `in`'s block (which ends where the running one does)
+    // holds its own cost and count and those of the slots after it, which do not run now.
+    void stop_block_at(const Insn& in, uint32_t pc) {
+        cycle_ -= in.block_cost - in.cost;
+        instret_ -= in.block_n - 1u;
+        pc_ = pc;
+    }
     // No decoded instruction covers the word at this SRAM offset (a data word).
     bool undecoded(uint32_t sram_offset) const;
     // An access of `in`'s inside a block in the uncached view that need not take its full
