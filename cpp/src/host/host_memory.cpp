@@ -39,20 +39,6 @@ HostMemory::Page& HostMemory::page_for_write(uint64_t page_number) {
 
 void HostMemory::remove_inbound(Inbound* in) { std::erase(inbound_, in); }
 
-namespace {
-// Each piece of [addr, addr + size) that lies in one page, in order: f(page number, offset
-// in the page, offset in the range, length), which returns false to stop there.
-template <class F>
-[[gnu::always_inline]] inline void by_page(uint64_t addr, uint64_t size, F&& f) {
-    constexpr uint64_t kPage = HostMemory::kPageBytes;
-    for (uint64_t done = 0; done < size;) {
-        const uint64_t a = addr + done, in_page = a % kPage, n = std::min(kPage - in_page, size - done);
-        if (!f(a / kPage, in_page, done, n)) return;
-        done += n;
-    }
-}
-}  // namespace
-
 void HostMemory::read_across(uint64_t addr, std::span<uint8_t> out) const {
     by_page(addr, out.size(), [&](uint64_t number, uint64_t in_page, uint64_t done, uint64_t n) {
         const Page* page = find_page(number);
@@ -63,12 +49,10 @@ void HostMemory::read_across(uint64_t addr, std::span<uint8_t> out) const {
 }
 
 size_t HostMemory::mismatch(uint64_t addr, std::span<const uint8_t> want) const {
-    settle();
     size_t at = want.size();
-    by_page(addr, want.size(), [&](uint64_t number, uint64_t in_page, uint64_t done, uint64_t n) {
+    read_pages(addr, want.size(), [&](const uint8_t* have, uint64_t done, uint64_t n) {
         const uint8_t* w = want.data() + done;
-        if (const Page* page = find_page(number)) {
-            const uint8_t* have = page->data() + in_page;
+        if (have) {
             if (std::memcmp(have, w, n) == 0) return true;
             at = done + size_t(std::mismatch(have, have + n, w).first - have);
         } else {  // untouched memory reads as zero

@@ -67,5 +67,39 @@ TEST(PayloadPattern, BytesThatNeverCameAreFoundAtTheirOffset) {
     }
 }
 
+// Made and checked in place, a page's piece at a time: a buffer starting at any byte of a
+// word, across page ends, holds the definition's bytes, and a changed byte anywhere - in a
+// word's head, in a vector, in the tail after the last vector, either side of a page's end
+// - is found at its offset, also when checked from an offset into the message (`first`).
+TEST(PayloadPattern, ABufferAtAnyByteAcrossPagesIsMadeAndCheckedInPlace) {
+    const uint64_t page = host::HostMemory::kPageBytes, bytes = 2 * page + 77, key = pattern_key(5, 2, bytes);
+    for (uint64_t skew = 0; skew < 16; ++skew) {
+        host::HostMemory memory;
+        const uint64_t addr = 3 * page - 40 + skew;
+        fill_pattern(memory, addr, bytes, key);
+        std::vector<uint8_t> got(bytes);
+        memory.read(addr, got);
+        for (uint64_t i = 0; i < bytes; ++i) ASSERT_EQ(got[i], reference_byte(key, i)) << "skew " << skew << ", byte " << i;
+        EXPECT_NO_THROW(check_pattern(memory, addr, bytes, key, 1, 0, "message"));
+        EXPECT_NO_THROW(check_pattern(memory, addr + 24, bytes - 24, key, 1, 0, "message", 24));
+        for (uint64_t at : {uint64_t{0}, uint64_t{3}, uint64_t{39}, uint64_t{40} - skew, uint64_t{41} - skew, uint64_t{200},
+                            page + 40 - skew, 2 * page + 40 - skew - 1, bytes - 70, bytes - 1}) {
+            std::vector<uint8_t> b(1);
+            memory.read(addr + at, b);
+            b[0] ^= 0x01;
+            memory.write(addr + at, b);
+            try {
+                check_pattern(memory, addr, bytes, key, 1, 0, "message");
+                FAIL() << "a changed byte at " << at << " passed the check (skew " << skew << ")";
+            } catch (const TransportError& e) {
+                EXPECT_NE(std::string(e.what()).find("at offset " + std::to_string(at) + ":"), std::string::npos)
+                    << "skew " << skew << ": " << e.what();
+            }
+            b[0] ^= 0x01;
+            memory.write(addr + at, b);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace niclab::msg

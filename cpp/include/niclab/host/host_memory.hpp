@@ -1,6 +1,7 @@
 #pragma once
 // A node's host memory: a sparse 64-bit physical address space of real bytes,
 // allocated a page at a time on first touch. Untouched memory reads as zero.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -54,12 +55,44 @@ public:
     size_t mismatch(uint64_t addr, std::span<const uint8_t> want) const;
     void write(uint64_t addr, std::span<const uint8_t> in);
     void fill(uint64_t addr, uint8_t value, uint64_t length);
+    // The bytes of [addr, addr + size) where they lie, a page's piece at a time, in order:
+    // f(bytes, offset in the range, length), with bytes null for a page never touched (it
+    // reads as zero); f returns false to stop there. A check made in place, without copying
+    // the bytes out (msg::check_pattern).
+    template <class F>
+    void read_pages(uint64_t addr, uint64_t size, F&& f) const {
+        settle();
+        by_page(addr, size, [&](uint64_t number, uint64_t in_page, uint64_t done, uint64_t n) {
+            const Page* page = find_page(number);
+            return f(page ? page->data() + in_page : nullptr, done, n);
+        });
+    }
+    // The same to write them in place: f(bytes, offset in the range, length) sets every
+    // byte of its piece (msg::fill_pattern: no copy made first and then written).
+    template <class F>
+    void write_pages(uint64_t addr, uint64_t size, F&& f) {
+        settle();
+        by_page(addr, size, [&](uint64_t number, uint64_t in_page, uint64_t done, uint64_t n) {
+            f(page_for_write(number).data() + in_page, done, n);
+            return true;
+        });
+    }
     uint64_t pages_touched() const {
         settle();
         return pages_touched_;
     }
 
 private:
+    // Each piece of [addr, addr + size) that lies in one page, in order: f(page number, offset
+    // in the page, offset in the range, length), which returns false to stop there.
+    template <class F>
+    [[gnu::always_inline]] static void by_page(uint64_t addr, uint64_t size, F&& f) {
+        for (uint64_t done = 0; done < size;) {
+            const uint64_t a = addr + done, in_page = a % kPageBytes, n = std::min(kPageBytes - in_page, size - done);
+            if (!f(a / kPageBytes, in_page, done, n)) return;
+            done += n;
+        }
+    }
     // Where [addr, addr + n) lies if it is inside one touched page; else null.
     uint8_t* in_one_page(uint64_t addr, uint64_t n) const {
         const uint64_t in_page = addr % kPageBytes;
