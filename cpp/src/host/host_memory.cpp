@@ -48,23 +48,6 @@ void HostMemory::read_across(uint64_t addr, std::span<uint8_t> out) const {
     });
 }
 
-size_t HostMemory::mismatch(uint64_t addr, std::span<const uint8_t> want) const {
-    size_t at = want.size();
-    read_pages(addr, want.size(), [&](const uint8_t* have, uint64_t done, uint64_t n) {
-        const uint8_t* w = want.data() + done;
-        if (have) {
-            if (std::memcmp(have, w, n) == 0) return true;
-            at = done + size_t(std::mismatch(have, have + n, w).first - have);
-        } else {  // untouched memory reads as zero
-            const uint8_t* nonzero = std::find_if(w, w + n, [](uint8_t b) { return b != 0; });
-            if (nonzero == w + n) return true;
-            at = done + size_t(nonzero - w);
-        }
-        return false;
-    });
-    return at;
-}
-
 void HostMemory::write(uint64_t addr, std::span<const uint8_t> in) {
     settle();
     land(addr, in);

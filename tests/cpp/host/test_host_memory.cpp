@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "niclab/host/host_memory.hpp"
@@ -44,23 +45,34 @@ TEST(HostMemory, NonZeroFillWritesEveryByte) {
     EXPECT_EQ(out, (std::array<uint8_t, 6>{0, 7, 7, 7, 7, 0}));
 }
 
-// A check where the bytes lie: the first byte that differs, across pages and in untouched
-// ones (zero), or the length when none does.
-TEST(HostMemory, MismatchFindsTheFirstDifferentByte) {
+// Bytes where they lie, a page's piece at a time (read_pages): each piece's bytes in order
+// across pages, null for a page never touched (it reads as zero), stopping where the
+// visitor says; looking makes no page. write_pages sets them in place, touching pages.
+TEST(HostMemory, PagesAreReadAndWrittenWhereTheBytesLie) {
     HostMemory m;
-    std::vector<uint8_t> bytes(3 * kPage);
-    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 7 + 1);
-    m.write(kPage - 10, bytes);
-    EXPECT_EQ(m.mismatch(kPage - 10, bytes), bytes.size());
-    std::vector<uint8_t> want = bytes;
-    want[kPage + 20] ^= 1;  // on the second page touched
-    EXPECT_EQ(m.mismatch(kPage - 10, want), kPage + 20);
-    want = bytes;
-    want.resize(4 * kPage, 0);  // on into a page never touched: zeros match
-    EXPECT_EQ(m.mismatch(kPage - 10, want), want.size());
-    want.back() = 9;
-    EXPECT_EQ(m.mismatch(kPage - 10, want), want.size() - 1);
-    EXPECT_EQ(m.pages_touched(), 4u);  // looking made no page
+    m.write_pages(kPage - 10, 2 * kPage, [](uint8_t* at, uint64_t done, uint64_t n) {
+        for (uint64_t i = 0; i < n; ++i) at[i] = uint8_t((done + i) * 7 + 1);
+    });
+    EXPECT_EQ(m.pages_touched(), 3u);
+    std::vector<uint8_t> back(2 * kPage);
+    m.read(kPage - 10, back);
+    for (size_t i = 0; i < back.size(); ++i) ASSERT_EQ(back[i], uint8_t(i * 7 + 1)) << "byte " << i;
+    std::vector<std::pair<uint64_t, uint64_t>> pieces;  // (offset in the range, length)
+    std::vector<bool> touched;
+    m.read_pages(kPage - 10, 4 * kPage, [&](const uint8_t* have, uint64_t done, uint64_t n) {
+        pieces.emplace_back(done, n);
+        touched.push_back(have != nullptr);
+        if (have) {
+            EXPECT_EQ(have[0], uint8_t(done * 7 + 1)) << "piece at " << done;
+        }
+        return true;
+    });
+    EXPECT_EQ(pieces, (std::vector<std::pair<uint64_t, uint64_t>>{{0, 10}, {10, kPage}, {10 + kPage, kPage}, {10 + 2 * kPage, kPage}, {10 + 3 * kPage, kPage - 10}}));
+    EXPECT_EQ(touched, (std::vector<bool>{true, true, true, false, false}));
+    int visits = 0;
+    m.read_pages(kPage - 10, 4 * kPage, [&](const uint8_t*, uint64_t, uint64_t) { return ++visits < 2; });
+    EXPECT_EQ(visits, 2);  // stopped where it said
+    EXPECT_EQ(m.pages_touched(), 3u);  // looking made no page
 }
 
 // Pages are kept in runs of 16 and the runs found last are remembered (4 of them): bytes

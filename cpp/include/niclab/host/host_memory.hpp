@@ -50,9 +50,6 @@ public:
         else
             read_across(addr, out);
     }
-    // The offset of the first byte from addr on that differs from `want`, or want.size()
-    // if none does: received bytes checked where they lie, without copying them out.
-    size_t mismatch(uint64_t addr, std::span<const uint8_t> want) const;
     void write(uint64_t addr, std::span<const uint8_t> in);
     void fill(uint64_t addr, uint8_t value, uint64_t length);
     // The bytes of [addr, addr + size) where they lie, a page's piece at a time, in order:
