@@ -210,6 +210,16 @@ void Network::attach(NodeId node, NetworkEndpoint* endpoint) {
     if (endpoint) endpoint_ready(node);
 }
 
+[[gnu::always_inline]] inline void Network::check_injection(NodeId node, const PacketView& packet) const {
+    // One test for the packets a NIC injects, which are nearly always well formed; the
+    // messages are built out of line (refuse_injection), off the packet path.
+    const bool fine = node < nics_.size() && packet.src == node && packet.dst < nics_.size() &&
+                      packet.length <= params_.max_payload && packet.payload.size() == packet.length &&
+                      packet.vnet < params_.vnets && (!routers_.empty() || packet.dst == (node ^ 1)) &&
+                      !packet.route_bytes;
+    if (!fine) [[unlikely]] refuse_injection(node, packet);
+}
+
 bool Network::inject_ahead(NodeId node, const PacketView& packet, Time at) {
     if (at <= kernel_.now() || at > kernel_.run_end() || node >= nics_.size()) return false;
     const NicPort& nic = nics_[node];
@@ -223,16 +233,6 @@ bool Network::inject_ahead(NodeId node, const PacketView& packet, Time at) {
     link.take_credit(vc, cost);
     admit(node, packet, at, cost);
     return true;
-}
-
-void Network::check_injection(NodeId node, const PacketView& packet) const {
-    // One test for the packets a NIC injects, which are nearly always well formed; the
-    // messages are built out of line (refuse_injection), off the packet path.
-    const bool fine = node < nics_.size() && packet.src == node && packet.dst < nics_.size() &&
-                      packet.length <= params_.max_payload && packet.payload.size() == packet.length &&
-                      packet.vnet < params_.vnets && (!routers_.empty() || packet.dst == (node ^ 1)) &&
-                      !packet.route_bytes;
-    if (!fine) [[unlikely]] refuse_injection(node, packet);
 }
 
 void Network::refuse_injection(NodeId node, const PacketView& packet) const {
