@@ -212,7 +212,8 @@ void Network::attach(NodeId node, NetworkEndpoint* endpoint) {
 
 [[gnu::always_inline]] inline void Network::check_injection(NodeId node, const PacketView& packet) const {
     // One test for the packets a NIC injects, which are nearly always well formed; the
-    // messages are built out of line (refuse_injection), off the packet path.
+    // messages are built out of line (refuse_injection), off the packet path. Inlined into
+    // both ways in (a call a packet was 0.85 % of the 1 B-8 MB sweep's host instructions).
     const bool fine = node < nics_.size() && packet.src == node && packet.dst < nics_.size() &&
                       packet.length <= params_.max_payload && packet.payload.size() == packet.length &&
                       packet.vnet < params_.vnets && (!routers_.empty() || packet.dst == (node ^ 1)) &&
