@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -50,6 +51,56 @@ bool translated_end(const Insn& in) {
     if (in.imm & 3) return false;  // a misaligned target traps: the handler's
     return in.fn == jal || in.fn == beq || in.fn == bne || in.fn == blt || in.fn == bge || in.fn == bltu ||
            in.fn == bgeu;
+}
+
+// A run of a block's slots whose loads and stores all take their address from one base
+// register that none of them changes before the last: a function's saves and restores
+// off sp, a structure's fields. Checked once - the base aligned, all it reaches in the
+// fast view, no code where it stores - each of its loads and stores goes straight to its
+// D-cache hit test (a 0-byte Portals round trip's translated code is mostly the firmware's
+// calls saving and restoring registers).
+struct Group {
+    uint32_t first = 0, last = 0;  // its first and last load or store
+    uint32_t base = 0;
+    int32_t lo = INT32_MAX, end = INT32_MIN;              // the offsets from the base it reaches
+    int32_t store_lo = INT32_MAX, store_end = INT32_MIN;  // its stores' (none: lo > end)
+    uint8_t widest = 1;                                   // its widest access's bytes
+};
+
+std::vector<Group> find_groups(const Insn* first, const std::vector<Form>& forms, uint32_t n) {
+    std::vector<Group> groups;
+    for (uint32_t k = 0; k + 1 < n; ++k) {
+        if ((forms[k].kind != Kind::Load && forms[k].kind != Kind::Store) || first[k].rs1 == 0) continue;
+        Group run;
+        run.first = run.last = k;
+        run.base = first[k].rs1;
+        uint32_t accesses = 0;
+        for (uint32_t j = k; j + 1 < n; ++j) {
+            const Insn& in = first[j];
+            const Form f = forms[j];
+            if (f.kind == Kind::Other) break;
+            if (f.kind == Kind::Alu) {
+                if (in.rd == run.base) break;
+                continue;
+            }
+            // Every offset a multiple of its size, so the base's alignment is each access's.
+            if (in.rs1 != run.base || in.imm % f.size != 0) break;
+            run.lo = std::min(run.lo, in.imm);
+            run.end = std::max(run.end, in.imm + f.size);
+            if (f.kind == Kind::Store) {
+                run.store_lo = std::min(run.store_lo, in.imm);
+                run.store_end = std::max(run.store_end, in.imm + f.size);
+            }
+            run.widest = std::max(run.widest, f.size);
+            run.last = j;
+            ++accesses;
+            if (f.kind == Kind::Load && in.rd == run.base) break;  // the base changes after it
+        }
+        if (accesses < 2) continue;
+        groups.push_back(run);
+        k = run.last;
+    }
+    return groups;
 }
 
 // The slot after a fetch line whose fill took the clock to the horizon, run alone:
@@ -159,7 +210,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         // until the code is done (a deque keeps them in place), and before the generator.
         std::deque<Label> labels;
         const auto fresh = [&]() -> Label& { return labels.emplace_back(); };
-        std::vector<std::function<void()>> cold;
+        std::deque<std::function<void()>> cold;
         const auto reg = [&](uint32_t r) { return g.dword[rdi + (L.x + 4 * int32_t(r))]; };
         const auto far = Xbyak::CodeGenerator::T_NEAR;
         Label leave_block, back_to_loop;
@@ -241,15 +292,73 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             else g.mov(ecx, g.dword[r9 + rax]);
             g.mov(reg(in.rd), ecx);
         };
-        for (uint32_t k = 0; k + 1 < n; ++k) {
+        // The access at SRAM offset rax (in the fast view, aligned) on its D-cache hit path
+        // (CacheModel::resident(off >> dline_shift_), then the access), or to its full path.
+        const auto cached_access = [&](const Insn& in, const Form& f) {
+            g.mov(ecx, g.dword[rdi + L.dline_shift]);
+            g.mov(r8d, eax);
+            g.shr(r8d, cl);  // the line
+            g.mov(r10d, r8d);
+            g.shr(r10d, 6);  // its word of bits
+            g.mov(r9, g.qword[rdi + L.resident]);
+            g.mov(r11, g.qword[r9 + r10 * 8]);
+            g.bt(r11, r8);
+            g.jnc(full_path(in.fn), far);
+            g.add(g.qword[rdi + L.accesses], 1);
+            if (f.kind == Kind::Load) {
+                load_value(in, f);
+            } else {
+                g.mov(r9, g.qword[rdi + L.sram_data]);
+                g.mov(r11, g.qword[rdi + L.dirty]);  // CacheModel::mark_dirty
+                g.mov(rcx, g.qword[r11 + r10 * 8]);
+                g.bts(rcx, r8);
+                g.mov(g.qword[r11 + r10 * 8], rcx);
+                g.mov(ecx, reg(in.rs2));
+                if (f.size == 1) g.mov(g.byte[r9 + rax], cl);
+                else if (f.size == 2) g.mov(g.word[r9 + rax], cx);
+                else g.mov(g.dword[r9 + rax], ecx);
+            }
+        };
+        // A group's checks, to `single` if one fails: the D-cache on, the base aligned for
+        // its widest access, all it reaches in the fast view, no decoded code in the code
+        // pages its stores reach (the pages of their first and last byte: 16 KB apart at most).
+        const auto group_checks = [&](const Group& run, const Label& single) {
+            g.cmp(g.byte[rdi + L.dcache_on], 0);
+            g.je(single, far);
+            g.mov(eax, reg(run.base));
+            if (run.widest > 1) {
+                g.test(al, run.widest - 1);
+                g.jnz(single, far);
+            }
+            g.sub(eax, g.dword[rdi + L.cached_base]);
+            if (run.lo) g.add(eax, run.lo);  // the offset of its lowest byte
+            g.cmp(eax, g.dword[rdi + L.fast_size]);
+            g.jae(single, far);
+            g.lea(ecx, g.ptr[rax + (run.end - run.lo)]);
+            g.cmp(ecx, g.dword[rdi + L.fast_size]);
+            g.ja(single, far);
+            if (run.store_lo < run.store_end) {
+                g.mov(r9, g.qword[rdi + L.code_pages]);
+                for (int32_t at : {run.store_lo, run.store_end - 1}) {
+                    g.lea(r8d, g.ptr[rax + (at - run.lo)]);
+                    g.shr(r8d, kCodePageShift);
+                    g.cmp(g.qword[r9 + r8 * 8], 0);
+                    g.jne(single, far);
+                }
+            }
+        };
+        // Slot k (not the block's last), and on to the next: `grouped` in the checked copy of
+        // a group's run (below), where its loads and stores take their hit path at once;
+        // `entry` where the loop enters the slot.
+        const auto emit_slot = [&](uint32_t k, bool grouped, bool entry) {
             const Insn& in = first[k];
             const Form f = forms[k];
             // Here: rdi the Cpu, rsi this slot, edx its pc - the threaded entry's arguments.
             if (f.kind == Kind::Other) {
                 g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);  // its threaded form
-                continue;
+                return;
             }
-            entries[k] = g.getCurr();
+            if (entry) entries[k] = g.getCurr();
             const int32_t imm = in.imm;
             if (f.kind == Kind::Alu) {
                 const Handler fn = in.fn;
@@ -290,6 +399,12 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     }
                     g.mov(reg(in.rd), eax);
                 }
+            } else if (grouped) {
+                // The group's checks hold: in the fast view, aligned, the D-cache on, no code.
+                g.mov(eax, reg(in.rs1));
+                g.sub(eax, g.dword[rdi + L.cached_base]);
+                if (imm) g.add(eax, imm);
+                cached_access(in, f);
             } else {
                 // Cpu::sram_hit / sram_data_store_hit, in their order, with nothing changed
                 // before the last test. With the D-cache off a store's threaded form runs it
@@ -351,30 +466,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     g.jne(full_path(in.fn), far);
                     g.L(data_word);
                 }
-                // CacheModel::resident(off >> dline_shift_)
-                g.mov(ecx, g.dword[rdi + L.dline_shift]);
-                g.mov(r8d, eax);
-                g.shr(r8d, cl);  // the line
-                g.mov(r10d, r8d);
-                g.shr(r10d, 6);  // its word of bits
-                g.mov(r9, g.qword[rdi + L.resident]);
-                g.mov(r11, g.qword[r9 + r10 * 8]);
-                g.bt(r11, r8);
-                g.jnc(full_path(in.fn), far);
-                g.add(g.qword[rdi + L.accesses], 1);
-                if (f.kind == Kind::Load) {
-                    load_value(in, f);
-                } else {
-                    g.mov(r9, g.qword[rdi + L.sram_data]);
-                    g.mov(r11, g.qword[rdi + L.dirty]);  // CacheModel::mark_dirty
-                    g.mov(rcx, g.qword[r11 + r10 * 8]);
-                    g.bts(rcx, r8);
-                    g.mov(g.qword[r11 + r10 * 8], rcx);
-                    g.mov(ecx, reg(in.rs2));
-                    if (f.size == 1) g.mov(g.byte[r9 + rax], cl);
-                    else if (f.size == 2) g.mov(g.word[r9 + rax], cx);
-                    else g.mov(g.dword[r9 + rax], ecx);
-                }
+                cached_access(in, f);
                 g.L(accessed);
             }
             if (line_ends >> k & 1) {
@@ -397,11 +489,35 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     g.mov(rax, reinterpret_cast<uint64_t>(&cross));
                     g.jmp(rax);
                 });
-                continue;
+                return;
             }
             // On to the next slot, whose arguments these become.
             g.add(rsi, int32_t(sizeof(Insn)));
             g.add(edx, 4);
+        };
+        const std::vector<Group> groups = find_groups(first, forms, n);
+        size_t next_group = 0;
+        for (uint32_t k = 0; k + 1 < n; ++k) {
+            if (next_group == groups.size() || groups[next_group].first != k) {
+                emit_slot(k, false, true);
+                continue;
+            }
+            // A group: its checks once, then its run with each load and store on its hit
+            // path at once; where they fail, its run as single slots (the loop enters
+            // the group's later slots there too), on after the run either way.
+            const Group& run = groups[next_group++];
+            Label& single = fresh();
+            Label& after = fresh();
+            entries[k] = g.getCurr();
+            group_checks(run, single);
+            for (uint32_t j = run.first; j <= run.last; ++j) emit_slot(j, true, false);
+            g.L(after);
+            cold.push_back([&, k, last = run.last, &single = single, &after = after] {
+                g.L(single);
+                for (uint32_t j = k; j <= last; ++j) emit_slot(j, false, j != k);
+                g.jmp(after, far);
+            });
+            k = run.last;
         }
         // The block's last slot.
         const Insn& last = first[n - 1];
@@ -491,7 +607,8 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.mov(rax, reinterpret_cast<uint64_t>(&chain_stopped));
             g.jmp(rax);
         }
-        for (const auto& emit : cold) emit();
+        // Each may add more (a group's single slots add their own paths): a deque keeps them in place.
+        for (size_t i = 0; i < cold.size(); ++i) cold[i]();
         g.L(leave_block);  // rsi and edx are still the slot's that left
         g.mov(rax, reinterpret_cast<uint64_t>(&leave));
         g.jmp(rax);

@@ -238,6 +238,100 @@ TEST_P(BlockDispatch, LoadsAndStoresInsideBlocksGiveTheSameResults) {
     expect_same_outcome(translated, single);
 }
 
+// A run of loads and stores off one base register, as a function saves and restores its
+// registers off sp: translated, it is checked once and then each access goes straight to
+// its D-cache hit test. Each pass takes its base from a table, so the checks fail every
+// way they can - a base aligned in cached SRAM, misaligned (its word accesses trap), in
+// the uncached view, in the code page (words never decoded), running off the SRAM's end
+// (an access fault mid-run), on a device, across two D-cache lines - while a walk over
+// 8 KB evicts the run's lines, so its accesses miss mid-run too; the run ends with a load
+// that replaces its base. A second run stores into the next block's decoded code, which
+// must then run as stored (its two words toggle between two instructions).
+constexpr uint32_t kRunTable = 0xb000, kRunLog = 0x6000;
+
+std::vector<uint32_t> base_run_loop() {
+    return with_prologue({
+        addi(10, 10, 1),                     // 0x20  loop
+        andi(15, 10, 7),                     // 0x24
+        slli(15, 15, 2),                     // 0x28
+        add(15, 15, 25),                     // 0x2c
+        lw(16, 15, 0),                       // 0x30  this pass's base
+        sw(10, 16, 0),                       // 0x34  the run ...
+        sw(11, 16, 4),                       // 0x38
+        addi(11, 11, 3),                     // 0x3c
+        sh(10, 16, 8),                       // 0x40
+        lw(12, 16, 4),                       // 0x44
+        add(13, 13, 12),                     // 0x48
+        lbu(14, 16, 9),                      // 0x4c
+        sw(13, 16, 12),                      // 0x50
+        lw(16, 16, 0),                       // 0x54  ... ends replacing its base
+        add(3, 3, 16),                       // 0x58
+        add(3, 3, 14),                       // 0x5c
+        slli(17, 10, 5),                     // 0x60  the walk
+        and_(17, 17, 22),                    // 0x64
+        add(17, 17, 20),                     // 0x68
+        lw(18, 17, 0),                       // 0x6c
+        add(19, 19, 18),                     // 0x70
+        addi(4, 4, 1),                       // 0x74
+        xor_(26, 26, 27),                    // 0x78
+        sw(26, 24, 0),                       // 0x7c  a run into code ...
+        sw(26, 24, 4),                       // 0x80
+        jal(0, 4),                           // 0x84
+        kSmcA,                               // 0x88  ... this block's
+        kSmcA,                               // 0x8c
+        jal(0, 0x20 - 0x90),                 // 0x90  -> loop
+    });
+}
+
+CpuOutcome run_base_runs(const CoreVariant& v, Dispatch how) {
+    core::CoreConfig cfg;
+    cfg.dcache.size_bytes = 2048;
+    cfg.dcache.ways = 2;
+    CoreRig rig(cfg);
+    const std::vector<uint32_t> bases = {
+        kData + 0x40,                            // aligned, cached
+        kData + 0x42,                            // misaligned for its words
+        kUncachedBase + kData + 0x80,            // the uncached view
+        kCodeData,                               // the code page
+        CoreRig::kSramSize - 8,                  // off the SRAM's end from its third access
+        FakeBus::kDeviceBase + 0x40,             // a device
+        kData + 0x7c,                            // across two lines
+        kWalk + 0x100,                           // where the walk evicts it
+    };
+    rig.load(kRunTable, bases);
+    core::Cpu& cpu = start(rig, v, how, base_run_loop(), trap_handler());
+    cpu.set_reg(20, kWalk);
+    cpu.set_reg(21, kRunLog);
+    cpu.set_reg(22, 0x1fe0);
+    cpu.set_reg(24, 0x88);
+    cpu.set_reg(25, kRunTable);
+    cpu.set_reg(26, kSmcA);
+    cpu.set_reg(27, kSmcA ^ kSmcB);
+    rig.timer_rearmed_on_ack(Time::ns(120), FakeBus::kDeviceBase + kAckOffset,
+                             [](uint32_t acks) { return Time::ns(80 + (acks * 59) % 301); });
+    for (int64_t ns = 4; ns < 40000; ns += 43) rig.kernel.schedule_at(Time::ns(ns), [] {});
+    rig.kernel.run_until(Time::us(40));
+    return finish(rig, how);
+}
+
+TEST_P(BlockDispatch, RunsOffOneBaseRegisterGiveTheSameResults) {
+    const CpuOutcome blocks = run_base_runs(GetParam(), Dispatch::Blocks);
+    const CpuOutcome translated = run_base_runs(GetParam(), Dispatch::Translated);
+    const CpuOutcome single = run_base_runs(GetParam(), Dispatch::PerInstruction);
+
+    ASSERT_GT(single.regs[4], 50u) << "the loop did not run";
+    ASSERT_GT(single.counts.interrupts, 50u);
+    ASSERT_GT(single.counts.exceptions, 100u) << "no access trapped";
+    ASSERT_GT(single.counts.uncached_loads, 20u);
+    ASSERT_GT(single.counts.device_loads, 20u);
+    ASSERT_GT(single.regs[1], 2 * single.regs[4]) << "the stored instructions never ran";
+    if (GetParam().caches) {
+        ASSERT_GT(single.dcache_misses, 200u);
+    }
+    expect_same_outcome(blocks, single);
+    expect_same_outcome(translated, single);
+}
+
 // A core without a D-cache (a LANai) posts its SRAM stores: a block goes on through them,
 // each waiting for a free slot of the write buffer as the per-instruction loop's would,
 // though the block charged its whole base cost before the first. A small, slow buffer
