@@ -222,40 +222,6 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 if (h == fn) return *label;
             return *full_paths.emplace_back(fn, &fresh()).second;
         };
-        // Inside the block rsi and edx trail the slot being run by `lag` slots: an add to
-        // each per slot kept them its own, a fifth of the host instructions of the slots a
-        // 0-byte Portals round trip runs translated. Code that hands them on (to a threaded
-        // form, a full path, the loop's helpers) catches them up first; a slot the loop
-        // enters where they trail comes in through a stub that sets them back.
-        const auto catch_up = [&](uint32_t lag) {
-            if (!lag) return;
-            g.add(rsi, int32_t(lag * sizeof(Insn)));
-            g.add(edx, int32_t(4 * lag));
-        };
-        const auto exit_to = [&](const Label& target, uint32_t lag) -> const Label& {
-            if (!lag) return target;
-            Label& stub = fresh();
-            cold.push_back([&, &stub = stub, &target = target, lag] {
-                g.L(stub);
-                catch_up(lag);
-                g.jmp(target, far);
-            });
-            return stub;
-        };
-        const auto mark_entry = [&](uint32_t k, uint32_t lag) {
-            if (!lag) {
-                entries[k] = g.getCurr();
-                return;
-            }
-            Label& body = fresh();
-            g.L(body);
-            cold.push_back([&, k, lag, &body = body] {
-                entries[k] = g.getCurr();
-                g.sub(rsi, int32_t(lag * sizeof(Insn)));
-                g.sub(edx, int32_t(4 * lag));
-                g.jmp(body, far);
-            });
-        };
         // The SRAM offset of the pc in r8d into eax, or to `miss` when it is not in the fetch page.
         const auto offset_in_page = [&](const Label& miss) {
             g.mov(eax, r8d);
@@ -314,8 +280,8 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         // A load's or store's address in eax, its SRAM offset (rax: zero-extended) once it
         // is aligned and in the fast view; a misaligned one leaves the block for its full
         // path, one outside the fast view goes to `outside` (its offset in eax) or there too.
-        const auto load_address = [&](const Insn& in, const Form& f, const Label* outside, uint32_t lag) {
-            const Label& full = exit_to(full_path(in.fn), lag);
+        const auto load_address = [&](const Insn& in, const Form& f, const Label* outside = nullptr) {
+            Label& full = full_path(in.fn);
             g.mov(eax, reg(in.rs1));
             g.add(eax, in.imm);  // the address
             if (f.size > 1) {
@@ -336,7 +302,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         };
         // The access at SRAM offset rax (in the fast view, aligned) on its D-cache hit path
         // (CacheModel::resident(off >> dline_shift_), then the access), or to its full path.
-        const auto cached_access = [&](const Insn& in, const Form& f, uint32_t lag) {
+        const auto cached_access = [&](const Insn& in, const Form& f) {
             g.mov(ecx, g.dword[rdi + L.dline_shift]);
             g.mov(r8d, eax);
             g.shr(r8d, cl);  // the line
@@ -345,7 +311,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.mov(r9, g.qword[rdi + L.resident]);
             g.mov(r11, g.qword[r9 + r10 * 8]);
             g.bt(r11, r8);
-            g.jnc(exit_to(full_path(in.fn), lag), far);
+            g.jnc(full_path(in.fn), far);
             g.add(g.qword[rdi + L.accesses], 1);
             if (f.kind == Kind::Load) {
                 load_value(in, f);
@@ -389,20 +355,18 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 }
             }
         };
-        // Slot k (not the block's last), rsi and edx `lag` slots behind it; the lag after it.
-        // `grouped` in the checked copy of a group's run (below), where its loads and stores
-        // take their hit path at once; `entry` where the loop enters the slot.
-        const auto emit_slot = [&](uint32_t k, bool grouped, bool entry, uint32_t lag) -> uint32_t {
+        // Slot k (not the block's last), and on to the next: `grouped` in the checked copy of
+        // a group's run (below), where its loads and stores take their hit path at once;
+        // `entry` where the loop enters the slot.
+        const auto emit_slot = [&](uint32_t k, bool grouped, bool entry) {
             const Insn& in = first[k];
             const Form f = forms[k];
-            const uint32_t pc_k = pc + 4 * k;
-            // Caught up: rdi the Cpu, rsi this slot, edx its pc - the threaded entry's arguments.
+            // Here: rdi the Cpu, rsi this slot, edx its pc - the threaded entry's arguments.
             if (f.kind == Kind::Other) {
-                catch_up(lag);
                 g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);  // its threaded form
-                return 0;
+                return;
             }
-            if (entry) mark_entry(k, lag);
+            if (entry) entries[k] = g.getCurr();
             const int32_t imm = in.imm;
             if (f.kind == Kind::Alu) {
                 const Handler fn = in.fn;
@@ -410,7 +374,8 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 if (fn == lui) {
                     g.mov(reg(in.rd), imm);
                 } else if (fn == auipc) {
-                    g.mov(reg(in.rd), pc_k + uint32_t(imm));
+                    g.lea(eax, g.ptr[edx + imm]);
+                    g.mov(reg(in.rd), eax);
                 } else if (fn == slti || fn == sltiu || fn == slt || fn == sltu) {
                     g.mov(eax, reg(in.rs1));
                     g.xor_(ecx, ecx);
@@ -447,7 +412,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 g.mov(eax, reg(in.rs1));
                 g.sub(eax, g.dword[rdi + L.cached_base]);
                 if (imm) g.add(eax, imm);
-                cached_access(in, f, lag);
+                cached_access(in, f);
             } else {
                 // Cpu::sram_hit / sram_data_store_hit, in their order, with nothing changed
                 // before the last test. With the D-cache off a store's threaded form runs it
@@ -459,13 +424,12 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 g.cmp(g.byte[rdi + L.dcache_on], 0);
                 g.je(uncached, far);
                 const bool line_end = line_ends >> k & 1;
-                cold.push_back([&, &in = in, f, line_end, lag, pc_k, &next = first[k + 1], &uncached = uncached,
+                cold.push_back([&, &in = in, f, line_end, &next = first[k + 1], &uncached = uncached,
                                 &accessed = accessed, &other_view = other_view] {
                     // Outside the fast view of cached SRAM (the offset there in eax): in the
                     // uncached view, on through its threaded form's uncached path; anything
                     // else (a device, a host window, a watchpoint: fast_size is 0) its full path.
                     g.L(other_view);
-                    catch_up(lag);
                     g.add(eax, g.dword[rdi + L.cached_base]);  // the address again
                     g.sub(eax, g.dword[rdi + L.uncached_base]);
                     g.cmp(eax, g.dword[rdi + L.fast_size]);
@@ -474,12 +438,11 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     g.jmp(rax);
                     g.L(uncached);
                     if (f.kind == Kind::Store) {
-                        catch_up(lag);
                         g.mov(rax, reinterpret_cast<uint64_t>(in.entry));
                         g.jmp(rax);
                         return;
                     }
-                    load_address(in, f, &other_view, lag);
+                    load_address(in, f, &other_view);
                     g.mov(ecx, g.dword[rdi + L.sram_read]);
                     g.add(g.qword[rdi + L.cycle], rcx);
                     g.add(g.qword[rdi + L.stall], rcx);
@@ -491,10 +454,10 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     // The rest of the block's cost and count back, and the loop goes on at the next slot.
                     g.sub(g.qword[rdi + L.cycle], int32_t(next.block_cost));
                     g.sub(g.qword[rdi + L.instret], int32_t(next.block_n));
-                    g.mov(eax, pc_k + 4);
+                    g.lea(eax, g.ptr[edx + 4]);
                     g.ret();
                 });
-                load_address(in, f, &other_view, lag);
+                load_address(in, f, &other_view);
                 if (f.kind == Kind::Store) {  // Cpu::data_word_store: into no decoded word
                     Label data_word;
                     g.mov(r9, g.qword[rdi + L.code_pages]);
@@ -508,10 +471,10 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     static_assert(sizeof(Insn) == 32 && offsetof(Insn, fn) == 0);
                     g.mov(r10, reinterpret_cast<uint64_t>(kDecodeHandler));
                     g.cmp(g.qword[r9 + r8 * 8], r10);  // slot (off & mask) / 4, 32 bytes each
-                    g.jne(exit_to(full_path(in.fn), lag), far);
+                    g.jne(full_path(in.fn), far);
                     g.L(data_word);
                 }
-                cached_access(in, f, lag);
+                cached_access(in, f);
                 g.L(accessed);
             }
             if (line_ends >> k & 1) {
@@ -519,32 +482,32 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 // through the I-cache, and the next slot not at the horizon; anything else as
                 // the threaded form does it.
                 Label& other = fresh();
-                g.mov(r8d, pc_k + 4);
+                g.lea(r8d, g.ptr[edx + 4]);
                 fetch_next_line(other, true);
                 const Insn& next = first[k + 1];
-                g.lea(rsi, g.ptr[rsi + int32_t((lag + 1) * sizeof(Insn))]);  // the next slot's arguments (no flags)
+                g.lea(rsi, g.ptr[rsi + int32_t(sizeof(Insn))]);  // the next slot's arguments (no flags)
                 g.mov(edx, r8d);
                 g.mov(rax, g.qword[rdi + L.cycle]);
                 g.sub(rax, int32_t(next.block_cost - next.block_pre));
                 g.cmp(rax, g.qword[rdi + L.limit]);
                 g.jae(leave_block, far);  // the next slot, alone (leave_block's), then the loop
-                cold.push_back([&, &other = other, lag, pc_k] {
-                    g.L(other);
-                    catch_up(lag);  // this slot's
-                    g.mov(edx, pc_k + 4);
+                cold.push_back([&, &other = other] {
+                    g.L(other);  // rsi and edx still this slot's
+                    g.add(edx, 4);
                     g.mov(rax, reinterpret_cast<uint64_t>(&cross));
                     g.jmp(rax);
                 });
-                return 0;
+                return;
             }
-            return lag + 1;  // on to the next slot
+            // On to the next slot, whose arguments these become.
+            g.add(rsi, int32_t(sizeof(Insn)));
+            g.add(edx, 4);
         };
         const std::vector<Group> groups = find_groups(first, forms, n);
         size_t next_group = 0;
-        uint32_t lag = 0;
         for (uint32_t k = 0; k + 1 < n; ++k) {
             if (next_group == groups.size() || groups[next_group].first != k) {
-                lag = emit_slot(k, false, true, lag);
+                emit_slot(k, false, true);
                 continue;
             }
             // A group: its checks once, then its run with each load and store on its hit
@@ -553,27 +516,23 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             const Group& run = groups[next_group++];
             Label& single = fresh();
             Label& after = fresh();
-            mark_entry(k, lag);
+            entries[k] = g.getCurr();
             group_checks(run, single);
-            const uint32_t lag_in = lag;
-            for (uint32_t j = run.first; j <= run.last; ++j) lag = emit_slot(j, true, false, lag);
+            for (uint32_t j = run.first; j <= run.last; ++j) emit_slot(j, true, false);
             g.L(after);
-            cold.push_back([&, k, last = run.last, lag_in, &single = single, &after = after] {
+            cold.push_back([&, k, last = run.last, &single = single, &after = after] {
                 g.L(single);
-                uint32_t single_lag = lag_in;  // both copies end with it as far behind
-                for (uint32_t j = k; j <= last; ++j) single_lag = emit_slot(j, false, j != k, single_lag);
+                for (uint32_t j = k; j <= last; ++j) emit_slot(j, false, j != k);
                 g.jmp(after, far);
             });
             k = run.last;
         }
         // The block's last slot.
         const Insn& last = first[n - 1];
-        const uint32_t pc_last = pc + 4 * (n - 1);
         if (!end) {
-            catch_up(lag);
             g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);
         } else {
-            mark_entry(n - 1, lag);
+            entries[n - 1] = g.getCurr();
             // The handler: the next pc into r8d; a taken branch or jump pays its bubble.
             using namespace op;
             const Handler fn = last.fn;
@@ -594,32 +553,32 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     g.test(r8b, 3);
                     Label aligned;
                     g.jz(aligned);
-                    catch_up(lag);
                     g.mov(rax, reinterpret_cast<uint64_t>(last.entry));  // traps: its threaded form's
                     g.jmp(rax);
                     g.L(aligned);
                 } else {
-                    g.mov(r8d, pc_last + uint32_t(last.imm));
-                    if (known_slot) g.add(rsi, (int32_t(lag) + last.imm / 4) * slot_bytes);
+                    g.lea(r8d, g.ptr[edx + last.imm]);
+                    if (known_slot) g.add(rsi, last.imm / 4 * slot_bytes);
                 }
-                g.mov(reg(last.rd), pc_last + 4);
+                g.lea(eax, g.ptr[edx + 4]);
+                g.mov(reg(last.rd), eax);
                 g.jmp(taken);
             } else {
                 Label taken_there;
                 g.mov(eax, reg(last.rs1));
                 g.cmp(eax, reg(last.rs2));
-                g.mov(r8d, pc_last + uint32_t(last.imm));  // (no flags)
+                g.lea(r8d, g.ptr[edx + last.imm]);
                 if (fn == beq) g.je(taken_there);
                 else if (fn == bne) g.jne(taken_there);
                 else if (fn == blt) g.jl(taken_there);
                 else if (fn == bge) g.jge(taken_there);
                 else if (fn == bltu) g.jb(taken_there);
                 else g.jae(taken_there);
-                g.mov(r8d, pc_last + 4);
-                if (known_slot) g.add(rsi, (int32_t(lag) + 1) * slot_bytes);
+                g.lea(r8d, g.ptr[edx + 4]);
+                if (known_slot) g.add(rsi, slot_bytes);
                 g.jmp(chain);
                 g.L(taken_there);
-                if (known_slot) g.add(rsi, (int32_t(lag) + last.imm / 4) * slot_bytes);
+                if (known_slot) g.add(rsi, last.imm / 4 * slot_bytes);
             }
             g.L(taken);
             g.mov(eax, g.dword[rdi + L.branch_penalty]);
