@@ -236,22 +236,14 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         // is a hit through the I-cache, which it counts, or a fetch in the page not through
         // the I-cache, which it charges its fixed fill; either way the pc's line is then
         // fetch_line_.
-        // `in_page`: the pc is a later slot's of this block, so in the fetch page and in
-        // SRAM (a block ends where its page or the SRAM does): its offset needs no test.
-        const auto fetch_next_line = [&](const Label& miss, bool in_page) {
+        const auto fetch_next_line = [&](const Label& miss) {
             Label& uncached = fresh();
             Label& fetched = fresh();
             g.cmp(g.byte[rdi + L.fetch_cached], 0);
             g.je(uncached, far);
             g.cmp(g.byte[rdi + L.icache_on], 0);
             g.je(uncached, far);
-            if (in_page) {
-                g.mov(eax, r8d);
-                g.sub(eax, g.dword[rdi + L.fetch_base]);
-                g.add(eax, g.dword[rdi + L.fetch_page_offset]);
-            } else {
-                offset_in_page(miss);
-            }
+            offset_in_page(miss);
             g.mov(ecx, g.dword[rdi + L.fetch_shift]);
             g.shr(eax, cl);  // the line
             g.mov(r10d, eax);
@@ -483,7 +475,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 // the threaded form does it.
                 Label& other = fresh();
                 g.lea(r8d, g.ptr[edx + 4]);
-                fetch_next_line(other, true);
+                fetch_next_line(other);
                 const Insn& next = first[k + 1];
                 g.lea(rsi, g.ptr[rsi + int32_t(sizeof(Insn))]);  // the next slot's arguments (no flags)
                 g.mov(edx, r8d);
@@ -537,14 +529,6 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             using namespace op;
             const Handler fn = last.fn;
             Label taken, chain;
-            // A target in the block's own code page (jal's, a branch's both ways) is this
-            // slot's neighbour by a constant: its slot by an add, not from the fetch page.
-            const int64_t last_index = int64_t((pc - cpu.fetch_base_) >> 2) + (n - 1);  // in its page
-            const auto in_this_page = [&](int32_t slots) {
-                return last_index + slots >= 0 && last_index + slots < int64_t(kCodePageSlots);
-            };
-            const int32_t slot_bytes = int32_t(sizeof(Insn));
-            const bool known_slot = fn != jalr && in_this_page(last.imm / 4) && (fn == jal || in_this_page(1));
             if (fn == jal || fn == jalr) {
                 if (fn == jalr) {
                     g.mov(r8d, reg(last.rs1));
@@ -558,27 +542,22 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     g.L(aligned);
                 } else {
                     g.lea(r8d, g.ptr[edx + last.imm]);
-                    if (known_slot) g.add(rsi, last.imm / 4 * slot_bytes);
                 }
                 g.lea(eax, g.ptr[edx + 4]);
                 g.mov(reg(last.rd), eax);
                 g.jmp(taken);
             } else {
-                Label taken_there;
                 g.mov(eax, reg(last.rs1));
                 g.cmp(eax, reg(last.rs2));
                 g.lea(r8d, g.ptr[edx + last.imm]);
-                if (fn == beq) g.je(taken_there);
-                else if (fn == bne) g.jne(taken_there);
-                else if (fn == blt) g.jl(taken_there);
-                else if (fn == bge) g.jge(taken_there);
-                else if (fn == bltu) g.jb(taken_there);
-                else g.jae(taken_there);
+                if (fn == beq) g.je(taken);
+                else if (fn == bne) g.jne(taken);
+                else if (fn == blt) g.jl(taken);
+                else if (fn == bge) g.jge(taken);
+                else if (fn == bltu) g.jb(taken);
+                else g.jae(taken);
                 g.lea(r8d, g.ptr[edx + 4]);
-                if (known_slot) g.add(rsi, slot_bytes);
                 g.jmp(chain);
-                g.L(taken_there);
-                if (known_slot) g.add(rsi, last.imm / 4 * slot_bytes);
             }
             g.L(taken);
             g.mov(eax, g.dword[rdi + L.branch_penalty]);
@@ -598,15 +577,13 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.shr(eax, cl);
             g.cmp(eax, g.dword[rdi + L.fetch_line]);
             g.je(fetched, far);
-            fetch_next_line(back_to_loop, false);
+            fetch_next_line(back_to_loop);
             g.L(fetched);
-            if (!known_slot) {
-                g.mov(esi, edx);
-                g.sub(esi, g.dword[rdi + L.fetch_base]);
-                g.shr(esi, 2);
-                g.shl(rsi, 5);
-                g.add(rsi, g.qword[rdi + L.fetch_page]);  // the pc's slot
-            }
+            g.mov(esi, edx);
+            g.sub(esi, g.dword[rdi + L.fetch_base]);
+            g.shr(esi, 2);
+            g.shl(rsi, 5);
+            g.add(rsi, g.qword[rdi + L.fetch_page]);  // the pc's slot
             Label stopped;
             g.movzx(ecx, g.byte[rsi + int32_t(offsetof(Insn, block_n))]);
             g.test(ecx, ecx);
