@@ -57,8 +57,8 @@ bool translated_end(const Insn& in) {
 // register that none of them changes before the last: a function's saves and restores
 // off sp, a structure's fields. Checked once - the base aligned, all it reaches in the
 // fast view, no code where it stores - each of its loads and stores goes straight to its
-// D-cache hit test (a 0-byte Portals round trip's translated code is mostly the firmware's
-// calls saving and restoring registers).
+// D-cache hit test (a third of a 0-byte Portals round trip's translated code was its main
+// loop's polls saving and restoring registers).
 struct Group {
     uint32_t first = 0, last = 0;  // its first and last load or store
     uint32_t base = 0;

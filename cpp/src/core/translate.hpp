@@ -9,6 +9,7 @@
 // and a load with the D-cache off, which pays the SRAM's read); the step into another
 // fetch line of the page on an I-cache hit or through no I-cache (a fixed fill: a LANai's
 // every line); and a block's closing branch or jump with its chain into the next block.
+// A run of loads and stores off one base register is checked once (translate.cpp: Group).
 // A load or store in the uncached SRAM view goes to its threaded form's uncached path
 // (op::uncached_form), which goes on through the block. Every other path - a D-cache or
 // I-cache miss, a device, a store into code, a misaligned address, a store with the
