@@ -8,9 +8,11 @@
 // blocks), and self-modifying code inside a block. A block that charged a cycle too
 // many, or ran past the horizon, would take an interrupt at another mepc or mcycle,
 // which the interrupt handler logs to SRAM.
+#include <functional>
 #include <initializer_list>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cpu_outcome.hpp"
@@ -96,7 +98,23 @@ core::Cpu& start(CoreRig& rig, const CoreVariant& v, Dispatch how, const std::ve
     return rig.cpu;
 }
 
-CpuOutcome finish(CoreRig& rig, Dispatch how);
+// The run's outcome; a translated run must have run host code.
+CpuOutcome finish(CoreRig& rig, Dispatch how) {
+    if (how == Dispatch::Translated) {
+        EXPECT_GT(rig.pool.translated_slots(), 10u) << "nothing was translated";
+    }
+    return outcome_of(rig.cpu, rig.bus, rig.sram);
+}
+
+// The run: the timer's interrupts re-armed on each acknowledgement (`next` after it),
+// empty events every `step` ns from `first_ns` that move the horizon besides, 40 us of it.
+CpuOutcome drive(CoreRig& rig, Dispatch how, Time first_irq, std::function<Time(uint32_t)> next, int64_t first_ns,
+                 int64_t step) {
+    rig.timer_rearmed_on_ack(first_irq, FakeBus::kDeviceBase + kAckOffset, std::move(next));
+    for (int64_t ns = first_ns; ns < 40000; ns += step) rig.kernel.schedule_at(Time::ns(ns), [] {});
+    rig.kernel.run_until(Time::us(40));
+    return finish(rig, how);
+}
 
 // One machine: a core, a fake bus whose interrupt acknowledgement re-arms the timer
 // interrupt at an irregular later time, and events that move the horizon besides.
@@ -107,19 +125,7 @@ CpuOutcome run(const CoreVariant& v, Dispatch how) {
     cpu.set_reg(21, kLog);
     cpu.set_reg(25, kSmcWord);
     cpu.set_reg(27, kSmcA ^ kSmcB);
-    rig.timer_rearmed_on_ack(Time::ns(150), FakeBus::kDeviceBase + kAckOffset,
-                             [](uint32_t acks) { return Time::ns(90 + (acks * 53) % 311); });
-    for (int64_t ns = 7; ns < 40000; ns += 41) rig.kernel.schedule_at(Time::ns(ns), [] {});
-    rig.kernel.run_until(Time::us(40));
-    return finish(rig, how);
-}
-
-// The run's outcome; a translated run must have run host code.
-CpuOutcome finish(CoreRig& rig, Dispatch how) {
-    if (how == Dispatch::Translated) {
-        EXPECT_GT(rig.pool.translated_slots(), 10u) << "nothing was translated";
-    }
-    return outcome_of(rig.cpu, rig.bus, rig.sram);
+    return drive(rig, how, Time::ns(150), [](uint32_t acks) { return Time::ns(90 + (acks * 53) % 311); }, 7, 41);
 }
 
 class BlockDispatch : public ::testing::TestWithParam<CoreVariant> {};
@@ -210,11 +216,7 @@ CpuOutcome run_memory(const CoreVariant& v, Dispatch how) {
     cpu.set_reg(22, 0x1fe0);
     cpu.set_reg(23, kUncachedBase + kWalk);
     cpu.set_reg(24, kCodeData);
-    rig.timer_rearmed_on_ack(Time::ns(130), FakeBus::kDeviceBase + kAckOffset,
-                             [](uint32_t acks) { return Time::ns(70 + (acks * 61) % 293); });
-    for (int64_t ns = 5; ns < 40000; ns += 37) rig.kernel.schedule_at(Time::ns(ns), [] {});
-    rig.kernel.run_until(Time::us(40));
-    return finish(rig, how);
+    return drive(rig, how, Time::ns(130), [](uint32_t acks) { return Time::ns(70 + (acks * 61) % 293); }, 5, 37);
 }
 
 TEST_P(BlockDispatch, LoadsAndStoresInsideBlocksGiveTheSameResults) {
@@ -307,11 +309,7 @@ CpuOutcome run_base_runs(const CoreVariant& v, Dispatch how) {
     cpu.set_reg(25, kRunTable);
     cpu.set_reg(26, kSmcA);
     cpu.set_reg(27, kSmcA ^ kSmcB);
-    rig.timer_rearmed_on_ack(Time::ns(120), FakeBus::kDeviceBase + kAckOffset,
-                             [](uint32_t acks) { return Time::ns(80 + (acks * 59) % 301); });
-    for (int64_t ns = 4; ns < 40000; ns += 43) rig.kernel.schedule_at(Time::ns(ns), [] {});
-    rig.kernel.run_until(Time::us(40));
-    return finish(rig, how);
+    return drive(rig, how, Time::ns(120), [](uint32_t acks) { return Time::ns(80 + (acks * 59) % 301); }, 4, 43);
 }
 
 TEST_P(BlockDispatch, RunsOffOneBaseRegisterGiveTheSameResults) {
@@ -368,11 +366,7 @@ CpuOutcome run_store_bursts(Dispatch how) {
     core::Cpu& cpu = start(rig, caches_off, how, store_burst_loop(), interrupt_handler());
     cpu.set_reg(20, kData);
     cpu.set_reg(21, kLog);
-    rig.timer_rearmed_on_ack(Time::ns(110), FakeBus::kDeviceBase + kAckOffset,
-                             [](uint32_t acks) { return Time::ns(60 + (acks * 47) % 277); });
-    for (int64_t ns = 3; ns < 40000; ns += 29) rig.kernel.schedule_at(Time::ns(ns), [] {});
-    rig.kernel.run_until(Time::us(40));
-    return finish(rig, how);
+    return drive(rig, how, Time::ns(110), [](uint32_t acks) { return Time::ns(60 + (acks * 47) % 277); }, 3, 29);
 }
 
 TEST(BlockDispatchCachesOff, PostedStoresStallInsideBlocksAsOnThePerInstructionPath) {
