@@ -40,11 +40,16 @@ gui: build
 	@test -x $(BUILD)/gui/niclab-gui || { echo "the GUI was not built: Qt 6 Widgets/Charts missing (see $(BUILD)/configure.log)"; exit 1; }
 	$(BUILD)/gui/niclab-gui
 
+# A test that hangs (a broken core can loop forever) fails after TEST_TIMEOUT seconds
+# instead of holding the run until CI's own limit (ctest's default is 25 minutes a test,
+# pytest has none); the slowest test, the validation of every system, takes about 80 s.
+TEST_TIMEOUT ?= 600
+
 test-cpp: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
 
 test-python: build
-	$(PY) -m pytest -q tests/python
+	$(PY) -m pytest -q --timeout $(TEST_TIMEOUT) tests/python
 
 test: test-cpp test-python
 
