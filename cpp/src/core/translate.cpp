@@ -269,12 +269,51 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 g.jmp(fetched, far);
             });
         };
+        // Which firmware registers eax and ecx hold where the code being emitted runs. The
+        // registers are stored to the Cpu all the same, so every way out is as before; an
+        // instruction reading one its predecessor wrote takes it from eax or ecx instead of
+        // loading it back from the store just made (a chain of dependent instructions waited
+        // on each such store, as the CRC-32 loop's table lookup did). Empty at a block's
+        // head and a group's, after anything that takes eax or ecx for itself, and in cold
+        // code; a slot the loop enters while they hold something is entered through a stub
+        // that loads them first (`enter`).
+        struct Held {
+            int eax = -1, ecx = -1;
+            bool has(uint32_t r) const { return eax == int(r) || ecx == int(r); }
+        } held;
+        const auto kept = [](uint32_t r) { return r == 0 || r >= 32 ? -1 : int(r); };  // x0, the discard slot: never
+        // x[r] into eax.
+        const auto to_eax = [&](uint32_t r) {
+            if (held.eax == int(r)) return;
+            if (held.ecx == int(r)) g.mov(eax, ecx);
+            else g.mov(eax, reg(r));
+        };
+        // Slot k's entry from the loop: here, or through a stub loading what `held` says when
+        // the slot's code may read them (a register field naming one; if not, they are
+        // dropped there instead: most entries then cost nothing more).
+        const auto enter = [&](uint32_t k) {
+            const Insn& in = first[k];
+            if (in.fn == op::lui || in.fn == op::auipc || in.fn == op::jal || !(held.has(in.rs1) || held.has(in.rs2)))
+                held = {};
+            if (held.eax < 0 && held.ecx < 0) {
+                entries[k] = g.getCurr();
+                return;
+            }
+            Label& here = fresh();
+            g.L(here);
+            cold.push_back([&, k, h = held, &here = here] {
+                entries[k] = g.getCurr();
+                if (h.eax >= 0) g.mov(eax, reg(uint32_t(h.eax)));
+                if (h.ecx >= 0) g.mov(ecx, reg(uint32_t(h.ecx)));
+                g.jmp(here, far);
+            });
+        };
         // A load's or store's address in eax, its SRAM offset (rax: zero-extended) once it
         // is aligned and in the fast view; a misaligned one leaves the block for its full
         // path, one outside the fast view goes to `outside` (its offset in eax) or there too.
         const auto load_address = [&](const Insn& in, const Form& f, const Label* outside = nullptr) {
             Label& full = full_path(in.fn);
-            g.mov(eax, reg(in.rs1));
+            to_eax(in.rs1);
             g.add(eax, in.imm);  // the address
             if (f.size > 1) {
                 g.test(al, f.size - 1);
@@ -356,28 +395,47 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             // Here: rdi the Cpu, rsi this slot, edx its pc - the threaded entry's arguments.
             if (f.kind == Kind::Other) {
                 g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);  // its threaded form
+                held = {};
                 return;
             }
-            if (entry) entries[k] = g.getCurr();
+            if (entry) enter(k);
             const int32_t imm = in.imm;
             if (f.kind == Kind::Alu) {
                 const Handler fn = in.fn;
                 using namespace op;
+                const bool commutes = fn == add || fn == xor_ || fn == or_ || fn == and_ || fn == mul;
                 if (fn == lui) {
                     g.mov(reg(in.rd), imm);
+                    if (held.eax == int(in.rd)) held.eax = -1;
+                    if (held.ecx == int(in.rd)) held.ecx = -1;
                 } else if (fn == auipc) {
                     g.lea(eax, g.ptr[edx + imm]);
                     g.mov(reg(in.rd), eax);
+                    if (held.ecx == int(in.rd)) held.ecx = -1;
+                    held.eax = kept(in.rd);
                 } else if (fn == slti || fn == sltiu || fn == slt || fn == sltu) {
-                    g.mov(eax, reg(in.rs1));
+                    to_eax(in.rs1);
                     g.xor_(ecx, ecx);
                     if (fn == slti || fn == sltiu) g.cmp(eax, imm);
                     else g.cmp(eax, reg(in.rs2));
                     if (fn == slti || fn == slt) g.setl(cl);
                     else g.setb(cl);
                     g.mov(reg(in.rd), ecx);
+                    held.eax = in.rd == in.rs1 ? -1 : kept(in.rs1);
+                    held.ecx = kept(in.rd);
+                } else if (commutes && !held.has(in.rs1) && held.has(in.rs2)) {
+                    // rs2 is the one at hand: the operands the other way round.
+                    to_eax(in.rs2);
+                    if (fn == add) g.add(eax, reg(in.rs1));
+                    else if (fn == xor_) g.xor_(eax, reg(in.rs1));
+                    else if (fn == or_) g.or_(eax, reg(in.rs1));
+                    else if (fn == and_) g.and_(eax, reg(in.rs1));
+                    else g.imul(eax, reg(in.rs1));
+                    g.mov(reg(in.rd), eax);
+                    if (held.ecx == int(in.rd)) held.ecx = -1;
+                    held.eax = kept(in.rd);
                 } else {
-                    g.mov(eax, reg(in.rs1));
+                    to_eax(in.rs1);
                     if (fn == addi) g.add(eax, imm);
                     else if (fn == xori) g.xor_(eax, imm);
                     else if (fn == ori) g.or_(eax, imm);
@@ -392,16 +450,19 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     else if (fn == and_) g.and_(eax, reg(in.rs2));
                     else if (fn == mul) g.imul(eax, reg(in.rs2));
                     else {  // sll, srl, sra: x86 takes the count mod 32, as RV32I does
-                        g.mov(ecx, reg(in.rs2));
+                        if (held.ecx != int(in.rs2)) g.mov(ecx, reg(in.rs2));
+                        held.ecx = kept(in.rs2);
                         if (fn == sll) g.shl(eax, cl);
                         else if (fn == srl) g.shr(eax, cl);
                         else g.sar(eax, cl);
                     }
                     g.mov(reg(in.rd), eax);
+                    if (held.ecx == int(in.rd)) held.ecx = -1;
+                    held.eax = kept(in.rd);
                 }
             } else if (grouped) {
                 // The group's checks hold: in the fast view, aligned, the D-cache on, no code.
-                g.mov(eax, reg(in.rs1));
+                to_eax(in.rs1);
                 g.sub(eax, g.dword[rdi + L.cached_base]);
                 if (imm) g.add(eax, imm);
                 cached_access(in, f);
@@ -469,6 +530,10 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 cached_access(in, f);
                 g.L(accessed);
             }
+            if (f.kind != Kind::Alu) {  // eax the offset; ecx the value loaded or stored
+                held.eax = -1;
+                held.ecx = kept(f.kind == Kind::Load ? in.rd : in.rs2);
+            }
             if (line_ends >> k & 1) {
                 // Cpu::block_next<true, false>: the next line an I-cache hit or a fetch not
                 // through the I-cache, and the next slot not at the horizon; anything else as
@@ -489,6 +554,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     g.mov(rax, reinterpret_cast<uint64_t>(&cross));
                     g.jmp(rax);
                 });
+                held = {};  // the fetch took eax and ecx
                 return;
             }
             // On to the next slot, whose arguments these become.
@@ -510,8 +576,10 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             Label& after = fresh();
             entries[k] = g.getCurr();
             group_checks(run, single);
+            held = {};  // the checks took eax and ecx
             for (uint32_t j = run.first; j <= run.last; ++j) emit_slot(j, true, false);
             g.L(after);
+            held = {};  // the single slots come here too
             cold.push_back([&, k, last = run.last, &single = single, &after = after] {
                 g.L(single);
                 for (uint32_t j = k; j <= last; ++j) emit_slot(j, false, j != k);
@@ -524,7 +592,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         if (!end) {
             g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);
         } else {
-            entries[n - 1] = g.getCurr();
+            enter(n - 1);
             // The handler: the next pc into r8d; a taken branch or jump pays its bubble.
             using namespace op;
             const Handler fn = last.fn;
@@ -547,7 +615,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 g.mov(reg(last.rd), eax);
                 g.jmp(taken);
             } else {
-                g.mov(eax, reg(last.rs1));
+                to_eax(last.rs1);
                 g.cmp(eax, reg(last.rs2));
                 g.lea(r8d, g.ptr[edx + last.imm]);
                 if (fn == beq) g.je(taken);
@@ -608,7 +676,10 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.jmp(rax);
         }
         // Each may add more (a group's single slots add their own paths): a deque keeps them in place.
-        for (size_t i = 0; i < cold.size(); ++i) cold[i]();
+        for (size_t i = 0; i < cold.size(); ++i) {
+            held = {};  // cold code starts from anywhere: it loads what it reads
+            cold[i]();
+        }
         g.L(leave_block);  // rsi and edx are still the slot's that left
         g.mov(rax, reinterpret_cast<uint64_t>(&leave));
         g.jmp(rax);

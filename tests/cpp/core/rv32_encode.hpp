@@ -32,6 +32,11 @@ constexpr uint32_t div(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(
 constexpr uint32_t lw(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 2, rd, 0x03); }
 constexpr uint32_t sw(uint32_t rs2, uint32_t rs1, int32_t imm) { return s_type(imm, rs2, rs1, 2, 0x23); }
 constexpr uint32_t and_(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, rs2, rs1, 7, rd, 0x33); }
+constexpr uint32_t sub(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0x20, rs2, rs1, 0, rd, 0x33); }
+constexpr uint32_t sll(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, rs2, rs1, 1, rd, 0x33); }
+constexpr uint32_t slt(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, rs2, rs1, 2, rd, 0x33); }
+constexpr uint32_t mul(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(1, rs2, rs1, 0, rd, 0x33); }
+constexpr uint32_t srai(uint32_t rd, uint32_t rs1, uint32_t shamt) { return i_type(int32_t(0x400 | shamt), rs1, 5, rd, 0x13); }
 constexpr uint32_t sltiu(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 3, rd, 0x13); }
 constexpr uint32_t lh(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 1, rd, 0x03); }
 constexpr uint32_t lbu(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(imm, rs1, 4, rd, 0x03); }

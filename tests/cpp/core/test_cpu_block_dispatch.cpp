@@ -330,6 +330,73 @@ TEST_P(BlockDispatch, RunsOffOneBaseRegisterGiveTheSameResults) {
     expect_same_outcome(translated, single);
 }
 
+// Instructions that read what the one before them wrote: translated code takes such a
+// register from the host register it is still in (eax or ecx) instead of loading it back.
+// Each way it can be at hand is here - a load's value, an ALU result as either operand of a
+// commutative operation, a compare's result as a shift count, an address, a branch's
+// operand - and the loop enters the block just after each device load (which leaves it) and
+// wherever the timer's interrupts cut it, where the translated code must load them first.
+std::vector<uint32_t> dependent_loop() {
+    return with_prologue({
+        addi(10, 10, 1),                     // 0x20  loop
+        lw(13, 20, 0),                       // 0x24  a load's value in ecx ...
+        add(14, 13, 13),                     // 0x28  ... as rs1 and rs2
+        slt(15, 14, 13),                     // 0x2c  its result in ecx, rs1 in eax
+        sll(16, 14, 15),                     // 0x30  both at hand
+        xor_(16, 13, 16),                    // 0x34  rs2 at hand: the other way round
+        sw(16, 20, 0),                       // 0x38  the next pass loads it
+        lw(17, 9, 0),                        // 0x3c  device load: leaves, the loop enters at 0x40
+        sub(18, 17, 16),                     // 0x40  rs1 the device's value
+        and_(19, 16, 18),                    // 0x44
+        srai(19, 19, 1),                     // 0x48
+        andi(22, 10, 15),                    // 0x4c
+        slli(22, 22, 2),                     // 0x50
+        addi(3, 3, 1),                       // 0x54
+        addi(3, 3, 2),                       // 0x58
+        addi(3, 3, 3),                       // 0x5c  the line's last
+        add(23, 24, 22),                     // 0x60  an address ...
+        lw(23, 23, 0),                       // 0x64  ... loaded through, then in ecx
+        mul(7, 7, 23),                       // 0x68  rs2 in ecx
+        addi(23, 23, 1),                     // 0x6c  in eax now: ecx's copy is stale ...
+        addi(11, 10, 7),                     // 0x70
+        mul(7, 7, 23),                       // 0x74  ... and not to be taken
+        sw(7, 24, 0x40),                     // 0x78  the stored value then in ecx ...
+        add(6, 6, 7),                        // 0x7c  ... as rs2
+        lw(8, 9, 4),                         // 0x80  device load: leaves, the loop enters at 0x84
+        add(5, 8, 19),                       // 0x84
+        blt(5, 6, 0x8),                      // 0x88  -> 0x90, on a value in eax
+        addi(4, 4, 2),                       // 0x8c
+        addi(4, 4, 1),                       // 0x90
+        jal(0, 0x20 - 0x94),                 // 0x94  -> loop
+    });
+}
+
+CpuOutcome run_dependent(const CoreVariant& v, Dispatch how) {
+    CoreRig rig;
+    std::vector<uint32_t> table;  // odd, so the products never settle at 0
+    for (uint32_t i = 0; i < 16; ++i) table.push_back(2 * i * i + 3 * i + 1);
+    rig.load(kData + 0x80, table);
+    rig.load(kData, {0x01234567});
+    core::Cpu& cpu = start(rig, v, how, dependent_loop(), interrupt_handler());
+    cpu.set_reg(20, kData);
+    cpu.set_reg(21, kLog);
+    cpu.set_reg(24, kData + 0x80);
+    cpu.set_reg(7, 3);
+    return drive(rig, how, Time::ns(140), [](uint32_t acks) { return Time::ns(70 + (acks * 43) % 263); }, 6, 31);
+}
+
+TEST_P(BlockDispatch, RegistersReadRightAfterTheyAreWrittenGiveTheSameResults) {
+    const CpuOutcome blocks = run_dependent(GetParam(), Dispatch::Blocks);
+    const CpuOutcome translated = run_dependent(GetParam(), Dispatch::Translated);
+    const CpuOutcome single = run_dependent(GetParam(), Dispatch::PerInstruction);
+
+    ASSERT_GT(single.regs[4], 100u) << "the loop did not run";
+    ASSERT_GT(single.counts.interrupts, 50u);
+    ASSERT_GT(single.counts.device_loads, 100u);
+    expect_same_outcome(blocks, single);
+    expect_same_outcome(translated, single);
+}
+
 // A core without a D-cache (a LANai) posts its SRAM stores: a block goes on through them,
 // each waiting for a free slot of the write buffer as the per-instruction loop's would,
 // though the block charged its whole base cost before the first. A small, slow buffer
