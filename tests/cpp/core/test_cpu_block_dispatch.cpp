@@ -128,12 +128,20 @@ CpuOutcome run(const CoreVariant& v, Dispatch how) {
     return drive(rig, how, Time::ns(150), [](uint32_t acks) { return Time::ns(90 + (acks * 53) % 311); }, 7, 41);
 }
 
+// The program run per instruction, in blocks and translated: the last two must match the
+// first to the cycle and the counter (the interrupt log, its mepc and mcycle, the data and
+// any modified code too). The per-instruction run's outcome, for what the program must have done.
+CpuOutcome same_every_way(const std::function<CpuOutcome(Dispatch)>& run) {
+    const CpuOutcome single = run(Dispatch::PerInstruction);
+    expect_same_outcome(run(Dispatch::Blocks), single);
+    expect_same_outcome(run(Dispatch::Translated), single);
+    return single;
+}
+
 class BlockDispatch : public ::testing::TestWithParam<CoreVariant> {};
 
 TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
-    const CpuOutcome blocks = run(GetParam(), Dispatch::Blocks);
-    const CpuOutcome translated = run(GetParam(), Dispatch::Translated);
-    const CpuOutcome single = run(GetParam(), Dispatch::PerInstruction);
+    const CpuOutcome single = same_every_way([&](Dispatch how) { return run(GetParam(), how); });
 
     // The program did what it is for.
     ASSERT_GT(single.counts.interrupts, 50u);
@@ -141,9 +149,6 @@ TEST_P(BlockDispatch, SameResultsAsThePerInstructionPath) {
     ASSERT_GT(single.counts.device_stores, 20u);
     ASSERT_GT(single.regs[4], 100u) << "the loop did not run";
     ASSERT_GT(single.regs[1], single.regs[4]) << "the modified instruction never ran";
-
-    expect_same_outcome(blocks, single);  // the interrupt log (mepc, mcycle), the data and the modified code too
-    expect_same_outcome(translated, single);
 }
 
 INSTANTIATE_TEST_SUITE_P(Views, BlockDispatch, core_variants(kUncachedBase), variant_name);
@@ -220,9 +225,7 @@ CpuOutcome run_memory(const CoreVariant& v, Dispatch how) {
 }
 
 TEST_P(BlockDispatch, LoadsAndStoresInsideBlocksGiveTheSameResults) {
-    const CpuOutcome blocks = run_memory(GetParam(), Dispatch::Blocks);
-    const CpuOutcome translated = run_memory(GetParam(), Dispatch::Translated);
-    const CpuOutcome single = run_memory(GetParam(), Dispatch::PerInstruction);
+    const CpuOutcome single = same_every_way([&](Dispatch how) { return run_memory(GetParam(), how); });
 
     ASSERT_GT(single.regs[4], 200u) << "the loop did not run";
     ASSERT_GT(single.counts.interrupts, 50u);
@@ -236,8 +239,6 @@ TEST_P(BlockDispatch, LoadsAndStoresInsideBlocksGiveTheSameResults) {
         ASSERT_GT(single.dcache_misses, 200u);
         ASSERT_GT(single.dcache_writebacks, 100u);
     }
-    expect_same_outcome(blocks, single);
-    expect_same_outcome(translated, single);
 }
 
 // A run of loads and stores off one base register, as a function saves and restores its
@@ -313,9 +314,7 @@ CpuOutcome run_base_runs(const CoreVariant& v, Dispatch how) {
 }
 
 TEST_P(BlockDispatch, RunsOffOneBaseRegisterGiveTheSameResults) {
-    const CpuOutcome blocks = run_base_runs(GetParam(), Dispatch::Blocks);
-    const CpuOutcome translated = run_base_runs(GetParam(), Dispatch::Translated);
-    const CpuOutcome single = run_base_runs(GetParam(), Dispatch::PerInstruction);
+    const CpuOutcome single = same_every_way([&](Dispatch how) { return run_base_runs(GetParam(), how); });
 
     ASSERT_GT(single.regs[4], 50u) << "the loop did not run";
     ASSERT_GT(single.counts.interrupts, 50u);
@@ -326,8 +325,6 @@ TEST_P(BlockDispatch, RunsOffOneBaseRegisterGiveTheSameResults) {
     if (GetParam().caches) {
         ASSERT_GT(single.dcache_misses, 200u);
     }
-    expect_same_outcome(blocks, single);
-    expect_same_outcome(translated, single);
 }
 
 // Instructions that read what the one before them wrote: translated code takes such a
@@ -386,15 +383,11 @@ CpuOutcome run_dependent(const CoreVariant& v, Dispatch how) {
 }
 
 TEST_P(BlockDispatch, RegistersReadRightAfterTheyAreWrittenGiveTheSameResults) {
-    const CpuOutcome blocks = run_dependent(GetParam(), Dispatch::Blocks);
-    const CpuOutcome translated = run_dependent(GetParam(), Dispatch::Translated);
-    const CpuOutcome single = run_dependent(GetParam(), Dispatch::PerInstruction);
+    const CpuOutcome single = same_every_way([&](Dispatch how) { return run_dependent(GetParam(), how); });
 
     ASSERT_GT(single.regs[4], 100u) << "the loop did not run";
     ASSERT_GT(single.counts.interrupts, 50u);
     ASSERT_GT(single.counts.device_loads, 100u);
-    expect_same_outcome(blocks, single);
-    expect_same_outcome(translated, single);
 }
 
 // A core without a D-cache (a LANai) posts its SRAM stores: a block goes on through them,
@@ -437,15 +430,11 @@ CpuOutcome run_store_bursts(Dispatch how) {
 }
 
 TEST(BlockDispatchCachesOff, PostedStoresStallInsideBlocksAsOnThePerInstructionPath) {
-    const CpuOutcome blocks = run_store_bursts(Dispatch::Blocks);
-    const CpuOutcome translated = run_store_bursts(Dispatch::Translated);
-    const CpuOutcome single = run_store_bursts(Dispatch::PerInstruction);
+    const CpuOutcome single = same_every_way([&](Dispatch how) { return run_store_bursts(how); });
 
     ASSERT_GT(single.regs[4], 100u) << "the loop did not run";
     ASSERT_GT(single.counts.interrupts, 50u);
     ASSERT_GT(single.stall, single.regs[4] * 7) << "the write buffer never filled";
-    expect_same_outcome(blocks, single);
-    expect_same_outcome(translated, single);
 }
 
 }  // namespace
