@@ -355,7 +355,7 @@ std::vector<uint32_t> dependent_loop() {
         lw(23, 23, 0),                       // 0x64  ... loaded through, then in ecx
         mul(7, 7, 23),                       // 0x68  rs2 in ecx
         addi(23, 23, 1),                     // 0x6c  in eax now: ecx's copy is stale ...
-        addi(11, 10, 7),                     // 0x70
+        addi(11, 23, 7),                     // 0x70  eax x11 now, ecx still the stale copy
         mul(7, 7, 23),                       // 0x74  ... and not to be taken
         sw(7, 24, 0x40),                     // 0x78  the stored value then in ecx ...
         add(6, 6, 7),                        // 0x7c  ... as rs2
