@@ -282,6 +282,11 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             bool has(uint32_t r) const { return eax == int(r) || ecx == int(r); }
         } held;
         const auto kept = [](uint32_t r) { return r == 0 || r >= 32 ? -1 : int(r); };  // x0, the discard slot: never
+        // eax now holds x[rd], just stored: a copy of the old x[rd] in ecx is stale.
+        const auto result_in_eax = [&](uint32_t rd) {
+            if (held.ecx == int(rd)) held.ecx = -1;
+            held.eax = kept(rd);
+        };
         // x[r] into eax.
         const auto to_eax = [&](uint32_t r) {
             if (held.eax == int(r)) return;
@@ -411,8 +416,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 } else if (fn == auipc) {
                     g.lea(eax, g.ptr[edx + imm]);
                     g.mov(reg(in.rd), eax);
-                    if (held.ecx == int(in.rd)) held.ecx = -1;
-                    held.eax = kept(in.rd);
+                    result_in_eax(in.rd);
                 } else if (fn == slti || fn == sltiu || fn == slt || fn == sltu) {
                     to_eax(in.rs1);
                     g.xor_(ecx, ecx);
@@ -432,8 +436,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     else if (fn == and_) g.and_(eax, reg(in.rs1));
                     else g.imul(eax, reg(in.rs1));
                     g.mov(reg(in.rd), eax);
-                    if (held.ecx == int(in.rd)) held.ecx = -1;
-                    held.eax = kept(in.rd);
+                    result_in_eax(in.rd);
                 } else {
                     to_eax(in.rs1);
                     if (fn == addi) g.add(eax, imm);
@@ -457,8 +460,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                         else g.sar(eax, cl);
                     }
                     g.mov(reg(in.rd), eax);
-                    if (held.ecx == int(in.rd)) held.ecx = -1;
-                    held.eax = kept(in.rd);
+                    result_in_eax(in.rd);
                 }
             } else if (grouped) {
                 // The group's checks hold: in the fast view, aligned, the D-cache on, no code.
