@@ -183,10 +183,159 @@ void Translator::find_layout(const Cpu& c) {
            begins_with_data(c.dcache_.dirty_bits()) && begins_with_data(c.icache_.resident_bits());
 }
 
+// A block's closing branch or jump, its next pc in r8d: from `taken` it pays a taken
+// branch's bubble, then from `chain` (the returned offset from `taken`) Cpu::chain_to(r8d):
+// on into the block there, its slot in rsi and its pc in edx, when the loop would run it
+// whole next; else back to the loop with the pc, or to Cpu::chain_stopped. As a
+// subroutine (`shared`, every block calls it) it returns to its caller for the jump into
+// the next block - each block keeps its own indirect jump, which the host predicts by the
+// block it ends - and its other ways out drop that return. A block whose closing branch
+// loops back into it has it inline: a loop pays no call for each pass.
+size_t Translator::emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared) const {
+    using namespace Xbyak::util;
+    using Xbyak::Label;
+    const Layout& L = layout_;
+    const auto far = Xbyak::CodeGenerator::T_NEAR;
+    const uint8_t* from = g.getCurr();
+    g.L(taken);
+    g.mov(eax, g.dword[rdi + L.branch_penalty]);
+    g.add(g.qword[rdi + L.cycle], rax);
+    const size_t chain_at = size_t(g.getCurr() - from);
+    g.L(chain);
+    Label back_to_loop, stopped, in_line;
+    g.mov(edx, r8d);
+    g.mov(rax, g.qword[rdi + L.cycle]);
+    g.cmp(rax, g.qword[rdi + L.limit]);
+    g.jae(back_to_loop, far);
+    g.cmp(g.dword[rdi + L.chain_left], 0);
+    g.je(back_to_loop, far);
+    g.mov(g.dword[rdi + L.pc], edx);
+    g.mov(ecx, g.dword[rdi + L.fetch_shift]);
+    g.mov(eax, edx);
+    g.shr(eax, cl);
+    g.cmp(eax, g.dword[rdi + L.fetch_line]);
+    g.je(in_line, far);
+    g.call(next_line_);
+    g.jne(back_to_loop, far);
+    g.L(in_line);
+    g.mov(esi, edx);
+    g.sub(esi, g.dword[rdi + L.fetch_base]);
+    g.shr(esi, 2);
+    g.shl(rsi, 5);
+    g.add(rsi, g.qword[rdi + L.fetch_page]);  // the pc's slot
+    g.movzx(ecx, g.byte[rsi + int32_t(offsetof(Insn, block_n))]);
+    g.test(ecx, ecx);
+    g.jz(stopped, far);  // to be built
+    g.movzx(eax, g.word[rsi + int32_t(offsetof(Insn, block_pre))]);
+    g.add(rax, g.qword[rdi + L.cycle]);
+    g.cmp(rax, g.qword[rdi + L.limit]);
+    g.jae(stopped, far);  // near the horizon
+    g.sub(g.dword[rdi + L.chain_left], 1);
+    // Cpu::run_block
+    g.movzx(eax, g.word[rsi + int32_t(offsetof(Insn, block_cost))]);
+    g.add(g.qword[rdi + L.cycle], rax);
+    g.add(g.qword[rdi + L.instret], rcx);
+    g.lea(eax, g.ptr[rdx + rcx * 4 - 4]);
+    g.mov(g.dword[rdi + L.pc], eax);
+    if (shared) g.ret();  // the caller jumps into the slot
+    else g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);
+    g.L(back_to_loop);  // the loop goes on from the pc
+    if (shared) g.add(rsp, 8);
+    g.mov(eax, edx);
+    g.ret();
+    g.L(stopped);  // rsi the pc's slot, edx the pc
+    if (shared) g.add(rsp, 8);
+    g.mov(rax, reinterpret_cast<uint64_t>(&chain_stopped));
+    g.jmp(rax);
+    return chain_at;
+}
+
+// The code every block shares, once at the arena's head. Each block jumped to a copy of its
+// own of the chain into the next block and called one at each fetch-line crossing: some
+// 270 and 90 bytes, half a block's code on its hot path, and the blocks a message runs
+// spread over more than the host's I-cache (callgrind's model of it: a 64-node halo
+// missed it about 3,300 times a message in translated code, one in twelve instructions).
+void Translator::emit_shared() {
+    using namespace Xbyak::util;
+    using Xbyak::Label;
+    const Layout& L = layout_;
+    const auto far = Xbyak::CodeGenerator::T_NEAR;
+    Xbyak::CodeGenerator g(kArenaBytes - used_, arena_ + used_);
+    // Cpu::fetch_next_line of the pc in r8d, a subroutine (it takes eax, ecx, r9-r11): ZF
+    // set when the pc's line is then fetch_line_ - an I-cache hit, which it counts, or a
+    // fetch in the page not through the I-cache, which it charges its fixed fill - and
+    // clear, having changed nothing, otherwise.
+    g.align(64);
+    next_line_ = g.getCurr();
+    Label uncached, fetched, miss;
+    // The SRAM offset of the pc in r8d into eax, or to `miss` when it is not in the fetch page.
+    const auto offset_in_page = [&] {
+        g.mov(eax, r8d);
+        g.sub(eax, g.dword[rdi + L.fetch_base]);  // rel
+        g.cmp(eax, kCodePageMask);
+        g.ja(miss, far);
+        g.add(eax, g.dword[rdi + L.fetch_page_offset]);  // off
+        g.cmp(eax, g.dword[rdi + L.sram_size]);
+        g.jae(miss, far);
+    };
+    g.cmp(g.byte[rdi + L.fetch_cached], 0);
+    g.je(uncached, far);
+    g.cmp(g.byte[rdi + L.icache_on], 0);
+    g.je(uncached, far);
+    offset_in_page();
+    g.mov(ecx, g.dword[rdi + L.fetch_shift]);
+    g.shr(eax, cl);  // the line
+    g.mov(r10d, eax);
+    g.shr(r10d, 6);
+    g.mov(r9, g.qword[rdi + L.icache_resident]);
+    g.mov(r11, g.qword[r9 + r10 * 8]);
+    g.bt(r11, rax);
+    g.jnc(miss, far);
+    g.add(g.qword[rdi + L.icache_accesses], 1);
+    g.L(fetched);  // cl: the line shift
+    g.mov(eax, r8d);
+    g.shr(eax, cl);
+    g.mov(g.dword[rdi + L.fetch_line], eax);
+    g.cmp(eax, eax);  // ZF: fetched
+    g.ret();
+    g.L(miss);
+    g.test(rsp, rsp);  // not ZF: never 0
+    g.ret();
+    g.L(uncached);
+    offset_in_page();
+    g.cmp(g.qword[rdi + L.fetch_page], 0);
+    g.je(miss, far);
+    g.mov(ecx, g.dword[rdi + L.uncached_fill]);
+    g.add(g.qword[rdi + L.cycle], rcx);
+    g.add(g.qword[rdi + L.stall], rcx);
+    g.mov(ecx, g.dword[rdi + L.fetch_shift]);
+    g.jmp(fetched, far);
+
+    // A block's closing branch or jump (emit_chain), shared.
+    g.align(64);
+    Label taken, chain;
+    chain_taken_ = g.getCurr();
+    chain_ = chain_taken_ + emit_chain(g, taken, chain, true);
+    g.ready();
+    if (perf_map_) {
+        std::fprintf(perf_map_, "%zx %zx niclab_shared_chain\n", reinterpret_cast<size_t>(g.getCode()), g.getSize());
+        std::fflush(perf_map_);
+    }
+    used_ += (g.getSize() + 63) & ~size_t(63);
+}
+
 void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t line_ends, uint32_t pc) {
     if (!arena_ || used_ >= kArenaBytes) return;
     if (!laid_out_) find_layout(cpu);
     if (!layout_.ok) return;
+    if (!chain_) {
+        try {
+            emit_shared();
+        } catch (const Xbyak::Error&) {
+            used_ = kArenaBytes;  // no room even for it: nothing is translated
+            return;
+        }
+    }
     // Slots run inline: inside the block (not its last) and of a form translated here,
     // and the last when it is a branch or jump that chains.
     std::vector<Form> forms(n);
@@ -213,7 +362,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
         std::deque<std::function<void()>> cold;
         const auto reg = [&](uint32_t r) { return g.dword[rdi + (L.x + 4 * int32_t(r))]; };
         const auto far = Xbyak::CodeGenerator::T_NEAR;
-        Label leave_block, back_to_loop;
+        Label leave_block;
         // Each load or store operation's way out to its full path (op::full_form), one per
         // operation the block has, made at its first use.
         std::vector<std::pair<Handler, Label*>> full_paths;
@@ -222,52 +371,11 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 if (h == fn) return *label;
             return *full_paths.emplace_back(fn, &fresh()).second;
         };
-        // The SRAM offset of the pc in r8d into eax, or to `miss` when it is not in the fetch page.
-        const auto offset_in_page = [&](const Label& miss) {
-            g.mov(eax, r8d);
-            g.sub(eax, g.dword[rdi + L.fetch_base]);  // rel
-            g.cmp(eax, kCodePageMask);
-            g.ja(miss, far);
-            g.add(eax, g.dword[rdi + L.fetch_page_offset]);  // off
-            g.cmp(eax, g.dword[rdi + L.sram_size]);
-            g.jae(miss, far);
-        };
-        // Cpu::fetch_next_line of the pc in r8d, to `miss` (having changed nothing) unless it
-        // is a hit through the I-cache, which it counts, or a fetch in the page not through
-        // the I-cache, which it charges its fixed fill; either way the pc's line is then
-        // fetch_line_.
+        // Cpu::fetch_next_line of the pc in r8d (the shared subroutine, emit_shared), to
+        // `miss` (having changed nothing) unless the pc's line is then fetch_line_.
         const auto fetch_next_line = [&](const Label& miss) {
-            Label& uncached = fresh();
-            Label& fetched = fresh();
-            g.cmp(g.byte[rdi + L.fetch_cached], 0);
-            g.je(uncached, far);
-            g.cmp(g.byte[rdi + L.icache_on], 0);
-            g.je(uncached, far);
-            offset_in_page(miss);
-            g.mov(ecx, g.dword[rdi + L.fetch_shift]);
-            g.shr(eax, cl);  // the line
-            g.mov(r10d, eax);
-            g.shr(r10d, 6);
-            g.mov(r9, g.qword[rdi + L.icache_resident]);
-            g.mov(r11, g.qword[r9 + r10 * 8]);
-            g.bt(r11, rax);
-            g.jnc(miss, far);
-            g.add(g.qword[rdi + L.icache_accesses], 1);
-            g.L(fetched);  // cl: the line shift
-            g.mov(eax, r8d);
-            g.shr(eax, cl);
-            g.mov(g.dword[rdi + L.fetch_line], eax);
-            cold.push_back([&, &miss = miss, &uncached = uncached, &fetched = fetched] {
-                g.L(uncached);
-                offset_in_page(miss);
-                g.cmp(g.qword[rdi + L.fetch_page], 0);
-                g.je(miss, far);
-                g.mov(ecx, g.dword[rdi + L.uncached_fill]);
-                g.add(g.qword[rdi + L.cycle], rcx);
-                g.add(g.qword[rdi + L.stall], rcx);
-                g.mov(ecx, g.dword[rdi + L.fetch_shift]);
-                g.jmp(fetched, far);
-            });
+            g.call(next_line_);
+            g.jne(miss, far);
         };
         // Which firmware registers eax and ecx hold where the code being emitted runs. The
         // registers are stored to the Cpu all the same, so every way out is as before; an
@@ -595,10 +703,21 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);
         } else {
             enter(n - 1);
-            // The handler: the next pc into r8d; a taken branch or jump pays its bubble.
+            // The handler: the next pc into r8d, then the chain (emit_chain), a taken branch or
+            // jump by way of its bubble, and on into the next block: the chain every block
+            // shares, or in a block that loops back into itself, its own.
             using namespace op;
             const Handler fn = last.fn;
+            const bool loop = fn != jalr && last.imm <= 0 && -last.imm <= int32_t(4 * (n - 1));
             Label taken, chain;
+            const auto go = [&](Label& inline_at, const uint8_t* shared_at) {
+                if (loop) {
+                    g.jmp(inline_at, far);
+                    return;
+                }
+                g.call(shared_at);
+                g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);
+            };
             if (fn == jal || fn == jalr) {
                 if (fn == jalr) {
                     g.mov(r8d, reg(last.rs1));
@@ -615,67 +734,24 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 }
                 g.lea(eax, g.ptr[edx + 4]);
                 g.mov(reg(last.rd), eax);
-                g.jmp(taken);
+                if (!loop) go(taken, chain_taken_);  // a jump back into the block falls into its chain
             } else {
+                Label branch_taken;
                 to_eax(last.rs1);
                 g.cmp(eax, reg(last.rs2));
                 g.lea(r8d, g.ptr[edx + last.imm]);
-                if (fn == beq) g.je(taken);
-                else if (fn == bne) g.jne(taken);
-                else if (fn == blt) g.jl(taken);
-                else if (fn == bge) g.jge(taken);
-                else if (fn == bltu) g.jb(taken);
-                else g.jae(taken);
+                if (fn == beq) g.je(loop ? taken : branch_taken, far);
+                else if (fn == bne) g.jne(loop ? taken : branch_taken, far);
+                else if (fn == blt) g.jl(loop ? taken : branch_taken, far);
+                else if (fn == bge) g.jge(loop ? taken : branch_taken, far);
+                else if (fn == bltu) g.jb(loop ? taken : branch_taken, far);
+                else g.jae(loop ? taken : branch_taken, far);
                 g.lea(r8d, g.ptr[edx + 4]);
-                g.jmp(chain);
+                go(chain, chain_);
+                g.L(branch_taken);
+                if (!loop) go(taken, chain_taken_);
             }
-            g.L(taken);
-            g.mov(eax, g.dword[rdi + L.branch_penalty]);
-            g.add(g.qword[rdi + L.cycle], rax);
-            // Cpu::chain_to(r8d): on into the block there when the loop would run it whole next.
-            g.L(chain);
-            g.mov(edx, r8d);
-            g.mov(rax, g.qword[rdi + L.cycle]);
-            g.cmp(rax, g.qword[rdi + L.limit]);
-            g.jae(back_to_loop, far);
-            g.cmp(g.dword[rdi + L.chain_left], 0);
-            g.je(back_to_loop, far);
-            g.mov(g.dword[rdi + L.pc], edx);
-            Label fetched;
-            g.mov(ecx, g.dword[rdi + L.fetch_shift]);
-            g.mov(eax, edx);
-            g.shr(eax, cl);
-            g.cmp(eax, g.dword[rdi + L.fetch_line]);
-            g.je(fetched, far);
-            fetch_next_line(back_to_loop);
-            g.L(fetched);
-            g.mov(esi, edx);
-            g.sub(esi, g.dword[rdi + L.fetch_base]);
-            g.shr(esi, 2);
-            g.shl(rsi, 5);
-            g.add(rsi, g.qword[rdi + L.fetch_page]);  // the pc's slot
-            Label stopped;
-            g.movzx(ecx, g.byte[rsi + int32_t(offsetof(Insn, block_n))]);
-            g.test(ecx, ecx);
-            g.jz(stopped, far);  // to be built
-            g.movzx(eax, g.word[rsi + int32_t(offsetof(Insn, block_pre))]);
-            g.add(rax, g.qword[rdi + L.cycle]);
-            g.cmp(rax, g.qword[rdi + L.limit]);
-            g.jae(stopped, far);  // near the horizon
-            g.sub(g.dword[rdi + L.chain_left], 1);
-            // Cpu::run_block
-            g.movzx(eax, g.word[rsi + int32_t(offsetof(Insn, block_cost))]);
-            g.add(g.qword[rdi + L.cycle], rax);
-            g.add(g.qword[rdi + L.instret], rcx);
-            g.lea(eax, g.ptr[rdx + rcx * 4 - 4]);
-            g.mov(g.dword[rdi + L.pc], eax);
-            g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);
-            g.L(back_to_loop);  // the loop goes on from the pc
-            g.mov(eax, edx);
-            g.ret();
-            g.L(stopped);  // rsi the pc's slot, edx the pc
-            g.mov(rax, reinterpret_cast<uint64_t>(&chain_stopped));
-            g.jmp(rax);
+            if (loop) emit_chain(g, taken, chain, false);
         }
         // Each may add more (a group's single slots add their own paths): a deque keeps them in place.
         for (size_t i = 0; i < cold.size(); ++i) {

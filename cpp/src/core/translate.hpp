@@ -27,6 +27,11 @@
 #include <cstdint>
 #include <cstdio>
 
+namespace Xbyak {
+class CodeGenerator;
+class Label;
+}  // namespace Xbyak
+
 namespace niclab::core {
 
 class Cpu;
@@ -59,6 +64,16 @@ private:
         bool ok = false;
     };
     void find_layout(const Cpu& cpu);
+
+    // The code every block shares (emit_shared, at the arena's head), subroutines of the pc
+    // in r8d: a closing branch's chain into the next block (chain_taken_ pays a taken
+    // branch's bubble first), and the step into the next fetch line. One hot copy instead
+    // of one per block.
+    void emit_shared();
+    size_t emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared) const;
+    const uint8_t* next_line_ = nullptr;
+    const uint8_t* chain_taken_ = nullptr;
+    const uint8_t* chain_ = nullptr;
 
     // With NICLAB_PERF_MAP set, each block's code is named in /tmp/perf-<pid>.map, the
     // file perf reads for code it finds in no binary: `perf report` then shows the
