@@ -183,6 +183,46 @@ void Translator::find_layout(const Cpu& c) {
            begins_with_data(c.dcache_.dirty_bits()) && begins_with_data(c.icache_.resident_bits());
 }
 
+// The SRAM offset of the pc in r8d into eax, or to `miss` when it is not in the fetch page.
+void Translator::emit_offset_in_page(Xbyak::CodeGenerator& g, const Xbyak::Label& miss) const {
+    using namespace Xbyak::util;
+    const Layout& L = layout_;
+    const auto far = Xbyak::CodeGenerator::T_NEAR;
+    g.mov(eax, r8d);
+    g.sub(eax, g.dword[rdi + L.fetch_base]);  // rel
+    g.cmp(eax, kCodePageMask);
+    g.ja(miss, far);
+    g.add(eax, g.dword[rdi + L.fetch_page_offset]);  // off
+    g.cmp(eax, g.dword[rdi + L.sram_size]);
+    g.jae(miss, far);
+}
+
+// Cpu::fetch_next_line of the pc in r8d on its I-cache hit path: counted, the pc's line
+// then fetch_line_; anything else to `other`, having changed nothing (it takes eax, ecx,
+// r9-r11). In the shared subroutine (emit_shared), and inline in a loop.
+void Translator::emit_line_hit(Xbyak::CodeGenerator& g, const Xbyak::Label& other) const {
+    using namespace Xbyak::util;
+    const Layout& L = layout_;
+    const auto far = Xbyak::CodeGenerator::T_NEAR;
+    g.cmp(g.byte[rdi + L.fetch_cached], 0);
+    g.je(other, far);
+    g.cmp(g.byte[rdi + L.icache_on], 0);
+    g.je(other, far);
+    emit_offset_in_page(g, other);
+    g.mov(ecx, g.dword[rdi + L.fetch_shift]);
+    g.shr(eax, cl);  // the line
+    g.mov(r10d, eax);
+    g.shr(r10d, 6);
+    g.mov(r9, g.qword[rdi + L.icache_resident]);
+    g.mov(r11, g.qword[r9 + r10 * 8]);
+    g.bt(r11, rax);
+    g.jnc(other, far);
+    g.add(g.qword[rdi + L.icache_accesses], 1);
+    g.mov(eax, r8d);
+    g.shr(eax, cl);
+    g.mov(g.dword[rdi + L.fetch_line], eax);
+}
+
 // A block's closing branch or jump, its next pc in r8d: from `taken` it pays a taken
 // branch's bubble, then from `chain` (the returned offset from `taken`) Cpu::chain_to(r8d):
 // on into the block there, its slot in rsi and its pc in edx, when the loop would run it
@@ -215,6 +255,12 @@ size_t Translator::emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbya
     g.shr(eax, cl);
     g.cmp(eax, g.dword[rdi + L.fetch_line]);
     g.je(in_line, far);
+    if (!shared) {  // a loop's: its hit inline, anything else through the subroutine
+        Label other;
+        emit_line_hit(g, other);
+        g.jmp(in_line, far);
+        g.L(other);
+    }
     g.call(next_line_);
     g.jne(back_to_loop, far);
     g.L(in_line);
@@ -262,54 +308,36 @@ void Translator::emit_shared() {
     const auto far = Xbyak::CodeGenerator::T_NEAR;
     Xbyak::CodeGenerator g(kArenaBytes - used_, arena_ + used_);
     // Cpu::fetch_next_line of the pc in r8d, a subroutine (it takes eax, ecx, r9-r11): ZF
-    // set when the pc's line is then fetch_line_ - an I-cache hit, which it counts, or a
+    // set when the pc's line is then fetch_line_ - an I-cache hit (emit_line_hit), or a
     // fetch in the page not through the I-cache, which it charges its fixed fill - and
     // clear, having changed nothing, otherwise.
     g.align(64);
     next_line_ = g.getCurr();
-    Label uncached, fetched, miss;
-    // The SRAM offset of the pc in r8d into eax, or to `miss` when it is not in the fetch page.
-    const auto offset_in_page = [&] {
-        g.mov(eax, r8d);
-        g.sub(eax, g.dword[rdi + L.fetch_base]);  // rel
-        g.cmp(eax, kCodePageMask);
-        g.ja(miss, far);
-        g.add(eax, g.dword[rdi + L.fetch_page_offset]);  // off
-        g.cmp(eax, g.dword[rdi + L.sram_size]);
-        g.jae(miss, far);
-    };
+    Label other, uncached, miss;
+    emit_line_hit(g, other);
+    g.cmp(eax, eax);  // ZF: fetched
+    g.ret();
+    g.L(other);
     g.cmp(g.byte[rdi + L.fetch_cached], 0);
     g.je(uncached, far);
     g.cmp(g.byte[rdi + L.icache_on], 0);
     g.je(uncached, far);
-    offset_in_page();
-    g.mov(ecx, g.dword[rdi + L.fetch_shift]);
-    g.shr(eax, cl);  // the line
-    g.mov(r10d, eax);
-    g.shr(r10d, 6);
-    g.mov(r9, g.qword[rdi + L.icache_resident]);
-    g.mov(r11, g.qword[r9 + r10 * 8]);
-    g.bt(r11, rax);
-    g.jnc(miss, far);
-    g.add(g.qword[rdi + L.icache_accesses], 1);
-    g.L(fetched);  // cl: the line shift
-    g.mov(eax, r8d);
-    g.shr(eax, cl);
-    g.mov(g.dword[rdi + L.fetch_line], eax);
-    g.cmp(eax, eax);  // ZF: fetched
-    g.ret();
     g.L(miss);
     g.test(rsp, rsp);  // not ZF: never 0
     g.ret();
     g.L(uncached);
-    offset_in_page();
+    emit_offset_in_page(g, miss);
     g.cmp(g.qword[rdi + L.fetch_page], 0);
     g.je(miss, far);
     g.mov(ecx, g.dword[rdi + L.uncached_fill]);
     g.add(g.qword[rdi + L.cycle], rcx);
     g.add(g.qword[rdi + L.stall], rcx);
     g.mov(ecx, g.dword[rdi + L.fetch_shift]);
-    g.jmp(fetched, far);
+    g.mov(eax, r8d);
+    g.shr(eax, cl);
+    g.mov(g.dword[rdi + L.fetch_line], eax);
+    g.cmp(eax, eax);
+    g.ret();
 
     // A block's closing branch or jump (emit_chain), shared.
     g.align(64);
@@ -371,9 +399,28 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 if (h == fn) return *label;
             return *full_paths.emplace_back(fn, &fresh()).second;
         };
-        // Cpu::fetch_next_line of the pc in r8d (the shared subroutine, emit_shared), to
-        // `miss` (having changed nothing) unless the pc's line is then fetch_line_.
+        // A block that loops back into itself (its closing branch's target in it) keeps its
+        // chain and its fetch-line steps inline: a loop's pass pays no calls (with them
+        // shared, the CRC-32 loop ran 4 % more host instructions).
+        const Insn& last = first[n - 1];
+        const bool loop = end && last.fn != op::jalr && last.imm <= 0 && -last.imm <= int32_t(4 * (n - 1));
+        // Cpu::fetch_next_line of the pc in r8d (the shared subroutine, emit_shared; a loop's
+        // I-cache hit inline), to `miss` (having changed nothing) unless the pc's line is then
+        // fetch_line_.
         const auto fetch_next_line = [&](const Label& miss) {
+            if (loop) {
+                Label& other = fresh();
+                Label& fetched = fresh();
+                emit_line_hit(g, other);
+                g.L(fetched);
+                cold.push_back([&, &other = other, &fetched = fetched, &miss = miss] {
+                    g.L(other);
+                    g.call(next_line_);
+                    g.jne(miss, far);
+                    g.jmp(fetched, far);
+                });
+                return;
+            }
             g.call(next_line_);
             g.jne(miss, far);
         };
@@ -698,17 +745,15 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             k = run.last;
         }
         // The block's last slot.
-        const Insn& last = first[n - 1];
         if (!end) {
             g.jmp(g.qword[rsi + int32_t(offsetof(Insn, entry))]);
         } else {
             enter(n - 1);
             // The handler: the next pc into r8d, then the chain (emit_chain), a taken branch or
             // jump by way of its bubble, and on into the next block: the chain every block
-            // shares, or in a block that loops back into itself, its own.
+            // shares, or a loop's own.
             using namespace op;
             const Handler fn = last.fn;
-            const bool loop = fn != jalr && last.imm <= 0 && -last.imm <= int32_t(4 * (n - 1));
             Label taken, chain;
             const auto go = [&](Label& inline_at, const uint8_t* shared_at) {
                 if (loop) {

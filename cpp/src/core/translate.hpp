@@ -71,6 +71,8 @@ private:
     // of one per block.
     void emit_shared();
     size_t emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared) const;
+    void emit_line_hit(Xbyak::CodeGenerator& g, const Xbyak::Label& other) const;
+    void emit_offset_in_page(Xbyak::CodeGenerator& g, const Xbyak::Label& miss) const;
     const uint8_t* next_line_ = nullptr;
     const uint8_t* chain_taken_ = nullptr;
     const uint8_t* chain_ = nullptr;
