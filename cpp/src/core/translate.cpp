@@ -296,11 +296,12 @@ size_t Translator::emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbya
     return chain_at;
 }
 
-// The code every block shares, once at the arena's head. Each block jumped to a copy of its
-// own of the chain into the next block and called one at each fetch-line crossing: some
-// 270 and 90 bytes, half a block's code on its hot path, and the blocks a message runs
-// spread over more than the host's I-cache (callgrind's model of it: a 64-node halo
-// missed it about 3,300 times a message in translated code, one in twelve instructions).
+// The code every block shares, once at the arena's head. Each block had its own copy of the
+// chain into the next block (some 270 bytes) and, at each fetch line it crossed, of the step
+// into the next line (some 90): half a block's code on its hot path, and the blocks a
+// message runs spread over more than the host's I-cache (callgrind's model of it: a 64-node
+// halo missed it about 3,300 times a message in translated code, once in twelve host
+// instructions there).
 void Translator::emit_shared() {
     using namespace Xbyak::util;
     using Xbyak::Label;
