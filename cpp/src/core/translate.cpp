@@ -784,19 +784,22 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 if (!loop) go(taken, chain_taken_);  // a jump back into the block falls into its chain
             } else {
                 Label branch_taken;
+                Label& on_taken = loop ? taken : branch_taken;  // a loop's: its own chain's
                 to_eax(last.rs1);
                 g.cmp(eax, reg(last.rs2));
                 g.lea(r8d, g.ptr[edx + last.imm]);
-                if (fn == beq) g.je(loop ? taken : branch_taken, far);
-                else if (fn == bne) g.jne(loop ? taken : branch_taken, far);
-                else if (fn == blt) g.jl(loop ? taken : branch_taken, far);
-                else if (fn == bge) g.jge(loop ? taken : branch_taken, far);
-                else if (fn == bltu) g.jb(loop ? taken : branch_taken, far);
-                else g.jae(loop ? taken : branch_taken, far);
+                if (fn == beq) g.je(on_taken, far);
+                else if (fn == bne) g.jne(on_taken, far);
+                else if (fn == blt) g.jl(on_taken, far);
+                else if (fn == bge) g.jge(on_taken, far);
+                else if (fn == bltu) g.jb(on_taken, far);
+                else g.jae(on_taken, far);
                 g.lea(r8d, g.ptr[edx + 4]);
                 go(chain, chain_);
-                g.L(branch_taken);
-                if (!loop) go(taken, chain_taken_);
+                if (!loop) {
+                    g.L(branch_taken);
+                    go(taken, chain_taken_);
+                }
             }
             if (loop) emit_chain(g, taken, chain, false);
         }
