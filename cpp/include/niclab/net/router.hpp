@@ -92,8 +92,8 @@ public:
             const uint64_t after = port.requesters & (~uint64_t{0} << port.next_grant);
             const uint64_t before = port.requesters & ~(~uint64_t{0} << port.next_grant);
             bool done = false;
-            for (uint64_t bits = after; bits && !done; bits &= bits - 1) done = consider(uint32_t(std::countr_zero(bits)));
-            for (uint64_t bits = before; bits && !done; bits &= bits - 1) done = consider(uint32_t(std::countr_zero(bits)));
+            for (uint64_t bits : {after, before})
+                for (; bits && !done; bits &= bits - 1) done = consider(uint32_t(std::countr_zero(bits)));
         } else {
             uint32_t b = port.next_grant;
             for (uint32_t k = 0; k < n; ++k, b = (b + 1 == n ? 0 : b + 1))
