@@ -403,6 +403,7 @@ void Kernel::set_node_delay(const char* what, std::vector<Time>& delays, Time& m
 
 void Kernel::set_router_delay(uint32_t node, Time delay) {
     set_node_delay("set_router_delay", router_delay_, router_delay_max_, node, delay);
+    copy_node_settings(node);
     refresh_node_bounds(node);
 }
 
@@ -421,6 +422,7 @@ void Kernel::check_router_event(Time at, uint32_t node) const {
 
 void Kernel::set_nic_delay(uint32_t node, Time delay) {
     set_node_delay("set_nic_delay", nic_delay_, nic_delay_max_, node, delay);
+    copy_node_settings(node);
     refresh_node_bounds(node);
 }
 
@@ -476,12 +478,9 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
         for (const Entry& e : q)
             if (slots_[e.slot].generation == e.generation) pending.emplace_back(slots_[e.slot].node, e);
     reset_queues(lookahead_on() ? 2 * size_t(nodes) + 1 : 1);
-    node_reach_at_.assign(lookahead_on() ? nodes : 0, Time::max());
-    if (nic_delay_.size() < nodes) nic_delay_.resize(nodes, Time{});
-    own_at_.assign(lookahead_on() ? nodes : 0, Time::max());
-    at_router_.assign(neighbours_.empty() ? 0 : nodes, Time::max());
+    bounds_.assign(lookahead_on() ? nodes : 0, NodeBounds{});
+    for (uint32_t n = 0; n < bounds_.size(); ++n) copy_node_settings(n);
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
-    node_wait_at_.assign(node_wait_.size(), Time::max());
     node_runnables_.assign(lookahead_on() ? nodes : 0, {});
     floor_wait_.clear();
     global_wait_.clear();
@@ -509,6 +508,7 @@ void Kernel::set_reach(uint32_t node, Time extra) {
     if (reach_[node] == extra) return;
     reach_[node] = extra;
     reach_max_ = std::max(reach_max_, extra);
+    copy_node_settings(node);
     if (!reach_hints_ || !lookahead_on() || node >= node_runnables_.size()) return;
     // Its awake cores' entries in the clocks take the new reach at once: a lower one before
     // anything that relies on it can happen (the running core gets its entry after its run).
@@ -652,8 +652,16 @@ void Kernel::set_clock(uint64_t order, Time at) {
 
 // The earliest an awake runnable's doings can reach another node, less the lookahead.
 Time Kernel::reach_at(uint32_t node, Time t) const {
-    if (!reach_hints_ || node >= reach_.size()) return t;
-    return plus(t, reach_[node]);
+    return plus(t, node < bounds_.size() ? bounds_[node].reach : reach_set(node));
+}
+
+// A node's settings into its bounds, where the hot paths read them.
+void Kernel::copy_node_settings(uint32_t node) {
+    if (node >= bounds_.size()) return;
+    NodeBounds& b = bounds_[node];
+    b.router_delay = router_delay_set(node);
+    b.nic_delay = nic_delay_set(node);
+    b.reach = reach_set(node);
 }
 
 // Where an awake runnable's clock stands (its local time t), for earliest(), and its
@@ -661,37 +669,36 @@ Time Kernel::reach_at(uint32_t node, Time t) const {
 void Kernel::note_clock(Runnable* r, Time t) {
     const Time at = reach_at(r->node_, t);
     set_clock(r->order_, at);
-    if (r->node_ < node_reach_at_.size() && node_runnables_[r->node_].size() == 1) set_node_reach(r->node_, at);
+    if (r->node_ < bounds_.size() && node_runnables_[r->node_].size() == 1) set_node_reach(r->node_, at);
     else note_node_reach(r->node_);
 }
 
 void Kernel::note_node_reach(uint32_t node) {
-    if (node >= node_reach_at_.size()) return;
+    if (node >= bounds_.size()) return;
     Time least = Time::max();
     for (const Runnable* o : node_runnables_[node])
         if (o->awake_ && o != running_) least = std::min(least, reach_at(node, o->local_time()));
     set_node_reach(node, least);
 }
 
-// The inputs of a node's own_at_ and at_router_ entries, each set here (and its delays
-// in set_router_delay and set_nic_delay) and nowhere else.
+// The inputs of a node's own and at_router bounds, each set here (and its delays in
+// set_router_delay and set_nic_delay) and nowhere else.
 inline void Kernel::set_node_next(size_t i, Time t) {
     node_next_at_[i] = t;
     refresh_node_bounds(i / 2);  // the index of no node's queue, the last, is past every node's
 }
 
 inline void Kernel::set_node_reach(uint32_t node, Time t) {
-    node_reach_at_[node] = t;
+    bounds_[node].reach_at = t;
     refresh_node_bounds(node);
 }
 
 inline void Kernel::refresh_node_bounds(uint32_t b) {
-    if (b >= own_at_.size()) return;
+    if (b >= bounds_.size()) return;
     const Time nic = node_next_at_[2 * size_t(b)], router = node_next_at_[2 * size_t(b) + 1];
-    own_at_[b] = std::min(nic, plus(router, router_delay(b)));
-    if (b >= at_router_.size()) return;
-    const Time x = nic_delay_[b];  // sized with at_router_ (set_lookahead)
-    at_router_[b] = std::min(plus(std::min(nic, node_reach_at_[b]), x), router);
+    NodeBounds& n = bounds_[b];
+    n.own = std::min(nic, plus(router, n.router_delay));
+    n.at_router = std::min(plus(std::min(nic, n.reach_at), n.nic_delay), router);  // read with neighbours only
 }
 
 Time Kernel::far_bound(const Runnable* r, Time cap) {
@@ -708,13 +715,13 @@ Time Kernel::far_bound(const Runnable* r, Time cap) {
         for (const Runnable* o : mine)
             if (o != r && o->awake_) one = std::min(one, reach_at(o->node_, o->local_time()));
     Time far = Time::max(), farther = Time::max();
-    for (uint32_t b : neighbours_[r->node_]) far = std::min(far, at_router_[b]);  // b is a node
+    for (uint32_t b : neighbours_[r->node_]) far = std::min(far, bounds_[b].at_router);  // b is a node
     const Time d = router_delay(r->node_);
     const Time near = std::min({plus(e, lookahead_ * 3 + d), plus(one, lookahead_), plus(far, lookahead_ + d)});
     // Two hops on nothing comes sooner than the earliest time plus two lookaheads: at or
     // below that, the scan of some eighteen nodes (a 3-D mesh) changes nothing.
     if (std::min(near, cap) <= plus(e, lookahead_ + lookahead_ + d)) return near;
-    for (uint32_t b : two_hops_[r->node_]) farther = std::min(farther, at_router_[b]);
+    for (uint32_t b : two_hops_[r->node_]) farther = std::min(farther, bounds_[b].at_router);
     return std::min(near, plus(farther, lookahead_ + lookahead_ + d));
 }
 
@@ -751,7 +758,7 @@ void Kernel::park_lookahead(Runnable* r, Time until, Time t) {
     } else if (own_bound(r->node_) <= t) {
         r->waits_ = kWaitNode;
         node_wait_[r->node_].push_back(r);
-        node_wait_at_[r->node_] = std::min(node_wait_at_[r->node_], t);
+        bounds_[r->node_].wait_at = std::min(bounds_[r->node_].wait_at, t);
     } else if (plus(earliest(), lookahead_) <= t && (run_far_known_ ? run_far_ : far_bound(r, Time::max())) <= t) {
         // Looked at again once the earliest time has come within a picosecond of it:
         // its next run covers nearly the whole lookahead (a margin of half of it, and
@@ -795,7 +802,7 @@ void Kernel::release_passed(uint32_t node) {
     }
     waiting.resize(kept);
     if (own) {
-        if (kept == 0) node_wait_at_[node] = Time::max();
+        if (kept == 0) bounds_[node].wait_at = Time::max();
         else note_node_wait(node);
     }
 }
@@ -803,7 +810,7 @@ void Kernel::release_passed(uint32_t node) {
 void Kernel::note_node_wait(uint32_t node) {
     Time least = Time::max();
     for (const Runnable* r : node_wait_[node]) least = std::min(least, r->parked_at_);
-    node_wait_at_[node] = least;
+    bounds_[node].wait_at = least;
 }
 
 // One pass over the awake runnables in registration order, each run up to the horizon
@@ -904,7 +911,7 @@ bool Kernel::fire_next(Time until) {
     if (lookahead_on()) {
         // The cores its node's next event held may go on (all of them, for an event of none).
         // Not when its node's next event holds every one (or none waits): one dense read.
-        if (node >= node_wait_.size() || own_bound(node) > node_wait_at_[node]) release_passed(node);
+        if (node >= node_wait_.size() || own_bound(node) > bounds_[node].wait_at) release_passed(node);
     }
     context_ = node;
     firing_owner_ = owner;

@@ -480,11 +480,15 @@ private:
     // Node n's next event of either kind: what reaches its neighbours a lookahead on.
     Time node_next_any(uint32_t n) const { return std::min(node_next_at_[2 * size_t(n)], node_next_at_[2 * size_t(n) + 1]); }
     // What bounds node n's cores: its NIC's next event, or its router's plus the router
-    // delay (own_at_, kept with at_router_).
-    Time own_bound(uint32_t n) const { return own_at_[n]; }
+    // delay (own, kept with at_router).
+    Time own_bound(uint32_t n) const { return bounds_[n].own; }
     // Only with neighbours named: without, cores stop at other nodes' events a lookahead on.
-    Time router_delay(uint32_t n) const { return !neighbours_.empty() && n < router_delay_.size() ? router_delay_[n] : Time{}; }
-    Time nic_delay(uint32_t n) const { return !neighbours_.empty() && n < nic_delay_.size() ? nic_delay_[n] : Time{}; }
+    // From the node's bounds (a copy of the tables') where it has them: on every event's way.
+    Time router_delay(uint32_t n) const { return n < bounds_.size() ? bounds_[n].router_delay : router_delay_set(n); }
+    Time nic_delay(uint32_t n) const { return n < bounds_.size() ? bounds_[n].nic_delay : nic_delay_set(n); }
+    Time router_delay_set(uint32_t n) const { return !neighbours_.empty() && n < router_delay_.size() ? router_delay_[n] : Time{}; }
+    Time nic_delay_set(uint32_t n) const { return !neighbours_.empty() && n < nic_delay_.size() ? nic_delay_[n] : Time{}; }
+    Time reach_set(uint32_t n) const { return reach_hints_ && n < reach_.size() ? reach_[n] : Time{}; }
     // A router event of `node` at `at`, scheduled by its NIC or a core of it: sooner than
     // the NIC delay, a logic_error if a core it reaches may have run past it.
     void check_nic_event(Time at, uint32_t node) const;
@@ -520,11 +524,6 @@ private:
     // own time), with its reach added.
     Time earliest() const { return std::min(next_event_time(), clock_tree_.empty() ? Time::max() : clock_tree_[1]); }
     void note_clock(Runnable* r, Time t);
-    // Per node: the least clock plus reach (reach_at) of its awake cores but the running
-    // one, noted with each core's clock and when one sleeps. far_bound reads six
-    // neighbours' at every core run; calling each core's local_time() through its object
-    // missed the cache (far_bound was a tenth of a 2,048-node halo).
-    std::vector<Time> node_reach_at_;
     void note_node_reach(uint32_t node);
     // The earliest a core of `node` at local time t can reach another node, less the lookahead.
     Time reach_at(uint32_t node, Time t) const;
@@ -599,23 +598,37 @@ private:
     void set_clock(uint64_t order, Time at);
     void drop_clock(const Runnable* r) { set_clock(r->order_, Time::max()); }
     std::vector<Time> node_next_at_;  // per leaf of the queues' tree: its top's time (node_next)
-    // With neighbours named, per node b: what b can do next as its router sees it - its
-    // router's next event, its NIC's and its cores' a NIC delay on. A lookahead or two on,
-    // it bounds the cores b reaches. far_bound reads it for six to two dozen nodes at every
-    // core run, so it is kept as its three inputs change (set_node_next, set_node_reach,
-    // set_nic_delay) rather than made from three arrays at each read; own_at_ likewise.
-    std::vector<Time> at_router_;
-    std::vector<Time> own_at_;  // own_bound, by node (with lookahead)
+    // With lookahead, what bounds each node, in one cache line per node: an event's
+    // refresh_node_bounds read and wrote five per-node arrays, a line each, every one cold on
+    // a large system (at 2,048 nodes the NIC delay's line alone missed the modelled L2 at
+    // nearly every event).
+    struct alignas(64) NodeBounds {
+        Time own = Time::max();  // own_bound
+        // With neighbours named: what the node can do next as its router sees it - its
+        // router's next event, its NIC's and its cores' a NIC delay on. A lookahead or two
+        // on, it bounds the cores it reaches. far_bound reads it for six to two dozen nodes
+        // at every core run, so it is kept as its inputs change (set_node_next,
+        // set_node_reach, set_nic_delay) rather than made from them at each read.
+        Time at_router = Time::max();
+        // The least clock plus reach (reach_at) of its awake cores but the running one,
+        // noted with each core's clock and when one sleeps (calling each core's
+        // local_time() through its object in far_bound missed the cache).
+        Time reach_at = Time::max();
+        // The least parked_at_ of its node_wait_ (never: none), or less: every event fired
+        // asks whether its node's next event still holds its waiting cores (reading their
+        // list and each core's object for that missed the host's caches: release_passed
+        // was 3.5 % of a 2,048-node halo's wall time, perf).
+        Time wait_at = Time::max();
+        // Copies of router_delay_set, nic_delay_set and reach_set, kept as those change.
+        Time router_delay{}, nic_delay{}, reach{};
+    };
+    std::vector<NodeBounds> bounds_;  // by node, with lookahead
+    void copy_node_settings(uint32_t node);
     void set_node_next(size_t i, Time t);
     void set_node_reach(uint32_t node, Time t);
     void refresh_node_bounds(uint32_t b);
     std::vector<Parked> floor_wait_;
     std::vector<std::vector<Runnable*>> node_wait_;
-    // Per node, the least parked_at_ of its node_wait_ (never: none), or less: every event
-    // fired asks whether its node's next event still holds its waiting cores, and on a
-    // large system reading their list and each core's object for that missed the host's
-    // caches (release_passed was 3.5 % of a 2,048-node halo's wall time, perf).
-    std::vector<Time> node_wait_at_;
     void note_node_wait(uint32_t node);
     std::vector<Runnable*> global_wait_, end_wait_;
     std::vector<std::vector<Runnable*>> node_runnables_;  // lookahead: each node's runnables
