@@ -16,7 +16,7 @@ Time plus(Time t, Time d) { return t >= Time::max() - d ? Time::max() : t + d; }
 
 Kernel::Kernel() {
     reset_queues(1);
-    queues_[0].reserve(1024);
+    queues_[0].rest.reserve(1024);
     slots_.reserve(1024);
 }
 
@@ -92,10 +92,10 @@ void pop_event(std::vector<T>& heap, Compare later) {
 // ---- the event queues ----
 
 void Kernel::reset_queues(size_t count) {
-    queues_.assign(count, {});
+    queue_count_ = count;
     leaves_ = std::bit_ceil(count);
+    queues_.assign(leaves_, Queue{});
     node_next_at_.assign(leaves_, Time::max());
-    tops_.assign(leaves_, kNoEntry);
     win_.assign(2 * leaves_, 0);
     for (size_t i = 0; i < leaves_; ++i) win_[leaves_ + i] = uint32_t(i);
     for (size_t p = leaves_ - 1; p >= 1; --p) win_[p] = win_[2 * p];  // all empty: any
@@ -103,11 +103,14 @@ void Kernel::reset_queues(size_t count) {
 
 // Inline: every event passes here (schedule_at, schedule_in_lane's heap path, a flush).
 [[gnu::always_inline]] inline void Kernel::enqueue(size_t i, const Entry& e) {
-    std::vector<Entry>& q = queues_[i];
-    const bool first = q.empty() || later(q.front(), e);
-    push_event(q, e, Later{});
-    if (!first) return;
-    tops_[i].set_from(e);
+    Queue& q = queues_[i];
+    const bool empty = q.top.slot == UINT32_MAX;
+    if (!empty && !later(q.top, e)) {
+        push_event(q.rest, e, Later{});
+        return;
+    }
+    if (!empty) push_event(q.rest, q.top, Later{});
+    q.top.set_from(e);
     set_node_next(i, e.time);
     tree_earlier(i);
 }
@@ -118,8 +121,8 @@ void Kernel::reset_queues(size_t count) {
 inline bool Kernel::before(uint32_t a, uint32_t b) const {
     const Time ta = node_next_at_[a], tb = node_next_at_[b];
     if (ta != tb) return ta < tb;
-    if (ta == Time::max() && tops_[b].slot == UINT32_MAX) return true;
-    return !later(tops_[a], tops_[b]);
+    if (ta == Time::max() && queues_[b].top.slot == UINT32_MAX) return true;
+    return !later(queues_[a].top, queues_[b].top);
 }
 
 // Up from queue i's leaf while its top wins: above an entry another queue still wins, nothing changes.
@@ -142,17 +145,21 @@ void Kernel::tree_later(size_t i) {
     }
 }
 
-// Queue i's fired and cancelled entries off its top (its first fired: top_gone), and its
-// next noted where the tree and the node bounds read it.
-void Kernel::refresh_index(size_t i, bool top_gone) {
-    std::vector<Entry>& q = queues_[i];
-    while (!q.empty() && slots_[q.front().slot].generation != q.front().generation) {
-        pop_event(q, Later{});
-        top_gone = true;
+// The rest's first live entry up in place of queue i's top, and its time noted where the
+// tree and the node bounds read it.
+void Kernel::next_top(size_t i) {
+    Queue& q = queues_[i];
+    for (;;) {
+        if (q.rest.empty()) {
+            q.top = kNoEntry;
+            break;
+        }
+        q.top.set_from(q.rest.front());
+        pop_event(q.rest, Later{});
+        if (q.stale == 0 || slots_[q.top.slot].generation == q.top.generation) break;
+        --q.stale;  // cancelled
     }
-    if (!top_gone) return;
-    tops_[i] = q.empty() ? kNoEntry : q.front();
-    set_node_next(i, tops_[i].time);
+    set_node_next(i, q.top.time);
     tree_later(i);
 }
 
@@ -364,10 +371,13 @@ void Kernel::cancel(EventId id) {
     Slot& slot = slots_[id.slot];
     if (slot.generation != id.generation) return;
     const uint32_t owner = slot.node, node = plain(owner);
-    // Its entry stays in its queue, dropped when it surfaces (its generation no longer
-    // matches): now, if it was the queue's first.
     free_slot(id.slot);
-    refresh_node_next(owner);
+    // Its queue's first goes now; an entry in the rest stays, counted, and is dropped when
+    // it surfaces (its generation no longer matches).
+    const size_t i = node_index(owner);
+    Queue& q = queues_[i];
+    if (q.top.slot == id.slot && q.top.generation == id.generation) next_top(i);
+    else ++q.stale;
     if (!lookahead_on()) return;
     // A core waiting for this event would wait for ever: look at it again.
     release_passed(node);
@@ -474,11 +484,15 @@ void Kernel::set_lookahead(Time lookahead, uint32_t nodes, std::vector<std::vect
     // The pending events, live ones only, into the new owners' queues (below, once the
     // node bounds they set are sized).
     std::vector<std::pair<uint32_t, Entry>> pending;
-    for (const auto& q : queues_)
-        for (const Entry& e : q)
-            if (slots_[e.slot].generation == e.generation) pending.emplace_back(slots_[e.slot].node, e);
+    const auto live = [&](const Entry& e) { return e.slot != UINT32_MAX && slots_[e.slot].generation == e.generation; };
+    for (const Queue& q : queues_) {
+        if (live(q.top)) pending.emplace_back(slots_[q.top.slot].node, q.top);
+        for (const Entry& e : q.rest)
+            if (live(e)) pending.emplace_back(slots_[e.slot].node, e);
+    }
     reset_queues(lookahead_on() ? 2 * size_t(nodes) + 1 : 1);
     bounds_.assign(lookahead_on() ? nodes : 0, NodeBounds{});
+    at_router_.assign(neighbours_.empty() ? 0 : nodes, Time::max());
     for (uint32_t n = 0; n < bounds_.size(); ++n) copy_node_settings(n);
     node_wait_.assign(lookahead_on() ? nodes : 0, {});
     node_runnables_.assign(lookahead_on() ? nodes : 0, {});
@@ -681,7 +695,7 @@ void Kernel::note_node_reach(uint32_t node) {
     set_node_reach(node, least);
 }
 
-// The inputs of a node's own and at_router bounds, each set here (and its delays in
+// The inputs of a node's own bound and at_router_, each set here (and its delays in
 // set_router_delay and set_nic_delay) and nowhere else.
 inline void Kernel::set_node_next(size_t i, Time t) {
     node_next_at_[i] = t;
@@ -698,7 +712,8 @@ inline void Kernel::refresh_node_bounds(uint32_t b) {
     const Time nic = node_next_at_[2 * size_t(b)], router = node_next_at_[2 * size_t(b) + 1];
     NodeBounds& n = bounds_[b];
     n.own = std::min(nic, plus(router, n.router_delay));
-    n.at_router = std::min(plus(std::min(nic, n.reach_at), n.nic_delay), router);  // read with neighbours only
+    if (b >= at_router_.size()) return;
+    at_router_[b] = std::min(plus(std::min(nic, n.reach_at), n.nic_delay), router);
 }
 
 Time Kernel::far_bound(const Runnable* r, Time cap) {
@@ -715,13 +730,13 @@ Time Kernel::far_bound(const Runnable* r, Time cap) {
         for (const Runnable* o : mine)
             if (o != r && o->awake_) one = std::min(one, reach_at(o->node_, o->local_time()));
     Time far = Time::max(), farther = Time::max();
-    for (uint32_t b : neighbours_[r->node_]) far = std::min(far, bounds_[b].at_router);  // b is a node
+    for (uint32_t b : neighbours_[r->node_]) far = std::min(far, at_router_[b]);  // b is a node
     const Time d = router_delay(r->node_);
     const Time near = std::min({plus(e, lookahead_ * 3 + d), plus(one, lookahead_), plus(far, lookahead_ + d)});
     // Two hops on nothing comes sooner than the earliest time plus two lookaheads: at or
     // below that, the scan of some eighteen nodes (a 3-D mesh) changes nothing.
     if (std::min(near, cap) <= plus(e, lookahead_ + lookahead_ + d)) return near;
-    for (uint32_t b : two_hops_[r->node_]) farther = std::min(farther, bounds_[b].at_router);
+    for (uint32_t b : two_hops_[r->node_]) farther = std::min(farther, at_router_[b]);
     return std::min(near, plus(farther, lookahead_ + lookahead_ + d));
 }
 
@@ -900,13 +915,12 @@ bool Kernel::fire_next(Time until) {
     const Entry e = first_event();
     if (queue_empty() || e.time > until) return false;
     const size_t i = win_[1];
-    pop_event(queues_[i], Later{});
     Slot& slot = slots_[e.slot];
     now_ = floor_ = e.time;
     const uint32_t owner = slot.node, node = plain(owner);
     Callback cb = std::move(slot.cb);
     free_slot(e.slot);
-    refresh_index(i, true);
+    next_top(i);
     ++events_fired_;
     if (lookahead_on()) {
         // The cores its node's next event held may go on (all of them, for an event of none).

@@ -2,8 +2,12 @@
 // reused the cancelled event's slot (the generation check).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <random>
+#include <tuple>
 #include <vector>
 
 #include "niclab/sim/kernel.hpp"
@@ -117,6 +121,57 @@ struct Ticker {
         k.schedule_in(Time::ns(1), [this] { tick(); });
     }
 };
+
+// Per-node queues (with lookahead) keep each queue's first event apart and count the
+// cancelled ones among the rest: random schedules and cancels, of a queue's first and of
+// the others, on nodes' NICs and routers and on no node, fire every live event once, in
+// key order (time, when made, node, order made), and no cancelled one.
+TEST(SimKernelCancel, RandomCancelsInNodeQueuesLeaveTheLiveEventsInKeyOrder) {
+    for (uint32_t seed = 1; seed <= 20; ++seed) {
+        Kernel k;
+        constexpr uint32_t kNodes = 4;
+        k.set_lookahead(Time::ns(1), kNodes);
+        std::mt19937 rng(seed);
+        struct Ev {
+            EventId id;
+            Time at, made;
+            uint32_t node;
+            uint64_t seq;
+            bool cancelled = false, fired = false;
+        };
+        std::vector<Ev> evs;
+        const auto key = [&](const Ev& e) { return std::tuple(e.at, e.made, e.node, e.seq); };
+        std::function<void(size_t)> on_fire;
+        const auto schedule = [&](Time at) {
+            const uint32_t n = rng() % (kNodes + 1);
+            const uint32_t owner = n == kNodes ? kNoNode : (rng() % 2 ? n | Kernel::kRouterEvent : n);
+            const size_t i = evs.size();
+            evs.push_back(Ev{{}, at, k.now(), n == kNodes ? kNoNode : n, evs.size()});
+            evs[i].id = k.schedule_at(at, [&on_fire, i] { on_fire(i); }, owner);
+        };
+        on_fire = [&](size_t i) {
+            ASSERT_FALSE(evs[i].cancelled) << "seed " << seed << ": a cancelled event fired";
+            ASSERT_FALSE(evs[i].fired);
+            for (const Ev& e : evs)
+                if (!e.cancelled && !e.fired) {
+                    ASSERT_LE(key(evs[i]), key(e)) << "seed " << seed << ": fired out of order";
+                }
+            evs[i].fired = true;
+            if (evs.size() < 400)
+                for (uint32_t n = rng() % 4; n > 0; --n) schedule(k.now() + Time::ps(int64_t(rng() % 4) * 500));
+            for (uint32_t n = rng() % 3; n > 0; --n) {
+                Ev& victim = evs[rng() % evs.size()];
+                if (victim.fired || victim.cancelled) continue;
+                victim.cancelled = true;
+                k.cancel(victim.id);
+            }
+        };
+        for (int n = 0; n < 40; ++n) schedule(Time::ps(int64_t(rng() % 8) * 500));
+        k.run_until(Time::us(1));
+        for (const Ev& e : evs) EXPECT_TRUE(e.cancelled || e.fired) << "seed " << seed << ": a live event never fired";
+        EXPECT_EQ(k.events_fired(), uint64_t(std::count_if(evs.begin(), evs.end(), [](const Ev& e) { return e.fired; })));
+    }
+}
 
 TEST(SimKernelCancelFlag, ASetFlagStopsTheRunWithinAPollPeriod) {
     Kernel k;

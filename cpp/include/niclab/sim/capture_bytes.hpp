@@ -23,10 +23,10 @@ namespace niclab::sim {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
-// The N bytes at src into the Capacity bytes at dst, the rest zero.
+// The N bytes at src into the Capacity bytes (a multiple of 8) at dst, the rest zero.
 template <std::size_t N, std::size_t Capacity>
 [[gnu::always_inline]] inline void store_capture(unsigned char* dst, const unsigned char* src) {
-    static_assert(N <= Capacity && Capacity % 16 == 0);
+    static_assert(N <= Capacity && Capacity % 8 == 0);
 #if defined(__SSE2__)
     auto word = [src](std::size_t i) -> int {
         if (i * 4 >= N) return 0;
@@ -35,9 +35,12 @@ template <std::size_t N, std::size_t Capacity>
         asm("" : "+r"(w));  // kept a 4-byte load
         return int(w);
     };
-    for (std::size_t v = 0; v < Capacity / 16; ++v)
+    constexpr std::size_t kFull = Capacity / 16;
+    for (std::size_t v = 0; v < kFull; ++v)
         _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + v * 16),
                          _mm_setr_epi32(word(v * 4), word(v * 4 + 1), word(v * 4 + 2), word(v * 4 + 3)));
+    if constexpr (Capacity % 16 == 8)  // the last 8 (a Kernel slot's callback is 40 bytes)
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(dst + kFull * 16), _mm_setr_epi32(word(kFull * 4), word(kFull * 4 + 1), 0, 0));
 #else
     std::memcpy(dst, src, N);
     std::memset(dst + N, 0, Capacity - N);

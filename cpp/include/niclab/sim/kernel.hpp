@@ -75,7 +75,9 @@ namespace niclab::sim {
 
 class ActivityLog;
 
-using Callback = InplaceFunction<48>;
+// 40 bytes of captures: with its call and manage pointers 56, so that a Kernel slot is one
+// cache line (Kernel::Slot).
+using Callback = InplaceFunction<40>;
 
 // The node of an event or runnable that belongs to none (global: every core stops at it).
 inline constexpr uint32_t kNoNode = UINT32_MAX;
@@ -353,11 +355,16 @@ private:
         }
     };
     static constexpr uint64_t kByCore = uint64_t{1} << 63;
-    struct Slot {
+    // One cache line: an event's slot is written when it is scheduled and read when it
+    // fires, cold in between on a large system. (With 48 bytes of captures a slot took 80
+    // bytes and two lines.)
+    struct alignas(64) Slot {
         Callback cb;
         uint32_t generation = 0;
-        uint32_t next_free = UINT32_MAX;
-        uint32_t node = kNoNode;  // with kRouterEvent for a router's
+        union {
+            uint32_t node = kNoNode;  // with kRouterEvent for a router's
+            uint32_t next_free;       // once free (it has no node then)
+        };
     };
     // Events of one time: by when they were made, those a core made after those an
     // event made, then by node, then in the order made. Each key is the same whether or
@@ -480,7 +487,7 @@ private:
     // Node n's next event of either kind: what reaches its neighbours a lookahead on.
     Time node_next_any(uint32_t n) const { return std::min(node_next_at_[2 * size_t(n)], node_next_at_[2 * size_t(n) + 1]); }
     // What bounds node n's cores: its NIC's next event, or its router's plus the router
-    // delay (own, kept with at_router).
+    // delay (NodeBounds::own, kept with at_router_).
     Time own_bound(uint32_t n) const { return bounds_[n].own; }
     // Only with neighbours named: without, cores stop at other nodes' events a lookahead on.
     // From the node's bounds (a copy of the tables') where it has them: on every event's way.
@@ -496,14 +503,11 @@ private:
     // 2n, its router at 2n + 1, events of no node (or of a node past the last) last;
     // without lookahead, the one queue.
     size_t node_index(uint32_t owner) const {
-        const size_t last = queues_.size() - 1;
+        const size_t last = queue_count_ - 1;
         if (owner == kNoNode) return last;
         const size_t n = owner & ~kRouterEvent;
         return 2 * n < last ? 2 * n + ((owner & kRouterEvent) ? 1 : 0) : last;
     }
-    // Drops the owner's fired and cancelled events off its queue's top and notes its next.
-    void refresh_node_next(uint32_t owner) { refresh_index(node_index(owner), false); }
-    void refresh_index(size_t i, bool top_gone);
     std::vector<Time> router_delay_;  // set_router_delay, by node (grown on demand)
     Time router_delay_max_{};
     std::vector<Time> nic_delay_;  // set_nic_delay, by node (grown on demand)
@@ -544,22 +548,33 @@ private:
     void unpark(std::vector<Parked>& heap, Time t);
 
     // The pending events, a queue per owner (node_index; one queue for all without
-    // lookahead), each a 4-ary min-heap by later() whose top is live (a cancelled or fired
-    // event below it is dropped when it surfaces). A tournament tree over the queues'
-    // tops gives the next event: tops_ holds each queue's first entry (kNoEntry when it
-    // is empty, and for the leaves past the last queue), win_[p] the queue whose top is
-    // first below tree entry p, so win_[1] is the kernel's next. One heap of every event
+    // lookahead), each its first event and a 4-ary min-heap by later() of the rest (a
+    // cancelled event in the rest is dropped when it surfaces). A tournament tree over the
+    // queues' first events gives the next event: win_[p] is the queue whose first is first
+    // below tree entry p, so win_[1] is the kernel's next. One heap of every event
     // grew with the machine: at 2,048 nodes its pops cost 2.4 times what they cost at 64
     // per message, and each node's next event was kept in a second heap of its own.
-    std::vector<std::vector<Entry>> queues_;
-    std::vector<Entry> tops_;
+    static constexpr Entry kNoEntry{Time::max(), Time::max(), UINT64_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    // A queue's first event is kept apart from the rest, with the count of cancelled
+    // entries among those, in one cache line: an event fired from a queue that holds no
+    // other reads nothing else, and one whose next is not cancelled reads no slot to know
+    // it. (With the first on top of a vector's heap, each pop read the vector's header,
+    // its last entry and the new first's slot, three lines cold on a large system: a
+    // sixth of a 2,048-node halo's second-level misses.)
+    struct alignas(64) Queue {
+        Entry top = kNoEntry;    // its first event, live; kNoEntry when it is empty
+        uint32_t stale = 0;      // cancelled entries in `rest`, dropped when they surface
+        std::vector<Entry> rest; // the others
+    };
+    std::vector<Queue> queues_;  // one per tree leaf: the leaves past queue_count_ stay empty
+    size_t queue_count_ = 0;
     std::vector<uint32_t> win_;
     size_t leaves_ = 0;  // a power of two, at least the queues' count
-    static constexpr Entry kNoEntry{Time::max(), Time::max(), UINT64_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-    const Entry& first_event() const { return tops_[win_[1]]; }
+    const Entry& first_event() const { return queues_[win_[1]].top; }
     bool queue_empty() const { return first_event().slot == UINT32_MAX; }
     void reset_queues(size_t count);
     void enqueue(size_t i, const Entry& e);
+    void next_top(size_t i);  // queue i's top fired or was cancelled: the rest's first live one up
     void tree_earlier(size_t i);  // queue i's top came sooner
     void tree_later(size_t i);    // queue i's top came later, or it emptied
     bool before(uint32_t a, uint32_t b) const;
@@ -604,12 +619,6 @@ private:
     // nearly every event).
     struct alignas(64) NodeBounds {
         Time own = Time::max();  // own_bound
-        // With neighbours named: what the node can do next as its router sees it - its
-        // router's next event, its NIC's and its cores' a NIC delay on. A lookahead or two
-        // on, it bounds the cores it reaches. far_bound reads it for six to two dozen nodes
-        // at every core run, so it is kept as its inputs change (set_node_next,
-        // set_node_reach, set_nic_delay) rather than made from them at each read.
-        Time at_router = Time::max();
         // The least clock plus reach (reach_at) of its awake cores but the running one,
         // noted with each core's clock and when one sleeps (calling each core's
         // local_time() through its object in far_bound missed the cache).
@@ -623,6 +632,14 @@ private:
         Time router_delay{}, nic_delay{}, reach{};
     };
     std::vector<NodeBounds> bounds_;  // by node, with lookahead
+    // With neighbours named, per node b: what b can do next as its router sees it - its
+    // router's next event, its NIC's and its cores' a NIC delay on. A lookahead or two on,
+    // it bounds the cores b reaches. far_bound reads it for six to two dozen nodes at every
+    // core run, so it is kept as its inputs change (set_node_next, set_node_reach,
+    // set_nic_delay) rather than made from them at each read; and in an array of its own,
+    // where neighbours along a row share a line (in each node's NodeBounds, far_bound's
+    // misses at 2,048 nodes went from 245 to 567 a halo message, callgrind).
+    std::vector<Time> at_router_;
     void copy_node_settings(uint32_t node);
     void set_node_next(size_t i, Time t);
     void set_node_reach(uint32_t node, Time t);
