@@ -6,11 +6,11 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <random>
 #include <tuple>
 #include <vector>
 
 #include "niclab/sim/kernel.hpp"
+#include "niclab/sim/random.hpp"
 
 namespace niclab::sim {
 namespace {
@@ -131,7 +131,7 @@ TEST(SimKernelCancel, RandomCancelsInNodeQueuesLeaveTheLiveEventsInKeyOrder) {
         Kernel k;
         constexpr uint32_t kNodes = 4;
         k.set_lookahead(Time::ns(1), kNodes);
-        std::mt19937 rng(seed);
+        Random random(seed, "cancel test");
         struct Ev {
             EventId id;
             Time at, made;
@@ -143,8 +143,8 @@ TEST(SimKernelCancel, RandomCancelsInNodeQueuesLeaveTheLiveEventsInKeyOrder) {
         const auto key = [&](const Ev& e) { return std::tuple(e.at, e.made, e.node, e.seq); };
         std::function<void(size_t)> on_fire;
         const auto schedule = [&](Time at) {
-            const uint32_t n = rng() % (kNodes + 1);
-            const uint32_t owner = n == kNodes ? kNoNode : (rng() % 2 ? n | Kernel::kRouterEvent : n);
+            const uint32_t n = uint32_t(random.below(kNodes + 1));
+            const uint32_t owner = n == kNodes ? kNoNode : (random.below(2) ? n | Kernel::kRouterEvent : n);
             const size_t i = evs.size();
             evs.push_back(Ev{{}, at, k.now(), n == kNodes ? kNoNode : n, evs.size()});
             evs[i].id = k.schedule_at(at, [&on_fire, i] { on_fire(i); }, owner);
@@ -158,15 +158,15 @@ TEST(SimKernelCancel, RandomCancelsInNodeQueuesLeaveTheLiveEventsInKeyOrder) {
                 }
             evs[i].fired = true;
             if (evs.size() < 400)
-                for (uint32_t n = rng() % 4; n > 0; --n) schedule(k.now() + Time::ps(int64_t(rng() % 4) * 500));
-            for (uint32_t n = rng() % 3; n > 0; --n) {
-                Ev& victim = evs[rng() % evs.size()];
+                for (uint64_t n = random.below(4); n > 0; --n) schedule(k.now() + Time::ps(int64_t(random.below(4)) * 500));
+            for (uint64_t n = random.below(3); n > 0; --n) {
+                Ev& victim = evs[random.below(evs.size())];
                 if (victim.fired || victim.cancelled) continue;
                 victim.cancelled = true;
                 k.cancel(victim.id);
             }
         };
-        for (int n = 0; n < 40; ++n) schedule(Time::ps(int64_t(rng() % 8) * 500));
+        for (int n = 0; n < 40; ++n) schedule(Time::ps(int64_t(random.below(8)) * 500));
         k.run_until(Time::us(1));
         for (const Ev& e : evs) EXPECT_TRUE(e.cancelled || e.fired) << "seed " << seed << ": a live event never fired";
         EXPECT_EQ(k.events_fired(), uint64_t(std::count_if(evs.begin(), evs.end(), [](const Ev& e) { return e.fired; })));
