@@ -93,7 +93,7 @@ struct Transmission {
     bool corrupted = false;
 };
 
-class Link {
+class alignas(64) Link {
 public:
     // Up to 4 virtual networks × 2 dateline channels.
     static constexpr uint32_t kMaxVcs = 8;
@@ -166,32 +166,40 @@ private:
     bool draw_error(std::size_t length, unsigned& bit);
     void count_flow_control(Time now, uint32_t chars);
 
-    LinkId id_;
+    // What a packet's send reads and writes first, in three cache lines (the link is
+    // aligned to them): declared in the order of their use, the fields spread over all
+    // four lines of the link and often five, and on a 2,048-node halo every line of the
+    // links a message crosses missed the modelled L2.
+    // The first line: whether and when the cable is free, and a packet's serialization,
+    // ceil(wire bytes × ps_num_ / ps_den_) ps, the fraction being max_payload × 1e12 /
+    // ((max_payload + overhead) × payload rate) in lowest terms (or 1e12 / wire rate);
+    // max_wire_64_ is the longest packet whose product fits.
+    Time busy_until_{};
     Time latency_;
-    bool retry_;
-    uint32_t vcs_;
-    uint32_t credits_per_vc_;
-    uint32_t max_payload_;
-    std::array<uint32_t, kMaxVcs> credits_{};
-    // serialization = ceil(wire bytes × ps_num_ / ps_den_) ps, the fraction being
-    // max_payload × 1e12 / ((max_payload + overhead) × payload rate) in lowest terms
-    // (or 1e12 / wire rate); max_wire_64_ is the longest packet whose product fits.
     int64_t overhead_bytes_;
     int64_t ps_num_ = 1;
-    sim::Divisor<uint64_t> ps_den_ = 1;
     int64_t max_wire_64_ = 0;
     Time end_time_{};       // the end-of-packet token
     Time fct_time_{};       // one flow-control token; zero when FCTs are not modelled
-    uint32_t fct_chars_ = 0;
-    uint32_t fct_pending_chars_ = 0;  // freed characters not yet worth a whole FCT
-    Time fct_owed_{};       // FCT time owed by a held link, paid when it is released
-    Time busy_until_{};
-    double bit_error_rate_ = 0.0;
+    bool retry_;
+    // The second: the fraction's denominator and what each send counts.
+    sim::Divisor<uint64_t> ps_den_ = 1;
+    LinkStats stats_;
+    // The third: the credits, and the error table each send looks at.
+    std::array<uint32_t, kMaxVcs> credits_{};
     // P(no error in a packet of payload length L), by repeated multiplication so the
     // table is identical on every libm; empty when the link is error-free.
     std::vector<double> p_clean_;
+    uint32_t vcs_;
+    uint32_t credits_per_vc_;
+    // The rest.
+    LinkId id_;
+    uint32_t max_payload_;
+    uint32_t fct_chars_ = 0;
+    uint32_t fct_pending_chars_ = 0;  // freed characters not yet worth a whole FCT
+    Time fct_owed_{};       // FCT time owed by a held link, paid when it is released
+    double bit_error_rate_ = 0.0;
     sim::Random random_;
-    LinkStats stats_;
 };
 
 }  // namespace niclab::net
