@@ -167,9 +167,9 @@ private:
     void count_flow_control(Time now, uint32_t chars);
 
     // What a packet's send reads and writes first, in three cache lines (the link is
-    // aligned to them): declared in the order of their use, the fields spread over all
-    // four lines of the link and often five, and on a 2,048-node halo every line of the
-    // links a message crosses missed the modelled L2.
+    // aligned to them). In their order before, those fields spread over all four lines of
+    // the link and often five, and on a 2,048-node halo each line of the links a message
+    // crosses was one more to miss in the modelled L2.
     // The first line: whether and when the cable is free, and a packet's serialization,
     // ceil(wire bytes × ps_num_ / ps_den_) ps, the fraction being max_payload × 1e12 /
     // ((max_payload + overhead) × payload rate) in lowest terms (or 1e12 / wire rate);
