@@ -477,7 +477,8 @@ void Cpu::posted_write(uint32_t occupancy_cycles, uint64_t charged_ahead) {
     }
     write_bus_free_ = std::max(write_bus_free_, now) + occupancy_cycles;
     slot = write_bus_free_;
-    write_next_ = (write_next_ + 1) % uint32_t(write_slots_.size());
+    // The ring's next slot without a division: a LANai's every store comes here.
+    if (++write_next_ == write_slots_.size()) write_next_ = 0;
 }
 
 bool Cpu::load_slow(uint32_t addr, unsigned size, uint32_t& out) {
