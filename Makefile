@@ -6,7 +6,7 @@ PY    := $(VENV)/bin/python
 BUILD := build
 JOBS  ?= 2
 
-.PHONY: all setup build demo gui test test-cpp test-python bench clean
+.PHONY: all setup build demo gui test test-cpp test-python bench bench-table clean
 
 all: build
 
@@ -64,6 +64,11 @@ bench: build
 	$(BUILD)/cpp/bench/bench_scale
 	@# The GUI's refresh cost, where the GUI is built (Qt 6).
 	if [ -x $(BUILD)/gui/bench_snapshot ]; then $(BUILD)/gui/bench_snapshot; fi
+
+# The speed and scale figures as a table: each benchmark in interleaved rounds, medians
+# against their targets (scripts/bench_table.py --help for its options).
+bench-table: build
+	$(PY) scripts/bench_table.py
 
 clean:
 	rm -rf $(BUILD) python/niclab/_niclab*.so
