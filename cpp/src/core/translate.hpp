@@ -67,13 +67,14 @@ private:
 
     // The code every block shares (emit_shared, at the arena's head), subroutines of the pc
     // in r8d: a closing branch's chain into the next block (chain_taken_ pays a taken
-    // branch's bubble first), and the step into the next fetch line. One hot copy instead
-    // of one per block.
+    // branch's bubble first), and the step into the next fetch line (anywhere, or a block's
+    // next slot, which is in the fetch page). One hot copy instead of one per block.
     void emit_shared();
     size_t emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared) const;
-    void emit_line_hit(Xbyak::CodeGenerator& g, const Xbyak::Label& other) const;
+    void emit_line_hit(Xbyak::CodeGenerator& g, const Xbyak::Label& other, bool in_page) const;
     void emit_offset_in_page(Xbyak::CodeGenerator& g, const Xbyak::Label& miss) const;
     const uint8_t* next_line_ = nullptr;
+    const uint8_t* next_line_in_page_ = nullptr;  // next_line_ for a block's next slot
     const uint8_t* chain_taken_ = nullptr;
     const uint8_t* chain_ = nullptr;
 

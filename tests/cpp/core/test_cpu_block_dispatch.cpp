@@ -437,5 +437,51 @@ TEST(BlockDispatchCachesOff, PostedStoresStallInsideBlocksAsOnThePerInstructionP
     ASSERT_GT(single.stall, single.regs[4] * 7) << "the write buffer never filled";
 }
 
+// Blocks in a code page after the first: a block that runs on into its next fetch line tests
+// that line's I-cache residency by its offset in SRAM, not in its page. The two pages' loops
+// lie at the same offsets in their pages, and a direct-mapped I-cache of four lines holds
+// one page's lines at a time, so each pass misses all three of each page's lines; a block of the
+// second page that tested its next line at its offset in the page would find the first
+// page's line there and run on without the miss.
+constexpr uint32_t kLaterPage = core::kCodePageBytes;
+
+// 15 register-only instructions (0x24-0x5c of a page, across a line boundary), then `last`
+// (0x60, the next line).
+std::vector<uint32_t> straight_run(uint32_t last) {
+    std::vector<uint32_t> words;
+    for (uint32_t i = 0; i < 15; ++i) words.push_back(i % 3 == 0 ? addi(10, 10, 1) : i % 3 == 1 ? add(11, 11, 10) : xor_(12, 12, 11));
+    words.push_back(last);
+    return words;
+}
+
+CpuOutcome run_later_page(Dispatch how) {
+    core::CoreConfig cfg;
+    cfg.icache.size_bytes = 128;  // 4 lines of 32 bytes, one way: the pages' lines evict each other
+    cfg.icache.ways = 1;
+    CoreRig rig(cfg);
+    rig.load(0, {jal(0, 0x20)});                                                // 0x00 -> 0x20
+    std::vector<uint32_t> first = {addi(4, 4, 1)};                              // 0x20  a pass
+    const std::vector<uint32_t> run = straight_run(jal(0, int32_t(kLaterPage + 0x24 - 0x60)));  // 0x60 -> next page
+    first.insert(first.end(), run.begin(), run.end() - 1);
+    first.push_back(run.back());
+    rig.load(0x20, first);
+    rig.load(kLaterPage + 0x24, straight_run(jal(0, int32_t(0x20 - (kLaterPage + 0x60)))));  // back at 0x60
+    rig.cpu.set_block_dispatch(how != Dispatch::PerInstruction);
+    if (how == Dispatch::Translated) rig.cpu.set_code_pool(&rig.pool);
+    rig.cpu.release_reset(0);
+    rig.cpu.set_cache_enable(true, true);
+    for (int64_t ns = 5; ns < 20000; ns += 37) rig.kernel.schedule_at(Time::ns(ns), [] {});  // horizons everywhere
+    rig.kernel.run_until(Time::us(20));
+    return finish(rig, how);
+}
+
+TEST(BlockDispatchLaterPage, BlocksStepIntoTheirNextLineByItsPlaceInSram) {
+    const CpuOutcome single = same_every_way(run_later_page);
+
+    const uint64_t passes = single.regs[4];
+    ASSERT_GT(passes, 100u) << "the loop did not run";
+    ASSERT_GE(single.icache_misses, 6 * (passes - 1)) << "the pages' three lines did not evict each other";
+}
+
 }  // namespace
 }  // namespace niclab::test
