@@ -238,8 +238,11 @@ void Translator::emit_line_hit(Xbyak::CodeGenerator& g, const Xbyak::Label& othe
 // subroutine (`shared`, every block calls it) it returns to its caller for the jump into
 // the next block - each block keeps its own indirect jump, which the host predicts by the
 // block it ends - and its other ways out drop that return. A block whose closing branch
-// loops back into it has it inline: a loop pays no call for each pass.
-size_t Translator::emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared) const {
+// loops back into it has it inline: a loop pays no call for each pass. `in_page`: the
+// subroutine for next pcs in the fetch page (a branch's or jump's target there, known when
+// translating), whose step into another line needs no test of the page's bounds.
+size_t Translator::emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared,
+                              bool in_page) const {
     using namespace Xbyak::util;
     using Xbyak::Label;
     const Layout& L = layout_;
@@ -269,7 +272,7 @@ size_t Translator::emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbya
         g.jmp(in_line, far);
         g.L(other);
     }
-    g.call(next_line_);
+    g.call(in_page ? next_line_in_page_ : next_line_);
     g.jne(back_to_loop, far);
     g.L(in_line);
     g.mov(esi, edx);
@@ -354,11 +357,14 @@ void Translator::emit_shared() {
     g.cmp(eax, eax);
     g.ret();
 
-    // A block's closing branch or jump (emit_chain), shared.
+    // A block's closing branch or jump (emit_chain), shared: to any pc, and to one in the page.
     g.align(64);
-    Label taken, chain;
+    Label taken, chain, taken_in_page, chain_in_page;
     chain_taken_ = g.getCurr();
-    chain_ = chain_taken_ + emit_chain(g, taken, chain, true);
+    chain_ = chain_taken_ + emit_chain(g, taken, chain, true, false);
+    g.align(64);
+    chain_taken_in_page_ = g.getCurr();
+    chain_in_page_ = chain_taken_in_page_ + emit_chain(g, taken_in_page, chain_in_page, true, true);
     g.ready();
     if (perf_map_) {
         std::fprintf(perf_map_, "%zx %zx niclab_shared_chain\n", reinterpret_cast<size_t>(g.getCode()), g.getSize());
@@ -771,6 +777,14 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             using namespace op;
             const Handler fn = last.fn;
             Label taken, chain;
+            // Whether a next pc `delta` bytes from the last slot's lies in the page: by the slot's
+            // place in its page, the same for every core that runs the page's code (a page is
+            // 16 KB of SRAM offsets; the view's base is the translating core's).
+            const uint32_t view = pc - cpu.sram_.cached_base < cpu.sram_.size ? cpu.sram_.cached_base : cpu.sram_.uncached_base;
+            const int64_t last_in_page = int64_t((pc - view + 4 * (n - 1)) & kCodePageMask);
+            const auto in_page = [&](int64_t delta) { return last_in_page + delta >= 0 && last_in_page + delta < kCodePageBytes; };
+            const uint8_t* taken_chain = in_page(last.imm) ? chain_taken_in_page_ : chain_taken_;  // jalr: not known
+            const uint8_t* next_chain = in_page(4) ? chain_in_page_ : chain_;
             const auto go = [&](Label& inline_at, const uint8_t* shared_at) {
                 if (loop) {
                     g.jmp(inline_at, far);
@@ -795,7 +809,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 }
                 g.lea(eax, g.ptr[edx + 4]);
                 g.mov(reg(last.rd), eax);
-                if (!loop) go(taken, chain_taken_);  // a jump back into the block falls into its chain
+                if (!loop) go(taken, fn == jal ? taken_chain : chain_taken_);  // a jump back into the block falls into its chain
             } else {
                 Label branch_taken;
                 Label& on_taken = loop ? taken : branch_taken;  // a loop's: its own chain's
@@ -809,13 +823,13 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 else if (fn == bltu) g.jb(on_taken, far);
                 else g.jae(on_taken, far);
                 g.lea(r8d, g.ptr[edx + 4]);
-                go(chain, chain_);
+                go(chain, next_chain);
                 if (!loop) {
                     g.L(branch_taken);
-                    go(taken, chain_taken_);
+                    go(taken, taken_chain);
                 }
             }
-            if (loop) emit_chain(g, taken, chain, false);
+            if (loop) emit_chain(g, taken, chain, false, false);
         }
         // Each may add more (a group's single slots add their own paths): a deque keeps them in place.
         for (size_t i = 0; i < cold.size(); ++i) {

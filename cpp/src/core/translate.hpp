@@ -67,16 +67,20 @@ private:
 
     // The code every block shares (emit_shared, at the arena's head), subroutines of the pc
     // in r8d: a closing branch's chain into the next block (chain_taken_ pays a taken
-    // branch's bubble first), and the step into the next fetch line (anywhere, or a block's
-    // next slot, which is in the fetch page). One hot copy instead of one per block.
+    // branch's bubble first), and the step into the next fetch line; each for a pc anywhere
+    // and for one known to be in the fetch page (a block's next slot, a branch's target in
+    // its page), which needs no test of the page's bounds. One hot copy instead of one per block.
     void emit_shared();
-    size_t emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared) const;
+    size_t emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared,
+                      bool in_page) const;
     void emit_line_hit(Xbyak::CodeGenerator& g, const Xbyak::Label& other, bool in_page) const;
     void emit_offset_in_page(Xbyak::CodeGenerator& g, const Xbyak::Label& miss) const;
     const uint8_t* next_line_ = nullptr;
     const uint8_t* next_line_in_page_ = nullptr;  // next_line_ for a block's next slot
     const uint8_t* chain_taken_ = nullptr;
     const uint8_t* chain_ = nullptr;
+    const uint8_t* chain_taken_in_page_ = nullptr;  // the same two, for a next pc in the page
+    const uint8_t* chain_in_page_ = nullptr;
 
     // With NICLAB_PERF_MAP set, each block's code is named in /tmp/perf-<pid>.map, the
     // file perf reads for code it finds in no binary: `perf report` then shows the

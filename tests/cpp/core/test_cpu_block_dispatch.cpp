@@ -437,19 +437,22 @@ TEST(BlockDispatchCachesOff, PostedStoresStallInsideBlocksAsOnThePerInstructionP
     ASSERT_GT(single.stall, single.regs[4] * 7) << "the write buffer never filled";
 }
 
-// Blocks in a code page after the first: a block that runs on into its next fetch line tests
-// that line's I-cache residency by its offset in SRAM, not in its page. The two pages' loops
+// Blocks in a code page after the first: a block that runs on into its next fetch line, or
+// jumps to a block in another line of its page, tests that line's I-cache residency by its
+// offset in SRAM, not in its page; a jump to another page finds its block there. The two pages' loops
 // lie at the same offsets in their pages, and a direct-mapped I-cache of four lines holds
 // one page's lines at a time, so each pass misses all three of each page's lines; a block of the
 // second page that tested its next line at its offset in the page would find the first
 // page's line there and run on without the miss.
 constexpr uint32_t kLaterPage = core::kCodePageBytes;
 
-// 15 register-only instructions (0x24-0x5c of a page, across a line boundary), then `last`
-// (0x60, the next line).
+// 15 instructions at 0x24-0x5c of a page, then `last` at 0x60: register-only ones, but a
+// jump at 0x3c over 0x40 into the next line (a chain into a block of the same page), and
+// a block from 0x44 that runs on into the line of 0x60.
 std::vector<uint32_t> straight_run(uint32_t last) {
     std::vector<uint32_t> words;
     for (uint32_t i = 0; i < 15; ++i) words.push_back(i % 3 == 0 ? addi(10, 10, 1) : i % 3 == 1 ? add(11, 11, 10) : xor_(12, 12, 11));
+    words[6] = jal(0, 8);  // 0x3c -> 0x44
     words.push_back(last);
     return words;
 }
