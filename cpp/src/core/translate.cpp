@@ -238,11 +238,12 @@ void Translator::emit_line_hit(Xbyak::CodeGenerator& g, const Xbyak::Label& othe
 // subroutine (`shared`, every block calls it) it returns to its caller for the jump into
 // the next block - each block keeps its own indirect jump, which the host predicts by the
 // block it ends - and its other ways out drop that return. A block whose closing branch
-// loops back into it has it inline: a loop pays no call for each pass. `in_page`: the
-// subroutine for next pcs in the fetch page (a branch's or jump's target there, known when
-// translating), whose step into another line needs no test of the page's bounds.
+// loops back into it has it inline: a loop pays no call for each pass. `to`: what is known
+// of the next pc when translating (Reach): nothing (a jalr's), or that it is in the fetch
+// page, in another line than the branch (its step needs no test of the page's bounds) or
+// in the branch's own line, the fetch line then (no step, and no test of which line it is).
 size_t Translator::emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared,
-                              bool in_page) const {
+                              Reach to) const {
     using namespace Xbyak::util;
     using Xbyak::Label;
     const Layout& L = layout_;
@@ -261,19 +262,23 @@ size_t Translator::emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbya
     g.cmp(g.dword[rdi + L.chain_left], 0);
     g.je(back_to_loop, far);
     g.mov(g.dword[rdi + L.pc], edx);
-    g.mov(ecx, g.dword[rdi + L.fetch_shift]);
-    g.mov(eax, edx);
-    g.shr(eax, cl);
-    g.cmp(eax, g.dword[rdi + L.fetch_line]);
-    g.je(in_line, far);
-    if (!shared) {  // a loop's: its hit inline, anything else through the subroutine
-        Label other;
-        emit_line_hit(g, other, false);
-        g.jmp(in_line, far);
-        g.L(other);
+    if (to == Reach::Anywhere) {
+        g.mov(ecx, g.dword[rdi + L.fetch_shift]);
+        g.mov(eax, edx);
+        g.shr(eax, cl);
+        g.cmp(eax, g.dword[rdi + L.fetch_line]);
+        g.je(in_line, far);
+        if (!shared) {  // a loop's: its hit inline, anything else through the subroutine
+            Label other;
+            emit_line_hit(g, other, false);
+            g.jmp(in_line, far);
+            g.L(other);
+        }
     }
-    g.call(in_page ? next_line_in_page_ : next_line_);
-    g.jne(back_to_loop, far);
+    if (to != Reach::SameLine) {
+        g.call(to == Reach::OtherLineInPage ? next_line_in_page_ : next_line_);
+        g.jne(back_to_loop, far);
+    }
     g.L(in_line);
     g.mov(esi, edx);
     g.sub(esi, g.dword[rdi + L.fetch_base]);
@@ -357,14 +362,14 @@ void Translator::emit_shared() {
     g.cmp(eax, eax);
     g.ret();
 
-    // A block's closing branch or jump (emit_chain), shared: to any pc, and to one in the page.
-    g.align(64);
-    Label taken, chain, taken_in_page, chain_in_page;
-    chain_taken_ = g.getCurr();
-    chain_ = chain_taken_ + emit_chain(g, taken, chain, true, false);
-    g.align(64);
-    chain_taken_in_page_ = g.getCurr();
-    chain_in_page_ = chain_taken_in_page_ + emit_chain(g, taken_in_page, chain_in_page, true, true);
+    // A block's closing branch or jump (emit_chain), shared: one for each Reach.
+    for (const Reach to : {Reach::Anywhere, Reach::OtherLineInPage, Reach::SameLine}) {
+        g.align(64);
+        Label taken, chain;
+        Chain& c = chains_[size_t(to)];
+        c.taken = g.getCurr();
+        c.not_taken = c.taken + emit_chain(g, taken, chain, true, to);
+    }
     g.ready();
     if (perf_map_) {
         std::fprintf(perf_map_, "%zx %zx niclab_shared_chain\n", reinterpret_cast<size_t>(g.getCode()), g.getSize());
@@ -377,7 +382,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
     if (!arena_ || used_ >= kArenaBytes) return;
     if (!laid_out_) find_layout(cpu);
     if (!layout_.ok) return;
-    if (!chain_) {
+    if (!next_line_) {
         try {
             emit_shared();
         } catch (const Xbyak::Error&) {
@@ -782,9 +787,18 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             // 16 KB of SRAM offsets; the view's base is the translating core's).
             const uint32_t view = pc - cpu.sram_.cached_base < cpu.sram_.size ? cpu.sram_.cached_base : cpu.sram_.uncached_base;
             const int64_t last_in_page = int64_t((pc - view + 4 * (n - 1)) & kCodePageMask);
-            const auto in_page = [&](int64_t delta) { return last_in_page + delta >= 0 && last_in_page + delta < kCodePageBytes; };
-            const uint8_t* taken_chain = in_page(last.imm) ? chain_taken_in_page_ : chain_taken_;  // jalr: not known
-            const uint8_t* next_chain = in_page(4) ? chain_in_page_ : chain_;
+            // The lines of a page lie alike for every core that runs its code (CodeKey: line
+            // size and phase in each view), so the last slot's pc tells which line a next pc is
+            // in - where both views' lines begin at the same offsets, for the code may run in either.
+            const uint32_t last_pc = pc + 4 * (n - 1), shift = cpu.fetch_shift_;
+            const bool lines_alike = ((cpu.sram_.cached_base ^ cpu.sram_.uncached_base) & ((1u << shift) - 1)) == 0;
+            const auto reach = [&](int64_t delta) {
+                if (!lines_alike || last_in_page + delta < 0 || last_in_page + delta >= kCodePageBytes) return Reach::Anywhere;
+                return (last_pc >> shift) == (uint32_t(last_pc + delta) >> shift) ? Reach::SameLine : Reach::OtherLineInPage;
+            };
+            const uint8_t* taken_chain = chains_[size_t(reach(last.imm))].taken;  // jalr: not known
+            const uint8_t* next_chain = chains_[size_t(reach(4))].not_taken;
+            const uint8_t* any_taken = chains_[size_t(Reach::Anywhere)].taken;
             const auto go = [&](Label& inline_at, const uint8_t* shared_at) {
                 if (loop) {
                     g.jmp(inline_at, far);
@@ -809,7 +823,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                 }
                 g.lea(eax, g.ptr[edx + 4]);
                 g.mov(reg(last.rd), eax);
-                if (!loop) go(taken, fn == jal ? taken_chain : chain_taken_);  // a jump back into the block falls into its chain
+                if (!loop) go(taken, fn == jal ? taken_chain : any_taken);  // a jump back into the block falls into its chain
             } else {
                 Label branch_taken;
                 Label& on_taken = loop ? taken : branch_taken;  // a loop's: its own chain's
@@ -829,7 +843,7 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
                     go(taken, taken_chain);
                 }
             }
-            if (loop) emit_chain(g, taken, chain, false, false);
+            if (loop) emit_chain(g, taken, chain, false, Reach::Anywhere);
         }
         // Each may add more (a group's single slots add their own paths): a deque keeps them in place.
         for (size_t i = 0; i < cold.size(); ++i) {

@@ -23,6 +23,7 @@
 // shares are translated, once for every core that runs them. A core's private copy of a
 // page keeps the code of the blocks it copied (whose slots it holds unchanged) until a
 // store forgets them, and builds its own blocks threaded, as cores without a pool do.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -66,21 +67,27 @@ private:
     void find_layout(const Cpu& cpu);
 
     // The code every block shares (emit_shared, at the arena's head), subroutines of the pc
-    // in r8d: a closing branch's chain into the next block (chain_taken_ pays a taken
-    // branch's bubble first), and the step into the next fetch line; each for a pc anywhere
-    // and for one known to be in the fetch page (a block's next slot, a branch's target in
-    // its page), which needs no test of the page's bounds. One hot copy instead of one per block.
+    // in r8d: the step into the next fetch line, for a pc anywhere and for one known to be
+    // in the fetch page (a block's next slot), which needs no test of the page's bounds; and
+    // a closing branch's chain into the next block (`taken` pays a taken branch's bubble
+    // first), one for each Reach of its next pc. One hot copy instead of one per block.
+    enum class Reach : uint8_t {
+        Anywhere,         // not known when translating (a jalr's), or in another page
+        OtherLineInPage,  // in the fetch page, another line than the branch's: a step with no bounds test
+        SameLine,         // the branch's own line, which is the fetch line: no step at all
+    };
+    struct Chain {
+        const uint8_t* taken = nullptr;
+        const uint8_t* not_taken = nullptr;
+    };
     void emit_shared();
     size_t emit_chain(Xbyak::CodeGenerator& g, Xbyak::Label& taken, Xbyak::Label& chain, bool shared,
-                      bool in_page) const;
+                      Reach to) const;
     void emit_line_hit(Xbyak::CodeGenerator& g, const Xbyak::Label& other, bool in_page) const;
     void emit_offset_in_page(Xbyak::CodeGenerator& g, const Xbyak::Label& miss) const;
     const uint8_t* next_line_ = nullptr;
     const uint8_t* next_line_in_page_ = nullptr;  // next_line_ for a block's next slot
-    const uint8_t* chain_taken_ = nullptr;
-    const uint8_t* chain_ = nullptr;
-    const uint8_t* chain_taken_in_page_ = nullptr;  // the same two, for a next pc in the page
-    const uint8_t* chain_in_page_ = nullptr;
+    std::array<Chain, 3> chains_{};               // by Reach
 
     // With NICLAB_PERF_MAP set, each block's code is named in /tmp/perf-<pid>.map, the
     // file perf reads for code it finds in no binary: `perf report` then shows the
