@@ -124,23 +124,44 @@ def growth(per_message):
     return g
 
 
+def sizes(text):
+    """--nodes: node counts, each a positive whole number."""
+    try:
+        nodes = [int(n) for n in text.split(",")]
+    except ValueError:
+        nodes = []
+    if not nodes or min(nodes) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of node counts like 64,512,2048")
+    return nodes
+
+
+def positive(text):
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+# Which benchmark program each --only name runs.
+PROGRAMS = {"iss": "bench_iss", "rt": "bench_portals", "sweep": "bench_sweep", "scale": "bench_scale"}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--build-dir", type=pathlib.Path, default=ROOT / "build")
-    p.add_argument("--rounds", type=int, default=5, help="runs of each benchmark, interleaved (default 5)")
-    p.add_argument("--scale-rounds", type=int, default=3, help="runs of the halos (default 3)")
-    p.add_argument("--nodes", default="64,512,2048", help="halo sizes (default 64,512,2048)")
-    p.add_argument("--iterations", type=int, default=10, help="halo iterations (default 10)")
+    p.add_argument("--rounds", type=positive, default=5, help="runs of each benchmark, interleaved (default 5)")
+    p.add_argument("--scale-rounds", type=positive, default=3, help="runs of the halos (default 3)")
+    p.add_argument("--nodes", type=sizes, default=[64, 512, 2048], help="halo sizes (default 64,512,2048)")
+    p.add_argument("--iterations", type=positive, default=10, help="halo iterations (default 10)")
     p.add_argument("--only", default="iss,rt,sweep,scale", help="which benchmarks: iss, rt, sweep, scale")
     p.add_argument("--red-storm", action="store_true", help="one Red Storm run too (about half an hour)")
     a = p.parse_args(argv)
     only = set(a.only.split(","))
-    unknown = only - {"iss", "rt", "sweep", "scale"}
+    unknown = only - PROGRAMS.keys()
     if unknown:
-        p.error(f"--only: unknown benchmark(s) {', '.join(sorted(unknown))} (iss, rt, sweep, scale)")
-    nodes = [int(n) for n in a.nodes.split(",")]
+        p.error(f"--only: unknown benchmark(s) {', '.join(sorted(unknown))} ({', '.join(PROGRAMS)})")
+    nodes = a.nodes
     bench = a.build_dir / "cpp" / "bench"
-    for name in ["bench_iss", "bench_portals", "bench_sweep", "bench_scale"]:
+    for name in {PROGRAMS[o] for o in only} | ({"bench_scale"} if a.red_storm else set()):
         if not (bench / name).is_file():
             sys.exit(f"{bench / name} is not built: `make build` first (or --build-dir)")
 
@@ -161,7 +182,7 @@ def main(argv=None):
             if "sweep" in only:
                 sweep.runs.append(seconds(google_benchmark(bench / "bench_sweep", "^BM_NetpipePutPingPong1BTo8MB/")))
         if "scale" in only and r < a.scale_rounds:
-            rows = bench_scale(bench / "bench_scale", ["--nodes", a.nodes, "--iterations", str(a.iterations)])
+            rows = bench_scale(bench / "bench_scale", ["--nodes", ",".join(map(str, nodes)), "--iterations", str(a.iterations)])
             for n in nodes:
                 per_message[n].runs.append(1e6 / rows[n]["messages_per_s"])
             memory.runs.append(rows[max(nodes)]["mb_per_node"])

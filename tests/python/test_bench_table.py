@@ -74,6 +74,10 @@ def test_a_real_halo_round_gives_the_scale_rows(capsys):
     assert "bench_iss" not in out  # --only scale
 
 
-def test_an_unknown_benchmark_is_refused():
-    with pytest.raises(SystemExit):
-        bench_table.main(["--only", "rt,nonsense"])
+@pytest.mark.parametrize("args, named", [(["--only", "rt,nonsense"], "nonsense"), (["--nodes", "64,many"], "64,many"),
+                                          (["--nodes", "0"], "'0'"), (["--rounds", "-1"], "-1")])
+def test_bad_options_are_refused_by_name(args, named, capsys):
+    with pytest.raises(SystemExit) as e:
+        bench_table.main(args)
+    assert e.value.code == 2  # argparse's usage error, before anything runs
+    assert named in capsys.readouterr().err
