@@ -7,6 +7,10 @@
 
 namespace niclab::bus {
 
+namespace {
+constexpr uint32_t kLandBatch = 8;  // posted writes waiting before a DMA write lands the due ones
+}  // namespace
+
 void HyperTransportParams::validate() const {
     auto bad = [](const char* field, const std::string& why) {
         throw HyperTransportConfigError(std::string("hypertransport.") + field + ": " + why);
@@ -123,9 +127,11 @@ Time HyperTransport::dma_write(Time at, uint64_t addr, std::span<const uint8_t> 
     const Time occupancy = params_.transfer_time(data.size());
     const Time done = reserve(Direction::to_host, Channel::posted, at, occupancy) + occupancy;
     note(sim::Activity::BusDmaWrite, at, done);
-    // The writes due by now land first: nobody may look at host memory for a whole
-    // message, and the ring would otherwise grow to hold all of it.
-    land_due();
+    // The writes due by now land first once a few wait: nobody may look at host memory
+    // for a whole message, and the ring would otherwise grow to hold all of it. Eight at a
+    // time, half the ring it starts with, rather than one a write: a call and its bookkeeping
+    // fewer per packet of a bulk transfer (a host that looks lands them all: HostMemory::settle).
+    if (pending_count_ >= kLandBatch) land_due();
     if (pending_count_ == 0) memory_.inbound_begins();
     PendingWrite& w = push_pending();
     w.addr = addr;
