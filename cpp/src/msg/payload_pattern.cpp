@@ -12,19 +12,31 @@ namespace niclab::msg {
 
 namespace {
 
-// splitmix64's steps on one word, or on each lane of a vector of them (the compiler's
-// vector types take the same operators, lane by lane). In place: a vector passed or
-// returned by value would change the ABI where the caller has no AVX-512.
-template <class Word>
-[[gnu::always_inline]] inline void splitmix64_steps(Word& x) {
+// splitmix64, for a message's key: the seed, the sender and the size well mixed.
+uint64_t splitmix64(uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    x ^= x >> 31;
+    return x ^ (x >> 31);
 }
 
-uint64_t splitmix64(uint64_t x) {
-    splitmix64_steps(x);
+// A position's word from key ^ index, on one word or on each lane of a vector of them
+// (the compiler's vector types take the same operators, lane by lane; in place, as a
+// vector passed or returned by value would change the ABI where the caller has no
+// AVX-512): a multiply by an odd constant and a fold of the high half into the low, each
+// invertible. So the words of a message's positions all differ, and a position's word
+// differs from key to key (a message of another size, sender or seed left in the buffer).
+// That is all a check needs; splitmix64 here, with its second multiply and three shifts,
+// made making and checking the bytes cost about twice as much.
+template <class Word>
+[[gnu::always_inline]] inline void word_steps(Word& x) {
+    x *= 0x9E3779B97F4A7C15ull;
+    x ^= x >> 32;
+}
+
+uint64_t pattern_word(uint64_t key, uint64_t index) {
+    uint64_t x = key ^ index;
+    word_steps(x);
     return x;
 }
 
@@ -38,7 +50,7 @@ namespace {
 
 #if defined(__x86_64__)
 // A vector of words at a time: the same words as one at a time (the compiler's
-// vector types take splitmix64's operators lane by lane). Every message is made and
+// vector types take word_steps' operators lane by lane). Every message is made and
 // checked here: one word at a time the pattern was 6 % of the 1 B-8 MB sweep's host
 // time. With AVX-512 (F and DQ, for the 64-bit multiply) eight lanes, about 5x faster;
 // with AVX2 alone, which has no 64-bit multiply (the compiler builds it of 32-bit ones),
@@ -54,7 +66,7 @@ template <class Words>
     for (; i + sizeof(Words) <= out.size(); i += sizeof(Words)) {
         // Lane l is word ((first + i) >> 3) + l, which is (first + i + 8 l) >> 3.
         Words x = key ^ (((first + i) >> 3) + lanes);
-        splitmix64_steps(x);
+        word_steps(x);
         std::memcpy(out.data() + i, &x, sizeof(Words));  // lanes in order, each little-endian
     }
     return i;
@@ -74,7 +86,7 @@ template <class Words>
     size_t i = 0;
     for (; i + sizeof(Words) <= have.size(); i += sizeof(Words)) {
         Words x = key ^ (((first + i) >> 3) + lanes);
-        splitmix64_steps(x);
+        word_steps(x);
         Words h;
         std::memcpy(&h, have.data() + i, sizeof(Words));
         differ |= x ^ h;
@@ -122,11 +134,11 @@ void pattern_chunk(uint64_t key, uint64_t first, std::span<uint8_t> out) {
 #endif
     if constexpr (std::endian::native == std::endian::little)
         for (; i + 8 <= out.size(); i += 8) {
-            const uint64_t word = splitmix64(key ^ ((first + i) >> 3));
+            const uint64_t word = pattern_word(key, (first + i) >> 3);
             std::memcpy(out.data() + i, &word, 8);
         }
     for (; i < out.size(); i += 8) {
-        const uint64_t word = splitmix64(key ^ ((first + i) >> 3));
+        const uint64_t word = pattern_word(key, (first + i) >> 3);
         const size_t n = std::min<size_t>(8, out.size() - i);
         for (size_t b = 0; b < n; ++b) out[i + b] = uint8_t(word >> (8 * b));
     }
@@ -135,7 +147,7 @@ void pattern_chunk(uint64_t key, uint64_t first, std::span<uint8_t> out) {
 namespace {
 
 // Byte p of the pattern: byte p % 8 of its word.
-uint8_t pattern_byte(uint64_t key, uint64_t p) { return uint8_t(splitmix64(key ^ (p >> 3)) >> (8 * (p & 7))); }
+uint8_t pattern_byte(uint64_t key, uint64_t p) { return uint8_t(pattern_word(key, p >> 3) >> (8 * (p & 7))); }
 
 // pattern_chunk from any byte: a page's piece of a buffer may start inside a word.
 void pattern_bytes(uint64_t key, uint64_t first, std::span<uint8_t> out) {
@@ -156,7 +168,7 @@ size_t pattern_mismatch(uint64_t key, uint64_t first, std::span<const uint8_t> h
 #endif
     if constexpr (std::endian::native == std::endian::little)
         for (; i + 8 <= have.size(); i += 8) {
-            const uint64_t word = splitmix64(key ^ ((first + i) >> 3));
+            const uint64_t word = pattern_word(key, (first + i) >> 3);
             if (std::memcmp(have.data() + i, &word, 8) != 0) break;
         }
     for (; i < have.size(); ++i)  // the rest, or the word that differs

@@ -4,6 +4,7 @@
 // byte at its offset.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,13 +16,11 @@
 namespace niclab::msg {
 namespace {
 
-// The definition, a byte at a time: byte p is byte p % 8 of splitmix64(key ^ (p / 8)).
+// The definition, a byte at a time: byte p is byte p % 8 of word p / 8, which is
+// (key ^ (p / 8)) times an odd constant, its high half then folded into its low.
 uint8_t reference_byte(uint64_t key, uint64_t p) {
-    uint64_t x = key ^ (p >> 3);
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    x ^= x >> 31;
+    uint64_t x = (key ^ (p >> 3)) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 32;
     return uint8_t(x >> (8 * (p & 7)));
 }
 
@@ -98,6 +97,27 @@ TEST(PayloadPattern, ABufferAtAnyByteAcrossPagesIsMadeAndCheckedInPlace) {
             b[0] ^= 0x01;
             memory.write(addr + at, b);
         }
+    }
+}
+
+// What the check relies on: no two positions of a message hold the same word, so a word
+// put in the wrong place shows, and no position holds the same word under the keys of a
+// message of another size or from another sender, so bytes another message left there show.
+TEST(PayloadPattern, EachPositionsWordIsItsOwnAndItsKeysOwn) {
+    constexpr size_t kWords = 1 << 16;
+    auto words = [](uint64_t key) {
+        std::vector<uint64_t> w(kWords);
+        pattern_chunk(key, 0, {reinterpret_cast<uint8_t*>(w.data()), kWords * 8});
+        return w;
+    };
+    const uint64_t bytes = kWords * 8;
+    const std::vector<uint64_t> mine = words(pattern_key(3, 1, bytes));
+    std::vector<uint64_t> sorted = mine;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "two positions share a word";
+    for (const uint64_t other : {pattern_key(3, 1, bytes - 8), pattern_key(3, 2, bytes), pattern_key(4, 1, bytes)}) {
+        const std::vector<uint64_t> theirs = words(other);
+        for (size_t i = 0; i < kWords; ++i) ASSERT_NE(mine[i], theirs[i]) << "word " << i << " the same under key " << other;
     }
 }
 
