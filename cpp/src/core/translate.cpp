@@ -786,11 +786,12 @@ void Translator::translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t lin
             // place in its page, the same for every core that runs the page's code (a page is
             // 16 KB of SRAM offsets; the view's base is the translating core's).
             const uint32_t view = pc - cpu.sram_.cached_base < cpu.sram_.size ? cpu.sram_.cached_base : cpu.sram_.uncached_base;
-            const int64_t last_in_page = int64_t((pc - view + 4 * (n - 1)) & kCodePageMask);
+            const uint32_t last_pc = pc + 4 * (n - 1);
+            const int64_t last_in_page = int64_t((last_pc - view) & kCodePageMask);
             // The lines of a page lie alike for every core that runs its code (CodeKey: line
             // size and phase in each view), so the last slot's pc tells which line a next pc is
             // in - where both views' lines begin at the same offsets, for the code may run in either.
-            const uint32_t last_pc = pc + 4 * (n - 1), shift = cpu.fetch_shift_;
+            const uint32_t shift = cpu.fetch_shift_;
             const bool lines_alike = ((cpu.sram_.cached_base ^ cpu.sram_.uncached_base) & ((1u << shift) - 1)) == 0;
             const auto reach = [&](int64_t delta) {
                 if (!lines_alike || last_in_page + delta < 0 || last_in_page + delta >= kCodePageBytes) return Reach::Anywhere;
