@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "niclab/core/code_pool.hpp"
 #include "niclab/systems/seastar/seastar.hpp"
 #include "niclab/host/process.hpp"
 #include "niclab/msg/portals/ni.hpp"
@@ -168,6 +169,30 @@ void BM_PortalsPutPingPongSteady(benchmark::State& state) {
     state.counters["private_runs_pct"] = 100.0 * double(private_runs) / double(std::max<uint64_t>(core_runs, 1));
 }
 BENCHMARK(BM_PortalsPutPingPongSteady)->Arg(0)->Arg(8)->Unit(benchmark::kMillisecond);
+
+// A notebook cell's smallest experiment from nothing: the two-node system built (its
+// firmware loaded and booted), both processes set up, one 0-byte round trip, the system
+// gone. Argument: 1 with the code pools recycled (core::CodePool::take, the default), so
+// each system after the first starts with its firmware's code decoded and translated; 0
+// with a fresh pool each time. Counter: systems a CPU second.
+void BM_PortalsFirstRoundTrip(benchmark::State& state) {
+    core::CodePool::set_recycling(state.range(0) != 0);
+    uint64_t systems = 0;
+    for (auto _ : state) {
+        TwoNodes two;
+        host::Process pa(two.sys.host_cpu(0), "ping", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[0], 1, 0, true, 1, [](int) {}); });
+        host::Process pb(two.sys.host_cpu(1), "pong", [&](host::ProcessContext& ctx) { player(ctx, *two.ni[1], 0, 0, false, 1, [](int) {}); });
+        two.sys.run_until(Time::max());
+        if (const std::string error = incomplete(pa, pb); !error.empty()) {
+            state.SkipWithError(error.c_str());
+            break;
+        }
+        ++systems;
+    }
+    core::CodePool::set_recycling(true);
+    state.counters["systems_per_s"] = benchmark::Counter(double(systems), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_PortalsFirstRoundTrip)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

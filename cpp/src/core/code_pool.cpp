@@ -1,7 +1,12 @@
 #include "niclab/core/code_pool.hpp"
 
+#include <pthread.h>
+
+#include <atomic>
 #include <cstring>
+#include <mutex>
 #include <string_view>
+#include <vector>
 
 #include "niclab/core/cpu.hpp"
 #include "translate.hpp"
@@ -14,6 +19,66 @@ struct alignas(64) CodePool::Page {
     uint8_t bytes[kCodePageBytes];  // the bytes it was decoded from: a hash is not proof
     CodeKey key;
 };
+
+namespace {
+
+// The pools given back, the latest last, behind a lock held only to take or keep one. A
+// fork (a sweep's workers are forked) copies only the forking thread, so the fork takes
+// the lock and both sides let go after it, as fw::load_shared does: the child has copies
+// of the kept pools, its own from then on.
+struct Kept {
+    std::mutex mutex;
+    std::vector<CodePool*> pools;
+    std::atomic<bool> on{true};
+};
+Kept& kept() {
+    static Kept* made = [] {
+        auto* k = new Kept;  // never destroyed: a simulation may end during exit
+        pthread_atfork([] { kept().mutex.lock(); }, [] { kept().mutex.unlock(); }, [] { kept().mutex.unlock(); });
+        return k;
+    }();
+    return *made;
+}
+
+}  // namespace
+
+CodePool::Lease CodePool::take() {
+    Kept& k = kept();
+    {
+        std::lock_guard lock(k.mutex);
+        if (!k.pools.empty()) {
+            CodePool* pool = k.pools.back();
+            k.pools.pop_back();
+            return Lease(pool);
+        }
+    }
+    return Lease(new CodePool);
+}
+
+void CodePool::GiveBack::operator()(CodePool* pool) const {
+    Kept& k = kept();
+    const bool small = pool->pages() <= kKeptPages && !(pool->translator_ && pool->translator_->half_full());
+    if (k.on.load(std::memory_order_relaxed) && small) {
+        std::lock_guard lock(k.mutex);
+        k.pools.push_back(pool);
+        if (k.pools.size() <= kKept) return;
+        pool = k.pools.front();  // the oldest goes
+        k.pools.erase(k.pools.begin());
+    }
+    delete pool;
+}
+
+void CodePool::set_recycling(bool on) {
+    Kept& k = kept();
+    k.on = on;
+    if (on) return;
+    std::vector<CodePool*> gone;
+    {
+        std::lock_guard lock(k.mutex);
+        gone.swap(k.pools);
+    }
+    for (CodePool* pool : gone) delete pool;
+}
 
 CodePool::CodePool() = default;
 CodePool::~CodePool() = default;

@@ -51,6 +51,9 @@ public:
     // `pc` is the block's first address, for the perf map.
     void translate(const Cpu& cpu, Insn* first, uint32_t n, uint64_t line_ends, uint32_t pc);
     uint64_t slots_translated() const { return slots_; }
+    // Half its arena or more used: a pool kept for another simulation (CodePool::take)
+    // would soon run out of room and leave that one's new code threaded.
+    bool half_full() const { return used_ >= kArenaBytes / 2; }
 
 private:
     // Where the code reads the core's state: byte offsets into the Cpu, the same for

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <vector>
 
 namespace niclab::fw {
 
@@ -26,7 +27,18 @@ struct Entry {
 struct Loaded {
     std::mutex mutex;
     std::map<Key, Entry> entries;
+    // The builds asked for last, held strongly, the latest last: the next system built
+    // after one ends (a sweep's next point, a cell run again) finds its firmware read.
+    std::vector<SharedFirmware> recent;
 };
+constexpr size_t kRecent = 2;
+
+// Under the lock: fw is the latest asked for.
+void note_recent(Loaded& l, const SharedFirmware& fw) {
+    std::erase_if(l.recent, [&](const SharedFirmware& r) { return r.image == fw.image; });
+    l.recent.push_back(fw);
+    if (l.recent.size() > kRecent) l.recent.erase(l.recent.begin());
+}
 Loaded& loaded() {
     static Loaded* made = [] {
         auto* l = new Loaded;  // never destroyed: forks and loads may come during exit
@@ -52,15 +64,22 @@ SharedFirmware load_shared(const std::filesystem::path& elf, const SramLayout& s
         std::lock_guard lock(l.mutex);
         const Entry& entry = l.entries[key];
         SharedFirmware fw{entry.image.lock(), entry.symbolizer.lock()};
-        if (fw.image && fw.symbolizer) return fw;
+        if (fw.image && fw.symbolizer) {
+            note_recent(l, fw);
+            return fw;
+        }
     }
     SharedFirmware fw{std::make_shared<const FirmwareImage>(FirmwareImage::load(elf, sram)),
                       std::make_shared<const Symbolizer>(elf, sram)};
     std::lock_guard lock(l.mutex);
     Entry& entry = l.entries[key];
     // Two threads that loaded one file at once: the first noted is everyone's copy.
-    if (SharedFirmware first{entry.image.lock(), entry.symbolizer.lock()}; first.image && first.symbolizer) return first;
+    if (SharedFirmware first{entry.image.lock(), entry.symbolizer.lock()}; first.image && first.symbolizer) {
+        note_recent(l, first);
+        return first;
+    }
     entry = {fw.image, fw.symbolizer};
+    note_recent(l, fw);
     return fw;
 }
 

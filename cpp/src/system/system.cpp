@@ -53,7 +53,7 @@ System::System(const SystemSpec& spec)
             throw sim::HostResourceError("node " + std::to_string(i) + ": " + e.what());
         }
         if (nic::EmbeddedNic* nic = nodes_[i].hardware->embedded_nic()) {
-            nic->cpu().set_code_pool(&code_pool_);
+            nic->cpu().set_code_pool(code_pool_.get());
             nic->cpu().set_run_ahead(spec.run_ahead);
         }
     }

@@ -34,6 +34,23 @@ TEST(SharedFirmware, ARebuiltFileIsReadAgain) {
     EXPECT_EQ(before.image->entry(), after.image->entry());
 }
 
+// The last two builds asked for stay loaded when no NIC runs them (a system built after the
+// last one ended reads nothing again); an older one is freed.
+TEST(SharedFirmware, TheLastTwoAskedForStayWhenNothingRunsThem) {
+    TempDir dir;
+    std::vector<std::filesystem::path> elf;
+    for (const char* name : {"a.elf", "b.elf", "c.elf"}) elf.push_back(dir.write(name, read_bytes(hello_elf())));
+    const std::weak_ptr<const FirmwareImage> a = load_shared(elf[0], default_sram_layout()).image;
+    const std::weak_ptr<const Symbolizer> a_lines = load_shared(elf[0], default_sram_layout()).symbolizer;
+    const std::weak_ptr<const FirmwareImage> b = load_shared(elf[1], default_sram_layout()).image;
+    EXPECT_FALSE(a.expired());
+    EXPECT_FALSE(a_lines.expired());
+    EXPECT_EQ(load_shared(elf[0], default_sram_layout()).image, a.lock()) << "read again while kept";
+    load_shared(elf[2], default_sram_layout());  // a asked for after b: b goes
+    EXPECT_TRUE(b.expired());
+    EXPECT_FALSE(a.expired());
+}
+
 TEST(SharedFirmware, ABrokenFileIsRefusedAndNotCached) {
     TempDir dir;
     const auto elf = dir.write("broken.elf", {0x7f, 'E', 'L', 'F', 1});

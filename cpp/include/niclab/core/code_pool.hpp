@@ -16,7 +16,17 @@
 // a breakpoint gives that core a private copy first (Cpu::private_page).
 //
 // Not thread-safe: the cores of one kernel run on one thread; several simulations on
-// several threads each have their own pool (system::System owns one).
+// several threads each have their own pool (system::System leases one, below).
+//
+// A pool outlives its simulation. Decoding and translating a firmware's code is about a
+// third of building a two-node SeaStar system and running its first round trip, so a
+// simulation that ends gives its pool back (CodePool::take's Lease), and the next one the
+// process builds - a sweep's next point, a notebook cell run again, a test after a test -
+// takes it with the pages and host code it holds: the same firmware starts decoded and
+// translated. One live simulation holds a pool at a time, whatever its thread. What a
+// simulation does never depends on what its pool held before: sharing and translation
+// change the host code, never a result (SharedCode, BlockDispatch; RecycledCodePool runs
+// the same systems on fresh and on recycled pools and compares them).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -69,6 +79,19 @@ public:
     // long as it does: a core's private copy of a page keeps its entries.
     Translator& translator();
     uint64_t translated_slots() const;  // slots whose entry is host code, ever
+
+    // A pool for a new simulation: the one most recently given back, or a new one. The
+    // Lease gives it back when the simulation lets go of it; a pool is kept only while it
+    // is small (kKeptPages pages, half its translator's arena) and at most kKept of them,
+    // so a process that loads many firmwares keeps a few megabytes, not all of them.
+    struct GiveBack {
+        void operator()(CodePool* pool) const;
+    };
+    using Lease = std::unique_ptr<CodePool, GiveBack>;
+    static Lease take();
+    // Off, every lease is a new pool and none is kept (to compare; on by default).
+    static void set_recycling(bool on);
+    static constexpr size_t kKept = 2, kKeptPages = 32;
 
 private:
     struct Page;

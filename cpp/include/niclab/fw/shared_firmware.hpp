@@ -4,7 +4,8 @@
 // are immutable, so the 10,368 NICs of a Red Storm running one Portals build share one
 // copy of each instead of holding 10,368. Keyed by the file's canonical path, size and
 // modification time (a rebuilt file is read again) and the SRAM layout it is checked
-// against; held weakly, so a build no NIC runs any more is freed.
+// against; held weakly, so a build no NIC runs any more is freed - but for the last two
+// asked for, which stay, so that a system built after the last one ended reads nothing again.
 #include <filesystem>
 #include <memory>
 

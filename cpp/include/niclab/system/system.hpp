@@ -57,7 +57,7 @@ public:
     // system's NIC drives several links).
     const Terminals& terminals() const { return terminals_; }
     // The decoded code pages the NICs' cores share (core/code_pool.hpp).
-    const core::CodePool& code_pool() const { return code_pool_; }
+    const core::CodePool& code_pool() const { return *code_pool_; }
     // The node's counters (counters.hpp): its embedded core's and caches' (counted from
     // the firmware's last reset), its NIC's and driver's (the model's), its host CPU's
     // and its network cables'. Throws std::out_of_range for a node that does not exist.
@@ -119,10 +119,11 @@ private:
     std::unique_ptr<net::Network> network_;
     std::unique_ptr<net::Capture> capture_;  // after network_: closed (and detached) before it goes
     // The cores' shared decoded code (core/code_pool.hpp): one pool per simulation, so
-    // every NIC running the same firmware decodes it once. The System owns it because it
+    // every NIC running the same firmware decodes it once. The System holds it because it
     // builds the NICs and outlives them (declared before nodes_), and because it is what
     // one simulation is: the kernel that runs the cores on one thread is its member too.
-    core::CodePool code_pool_;
+    // Leased: the pool an earlier simulation gave back, its code decoded and translated.
+    core::CodePool::Lease code_pool_ = core::CodePool::take();
     std::vector<Node> nodes_;
     RasMonitor ras_{Time{}};
     Observer observer_;
