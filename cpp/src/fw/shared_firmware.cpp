@@ -1,6 +1,7 @@
 #include "niclab/fw/shared_firmware.hpp"
 
 #include <pthread.h>
+#include <sys/stat.h>
 
 #include <map>
 #include <mutex>
@@ -11,7 +12,10 @@ namespace niclab::fw {
 
 namespace {
 
-using Key = std::tuple<std::string, uintmax_t, std::filesystem::file_time_type::rep, uint32_t, uint32_t, uint32_t>;
+// The file by its path, size, inode and its modification and change times in nanoseconds:
+// a tool may set a copy's modification time to the original's (cp -p, tar, rsync -t), but
+// not its change time, so a file replaced by another build of the same size is read again.
+using Key = std::tuple<std::string, int64_t, uint64_t, uint64_t, int64_t, int64_t, uint32_t, uint32_t, uint32_t>;
 
 struct Entry {
     std::weak_ptr<const FirmwareImage> image;
@@ -53,12 +57,13 @@ Loaded& loaded() {
 SharedFirmware load_shared(const std::filesystem::path& elf, const SramLayout& sram) {
     std::error_code ec;  // an unreadable path is FirmwareImage::load's to report
     const auto canonical = std::filesystem::weakly_canonical(elf, ec);
-    const auto size = std::filesystem::file_size(elf, ec);
-    const auto mtime = std::filesystem::last_write_time(elf, ec);
-    if (ec) return {std::make_shared<const FirmwareImage>(FirmwareImage::load(elf, sram)),
-                    std::make_shared<const Symbolizer>(elf, sram)};
-    const Key key{canonical.string(), size, mtime.time_since_epoch().count(), sram.size, sram.cached_base,
-                  sram.uncached_base};
+    struct stat st {};
+    if (ec || ::stat(elf.c_str(), &st) != 0)
+        return {std::make_shared<const FirmwareImage>(FirmwareImage::load(elf, sram)),
+                std::make_shared<const Symbolizer>(elf, sram)};
+    const auto ns = [](const timespec& t) { return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec; };
+    const Key key{canonical.string(), int64_t(st.st_size), uint64_t(st.st_dev), uint64_t(st.st_ino), ns(st.st_mtim),
+                  ns(st.st_ctim), sram.size, sram.cached_base, sram.uncached_base};
     Loaded& l = loaded();
     {
         std::lock_guard lock(l.mutex);

@@ -51,6 +51,20 @@ TEST(SharedFirmware, TheLastTwoAskedForStayWhenNothingRunsThem) {
     EXPECT_FALSE(a.expired());
 }
 
+// Another build of the same size put in its place with the old modification time (cp -p,
+// tar, rsync -t), while the old one is still loaded: read again, by the change time.
+TEST(SharedFirmware, AFileReplacedWithItsModificationTimeKeptIsReadAgain) {
+    TempDir dir;
+    const auto elf = dir.write("fw.elf", read_bytes(hello_elf()));
+    const auto mtime = std::filesystem::last_write_time(elf);
+    SharedFirmware before = load_shared(elf, default_sram_layout());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // past the clock's tick
+    dir.write("fw.elf", read_bytes(hello_elf()));
+    std::filesystem::last_write_time(elf, mtime);
+    SharedFirmware after = load_shared(elf, default_sram_layout());
+    EXPECT_NE(before.image.get(), after.image.get());
+}
+
 TEST(SharedFirmware, ABrokenFileIsRefusedAndNotCached) {
     TempDir dir;
     const auto elf = dir.write("broken.elf", {0x7f, 'E', 'L', 'F', 1});
