@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
+#include <variant>
 
 #include "niclab/system/config_error.hpp"
 #include "niclab/system/system_model.hpp"
@@ -56,6 +58,32 @@ std::vector<std::string> Preset::names() {
 }
 
 Preset Preset::named(const std::string& name) {
+    // Every preset read once, at the first call: a system's build names one, and reading
+    // it - its JSON and every part's - was a fifth of building a two-node SeaStar and
+    // running its first round trip. A preset whose file is wrong keeps its error for
+    // whoever names it (a logic_error: the files are compiled in).
+    static const std::map<std::string, std::variant<Preset, std::string>> read_once = [] {
+        std::map<std::string, std::variant<Preset, std::string>> all;
+        for (const auto& n : names()) {
+            try {
+                all.emplace(n, read(n));
+            } catch (const std::exception& e) {
+                all.emplace(n, std::string(e.what()));
+            }
+        }
+        return all;
+    }();
+    const auto it = read_once.find(name);
+    if (it == read_once.end()) {
+        std::string known;
+        for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
+        throw ConfigError("preset", "unknown preset '" + name + "' (known: " + known + ")");
+    }
+    if (const auto* error = std::get_if<std::string>(&it->second)) throw std::logic_error(*error);
+    return std::get<Preset>(it->second);
+}
+
+Preset Preset::read(const std::string& name) {
     for (const auto& [preset_name, text] : preset_sources()) {
         if (preset_name != name) continue;
         auto j = nlohmann::json::parse(text);
@@ -63,7 +91,7 @@ Preset Preset::named(const std::string& name) {
         // A preset that differs from another in a few values (the T9000 at 25 MHz) names
         // it as its "base" and lists only what differs.
         if (j.contains("base")) {
-            p = Preset::named(j.at("base"));
+            p = Preset::read(j.at("base"));
             if (p.system_ != j.at("system"))
                 throw std::logic_error("preset " + name + " is of system " + j.at("system").get<std::string>() +
                                        " but its base " + p.name_ + " of " + p.system_);
@@ -99,17 +127,18 @@ Preset Preset::named(const std::string& name) {
             if (!p.has(d.key)) throw std::logic_error("preset " + name + " gives no value for " + d.key);
         return p;
     }
-    std::string known;
-    for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
-    throw ConfigError("preset", "unknown preset '" + name + "' (known: " + known + ")");
+    throw std::logic_error("no preset is named " + name + ", which a preset names as its base");
 }
 
 const SystemModel& Preset::model() const { return system_model(system_); }
 
-std::vector<nlohmann::json> Preset::parts_available() {
-    std::vector<nlohmann::json> out;
-    for (const auto& [name, text] : part_sources()) out.push_back(nlohmann::json::parse(text));
-    return out;
+const std::vector<nlohmann::json>& Preset::parts_available() {
+    static const std::vector<nlohmann::json> parsed = [] {  // once: every preset and part swap reads them
+        std::vector<nlohmann::json> out;
+        for (const auto& [name, text] : part_sources()) out.push_back(nlohmann::json::parse(text));
+        return out;
+    }();
+    return parsed;
 }
 
 void Preset::apply_part(const std::string& kind, const std::string& name) {

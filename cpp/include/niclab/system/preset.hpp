@@ -43,7 +43,7 @@ public:
     // parameters this system does not have (a PCI bus on the SeaStar).
     void apply_part(const std::string& kind, const std::string& name);
     // Every part: {name, part (kind), description, parameters}.
-    static std::vector<nlohmann::json> parts_available();
+    static const std::vector<nlohmann::json>& parts_available();
 
     // Override parameters from a flat or nested JSON object of numbers; errors name
     // the key path under `path_prefix` (e.g. "set").
@@ -56,6 +56,7 @@ public:
     nlohmann::json values_json() const;
 
 private:
+    static Preset read(const std::string& name);  // from its file (named() keeps what it read)
     std::string name_, description_, system_;
     nlohmann::json parts_ = nlohmann::json::object();
     std::vector<Parameter> params_;
