@@ -59,9 +59,10 @@ std::vector<std::string> Preset::names() {
 
 Preset Preset::named(const std::string& name) {
     // Every preset read once, at the first call: a system's build names one, and reading
-    // it - its JSON and every part's - was a fifth of building a two-node SeaStar and
-    // running its first round trip. A preset whose file is wrong keeps its error for
-    // whoever names it (a logic_error: the files are compiled in).
+    // it - its JSON and every part's - was a third of building a two-node SeaStar and
+    // running its first round trip on a recycled code pool (core/code_pool.hpp). A preset
+    // whose file is wrong keeps its error for whoever names it (a logic_error: the files
+    // are compiled in).
     static const std::map<std::string, std::variant<Preset, std::string>> read_once = [] {
         std::map<std::string, std::variant<Preset, std::string>> all;
         for (const auto& n : names()) {

@@ -5,6 +5,7 @@
 
 #include "niclab/core/code_pool.hpp"
 #include "niclab/system/system.hpp"
+#include "test_fork.hpp"
 
 namespace niclab::exp {
 namespace {
@@ -82,6 +83,16 @@ TEST_F(Recycling, ARecycledPoolMeasuresWhatAFreshOneDoes) {
         grim.firmware = {std::string(NICLAB_FIRMWARE_DIR) + "/grim/grim.elf"};
         run_experiment("pingpong", grim, {{"sizes", {8}}});
     }
+}
+
+// A fork while another thread takes and gives back pools (a simulation ending on a thread
+// of its own while a sweep forks its workers) leaves the child able to take one: the lock
+// is not inherited held. A child that does not exit within its alarm waited on it.
+TEST_F(Recycling, AForkWhileAnotherThreadGivesAPoolBackLeavesTheChildAbleToTakeOne) {
+    const auto seen = niclab::test::fork_while_busy(
+        2000, 10, [] { core::CodePool::Lease lease = core::CodePool::take(); },
+        [] { return core::CodePool::take() ? 0 : 1; });
+    EXPECT_EQ(seen.stuck, 0) << "a forked child could not take a code pool (fork " << seen.forks << " of 2000)";
 }
 
 }  // namespace

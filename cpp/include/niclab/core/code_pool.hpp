@@ -18,8 +18,8 @@
 // Not thread-safe: the cores of one kernel run on one thread; several simulations on
 // several threads each have their own pool (system::System leases one, below).
 //
-// A pool outlives its simulation. Decoding and translating a firmware's code is about a
-// third of building a two-node SeaStar system and running its first round trip, so a
+// A pool outlives its simulation. Decoding and translating a firmware's code is most of
+// building a two-node SeaStar system and running its first round trip (some 2.5 ms of 4), so a
 // simulation that ends gives its pool back (CodePool::take's Lease), and the next one the
 // process builds - a sweep's next point, a notebook cell run again, a test after a test -
 // takes it with the pages and host code it holds: the same firmware starts decoded and
