@@ -39,6 +39,9 @@ Kept& kept() {
     }();
     return *made;
 }
+// Made as the library loads, not at the first system: a thread forking while another
+// makes it would leave the child waiting on the half-made static for ever.
+[[maybe_unused]] const bool kept_made = (kept(), true);
 
 }  // namespace
 

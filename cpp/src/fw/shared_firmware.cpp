@@ -51,6 +51,9 @@ Loaded& loaded() {
     }();
     return *made;
 }
+// Made as the library loads, not at the first load: a thread forking while another makes
+// it would leave the child waiting on the half-made static for ever.
+[[maybe_unused]] const bool loaded_made = (loaded(), true);
 
 }  // namespace
 
