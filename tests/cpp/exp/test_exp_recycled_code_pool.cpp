@@ -11,7 +11,7 @@ namespace niclab::exp {
 namespace {
 
 // Recycling as the process has it by default, whatever a test set.
-struct Recycling : ::testing::Test {
+struct RecycledCodePool : ::testing::Test {
     void TearDown() override { core::CodePool::set_recycling(true); }
 };
 
@@ -27,7 +27,7 @@ uint64_t booted_fresh() {
 // Portals main loop's, translated.
 void ping_pong() { run_experiment("pingpong", testing::seastar_pair(), {{"sizes", {8}}}); }
 
-TEST_F(Recycling, TheNextSystemTakesThePoolTheLastOneGaveBack) {
+TEST_F(RecycledCodePool, TheNextSystemTakesThePoolTheLastOneGaveBack) {
     const uint64_t booted = booted_fresh();
     ASSERT_GT(booted, 0u) << "the boot translated nothing";
     ping_pong();
@@ -44,7 +44,7 @@ TEST_F(Recycling, TheNextSystemTakesThePoolTheLastOneGaveBack) {
     EXPECT_EQ(next.code_pool().translated_slots(), kept) << "another system translated into next's pool";
 }
 
-TEST_F(Recycling, OffEverySystemStartsFromAFreshPool) {
+TEST_F(RecycledCodePool, OffEverySystemStartsFromAFreshPool) {
     const uint64_t booted = booted_fresh();
     ping_pong();
     core::CodePool::set_recycling(false);
@@ -55,7 +55,7 @@ TEST_F(Recycling, OffEverySystemStartsFromAFreshPool) {
 // The rows and every node's counters of a ping-pong and a streaming test, on a fresh pool
 // and on a pool that ran other firmware and other experiments first: the accelerated
 // Portals build, then the same experiments, then the GRIM image.
-TEST_F(Recycling, ARecycledPoolMeasuresWhatAFreshOneDoes) {
+TEST_F(RecycledCodePool, ARecycledPoolMeasuresWhatAFreshOneDoes) {
     Observe observe;
     observe.counters = true;
     const auto run = [&](const std::string& experiment, const nlohmann::json& options) {
@@ -88,7 +88,7 @@ TEST_F(Recycling, ARecycledPoolMeasuresWhatAFreshOneDoes) {
 // A fork while another thread takes and gives back pools (a simulation ending on a thread
 // of its own while a sweep forks its workers) leaves the child able to take one: the lock
 // is not inherited held. A child that does not exit within its alarm waited on it.
-TEST_F(Recycling, AForkWhileAnotherThreadGivesAPoolBackLeavesTheChildAbleToTakeOne) {
+TEST_F(RecycledCodePool, AForkWhileAnotherThreadGivesAPoolBackLeavesTheChildAbleToTakeOne) {
     const auto seen = niclab::test::fork_while_busy(
         2000, 10, [] { core::CodePool::Lease lease = core::CodePool::take(); },
         [] { return core::CodePool::take() ? 0 : 1; });
