@@ -1,7 +1,5 @@
 #include "niclab/core/code_pool.hpp"
 
-#include <pthread.h>
-
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -9,6 +7,7 @@
 #include <vector>
 
 #include "niclab/core/cpu.hpp"
+#include "niclab/sim/process_wide.hpp"
 #include "translate.hpp"
 
 namespace niclab::core {
@@ -22,26 +21,15 @@ struct alignas(64) CodePool::Page {
 
 namespace {
 
-// The pools given back, the latest last, behind a lock held only to take or keep one. A
-// fork (a sweep's workers are forked) copies only the forking thread, so the fork takes
-// the lock and both sides let go after it, as fw::load_shared does: the child has copies
-// of the kept pools, its own from then on.
+// The pools given back, the latest last, behind a lock held only to take or keep one
+// (sim::process_wide: a forked child has copies of them, its own from then on).
 struct Kept {
     std::mutex mutex;
     std::vector<CodePool*> pools;
     std::atomic<bool> on{true};
 };
-Kept& kept() {
-    static Kept* made = [] {
-        auto* k = new Kept;  // never destroyed: a simulation may end during exit
-        pthread_atfork([] { kept().mutex.lock(); }, [] { kept().mutex.unlock(); }, [] { kept().mutex.unlock(); });
-        return k;
-    }();
-    return *made;
-}
-// Made as the library loads, not at the first system: a thread forking while another
-// makes it would leave the child waiting on the half-made static for ever.
-[[maybe_unused]] const bool kept_made = (kept(), true);
+Kept& kept() { return sim::process_wide<Kept>(); }
+[[maybe_unused]] const bool kept_made = (kept(), true);  // as the library loads (process_wide.hpp)
 
 }  // namespace
 

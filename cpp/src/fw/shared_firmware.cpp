@@ -1,12 +1,13 @@
 #include "niclab/fw/shared_firmware.hpp"
 
-#include <pthread.h>
 #include <sys/stat.h>
 
 #include <map>
 #include <mutex>
 #include <tuple>
 #include <vector>
+
+#include "niclab/sim/process_wide.hpp"
 
 namespace niclab::fw {
 
@@ -23,11 +24,8 @@ struct Entry {
 };
 
 // The loaded images, behind a lock held only to look one up or note one: never across
-// a load, which reads the file and its DWARF with elfutils. A fork (a sweep's workers are
-// forked) copies only the forking thread, so a lock another thread held at that moment
-// would stay locked in the child, whose first load would wait forever: the fork takes the
-// lock (a wait of a map lookup at most) and both sides let go after it. A load another
-// thread had under way is simply not in the child.
+// a load, which reads the file and its DWARF with elfutils (sim::process_wide: a fork
+// waits a map lookup at most; a load another thread had under way is not in the child).
 struct Loaded {
     std::mutex mutex;
     std::map<Key, Entry> entries;
@@ -37,23 +35,15 @@ struct Loaded {
 };
 constexpr size_t kRecent = 2;
 
-// Under the lock: fw is the latest asked for.
-void note_recent(Loaded& l, const SharedFirmware& fw) {
+// Under the lock: fw, noted as the latest asked for.
+SharedFirmware noted(Loaded& l, const SharedFirmware& fw) {
     std::erase_if(l.recent, [&](const SharedFirmware& r) { return r.image == fw.image; });
     l.recent.push_back(fw);
     if (l.recent.size() > kRecent) l.recent.erase(l.recent.begin());
+    return fw;
 }
-Loaded& loaded() {
-    static Loaded* made = [] {
-        auto* l = new Loaded;  // never destroyed: forks and loads may come during exit
-        pthread_atfork([] { loaded().mutex.lock(); }, [] { loaded().mutex.unlock(); }, [] { loaded().mutex.unlock(); });
-        return l;
-    }();
-    return *made;
-}
-// Made as the library loads, not at the first load: a thread forking while another makes
-// it would leave the child waiting on the half-made static for ever.
-[[maybe_unused]] const bool loaded_made = (loaded(), true);
+Loaded& loaded() { return sim::process_wide<Loaded>(); }
+[[maybe_unused]] const bool loaded_made = (loaded(), true);  // as the library loads (process_wide.hpp)
 
 }  // namespace
 
@@ -72,23 +62,17 @@ SharedFirmware load_shared(const std::filesystem::path& elf, const SramLayout& s
         std::lock_guard lock(l.mutex);
         const Entry& entry = l.entries[key];
         SharedFirmware fw{entry.image.lock(), entry.symbolizer.lock()};
-        if (fw.image && fw.symbolizer) {
-            note_recent(l, fw);
-            return fw;
-        }
+        if (fw.image && fw.symbolizer) return noted(l, fw);
     }
     SharedFirmware fw{std::make_shared<const FirmwareImage>(FirmwareImage::load(elf, sram)),
                       std::make_shared<const Symbolizer>(elf, sram)};
     std::lock_guard lock(l.mutex);
     Entry& entry = l.entries[key];
     // Two threads that loaded one file at once: the first noted is everyone's copy.
-    if (SharedFirmware first{entry.image.lock(), entry.symbolizer.lock()}; first.image && first.symbolizer) {
-        note_recent(l, first);
-        return first;
-    }
+    if (SharedFirmware first{entry.image.lock(), entry.symbolizer.lock()}; first.image && first.symbolizer)
+        return noted(l, first);
     entry = {fw.image, fw.symbolizer};
-    note_recent(l, fw);
-    return fw;
+    return noted(l, fw);
 }
 
 }  // namespace niclab::fw
