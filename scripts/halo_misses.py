@@ -10,8 +10,8 @@ last level standing for its per-core L2 (the 32 MB L3 behind it is not modelled)
     scripts/halo_misses.py --nodes 64,512            # 2 and 10 iterations
     scripts/halo_misses.py --nodes 2048 --long 4     # about 15 minutes
 
-On a host with AVX-512 the default build (-march=native) has instructions valgrind 3.19
-cannot decode: pass --bench a bench_scale built with -DNICLAB_NATIVE=OFF.
+Valgrind 3.19 decodes no AVX-512. The default build leaves it out (-march=native
+-mno-avx512f), so valgrind runs it; a build given AVX-512 by other flags it cannot run.
 
 The figures come from callgrind's `totals:` line of the child `bench_scale` starts (it runs
 itself again with huge pages); summing callgrind_annotate's table of functions instead
@@ -42,13 +42,12 @@ def run(bench, nodes, iterations, out_dir):
                           "--iterations", str(iterations)], capture_output=True, text=True)
     if log.returncode != 0:
         if "unrecognised instruction" in log.stderr.lower():
-            # Valgrind (3.19, Debian 12) decodes no AVX-512, which -march=native emits on a
-            # host that has it: the default build then cannot run under callgrind at all.
-            sys.exit(f"valgrind cannot decode an instruction of {bench}: it was built for this host's instruction "
-                     "set (NICLAB_NATIVE, on by default), which has some valgrind does not know (AVX-512). Build "
-                     "one for any x86-64 and pass it: cmake -S . -B build-portable -DNICLAB_NATIVE=OFF && cmake "
-                     "--build build-portable --target bench_scale, then --bench "
-                     "build-portable/cpp/bench/bench_scale")
+            # Valgrind (3.19, Debian 12) decodes no AVX-512, which the default build leaves
+            # out but flags of one's own (CXXFLAGS=-march=native alone) may put in.
+            sys.exit(f"valgrind cannot decode an instruction of {bench}: it was built with some valgrind does not "
+                     "know (AVX-512, from flags beyond the default build's). Build one for any x86-64 and pass "
+                     "it: cmake -S . -B build-portable -DNICLAB_NATIVE=OFF && cmake --build build-portable "
+                     "--target bench_scale, then --bench build-portable/cpp/bench/bench_scale")
         sys.exit(f"bench_scale under callgrind failed ({log.returncode}):\n{log.stderr[-2000:]}")
     shape = re.search(rf"^\s*{nodes}\s+(\d+)x(\d+)x(\d+)\s", log.stdout, re.M)
     if not shape:
