@@ -88,8 +88,13 @@ private:
                       Reach to) const;
     void emit_line_hit(Xbyak::CodeGenerator& g, const Xbyak::Label& other, bool in_page) const;
     void emit_offset_in_page(Xbyak::CodeGenerator& g, const Xbyak::Label& miss) const;
+    void emit_data_word(Xbyak::CodeGenerator& g, const Xbyak::Label& decoded) const;
+    void emit_dcache_hit(Xbyak::CodeGenerator& g, bool store, const Xbyak::Label& miss) const;
     const uint8_t* next_line_ = nullptr;
     const uint8_t* next_line_in_page_ = nullptr;  // next_line_ for a block's next slot
+    const uint8_t* dcache_load_hit_ = nullptr;     // a load's D-cache hit test
+    const uint8_t* dcache_store_hit_ = nullptr;    // a store's, in a group
+    const uint8_t* data_store_hit_ = nullptr;      // a store's, into no decoded word first
     std::array<Chain, 3> chains_{};               // by Reach
 
     // With NICLAB_PERF_MAP set, each block's code is named in /tmp/perf-<pid>.map, the
