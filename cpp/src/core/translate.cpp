@@ -413,8 +413,8 @@ void Translator::emit_shared() {
     // hit, with the SRAM's bytes in r9, and clear, having changed nothing, otherwise. A store
     // not in a group enters one step earlier, at its test that it writes no decoded word.
     // Inline, they were most of a load's or store's host code: the firmware a round trip
-    // runs took 110 KB of it, over three times a 32 KB instruction cache. (A loop keeps them
-    // inline, as it keeps its chain: the CRC-32 loop ran 0.87x with the calls.)
+    // runs took 110 KB of it (72 KB now), over three times a 32 KB instruction cache. A loop
+    // keeps them inline, as it keeps its chain, so that its passes pay no calls.
     for (const bool store : {false, true}) {
         g.align(16);
         Label missed, decoded;
